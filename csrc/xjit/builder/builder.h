@@ -1,0 +1,58 @@
+// XlaBuilder-like construction: validate operands, infer the shape, append.
+// A ModuleBuilder owns the module under construction; each computation
+// (the entry or a region such as a reduce body) gets a ComputationBuilder.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "xjit/ir/graph.h"
+
+namespace xjit {
+
+class ComputationBuilder;
+
+class ModuleBuilder {
+ public:
+  explicit ModuleBuilder(std::string name);
+  ~ModuleBuilder();
+
+  // Starts a new computation; the builder stays owned by this ModuleBuilder.
+  ComputationBuilder* NewComputation(std::string name);
+  // Verifies and hands over the module; `entry` must have been finished.
+  absl::StatusOr<std::unique_ptr<Module>> Build(Computation* entry);
+
+ private:
+  std::unique_ptr<Module> module_;
+  std::vector<std::unique_ptr<ComputationBuilder>> builders_;
+};
+
+class ComputationBuilder {
+ public:
+  ComputationBuilder(Module* module, std::string name);
+
+  // Parameters are numbered in call order.
+  Instruction* Parameter(Shape shape);
+  Instruction* Constant(Literal literal);
+  // Generic append: infers the shape and rejects bad operands/attributes with
+  // a message that starts with the op name.
+  absl::StatusOr<Instruction*> Add(Opcode op, std::vector<Instruction*> operands,
+                                   Attributes attrs = {},
+                                   std::vector<Computation*> called = {},
+                                   std::string source_location = "");
+  // Sets the results and moves the computation into the module.
+  absl::StatusOr<Computation*> Finish(std::vector<Instruction*> results);
+
+  bool finished() const { return finished_ != nullptr; }
+  Computation* computation() const { return computation_.get() ? computation_.get() : finished_; }
+
+ private:
+  Module* module_;
+  std::unique_ptr<Computation> computation_;
+  Computation* finished_ = nullptr;
+  int64_t next_parameter_ = 0;
+};
+
+}  // namespace xjit

@@ -1,0 +1,34 @@
+#include "xjit/ir/graph.h"
+
+namespace xjit {
+
+Instruction* Computation::AddInstruction(std::unique_ptr<Instruction> instr) {
+  instr->id_ = static_cast<int64_t>(instructions_.size());
+  Instruction* raw = instr.get();
+  instructions_.push_back(std::move(instr));
+  if (raw->opcode() == Opcode::kParameter) {
+    int64_t number = raw->attrs().dimension;
+    if (static_cast<int64_t>(parameters_.size()) <= number) parameters_.resize(number + 1, nullptr);
+    parameters_[number] = raw;
+  }
+  return raw;
+}
+
+Computation* Module::AddComputation(std::unique_ptr<Computation> c) {
+  computations_.push_back(std::move(c));
+  return computations_.back().get();
+}
+
+std::vector<Shape> Module::ParameterShapes() const {
+  std::vector<Shape> out;
+  for (const Instruction* p : entry_->parameters()) out.push_back(p->shape());
+  return out;
+}
+
+std::vector<Shape> Module::ResultShapes() const {
+  std::vector<Shape> out;
+  for (const Instruction* r : entry_->results()) out.push_back(r->shape());
+  return out;
+}
+
+}  // namespace xjit

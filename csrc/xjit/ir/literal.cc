@@ -1,0 +1,78 @@
+#include "xjit/ir/literal.h"
+
+#include <cmath>
+#include <complex>
+#include <cstdio>
+
+#include "absl/strings/str_cat.h"
+#include "xjit/ir/dtype_dispatch.h"
+
+namespace xjit {
+namespace {
+
+std::string FloatText(double v, bool is_f64) {
+  if (std::isnan(v)) return "0x7FC00000";  // printed as hex like MLIR
+  if (std::isinf(v)) return v > 0 ? "0x7F800000" : "0xFF800000";
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), is_f64 ? "%.17g" : "%.9g", v);
+  std::string s = buf;
+  if (s.find_first_of(".eE") == std::string::npos) s += ".0";
+  return s;
+}
+
+}  // namespace
+
+std::string Literal::ElementToString(int64_t i) const {
+  DType t = shape_.dtype;
+  std::string out;
+  DispatchDType(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T v = data_as<T>()[i];
+    if constexpr (std::is_same_v<T, bool>) {
+      out = v ? "true" : "false";
+    } else if constexpr (is_complex_v<T>) {
+      bool f64 = t == DType::kC128;
+      out = absl::StrCat("(", FloatText(v.real(), f64), ", ", FloatText(v.imag(), f64), ")");
+    } else if constexpr (std::is_integral_v<T>) {
+      out = absl::StrCat(v);
+    } else {
+      out = FloatText(static_cast<double>(v), t == DType::kF64);
+    }
+  });
+  return out;
+}
+
+std::string Literal::ToString() const {
+  const int64_t n = shape_.num_elements();
+  if (n > 0) {
+    bool splat = true;
+    const int64_t w = ByteWidth(shape_.dtype);
+    for (int64_t i = 1; i < n && splat; ++i) splat = std::memcmp(data(), data() + i * w, w) == 0;
+    if (splat && shape_.rank() > 0) return absl::StrCat("dense<", ElementToString(0), ">");
+  }
+  if (shape_.rank() == 0) return absl::StrCat("dense<", ElementToString(0), ">");
+  // Nested brackets, row-major.
+  std::string out = "dense<";
+  const auto& dims = shape_.dims;
+  std::vector<int64_t> strides = RowMajorStrides(dims);
+  for (int64_t i = 0; i < n; ++i) {
+    for (size_t d = 0; d < dims.size(); ++d) {
+      if (i % strides[d] == 0) out += "[";
+    }
+    out += ElementToString(i);
+    int closes = 0;
+    for (size_t d = 0; d < dims.size(); ++d) {
+      if ((i + 1) % strides[d] == 0) ++closes;
+    }
+    out.append(closes, ']');
+    if (i + 1 < n) out += ", ";
+  }
+  if (n == 0) {
+    for (size_t d = 0; d < dims.size(); ++d) out += "[";
+    for (size_t d = 0; d < dims.size(); ++d) out += "]";
+  }
+  out += ">";
+  return out;
+}
+
+}  // namespace xjit

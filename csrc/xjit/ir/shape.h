@@ -1,0 +1,37 @@
+// Static shapes: an array type (element type + dims) or a tuple of shapes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "xjit/ir/dtype.h"
+
+namespace xjit {
+
+struct Shape {
+  DType dtype = DType::kF32;
+  std::vector<int64_t> dims;
+  bool is_tuple = false;
+  std::vector<Shape> tuple_shapes;  // only for tuples
+
+  Shape() = default;
+  Shape(DType t, std::vector<int64_t> d) : dtype(t), dims(std::move(d)) {}
+  static Shape Tuple(std::vector<Shape> elements);
+
+  int64_t rank() const { return static_cast<int64_t>(dims.size()); }
+  int64_t num_elements() const;
+  int64_t byte_size() const { return num_elements() * ByteWidth(dtype); }
+  bool SameDims(const Shape& o) const { return !is_tuple && !o.is_tuple && dims == o.dims; }
+  bool operator==(const Shape& o) const;
+  bool operator!=(const Shape& o) const { return !(*this == o); }
+
+  // StableHLO type: tensor<2x3xf32>, tuple<tensor<f32>, tensor<2xi32>>.
+  std::string ToString() const;
+};
+
+// Row-major strides in elements.
+std::vector<int64_t> RowMajorStrides(absl::Span<const int64_t> dims);
+
+}  // namespace xjit

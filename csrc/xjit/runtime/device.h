@@ -1,0 +1,52 @@
+// A device and the client that owns the devices of one platform.
+// Each device runs enqueued work in order on its own thread (a stream).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace xjit {
+
+class Client;
+class WorkQueue;
+
+class Device {
+ public:
+  Device(Client* client, int id);
+  ~Device();
+
+  int id() const { return id_; }
+  Client* client() const { return client_; }
+  const std::string& platform() const;
+  // "cpu", "reference": what JAX calls device_kind.
+  std::string device_kind() const;
+  std::string ToString() const;  // "CpuDevice(id=0)"
+
+  // Runs `task` after all previously enqueued tasks, on the device's thread.
+  void Enqueue(std::function<void()> task);
+
+ private:
+  Client* client_;
+  int id_;
+  std::unique_ptr<WorkQueue> queue_;
+};
+
+class Client {
+ public:
+  // Shared client for a registered platform ("cpu", "reference").
+  static absl::StatusOr<Client*> Get(const std::string& platform);
+
+  const std::string& platform() const { return platform_; }
+  const std::vector<std::unique_ptr<Device>>& devices() const { return devices_; }
+
+ private:
+  explicit Client(std::string platform);
+  std::string platform_;
+  std::vector<std::unique_ptr<Device>> devices_;
+};
+
+}  // namespace xjit
