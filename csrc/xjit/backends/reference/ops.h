@@ -1,0 +1,58 @@
+// The reference kernels, one function per op (or op family). Each takes
+// literals, computes its own result type from the operands and attributes,
+// and returns an error (never crashes) on operands it cannot handle. The
+// evaluator checks results against the instruction's declared shape.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "xjit/ir/attributes.h"
+#include "xjit/ir/literal.h"
+#include "xjit/ir/opcode.h"
+
+namespace xjit::reference {
+
+// Element-wise (elementwise_unary.cc, convert.cc, elementwise_binary.cc,
+// compare.cc, elementwise_ternary.cc).
+absl::StatusOr<Literal> EvalUnary(Opcode op, const Literal& x);
+absl::StatusOr<Literal> EvalConvert(const Literal& x, DType to);
+absl::StatusOr<Literal> EvalBinary(Opcode op, const Literal& lhs, const Literal& rhs);
+absl::StatusOr<Literal> EvalCompare(const Literal& lhs, const Literal& rhs,
+                                    ComparisonDirection direction, ComparisonType type);
+absl::StatusOr<Literal> EvalSelect(const Literal& pred, const Literal& on_true,
+                                   const Literal& on_false);
+absl::StatusOr<Literal> EvalClamp(const Literal& min, const Literal& x, const Literal& max);
+
+// Creation and data movement (data_movement.cc, iota.cc).
+absl::StatusOr<Literal> EvalIota(const Shape& shape, int64_t iota_dimension);
+absl::StatusOr<Literal> EvalBroadcastInDim(const Literal& x, absl::Span<const int64_t> dims,
+                                           const Shape& result_shape);
+absl::StatusOr<Literal> EvalReshape(const Literal& x, const Shape& result_shape);
+absl::StatusOr<Literal> EvalTranspose(const Literal& x, absl::Span<const int64_t> permutation);
+absl::StatusOr<Literal> EvalSlice(const Literal& x, absl::Span<const int64_t> start,
+                                  absl::Span<const int64_t> limit,
+                                  absl::Span<const int64_t> strides);
+absl::StatusOr<Literal> EvalConcatenate(absl::Span<const Literal* const> inputs,
+                                        int64_t dimension);
+absl::StatusOr<Literal> EvalPad(const Literal& x, const Literal& padding_value,
+                                absl::Span<const int64_t> low, absl::Span<const int64_t> high,
+                                absl::Span<const int64_t> interior);
+absl::StatusOr<Literal> EvalReverse(const Literal& x, absl::Span<const int64_t> dims);
+
+// Linear algebra and reductions (dot_general.cc, reduce.cc).
+absl::StatusOr<Literal> EvalDotGeneral(const Literal& lhs, const Literal& rhs,
+                                       const DotDimensionNumbers& dnums);
+
+// A reduction body: takes N accumulators then N input elements (0-d
+// literals) and returns the N new accumulators.
+using ReduceBody =
+    std::function<absl::StatusOr<std::vector<Literal>>(std::vector<Literal> args)>;
+absl::StatusOr<std::vector<Literal>> EvalReduce(absl::Span<const Literal* const> inputs,
+                                                absl::Span<const Literal* const> init_values,
+                                                absl::Span<const int64_t> dimensions,
+                                                const ReduceBody& body);
+
+}  // namespace xjit::reference

@@ -1,0 +1,172 @@
+// ComputationBuilder validates and normalises each op before appending it, so
+// a graph built through it always verifies. Errors carry the user's source
+// location so Python can point at the traced line.
+#include "xjit/builder/builder.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "xjit/ir/shape_inference.h"
+#include "xjit/ir/verifier.h"
+
+namespace xjit {
+namespace {
+
+absl::Status WithLocation(const absl::Status& s, absl::string_view loc) {
+  if (s.ok() || loc.empty()) return s;
+  return absl::Status(s.code(), absl::StrCat(s.message(), " (at ", loc, ")"));
+}
+
+ComparisonType DefaultCompareType(DType t) {
+  if (IsSignedInt(t)) return ComparisonType::kSigned;
+  if (IsUnsignedInt(t) || IsPred(t)) return ComparisonType::kUnsigned;
+  return ComparisonType::kFloat;  // float and complex
+}
+
+// Fills attributes the caller may leave out; the filled values are the only
+// ones inference would accept, so nothing user-visible is guessed.
+void Normalise(Opcode op, const std::vector<Instruction*>& operands, Attributes& attrs) {
+  if (operands.empty() || operands[0]->shape().is_tuple) return;
+  const Shape& x = operands[0]->shape();
+  switch (op) {
+    case Opcode::kCompare:
+      if (attrs.compare_type == ComparisonType::kNotype) {
+        attrs.compare_type = DefaultCompareType(x.dtype);
+      }
+      break;
+    case Opcode::kReshape:
+    case Opcode::kBroadcastInDim:
+      // These ops cannot change the element type, and a Shape always has one
+      // (f32 by default), so a caller that gave only dims gets the operand's.
+      if (attrs.result_shape && !attrs.result_shape->is_tuple) {
+        attrs.result_shape->dtype = x.dtype;
+      }
+      break;
+    case Opcode::kConvert:
+      if (attrs.result_shape && !attrs.result_shape->is_tuple && attrs.result_shape->dims.empty()) {
+        attrs.result_shape->dims = x.dims;
+      }
+      break;
+    default: break;
+  }
+}
+
+}  // namespace
+
+ModuleBuilder::ModuleBuilder(std::string name) : module_(std::make_unique<Module>(std::move(name))) {}
+ModuleBuilder::~ModuleBuilder() = default;
+
+ComputationBuilder* ModuleBuilder::NewComputation(std::string name) {
+  // After Build the module is gone; callers get nullptr rather than a builder
+  // writing into nothing.
+  if (module_ == nullptr) return nullptr;
+  builders_.push_back(std::make_unique<ComputationBuilder>(module_.get(), std::move(name)));
+  return builders_.back().get();
+}
+
+absl::StatusOr<std::unique_ptr<Module>> ModuleBuilder::Build(Computation* entry) {
+  if (module_ == nullptr) {
+    return absl::FailedPreconditionError("build: the module was already built");
+  }
+  bool owned = false;
+  for (const auto& c : module_->computations()) owned = owned || c.get() == entry;
+  if (entry == nullptr || !owned) {
+    return absl::FailedPreconditionError(
+        "build: the entry computation must be a finished computation of this module");
+  }
+  module_->set_entry(entry);
+  if (absl::Status s = VerifyModule(*module_); !s.ok()) return s;
+  builders_.clear();
+  return std::move(module_);
+}
+
+ComputationBuilder::ComputationBuilder(Module* module, std::string name)
+    : module_(module), computation_(std::make_unique<Computation>(std::move(name))) {}
+
+Instruction* ComputationBuilder::Parameter(Shape shape) {
+  if (computation_ == nullptr) return nullptr;
+  Attributes attrs;
+  attrs.dimension = next_parameter_++;
+  attrs.result_shape = shape;
+  return computation_->AddInstruction(std::make_unique<Instruction>(
+      Opcode::kParameter, std::move(shape), std::vector<Instruction*>{}, std::move(attrs),
+      std::vector<Computation*>{}));
+}
+
+Instruction* ComputationBuilder::Constant(Literal literal) {
+  if (computation_ == nullptr) return nullptr;
+  Shape shape = literal.shape();
+  Attributes attrs;
+  attrs.literal = std::move(literal);
+  return computation_->AddInstruction(std::make_unique<Instruction>(
+      Opcode::kConstant, std::move(shape), std::vector<Instruction*>{}, std::move(attrs),
+      std::vector<Computation*>{}));
+}
+
+absl::StatusOr<Instruction*> ComputationBuilder::Add(Opcode op, std::vector<Instruction*> operands,
+                                                     Attributes attrs,
+                                                     std::vector<Computation*> called,
+                                                     std::string source_location) {
+  absl::string_view name = OpcodeName(op);
+  if (computation_ == nullptr) {
+    return WithLocation(absl::FailedPreconditionError(absl::StrCat(
+                            name, ": computation ", finished_->name(), " is already finished")),
+                        source_location);
+  }
+  const auto& instrs = computation_->instructions();
+  for (size_t i = 0; i < operands.size(); ++i) {
+    Instruction* o = operands[i];
+    bool ours = o != nullptr && o->id() >= 0 && o->id() < static_cast<int64_t>(instrs.size()) &&
+                instrs[o->id()].get() == o;
+    if (!ours) {
+      return WithLocation(
+          absl::InvalidArgumentError(absl::StrCat(
+              name, ": operand ", i, o == nullptr ? " is null" : " belongs to another computation",
+              " (computation ", computation_->name(), ")")),
+          source_location);
+    }
+  }
+  for (size_t i = 0; i < called.size(); ++i) {
+    if (called[i] == nullptr) {
+      return WithLocation(absl::InvalidArgumentError(
+                              absl::StrCat(name, ": called computation ", i, " is null")),
+                          source_location);
+    }
+  }
+  if (op == Opcode::kParameter) attrs.dimension = next_parameter_;
+  Normalise(op, operands, attrs);
+
+  std::vector<const Shape*> shapes;
+  for (const Instruction* o : operands) shapes.push_back(&o->shape());
+  std::vector<const Computation*> called_const(called.begin(), called.end());
+  absl::StatusOr<Shape> shape = InferShape(op, shapes, attrs, called_const);
+  if (!shape.ok()) return WithLocation(shape.status(), source_location);
+  if (op == Opcode::kParameter) ++next_parameter_;
+
+  auto instr = std::make_unique<Instruction>(op, *std::move(shape), std::move(operands),
+                                             std::move(attrs), std::move(called));
+  instr->set_source_location(std::move(source_location));
+  return computation_->AddInstruction(std::move(instr));
+}
+
+absl::StatusOr<Computation*> ComputationBuilder::Finish(std::vector<Instruction*> results) {
+  if (computation_ == nullptr) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("finish: computation ", finished_->name(), " is already finished"));
+  }
+  const auto& instrs = computation_->instructions();
+  for (size_t i = 0; i < results.size(); ++i) {
+    Instruction* r = results[i];
+    bool ours = r != nullptr && r->id() >= 0 && r->id() < static_cast<int64_t>(instrs.size()) &&
+                instrs[r->id()].get() == r;
+    if (!ours) {
+      return absl::InvalidArgumentError(absl::StrCat("finish: result ", i, " of computation ",
+                                                     computation_->name(),
+                                                     " is null or belongs to another computation"));
+    }
+  }
+  computation_->set_results(std::move(results));
+  finished_ = module_->AddComputation(std::move(computation_));
+  return finished_;
+}
+
+}  // namespace xjit

@@ -1,0 +1,135 @@
+// InferShape: checks operand counts by arity class, then hands each op to its
+// family (shape_inference_{elementwise,movement,reduce,structure}.cc).
+#include "xjit/ir/shape_inference.h"
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "xjit/ir/shape_inference_internal.h"
+
+namespace xjit {
+namespace shape_inference {
+
+std::string ShapesToString(Operands operands) {
+  std::vector<std::string> parts;
+  for (const Shape* s : operands) parts.push_back(s->ToString());
+  return absl::StrJoin(parts, ", ");
+}
+
+std::string DimsToString(absl::Span<const int64_t> dims) {
+  return absl::StrCat("[", absl::StrJoin(dims, ", "), "]");
+}
+
+absl::Status CheckArrays(Opcode op, Operands operands) {
+  for (const Shape* s : operands) {
+    if (s->is_tuple) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          OpcodeName(op), ": operands must be arrays, got ", s->ToString()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckAxes(Opcode op, absl::string_view what, absl::Span<const int64_t> axes,
+                       int64_t rank) {
+  absl::flat_hash_set<int64_t> seen;
+  for (int64_t a : axes) {
+    if (a < 0 || a >= rank) {
+      return absl::OutOfRangeError(absl::StrCat(OpcodeName(op), ": ", what, " ",
+                                                DimsToString(axes), " has axis ", a,
+                                                " out of range for rank ", rank));
+    }
+    if (!seen.insert(a).second) {
+      return absl::OutOfRangeError(absl::StrCat(OpcodeName(op), ": ", what, " ",
+                                                DimsToString(axes), " repeats axis ", a));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace shape_inference
+
+namespace {
+
+namespace si = shape_inference;
+
+absl::Status CheckOperandCount(Opcode op, size_t got) {
+  int want = -1;
+  switch (OpcodeArity(op)) {
+    case OpArity::kNullary: want = 0; break;
+    case OpArity::kUnary: want = 1; break;
+    case OpArity::kBinary: want = 2; break;
+    case OpArity::kTernary: want = 3; break;
+    case OpArity::kVariadic: return absl::OkStatus();
+  }
+  if (static_cast<int>(got) != want) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(OpcodeName(op), ": expected ", want, " operand(s), got ", got));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Shape> InferStructural(Opcode op, const Attributes& attrs) {
+  if (op == Opcode::kParameter) {
+    if (!attrs.result_shape) {
+      return absl::InvalidArgumentError("parameter: missing result shape");
+    }
+    if (attrs.dimension < 0) {
+      return absl::OutOfRangeError(
+          absl::StrCat("parameter: parameter number must be >= 0, got ", attrs.dimension));
+    }
+    return *attrs.result_shape;
+  }
+  if (!attrs.literal) return absl::InvalidArgumentError("constant: missing literal value");
+  return attrs.literal->shape();
+}
+
+}  // namespace
+
+absl::StatusOr<Shape> InferShape(Opcode op, absl::Span<const Shape* const> operands,
+                                 const Attributes& attrs,
+                                 absl::Span<const Computation* const> called) {
+  for (const Shape* s : operands) {
+    if (s == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat(OpcodeName(op), ": null operand shape"));
+    }
+  }
+  if (absl::Status s = CheckOperandCount(op, operands.size()); !s.ok()) return s;
+  // Tuples are legal only where the op is about tuples or forwards them.
+  if (op != Opcode::kTuple && op != Opcode::kGetTupleElement && op != Opcode::kCall) {
+    if (absl::Status s = si::CheckArrays(op, operands); !s.ok()) return s;
+  }
+  bool needs_called = op == Opcode::kReduce || op == Opcode::kCall;
+  if (!needs_called && !called.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(OpcodeName(op), ": takes no called computations, got ", called.size()));
+  }
+  if (IsElementwiseUnary(op)) return si::InferElementwiseUnary(op, *operands[0], attrs);
+  if (IsElementwiseBinary(op)) {
+    return si::InferElementwiseBinary(op, *operands[0], *operands[1], attrs);
+  }
+  switch (op) {
+    case Opcode::kParameter:
+    case Opcode::kConstant: return InferStructural(op, attrs);
+    case Opcode::kIota: return si::InferIota(attrs);
+    case Opcode::kSelect: return si::InferSelect(*operands[0], *operands[1], *operands[2]);
+    case Opcode::kClamp: return si::InferClamp(*operands[0], *operands[1], *operands[2]);
+    case Opcode::kBroadcastInDim: return si::InferBroadcastInDim(*operands[0], attrs);
+    case Opcode::kReshape: return si::InferReshape(*operands[0], attrs);
+    case Opcode::kTranspose: return si::InferTranspose(*operands[0], attrs);
+    case Opcode::kSlice: return si::InferSlice(*operands[0], attrs);
+    case Opcode::kConcatenate: return si::InferConcatenate(operands, attrs);
+    case Opcode::kPad: return si::InferPad(*operands[0], *operands[1], attrs);
+    case Opcode::kReverse: return si::InferReverse(*operands[0], attrs);
+    case Opcode::kDotGeneral: return si::InferDotGeneral(*operands[0], *operands[1], attrs);
+    case Opcode::kReduce: return si::InferReduce(operands, attrs, called);
+    case Opcode::kTuple: return si::InferTuple(operands);
+    case Opcode::kGetTupleElement: return si::InferGetTupleElement(*operands[0], attrs);
+    case Opcode::kCall: return si::InferCall(operands, called);
+    default: break;
+  }
+  return absl::InternalError(
+      absl::StrCat(OpcodeName(op), ": no shape inference rule (bug in InferShape)"));
+}
+
+}  // namespace xjit

@@ -1,0 +1,55 @@
+// Per-family shape inference entry points and the checks they share. Only the
+// shape_inference*.cc files include this; everyone else calls InferShape.
+#pragma once
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "xjit/ir/attributes.h"
+#include "xjit/ir/graph.h"
+#include "xjit/ir/opcode.h"
+#include "xjit/ir/shape.h"
+
+namespace xjit {
+namespace shape_inference {
+
+using Operands = absl::Span<const Shape* const>;
+using Called = absl::Span<const Computation* const>;
+
+// "tensor<2xf32>, tensor<3xf32>" for messages.
+std::string ShapesToString(Operands operands);
+// "[0, 1]" for messages.
+std::string DimsToString(absl::Span<const int64_t> dims);
+
+// Fails unless every operand is an array (not a tuple).
+absl::Status CheckArrays(Opcode op, Operands operands);
+// Each listed axis in [0, rank) and no axis twice; `what` names the attribute.
+absl::Status CheckAxes(Opcode op, absl::string_view what, absl::Span<const int64_t> axes,
+                       int64_t rank);
+
+absl::StatusOr<Shape> InferElementwiseUnary(Opcode op, const Shape& x, const Attributes& attrs);
+absl::StatusOr<Shape> InferElementwiseBinary(Opcode op, const Shape& lhs, const Shape& rhs,
+                                             const Attributes& attrs);
+absl::StatusOr<Shape> InferSelect(const Shape& pred, const Shape& on_true, const Shape& on_false);
+absl::StatusOr<Shape> InferClamp(const Shape& min, const Shape& operand, const Shape& max);
+
+absl::StatusOr<Shape> InferIota(const Attributes& attrs);
+absl::StatusOr<Shape> InferBroadcastInDim(const Shape& x, const Attributes& attrs);
+absl::StatusOr<Shape> InferReshape(const Shape& x, const Attributes& attrs);
+absl::StatusOr<Shape> InferTranspose(const Shape& x, const Attributes& attrs);
+absl::StatusOr<Shape> InferReverse(const Shape& x, const Attributes& attrs);
+absl::StatusOr<Shape> InferSlice(const Shape& x, const Attributes& attrs);
+absl::StatusOr<Shape> InferConcatenate(Operands operands, const Attributes& attrs);
+absl::StatusOr<Shape> InferPad(const Shape& x, const Shape& padding_value, const Attributes& attrs);
+
+absl::StatusOr<Shape> InferDotGeneral(const Shape& lhs, const Shape& rhs, const Attributes& attrs);
+absl::StatusOr<Shape> InferReduce(Operands operands, const Attributes& attrs, Called called);
+
+absl::StatusOr<Shape> InferTuple(Operands operands);
+absl::StatusOr<Shape> InferGetTupleElement(const Shape& tuple, const Attributes& attrs);
+absl::StatusOr<Shape> InferCall(Operands operands, Called called);
+
+}  // namespace shape_inference
+}  // namespace xjit

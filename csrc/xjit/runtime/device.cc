@@ -1,0 +1,59 @@
+#include "xjit/runtime/device.h"
+
+#include <cctype>
+#include <map>
+#include <mutex>
+
+#include "absl/strings/str_cat.h"
+#include "xjit/runtime/backend.h"
+#include "xjit/runtime/work_queue.h"
+
+namespace xjit {
+
+Device::Device(Client* client, int id)
+    : client_(client),
+      id_(id),
+      queue_(std::make_unique<WorkQueue>(absl::StrCat(client->platform(), ":", id))) {}
+
+Device::~Device() = default;
+
+const std::string& Device::platform() const { return client_->platform(); }
+
+std::string Device::device_kind() const { return client_->platform(); }
+
+std::string Device::ToString() const {
+  // JAX's spelling: CpuDevice(id=0); other platforms follow the same pattern.
+  std::string kind = client_->platform();
+  if (!kind.empty()) kind[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(kind[0])));
+  return absl::StrCat(kind, "Device(id=", id_, ")");
+}
+
+void Device::Enqueue(std::function<void()> task) { queue_->Enqueue(std::move(task)); }
+
+Client::Client(std::string platform) : platform_(std::move(platform)) {
+  devices_.push_back(std::make_unique<Device>(this, 0));
+}
+
+absl::StatusOr<Client*> Client::Get(const std::string& platform) {
+  // Clients live for the whole process: their worker threads may still be
+  // draining at exit, and Python holds raw Device* through Arrays.
+  static std::mutex* mu = new std::mutex();
+  static auto* clients = new std::map<std::string, std::unique_ptr<Client>>();
+  std::lock_guard<std::mutex> lock(*mu);
+  auto it = clients->find(platform);
+  if (it != clients->end()) return it->second.get();
+  bool known = false;
+  std::vector<std::string> platforms = RegisteredPlatforms();
+  for (const std::string& p : platforms) known |= (p == platform);
+  if (!known) {
+    std::string list;
+    for (const std::string& p : platforms) absl::StrAppend(&list, list.empty() ? "" : ", ", p);
+    return absl::InvalidArgumentError(absl::StrCat("Unknown backend '", platform,
+                                                   "'; available platforms: [", list, "]"));
+  }
+  Client* raw = new Client(platform);
+  clients->emplace(platform, std::unique_ptr<Client>(raw));
+  return raw;
+}
+
+}  // namespace xjit

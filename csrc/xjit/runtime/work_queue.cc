@@ -1,0 +1,75 @@
+#include "xjit/runtime/work_queue.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+
+namespace xjit {
+namespace {
+
+// A task must never take the process down: backends return statuses, but an
+// allocation failure or a library exception inside a task would otherwise
+// escape the worker thread and call std::terminate.
+void RunGuarded(const std::string& name, std::function<void()>& task) {
+  try {
+    task();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "xjit: uncaught exception in %s task: %s\n", name.c_str(), e.what());
+  } catch (...) {
+    std::fprintf(stderr, "xjit: uncaught exception in %s task\n", name.c_str());
+  }
+}
+
+}  // namespace
+
+bool SyncDispatchEnabled() {
+  static const bool enabled = [] {
+    const char* v = std::getenv("XJIT_SYNC_DISPATCH");
+    return v != nullptr && std::strcmp(v, "1") == 0;
+  }();
+  return enabled;
+}
+
+WorkQueue::WorkQueue(std::string name) : name_(std::move(name)) {
+  worker_ = std::thread([this] { WorkerLoop(); });
+}
+
+WorkQueue::~WorkQueue() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+  }
+  cv_.notify_one();
+  if (worker_.joinable()) worker_.join();
+}
+
+void WorkQueue::Enqueue(std::function<void()> task) {
+  if (SyncDispatchEnabled()) {
+    RunGuarded(name_, task);
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    tasks_.push_back(std::move(task));
+  }
+  cv_.notify_one();
+}
+
+void WorkQueue::WorkerLoop() {
+  for (;;) {
+    std::function<void()> task;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [this] { return stopping_ || !tasks_.empty(); });
+      if (tasks_.empty()) return;  // stopping and drained
+      task = std::move(tasks_.front());
+      tasks_.pop_front();
+    }
+    RunGuarded(name_, task);
+    // Drop the captures (buffers, programs) here, outside the lock.
+    task = nullptr;
+  }
+}
+
+}  // namespace xjit

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# One command: install everything, build xjit with its C++ unit tests, and run
+# the whole suite (GoogleTest through ctest, then pytest).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+XJIT_CMAKE_DEFINES="-C cmake.define.XJIT_BUILD_TESTS=ON" bash tools/install.sh "pytest>=7"
+jobs=$(nproc 2>/dev/null || echo 2)
+ctest --test-dir build/py --output-on-failure -j "$jobs"
+# From outside the source tree so `import xjit` is the installed package.
+cd tests && python3 -m pytest -q -p no:cacheprovider .
