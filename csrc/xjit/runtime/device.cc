@@ -48,7 +48,7 @@ absl::StatusOr<Client*> Client::Get(const std::string& platform) {
   if (!known) {
     std::string list;
     for (const std::string& p : platforms) absl::StrAppend(&list, list.empty() ? "" : ", ", p);
-    return absl::InvalidArgumentError(absl::StrCat("Unknown backend '", platform,
+    return absl::NotFoundError(absl::StrCat("Unknown backend '", platform,
                                                    "'; available platforms: [", list, "]"));
   }
   Client* raw = new Client(platform);

@@ -1,0 +1,32 @@
+// Multi-threading policy shared by the CPU kernels: OpenMP over contiguous
+// chunks, and only when the work is big enough to pay for waking the team.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+namespace xjit::cpu {
+
+// Below this many elements a kernel stays on the calling thread: dispatch cost
+// dominates and a fork/join would be slower.
+inline constexpr int64_t kParallelThreshold = 32 * 1024;
+
+// Calls fn(begin, end) over [0, n) in chunks of `grain`, in parallel when
+// `cost` (elements of work) exceeds the threshold.
+template <typename Fn>
+void ParallelFor(int64_t n, int64_t grain, int64_t cost, const Fn& fn) {
+  if (n <= 0) return;
+  grain = std::max<int64_t>(grain, 1);
+  if (cost < kParallelThreshold || n <= grain) {
+    fn(int64_t{0}, n);
+    return;
+  }
+  int64_t chunks = (n + grain - 1) / grain;
+#pragma omp parallel for schedule(static)
+  for (int64_t c = 0; c < chunks; ++c) {
+    int64_t begin = c * grain;
+    fn(begin, std::min(n, begin + grain));
+  }
+}
+
+}  // namespace xjit::cpu

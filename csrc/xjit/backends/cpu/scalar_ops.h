@@ -1,0 +1,403 @@
+// Per-element semantics of every element-wise op, as small functors that the
+// CPU kernels instantiate once per (op, type). Each functor says which compute
+// types it supports (`supports<T>`), which storage type its result has
+// (`Out<T>`, default: the input's), and how one element is computed. f16/bf16
+// are computed in float and rounded when stored (see Compute<T>). The edge
+// cases follow docs/semantics.md so that "cpu" matches "reference" bit for bit
+// on integers.
+#pragma once
+
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "xjit/ir/attributes.h"
+#include "xjit/ir/dtype_dispatch.h"
+
+namespace xjit::cpu {
+
+template <typename T> using Compute = std::conditional_t<is_half_v<T>, float, T>;
+
+template <typename T> inline constexpr bool kIsBool = std::is_same_v<T, bool>;
+template <typename T> inline constexpr bool kIsInt = std::is_integral_v<T> && !kIsBool<T>;
+template <typename T> inline constexpr bool kIsSigned = kIsInt<T> && std::is_signed_v<T>;
+template <typename T> inline constexpr bool kIsFloat = std::is_floating_point_v<T>;
+template <typename T> inline constexpr bool kIsComplex = is_complex_v<T>;
+template <typename T> inline constexpr bool kIsNumeric = kIsInt<T> || kIsFloat<T> || kIsComplex<T>;
+
+// Unsigned twin used for wrapping arithmetic (signed overflow is UB in C++).
+// Narrow types promote to int in C++, so they wrap through uint32_t instead.
+template <typename T> struct WrapOf { using type = std::make_unsigned_t<T>; };
+template <typename T> using Wrap =
+    std::conditional_t<(sizeof(T) < 4), uint32_t, typename WrapOf<T>::type>;
+
+template <typename T> struct ComponentOf { using type = T; };
+template <typename F> struct ComponentOf<std::complex<F>> { using type = F; };
+
+// ---------------------------------------------------------------- unary ops
+
+struct DefaultOut { template <typename T> using Out = T; };
+
+#define XJIT_FLOAT_OR_COMPLEX_UNARY(Name, expr)                                   \
+  struct Name : DefaultOut {                                                      \
+    template <typename T> static constexpr bool supports = kIsFloat<T> || kIsComplex<T>; \
+    template <typename T> static T Apply(T x) { using std::expr; return expr(x); } \
+  };
+XJIT_FLOAT_OR_COMPLEX_UNARY(OpCosine, cos)
+XJIT_FLOAT_OR_COMPLEX_UNARY(OpSine, sin)
+XJIT_FLOAT_OR_COMPLEX_UNARY(OpTan, tan)
+XJIT_FLOAT_OR_COMPLEX_UNARY(OpTanh, tanh)
+XJIT_FLOAT_OR_COMPLEX_UNARY(OpExponential, exp)
+XJIT_FLOAT_OR_COMPLEX_UNARY(OpLog, log)
+XJIT_FLOAT_OR_COMPLEX_UNARY(OpSqrt, sqrt)
+#undef XJIT_FLOAT_OR_COMPLEX_UNARY
+
+#define XJIT_FLOAT_UNARY(Name, expr)                                              \
+  struct Name : DefaultOut {                                                      \
+    template <typename T> static constexpr bool supports = kIsFloat<T>;           \
+    template <typename T> static T Apply(T x) { return expr(x); }                 \
+  };
+XJIT_FLOAT_UNARY(OpCeil, std::ceil)
+XJIT_FLOAT_UNARY(OpFloor, std::floor)
+XJIT_FLOAT_UNARY(OpErf, std::erf)
+XJIT_FLOAT_UNARY(OpRoundNearestAfz, std::round)       // ties away from zero
+XJIT_FLOAT_UNARY(OpRoundNearestEven, std::nearbyint)  // default mode: ties to even
+#undef XJIT_FLOAT_UNARY
+
+struct OpCbrt : DefaultOut {
+  template <typename T> static constexpr bool supports = kIsFloat<T> || kIsComplex<T>;
+  template <typename T> static T Apply(T x) {
+    if constexpr (kIsComplex<T>) return std::pow(x, T(1.0 / 3.0));
+    else return std::cbrt(x);
+  }
+};
+struct OpExponentialMinusOne : DefaultOut {
+  template <typename T> static constexpr bool supports = kIsFloat<T> || kIsComplex<T>;
+  template <typename T> static T Apply(T x) {
+    if constexpr (kIsComplex<T>) return std::exp(x) - T(1);
+    else return std::expm1(x);
+  }
+};
+struct OpLogPlusOne : DefaultOut {
+  template <typename T> static constexpr bool supports = kIsFloat<T> || kIsComplex<T>;
+  template <typename T> static T Apply(T x) {
+    if constexpr (kIsComplex<T>) return std::log(T(1) + x);
+    else return std::log1p(x);
+  }
+};
+struct OpRsqrt : DefaultOut {
+  template <typename T> static constexpr bool supports = kIsFloat<T> || kIsComplex<T>;
+  template <typename T> static T Apply(T x) { using std::sqrt; return T(1) / sqrt(x); }
+};
+struct OpLogistic : DefaultOut {
+  template <typename T> static constexpr bool supports = kIsFloat<T> || kIsComplex<T>;
+  template <typename T> static T Apply(T x) { using std::exp; return T(1) / (T(1) + exp(-x)); }
+};
+
+struct OpAbs {
+  template <typename T> using Out = typename ComponentOf<T>::type;
+  template <typename T> static constexpr bool supports = kIsSigned<T> || kIsFloat<T> || kIsComplex<T>;
+  template <typename T> static Out<T> Apply(T x) {
+    // abs(INT_MIN) wraps back to INT_MIN (docs/semantics.md).
+    if constexpr (kIsInt<T>) return x < 0 ? T(Wrap<T>(0) - Wrap<T>(x)) : x;
+    else return std::abs(x);
+  }
+};
+struct OpReal {
+  template <typename T> using Out = typename ComponentOf<T>::type;
+  template <typename T> static constexpr bool supports = kIsFloat<T> || kIsComplex<T>;
+  template <typename T> static Out<T> Apply(T x) {
+    if constexpr (kIsComplex<T>) return x.real(); else return x;
+  }
+};
+struct OpImag {
+  template <typename T> using Out = typename ComponentOf<T>::type;
+  template <typename T> static constexpr bool supports = kIsFloat<T> || kIsComplex<T>;
+  template <typename T> static Out<T> Apply(T x) {
+    if constexpr (kIsComplex<T>) return x.imag(); else return T(0);
+  }
+};
+struct OpIsFinite {
+  template <typename T> using Out = bool;
+  template <typename T> static constexpr bool supports = kIsFloat<T>;
+  template <typename T> static bool Apply(T x) { return std::isfinite(x); }
+};
+struct OpNegate : DefaultOut {
+  template <typename T> static constexpr bool supports = kIsNumeric<T>;
+  template <typename T> static T Apply(T x) {
+    if constexpr (kIsInt<T>) return T(Wrap<T>(0) - Wrap<T>(x));  // unsigned wraps
+    else return -x;
+  }
+};
+struct OpNot : DefaultOut {
+  template <typename T> static constexpr bool supports = kIsBool<T> || kIsInt<T>;
+  template <typename T> static T Apply(T x) {
+    if constexpr (kIsBool<T>) return !x; else return T(~x);
+  }
+};
+struct OpCountLeadingZeros : DefaultOut {
+  template <typename T> static constexpr bool supports = kIsInt<T>;
+  template <typename T> static T Apply(T x) {
+    uint64_t u = static_cast<std::make_unsigned_t<T>>(x);
+    constexpr int bits = sizeof(T) * 8;
+    return T(u == 0 ? bits : __builtin_clzll(u) - (64 - bits));
+  }
+};
+struct OpPopcnt : DefaultOut {
+  template <typename T> static constexpr bool supports = kIsInt<T>;
+  template <typename T> static T Apply(T x) {
+    return T(__builtin_popcountll(static_cast<std::make_unsigned_t<T>>(x)));
+  }
+};
+struct OpSign : DefaultOut {
+  template <typename T> static constexpr bool supports = kIsSigned<T> || kIsFloat<T> || kIsComplex<T>;
+  template <typename T> static T Apply(T x) {
+    if constexpr (kIsInt<T>) {
+      return T((x > 0) - (x < 0));
+    } else if constexpr (kIsFloat<T>) {
+      if (std::isnan(x) || x == 0) return x;  // NaN -> NaN, keeps the sign of zero
+      return std::copysign(T(1), x);
+    } else {
+      using F = typename T::value_type;
+      if (std::isnan(x.real()) || std::isnan(x.imag())) {
+        F nan = std::numeric_limits<F>::quiet_NaN();
+        return T(nan, nan);
+      }
+      if (x == T(0)) return x;
+      return x / std::abs(x);
+    }
+  }
+};
+
+// --------------------------------------------------------------- binary ops
+
+struct OpAdd : DefaultOut {
+  template <typename T> static constexpr bool supports = kIsBool<T> || kIsNumeric<T>;
+  template <typename T> static T Apply(T a, T b) {
+    if constexpr (kIsBool<T>) return a || b;
+    else if constexpr (kIsInt<T>) return T(Wrap<T>(a) + Wrap<T>(b));
+    else return a + b;
+  }
+};
+struct OpSubtract : DefaultOut {
+  template <typename T> static constexpr bool supports = kIsNumeric<T>;
+  template <typename T> static T Apply(T a, T b) {
+    if constexpr (kIsInt<T>) return T(Wrap<T>(a) - Wrap<T>(b));
+    else return a - b;
+  }
+};
+struct OpMultiply : DefaultOut {
+  template <typename T> static constexpr bool supports = kIsBool<T> || kIsNumeric<T>;
+  template <typename T> static T Apply(T a, T b) {
+    if constexpr (kIsBool<T>) return a && b;
+    else if constexpr (kIsInt<T>) return T(Wrap<T>(a) * Wrap<T>(b));
+    else return a * b;
+  }
+};
+struct OpDivide : DefaultOut {
+  template <typename T> static constexpr bool supports = kIsNumeric<T>;
+  template <typename T> static T Apply(T a, T b) {
+    if constexpr (kIsInt<T>) {
+      if (b == 0) return kIsSigned<T> ? T(-1) : std::numeric_limits<T>::max();
+      if constexpr (kIsSigned<T>) {
+        if (a == std::numeric_limits<T>::min() && b == T(-1)) return a;
+      }
+      return T(a / b);
+    } else {
+      return a / b;
+    }
+  }
+};
+struct OpRemainder : DefaultOut {
+  template <typename T> static constexpr bool supports = kIsInt<T> || kIsFloat<T>;
+  template <typename T> static T Apply(T a, T b) {
+    if constexpr (kIsInt<T>) {
+      if (b == 0) return a;
+      if constexpr (kIsSigned<T>) {
+        if (a == std::numeric_limits<T>::min() && b == T(-1)) return T(0);
+      }
+      return T(a % b);
+    } else {
+      return std::fmod(a, b);
+    }
+  }
+};
+struct OpPower : DefaultOut {
+  template <typename T> static constexpr bool supports = kIsNumeric<T>;
+  template <typename T> static T Apply(T a, T b) {
+    if constexpr (kIsInt<T>) {
+      if constexpr (kIsSigned<T>) {
+        if (b < 0) {
+          if (a == 1) return T(1);
+          if (a == -1) return (b & 1) ? T(-1) : T(1);
+          return T(0);
+        }
+      }
+      Wrap<T> result = 1, base = Wrap<T>(a);
+      for (auto e = std::make_unsigned_t<T>(b); e != 0; e >>= 1) {
+        if (e & 1) result = Wrap<T>(result * base);
+        base = Wrap<T>(base * base);
+      }
+      return T(result);
+    } else {
+      return std::pow(a, b);
+    }
+  }
+};
+
+// IEEE maximum/minimum: NaN wins, and +0 > -0.
+struct OpMaximum : DefaultOut {
+  template <typename T> static constexpr bool supports = kIsBool<T> || kIsNumeric<T>;
+  template <typename T> static T Apply(T a, T b) {
+    if constexpr (kIsBool<T>) return a || b;
+    else if constexpr (kIsInt<T>) return a > b ? a : b;
+    else if constexpr (kIsFloat<T>) {
+      if (std::isnan(a)) return a;
+      if (std::isnan(b)) return b;
+      if (a == b) return std::signbit(a) ? b : a;
+      return a > b ? a : b;
+    } else {
+      bool a_wins = a.real() > b.real() || (a.real() == b.real() && a.imag() > b.imag());
+      return a_wins ? a : b;
+    }
+  }
+};
+struct OpMinimum : DefaultOut {
+  template <typename T> static constexpr bool supports = kIsBool<T> || kIsNumeric<T>;
+  template <typename T> static T Apply(T a, T b) {
+    if constexpr (kIsBool<T>) return a && b;
+    else if constexpr (kIsInt<T>) return a < b ? a : b;
+    else if constexpr (kIsFloat<T>) {
+      if (std::isnan(a)) return a;
+      if (std::isnan(b)) return b;
+      if (a == b) return std::signbit(a) ? a : b;
+      return a < b ? a : b;
+    } else {
+      bool a_wins = a.real() < b.real() || (a.real() == b.real() && a.imag() < b.imag());
+      return a_wins ? a : b;
+    }
+  }
+};
+
+#define XJIT_BITWISE_BINARY(Name, op)                                             \
+  struct Name : DefaultOut {                                                      \
+    template <typename T> static constexpr bool supports = kIsBool<T> || kIsInt<T>; \
+    template <typename T> static T Apply(T a, T b) { return T(a op b); }          \
+  };
+XJIT_BITWISE_BINARY(OpAnd, &)
+XJIT_BITWISE_BINARY(OpOr, |)
+XJIT_BITWISE_BINARY(OpXor, ^)
+#undef XJIT_BITWISE_BINARY
+
+template <typename T> bool ShiftOutOfRange(T amount) {
+  if constexpr (kIsSigned<T>) {
+    if (amount < 0) return true;
+  }
+  return static_cast<uint64_t>(amount) >= sizeof(T) * 8;
+}
+struct OpShiftLeft : DefaultOut {
+  template <typename T> static constexpr bool supports = kIsInt<T>;
+  template <typename T> static T Apply(T a, T b) {
+    if (ShiftOutOfRange(b)) return T(0);
+    return T(Wrap<T>(std::make_unsigned_t<T>(a)) << b);
+  }
+};
+struct OpShiftRightLogical : DefaultOut {
+  template <typename T> static constexpr bool supports = kIsInt<T>;
+  template <typename T> static T Apply(T a, T b) {
+    if (ShiftOutOfRange(b)) return T(0);
+    return T(std::make_unsigned_t<T>(a) >> b);
+  }
+};
+// Shifts the bit pattern as a signed value, for unsigned types too.
+struct OpShiftRightArithmetic : DefaultOut {
+  template <typename T> static constexpr bool supports = kIsInt<T>;
+  template <typename T> static T Apply(T a, T b) {
+    auto s = static_cast<std::make_signed_t<T>>(a);
+    if (ShiftOutOfRange(b)) return s < 0 ? T(-1) : T(0);
+    return T(s >> b);
+  }
+};
+struct OpAtan2 : DefaultOut {
+  template <typename T> static constexpr bool supports = kIsFloat<T>;
+  template <typename T> static T Apply(T a, T b) { return std::atan2(a, b); }
+};
+struct OpComplex {
+  template <typename T> using Out = std::complex<T>;
+  template <typename T> static constexpr bool supports =
+      std::is_same_v<T, float> || std::is_same_v<T, double>;
+  template <typename T> static std::complex<T> Apply(T a, T b) { return {a, b}; }
+};
+
+// IEEE totalOrder as a signed integer key: -NaN < -Inf < ... < -0 < +0 < ... < +NaN.
+template <typename F> auto TotalOrderKey(F x) {
+  using I = std::conditional_t<sizeof(F) == 4, int32_t, int64_t>;
+  I bits;
+  std::memcpy(&bits, &x, sizeof(F));
+  return bits < 0 ? I(bits ^ std::numeric_limits<I>::max()) : bits;
+}
+
+template <ComparisonDirection kDir, bool kTotalOrder>
+struct OpCompare {
+  template <typename T> using Out = bool;
+  template <typename T> static constexpr bool supports = true;
+  template <typename A> static bool Ordered(A a, A b) {
+    switch (kDir) {
+      case ComparisonDirection::kEq: return a == b;
+      case ComparisonDirection::kNe: return a != b;
+      case ComparisonDirection::kGe: return a >= b;
+      case ComparisonDirection::kGt: return a > b;
+      case ComparisonDirection::kLe: return a <= b;
+      case ComparisonDirection::kLt: return a < b;
+    }
+    return false;
+  }
+  template <typename T> static bool Apply(T a, T b) {
+    if constexpr (kIsComplex<T>) {
+      // Lexicographic on (real, imag); EQ/NE compare both parts.
+      if (kDir == ComparisonDirection::kEq) return a == b;
+      if (kDir == ComparisonDirection::kNe) return a != b;
+      if (a.real() != b.real()) return Ordered(a.real(), b.real());
+      return Ordered(a.imag(), b.imag());
+    } else if constexpr (kIsFloat<T> && kTotalOrder) {
+      return Ordered(TotalOrderKey(a), TotalOrderKey(b));
+    } else {
+      return Ordered(a, b);
+    }
+  }
+};
+
+// ------------------------------------------------------------------ convert
+
+// One element of `convert` from storage type From to storage type To.
+template <typename To, typename From>
+To ConvertElement(From from) {
+  using CF = Compute<From>;
+  using CT = Compute<To>;
+  CF x = static_cast<CF>(from);
+  if constexpr (kIsBool<To>) {
+    return x != CF(0);
+  } else if constexpr (kIsComplex<CF>) {
+    if constexpr (kIsComplex<CT>) {
+      return CT(static_cast<typename CT::value_type>(x.real()),
+                static_cast<typename CT::value_type>(x.imag()));
+    } else {
+      return ConvertElement<To>(x.real());  // complex -> real drops imag
+    }
+  } else if constexpr (kIsComplex<CT>) {
+    return CT(static_cast<typename CT::value_type>(x), 0);
+  } else if constexpr (kIsFloat<CF> && kIsInt<CT>) {
+    // NaN -> 0; out of range saturates; otherwise truncate toward zero.
+    if (std::isnan(x)) return To(0);
+    if (x <= static_cast<CF>(std::numeric_limits<CT>::min())) return std::numeric_limits<CT>::min();
+    if (x >= static_cast<CF>(std::numeric_limits<CT>::max())) return std::numeric_limits<CT>::max();
+    return static_cast<CT>(x);
+  } else {
+    return To(static_cast<CT>(x));
+  }
+}
+
+}  // namespace xjit::cpu

@@ -1,0 +1,132 @@
+#include "xjit/runtime/executable.h"
+
+#include <exception>
+
+#include "absl/container/inlined_vector.h"
+#include "absl/strings/str_cat.h"
+#include "xjit/ir/verifier.h"
+
+namespace xjit {
+namespace {
+
+absl::Status CheckArrayShapes(const std::vector<Shape>& shapes, const char* what) {
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    if (shapes[i].is_tuple) {
+      return absl::UnimplementedError(absl::StrCat("Entry computation ", what, " ", i,
+                                                   " is a tuple (", shapes[i].ToString(),
+                                                   "); only array ", what, "s can be executed"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Error path only: formatting lives here so Execute's hot path has none.
+absl::Status ArgumentError(size_t index, const Buffer* arg, const Shape& expected,
+                           const Device* device) {
+  if (arg == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat("Argument ", index, " is null"));
+  }
+  if (arg->shape() != expected) {
+    return absl::InvalidArgumentError(absl::StrCat("Argument ", index, " has type ",
+                                                   arg->shape().ToString(), " but the executable expects ",
+                                                   expected.ToString()));
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("Argument ", index, " lives on ",
+                   arg->device() ? arg->device()->ToString() : std::string("no device"),
+                   " but the executable was compiled for ", device->ToString()));
+}
+
+}  // namespace
+
+Executable::Executable(std::shared_ptr<const Module> module, Device* device,
+                       std::shared_ptr<CompiledProgram> program)
+    : module_(std::move(module)), device_(device), program_(std::move(program)) {
+  parameter_shapes_ = module_->ParameterShapes();
+  result_shapes_ = module_->ResultShapes();
+}
+
+absl::StatusOr<std::shared_ptr<Executable>> Executable::Compile(
+    std::shared_ptr<const Module> module, Device* device) {
+  if (module == nullptr) return absl::InvalidArgumentError("Compile: module is null");
+  if (device == nullptr) return absl::InvalidArgumentError("Compile: device is null");
+  if (module->entry() == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Module '", module->name(), "' has no entry computation"));
+  }
+  for (const Instruction* p : module->entry()->parameters()) {
+    if (p == nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Module '", module->name(), "' has a gap in its parameter numbers"));
+    }
+  }
+  absl::Status verified = VerifyModule(*module);
+  if (!verified.ok()) return verified;
+  absl::Status st = CheckArrayShapes(module->ParameterShapes(), "parameter");
+  if (!st.ok()) return st;
+  st = CheckArrayShapes(module->ResultShapes(), "result");
+  if (!st.ok()) return st;
+
+  absl::StatusOr<Compiler*> compiler = GetCompiler(device->platform());
+  if (!compiler.ok()) return compiler.status();
+  absl::StatusOr<std::unique_ptr<CompiledProgram>> program = (*compiler)->Compile(*module);
+  if (!program.ok()) return program.status();
+  if (*program == nullptr) {
+    return absl::InternalError(
+        absl::StrCat("The ", device->platform(), " compiler returned no program"));
+  }
+  std::shared_ptr<CompiledProgram> shared(std::move(*program));
+  return std::shared_ptr<Executable>(new Executable(std::move(module), device, std::move(shared)));
+}
+
+absl::StatusOr<std::vector<std::shared_ptr<Buffer>>> Executable::Execute(
+    absl::Span<const std::shared_ptr<Buffer>> args) {
+  if (args.size() != parameter_shapes_.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("Executable for '", module_->name(),
+                                                   "' takes ", parameter_shapes_.size(),
+                                                   " arguments but got ", args.size()));
+  }
+  for (size_t i = 0; i < args.size(); ++i) {
+    const Buffer* a = args[i].get();
+    if (a == nullptr || a->device() != device_ || a->shape() != parameter_shapes_[i]) {
+      return ArgumentError(i, a, parameter_shapes_[i], device_);
+    }
+  }
+
+  std::vector<std::shared_ptr<Buffer>> results;
+  results.reserve(result_shapes_.size());
+  for (const Shape& s : result_shapes_) {
+    absl::StatusOr<std::shared_ptr<Buffer>> b = Buffer::Allocate(s, device_);
+    if (!b.ok()) return b.status();
+    results.push_back(*std::move(b));
+  }
+
+  // The task owns what it touches: the arguments (kept alive until the
+  // program ran), the results, and the program (the Executable may die first).
+  using BufferList = absl::InlinedVector<std::shared_ptr<Buffer>, 4>;
+  BufferList task_args(args.begin(), args.end());
+  BufferList task_results(results.begin(), results.end());
+  device_->Enqueue([program = program_, task_args = std::move(task_args),
+                    task_results = std::move(task_results)]() {
+    absl::Status status;
+    for (const auto& a : task_args) {
+      status = a->ready()->Await();
+      if (!status.ok()) break;
+    }
+    if (status.ok()) {
+      absl::InlinedVector<const void*, 4> arg_ptrs;
+      absl::InlinedVector<void*, 4> result_ptrs;
+      for (const auto& a : task_args) arg_ptrs.push_back(a->data());
+      for (const auto& r : task_results) result_ptrs.push_back(r->data());
+      try {
+        status = program->Run(arg_ptrs, result_ptrs);
+      } catch (const std::exception& e) {
+        status = absl::InternalError(absl::StrCat("Execution failed: ", e.what()));
+      }
+    }
+    for (const auto& r : task_results) r->ready()->SetReady(status);
+  });
+  return results;
+}
+
+}  // namespace xjit
