@@ -15,3 +15,11 @@ py::dtype ToNumpyDType(DType t);
 absl::StatusOr<DType> FromNumpyDType(const py::dtype& dt);
 
 }  // namespace xjit::python
+
+namespace xjit::python {
+
+// A dtype given as a name ("float32", "f32", "bfloat16") or anything
+// np.dtype() accepts (np.float32, np.dtype(...), ml_dtypes.bfloat16).
+absl::StatusOr<DType> DTypeFromPython(py::handle obj);
+
+}  // namespace xjit::python

@@ -1,0 +1,223 @@
+#include "xjit/backends/cpu/elementwise.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "xjit/backends/cpu/parallel.h"
+#include "xjit/backends/cpu/scalar_ops.h"
+#include "xjit/backends/cpu/storage_dtype.h"
+
+namespace xjit::cpu {
+namespace {
+
+// Storage type of a result computed in C from storage type T: a float result of
+// an f16/bf16 input is rounded back to the input's type.
+template <typename T, typename O>
+using StoreAs = std::conditional_t<is_half_v<T> && std::is_same_v<O, float>, T, O>;
+
+template <typename Op, typename T>
+void UnaryKernel(const void* const* in, const int64_t*, void* out, int64_t begin, int64_t end) {
+  using C = Compute<T>;
+  using S = StoreAs<T, typename Op::template Out<C>>;
+  const T* __restrict x = static_cast<const T*>(in[0]);
+  S* __restrict y = static_cast<S*>(out);
+  for (int64_t i = begin; i < end; ++i) y[i] = S(Op::Apply(C(x[i])));
+}
+
+template <typename Op, typename T>
+void BinaryKernel(const void* const* in, const int64_t*, void* out, int64_t begin, int64_t end) {
+  using C = Compute<T>;
+  using S = StoreAs<T, typename Op::template Out<C>>;
+  const T* __restrict a = static_cast<const T*>(in[0]);
+  const T* __restrict b = static_cast<const T*>(in[1]);
+  S* __restrict y = static_cast<S*>(out);
+  for (int64_t i = begin; i < end; ++i) y[i] = S(Op::Apply(C(a[i]), C(b[i])));
+}
+
+template <typename T>
+void SelectKernel(const void* const* in, const int64_t* st, void* out, int64_t begin, int64_t end) {
+  const bool* p = static_cast<const bool*>(in[0]);
+  const T* t = static_cast<const T*>(in[1]);
+  const T* f = static_cast<const T*>(in[2]);
+  T* y = static_cast<T*>(out);
+  for (int64_t i = begin; i < end; ++i) y[i] = p[i * st[0]] ? t[i * st[1]] : f[i * st[2]];
+}
+
+// clamp(min, x, max) = minimum(maximum(x, min), max), with their NaN rules.
+template <typename T>
+void ClampKernel(const void* const* in, const int64_t* st, void* out, int64_t begin, int64_t end) {
+  using C = Compute<T>;
+  const T* lo = static_cast<const T*>(in[0]);
+  const T* x = static_cast<const T*>(in[1]);
+  const T* hi = static_cast<const T*>(in[2]);
+  T* y = static_cast<T*>(out);
+  for (int64_t i = begin; i < end; ++i) {
+    C v = OpMaximum::Apply(C(x[i * st[1]]), C(lo[i * st[0]]));
+    y[i] = T(OpMinimum::Apply(v, C(hi[i * st[2]])));
+  }
+}
+
+template <typename To, typename From>
+void ConvertKernel(const void* const* in, const int64_t*, void* out, int64_t begin, int64_t end) {
+  const From* __restrict x = static_cast<const From*>(in[0]);
+  To* __restrict y = static_cast<To*>(out);
+  for (int64_t i = begin; i < end; ++i) y[i] = ConvertElement<To>(x[i]);
+}
+
+using KernelOr = absl::StatusOr<ElementwiseKernel>;
+
+absl::Status Unsupported(const Instruction& instr) {
+  return absl::UnimplementedError(absl::StrCat(
+      OpcodeName(instr.opcode()), ": the cpu backend has no kernel for ",
+      instr.operand(instr.opcode() == Opcode::kSelect ? 1 : 0)->shape().ToString(), " -> ",
+      instr.shape().ToString()));
+}
+
+// Checks that the kernel's result storage type is the instruction's dtype, so a
+// graph that escaped verification cannot make a kernel write the wrong width.
+template <typename S>
+KernelOr Checked(const Instruction& instr, ElementwiseKernel k) {
+  if (StorageDType<S>() != instr.shape().dtype) return Unsupported(instr);
+  return k;
+}
+
+template <typename Op>
+KernelOr UnaryFor(const Instruction& instr) {
+  return DispatchDType(instr.operand(0)->shape().dtype, [&](auto tag) -> KernelOr {
+    using T = typename decltype(tag)::type;
+    using C = Compute<T>;
+    if constexpr (Op::template supports<C>) {
+      return Checked<StoreAs<T, typename Op::template Out<C>>>(instr, &UnaryKernel<Op, T>);
+    } else {
+      return Unsupported(instr);
+    }
+  });
+}
+
+template <typename Op>
+KernelOr BinaryFor(const Instruction& instr) {
+  if (instr.operand(1)->shape().dtype != instr.operand(0)->shape().dtype) return Unsupported(instr);
+  return DispatchDType(instr.operand(0)->shape().dtype, [&](auto tag) -> KernelOr {
+    using T = typename decltype(tag)::type;
+    using C = Compute<T>;
+    if constexpr (Op::template supports<C>) {
+      return Checked<StoreAs<T, typename Op::template Out<C>>>(instr, &BinaryKernel<Op, T>);
+    } else {
+      return Unsupported(instr);
+    }
+  });
+}
+
+template <bool kTotal>
+KernelOr CompareFor(const Instruction& instr) {
+  switch (instr.attrs().comparison_direction) {
+    case ComparisonDirection::kEq: return BinaryFor<OpCompare<ComparisonDirection::kEq, kTotal>>(instr);
+    case ComparisonDirection::kNe: return BinaryFor<OpCompare<ComparisonDirection::kNe, kTotal>>(instr);
+    case ComparisonDirection::kGe: return BinaryFor<OpCompare<ComparisonDirection::kGe, kTotal>>(instr);
+    case ComparisonDirection::kGt: return BinaryFor<OpCompare<ComparisonDirection::kGt, kTotal>>(instr);
+    case ComparisonDirection::kLe: return BinaryFor<OpCompare<ComparisonDirection::kLe, kTotal>>(instr);
+    case ComparisonDirection::kLt: return BinaryFor<OpCompare<ComparisonDirection::kLt, kTotal>>(instr);
+  }
+  return Unsupported(instr);
+}
+
+KernelOr ConvertFor(const Instruction& instr) {
+  return DispatchDType(instr.operand(0)->shape().dtype, [&](auto from_tag) -> KernelOr {
+    using From = typename decltype(from_tag)::type;
+    return DispatchDType(instr.shape().dtype, [&](auto to_tag) -> KernelOr {
+      using To = typename decltype(to_tag)::type;
+      return &ConvertKernel<To, From>;
+    });
+  });
+}
+
+KernelOr SelectOrClampFor(const Instruction& instr) {
+  bool is_select = instr.opcode() == Opcode::kSelect;
+  DType t = instr.shape().dtype;
+  if (is_select && instr.operand(0)->shape().dtype != DType::kPred) return Unsupported(instr);
+  return DispatchDType(t, [&](auto tag) -> KernelOr {
+    using T = typename decltype(tag)::type;
+    if (is_select) return &SelectKernel<T>;
+    if constexpr (OpMaximum::supports<Compute<T>>) return &ClampKernel<T>;
+    return Unsupported(instr);
+  });
+}
+
+}  // namespace
+
+absl::StatusOr<ElementwiseKernel> GetElementwiseKernel(const Instruction& instr) {
+  switch (instr.opcode()) {
+#define XJIT_UNARY(E) case Opcode::k##E: return UnaryFor<Op##E>(instr);
+    XJIT_UNARY(Abs) XJIT_UNARY(Cbrt) XJIT_UNARY(Ceil) XJIT_UNARY(Cosine)
+    XJIT_UNARY(CountLeadingZeros) XJIT_UNARY(Erf) XJIT_UNARY(Exponential)
+    XJIT_UNARY(ExponentialMinusOne) XJIT_UNARY(Floor) XJIT_UNARY(Imag) XJIT_UNARY(IsFinite)
+    XJIT_UNARY(Log) XJIT_UNARY(LogPlusOne) XJIT_UNARY(Logistic) XJIT_UNARY(Negate)
+    XJIT_UNARY(Not) XJIT_UNARY(Popcnt) XJIT_UNARY(Real) XJIT_UNARY(RoundNearestAfz)
+    XJIT_UNARY(RoundNearestEven) XJIT_UNARY(Rsqrt) XJIT_UNARY(Sign) XJIT_UNARY(Sine)
+    XJIT_UNARY(Sqrt) XJIT_UNARY(Tan) XJIT_UNARY(Tanh)
+#undef XJIT_UNARY
+#define XJIT_BINARY(E) case Opcode::k##E: return BinaryFor<Op##E>(instr);
+    XJIT_BINARY(Add) XJIT_BINARY(Subtract) XJIT_BINARY(Multiply) XJIT_BINARY(Divide)
+    XJIT_BINARY(Remainder) XJIT_BINARY(Power) XJIT_BINARY(Maximum) XJIT_BINARY(Minimum)
+    XJIT_BINARY(And) XJIT_BINARY(Or) XJIT_BINARY(Xor) XJIT_BINARY(ShiftLeft)
+    XJIT_BINARY(ShiftRightArithmetic) XJIT_BINARY(ShiftRightLogical) XJIT_BINARY(Atan2)
+    XJIT_BINARY(Complex)
+#undef XJIT_BINARY
+    case Opcode::kCompare:
+      if (instr.attrs().compare_type == ComparisonType::kTotalOrder) return CompareFor<true>(instr);
+      return CompareFor<false>(instr);
+    case Opcode::kConvert: return ConvertFor(instr);
+    case Opcode::kSelect:
+    case Opcode::kClamp: return SelectOrClampFor(instr);
+    default:
+      return absl::InternalError(
+          absl::StrCat(OpcodeName(instr.opcode()), " is not an element-wise op"));
+  }
+}
+
+namespace {
+
+class ElementwiseThunk : public Thunk {
+ public:
+  ElementwiseThunk(ElementwiseKernel kernel, std::vector<SlotId> inputs,
+                   std::vector<int64_t> strides, SlotId output, int64_t n)
+      : kernel_(kernel), inputs_(std::move(inputs)), strides_(std::move(strides)),
+        output_(output), n_(n) {}
+
+  void Execute(void* const* buffers) const override {
+    const void* in[3] = {nullptr, nullptr, nullptr};
+    for (size_t i = 0; i < inputs_.size(); ++i) in[i] = buffers[inputs_[i]];
+    void* out = buffers[output_];
+    ParallelFor(n_, kGrain, n_, [&](int64_t begin, int64_t end) {
+      kernel_(in, strides_.data(), out, begin, end);
+    });
+  }
+
+ private:
+  static constexpr int64_t kGrain = 16 * 1024;
+  ElementwiseKernel kernel_;
+  std::vector<SlotId> inputs_;
+  std::vector<int64_t> strides_;
+  SlotId output_;
+  int64_t n_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Thunk>> MakeElementwiseThunk(const Instruction& instr,
+                                                            std::vector<SlotId> inputs,
+                                                            SlotId output) {
+  auto kernel = GetElementwiseKernel(instr);
+  if (!kernel.ok()) return kernel.status();
+  if (inputs.size() > 3) return absl::InternalError("element-wise op with more than 3 operands");
+  std::vector<int64_t> strides;
+  int64_t n = instr.shape().num_elements();
+  for (const Instruction* operand : instr.operands()) {
+    // A rank-0 operand of a non-scalar select/clamp is broadcast.
+    strides.push_back(operand->shape().num_elements() == n ? 1 : 0);
+  }
+  return std::unique_ptr<Thunk>(
+      new ElementwiseThunk(*kernel, std::move(inputs), std::move(strides), output, n));
+}
+
+}  // namespace xjit::cpu

@@ -1,0 +1,271 @@
+#include "xjit/backends/cpu/matmul.h"
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "dnnl.hpp"
+#include "xjit/backends/cpu/parallel.h"
+#include "xjit/backends/cpu/scalar_ops.h"
+#include "xjit/backends/cpu/strided_copy.h"
+#include "xjit/ir/dtype_dispatch.h"
+
+namespace xjit::cpu {
+namespace {
+
+// One operand seen as a rank-3 array [B, rows, cols] with element strides.
+struct View3 {
+  int64_t dims[3];
+  int64_t strides[3];
+};
+
+// Collapses dims `group` (in order) of a row-major array into one (size,
+// stride); false when they are not evenly spaced in memory.
+bool CollapseGroup(const std::vector<int64_t>& group, const std::vector<int64_t>& dims,
+                   const std::vector<int64_t>& strides, int64_t* size, int64_t* stride) {
+  *size = 1;
+  *stride = 1;
+  bool first = true;
+  for (auto it = group.rbegin(); it != group.rend(); ++it) {
+    int64_t d = *it;
+    if (dims[d] == 1) continue;
+    if (first) {
+      *stride = strides[d];
+      first = false;
+    } else if (strides[d] != *stride * *size) {
+      return false;
+    }
+    *size *= dims[d];
+  }
+  return true;
+}
+
+// Groups of one operand: batch, then `first` (free for lhs, contracting for
+// rhs), then `second`.
+struct OperandPlan {
+  std::vector<int64_t> order;  // batch ++ first ++ second
+  View3 view;
+  bool needs_copy = false;     // transpose into scratch first
+  StridedCopy copy;
+  SlotId scratch = -1;
+};
+
+OperandPlan PlanOperand(const Shape& s, const std::vector<int64_t>& batch,
+                        const std::vector<int64_t>& first, const std::vector<int64_t>& second,
+                        bool force_copy = false) {
+  OperandPlan p;
+  std::vector<int64_t> strides = RowMajorStrides(s.dims);
+  const std::vector<int64_t>* groups[3] = {&batch, &first, &second};
+  bool ok = true;
+  for (int g = 0; g < 3; ++g) {
+    ok = ok && CollapseGroup(*groups[g], s.dims, strides, &p.view.dims[g], &p.view.strides[g]);
+    p.order.insert(p.order.end(), groups[g]->begin(), groups[g]->end());
+  }
+  if (ok && !force_copy) return p;
+  // Transpose into [batch..., first..., second...] row-major scratch.
+  p.needs_copy = true;
+  p.copy.elem_bytes = ByteWidth(s.dtype);
+  for (int64_t d : p.order) {
+    p.copy.sizes.push_back(s.dims[d]);
+    p.copy.src_strides.push_back(strides[d]);
+  }
+  p.copy.dst_strides = RowMajorStrides(p.copy.sizes);
+  p.copy = SimplifyStridedCopy(p.copy);
+  for (int g = 0; g < 3; ++g) {
+    p.view.dims[g] = 1;
+    for (int64_t d : *groups[g]) p.view.dims[g] *= s.dims[d];
+  }
+  p.view.strides[2] = 1;
+  p.view.strides[1] = p.view.dims[2];
+  p.view.strides[0] = p.view.dims[1] * p.view.dims[2];
+  return p;
+}
+
+std::vector<int64_t> FreeDims(int64_t rank, const std::vector<int64_t>& batch,
+                              const std::vector<int64_t>& contracting) {
+  std::vector<int64_t> out;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (std::find(batch.begin(), batch.end(), d) == batch.end() &&
+        std::find(contracting.begin(), contracting.end(), d) == contracting.end()) {
+      out.push_back(d);
+    }
+  }
+  return out;
+}
+
+// out[b, m, n] = sum_k lhs[b, m, k] * rhs[b, k, n] with the dtype's own add and
+// multiply (wrapping ints, or/and for pred, float accumulation for f16/bf16).
+template <typename T>
+void LoopMatmul(const View3& l, const View3& r, const T* lhs, const T* rhs, T* out) {
+  using C = Compute<T>;
+  const int64_t B = l.dims[0], M = l.dims[1], K = l.dims[2], N = r.dims[2];
+  ParallelFor(B * M, 1, B * M * N * std::max<int64_t>(K, 1) / 8, [&](int64_t begin, int64_t end) {
+    // Not std::vector: vector<bool> has no bool& elements.
+    std::unique_ptr<C[]> acc(new C[N]);
+    for (int64_t row = begin; row < end; ++row) {
+      int64_t b = row / M, m = row % M;
+      std::fill(acc.get(), acc.get() + N, C(0));
+      const T* lrow = lhs + b * l.strides[0] + m * l.strides[1];
+      const T* rb = rhs + b * r.strides[0];
+      for (int64_t k = 0; k < K; ++k) {
+        C a = C(lrow[k * l.strides[2]]);
+        const T* rrow = rb + k * r.strides[1];
+        const int64_t sn = r.strides[2];
+        for (int64_t n = 0; n < N; ++n) {
+          acc[n] = OpAdd::Apply(acc[n], OpMultiply::Apply(a, C(rrow[n * sn])));
+        }
+      }
+      T* orow = out + row * N;
+      for (int64_t n = 0; n < N; ++n) orow[n] = T(acc[n]);
+    }
+  });
+}
+
+using LoopKernel = void (*)(const View3&, const View3&, const void*, const void*, void*);
+
+template <typename T>
+void LoopMatmulErased(const View3& l, const View3& r, const void* lhs, const void* rhs, void* out) {
+  LoopMatmul<T>(l, r, static_cast<const T*>(lhs), static_cast<const T*>(rhs), static_cast<T*>(out));
+}
+
+dnnl::engine& CpuEngine() {
+  static dnnl::engine* engine = new dnnl::engine(dnnl::engine::kind::cpu, 0);
+  return *engine;
+}
+
+dnnl::memory::desc Desc3(const View3& v, dnnl::memory::data_type t) {
+  return dnnl::memory::desc({v.dims[0], v.dims[1], v.dims[2]}, t,
+                            {v.strides[0], v.strides[1], v.strides[2]});
+}
+
+// The oneDNN part, present only when oneDNN takes this dtype and layout.
+struct OneDnnMatmul {
+  dnnl::matmul primitive;
+  dnnl::stream stream;
+  // Reused across runs: only the data handles change.
+  mutable dnnl::memory src, weights, dst;
+};
+
+std::unique_ptr<OneDnnMatmul> TryOneDnn(DType t, const View3& l, const View3& r, int64_t M_out,
+                                        int64_t N_out) {
+  dnnl::memory::data_type dt;
+  switch (t) {
+    case DType::kF32: dt = dnnl::memory::data_type::f32; break;
+    case DType::kBF16: dt = dnnl::memory::data_type::bf16; break;
+    case DType::kF16: dt = dnnl::memory::data_type::f16; break;
+    default: return nullptr;
+  }
+  try {
+    View3 o{{l.dims[0], M_out, N_out}, {M_out * N_out, N_out, 1}};
+    auto src_md = Desc3(l, dt), wei_md = Desc3(r, dt), dst_md = Desc3(o, dt);
+    dnnl::matmul::primitive_desc pd(CpuEngine(), src_md, wei_md, dst_md);
+    auto m = std::make_unique<OneDnnMatmul>();
+    m->primitive = dnnl::matmul(pd);
+    m->stream = dnnl::stream(CpuEngine());
+    m->src = dnnl::memory(src_md, CpuEngine(), DNNL_MEMORY_NONE);
+    m->weights = dnnl::memory(wei_md, CpuEngine(), DNNL_MEMORY_NONE);
+    m->dst = dnnl::memory(dst_md, CpuEngine(), DNNL_MEMORY_NONE);
+    return m;
+  } catch (const dnnl::error&) {
+    return nullptr;  // not supported here: the loop kernel takes over
+  }
+}
+
+class DotGeneralThunk : public Thunk {
+ public:
+  DotGeneralThunk(SlotId lhs, SlotId rhs, SlotId out, OperandPlan l, OperandPlan r,
+                  std::unique_ptr<OneDnnMatmul> onednn, LoopKernel loop, int64_t out_bytes)
+      : lhs_(lhs), rhs_(rhs), out_(out), l_(std::move(l)), r_(std::move(r)),
+        onednn_(std::move(onednn)), loop_(loop), out_bytes_(out_bytes) {}
+
+  void Execute(void* const* buffers) const override {
+    const void* lhs = buffers[lhs_];
+    const void* rhs = buffers[rhs_];
+    void* out = buffers[out_];
+    if (l_.needs_copy) {
+      RunStridedCopy(l_.copy, buffers[l_.scratch], lhs);
+      lhs = buffers[l_.scratch];
+    }
+    if (r_.needs_copy) {
+      RunStridedCopy(r_.copy, buffers[r_.scratch], rhs);
+      rhs = buffers[r_.scratch];
+    }
+    if (l_.view.dims[2] == 0) {  // empty contraction: all zeros
+      std::memset(out, 0, out_bytes_);
+      return;
+    }
+    if (onednn_) {
+      onednn_->src.set_data_handle(const_cast<void*>(lhs));
+      onednn_->weights.set_data_handle(const_cast<void*>(rhs));
+      onednn_->dst.set_data_handle(out);
+      onednn_->primitive.execute(onednn_->stream, {{DNNL_ARG_SRC, onednn_->src},
+                                                  {DNNL_ARG_WEIGHTS, onednn_->weights},
+                                                  {DNNL_ARG_DST, onednn_->dst}});
+      onednn_->stream.wait();
+      return;
+    }
+    loop_(l_.view, r_.view, lhs, rhs, out);
+  }
+
+ private:
+  SlotId lhs_, rhs_, out_;
+  OperandPlan l_, r_;
+  std::unique_ptr<OneDnnMatmul> onednn_;
+  LoopKernel loop_;
+  int64_t out_bytes_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Thunk>> MakeDotGeneralThunk(const Instruction& instr,
+                                                           SlotId lhs, SlotId rhs, SlotId output,
+                                                           LoweringContext& ctx) {
+  const DotDimensionNumbers& dn = instr.attrs().dot;
+  const Shape& ls = instr.operand(0)->shape();
+  const Shape& rs = instr.operand(1)->shape();
+  if (ls.dtype != rs.dtype || instr.shape().dtype != ls.dtype) {
+    return absl::UnimplementedError(absl::StrCat(
+        "dot_general: the cpu backend needs equal element types, got ", ls.ToString(), ", ",
+        rs.ToString(), " -> ", instr.shape().ToString()));
+  }
+  std::vector<int64_t> lhs_free =
+      FreeDims(ls.rank(), dn.lhs_batching_dimensions, dn.lhs_contracting_dimensions);
+  std::vector<int64_t> rhs_free =
+      FreeDims(rs.rank(), dn.rhs_batching_dimensions, dn.rhs_contracting_dimensions);
+  auto plan_lhs = [&](bool force) {
+    return PlanOperand(ls, dn.lhs_batching_dimensions, lhs_free, dn.lhs_contracting_dimensions,
+                       force);
+  };
+  auto plan_rhs = [&](bool force) {
+    return PlanOperand(rs, dn.rhs_batching_dimensions, dn.rhs_contracting_dimensions, rhs_free,
+                       force);
+  };
+  OperandPlan l = plan_lhs(false), r = plan_rhs(false);
+  const int64_t M = l.view.dims[1], N = r.view.dims[2];
+
+  std::unique_ptr<OneDnnMatmul> onednn;
+  if (l.view.dims[0] * M * N > 0 && l.view.dims[2] > 0) {
+    onednn = TryOneDnn(ls.dtype, l.view, r.view, M, N);
+    if (!onednn && !(l.needs_copy && r.needs_copy)) {
+      // oneDNN may reject an unusual stride pattern yet take packed copies.
+      OperandPlan lp = plan_lhs(true), rp = plan_rhs(true);
+      onednn = TryOneDnn(ls.dtype, lp.view, rp.view, M, N);
+      if (onednn) {
+        l = std::move(lp);
+        r = std::move(rp);
+      }
+    }
+  }
+  if (l.needs_copy) l.scratch = ctx.NewScratch(ls.byte_size());
+  if (r.needs_copy) r.scratch = ctx.NewScratch(rs.byte_size());
+  LoopKernel loop = DispatchDType(ls.dtype, [](auto tag) -> LoopKernel {
+    using T = typename decltype(tag)::type;
+    return &LoopMatmulErased<T>;
+  });
+  return std::unique_ptr<Thunk>(new DotGeneralThunk(lhs, rhs, output, std::move(l), std::move(r),
+                                                    std::move(onednn), loop,
+                                                    instr.shape().byte_size()));
+}
+
+}  // namespace xjit::cpu

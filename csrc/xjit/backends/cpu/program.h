@@ -1,0 +1,51 @@
+// A compiled CPU program: a fixed list of thunks over a slot table. Slots are
+// parameters and results (bound per run), constants (owned), and
+// intermediates, each at a compile-time offset in one arena.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/types/span.h"
+#include "xjit/backends/cpu/thunk.h"
+#include "xjit/ir/literal.h"
+#include "xjit/runtime/backend.h"
+
+namespace xjit::cpu {
+
+struct Slot {
+  enum class Kind { kParameter, kResult, kArena, kConstant };
+  Kind kind = Kind::kArena;
+  int64_t number = 0;  // parameter or result number; constant index
+  int64_t bytes = 0;
+  int64_t offset = 0;  // in the arena
+};
+
+class CpuProgram : public CompiledProgram {
+ public:
+  // The arena is allocated here, once; constants are owned by the program.
+  CpuProgram(std::vector<Slot> slots, ThunkList thunks, std::vector<Literal> constants,
+             int64_t arena_bytes, int64_t num_parameters, int64_t num_results);
+
+  absl::Status Run(absl::Span<const void* const> args,
+                   absl::Span<void* const> results) override;
+
+  int64_t arena_bytes() const { return arena_bytes_; }
+  int64_t num_thunks() const { return static_cast<int64_t>(thunks_.size()); }
+
+ private:
+  std::vector<Slot> slots_;
+  ThunkList thunks_;
+  std::vector<Literal> constants_;
+  int64_t arena_bytes_;
+  int64_t num_parameters_, num_results_;
+  std::unique_ptr<unsigned char[]> arena_storage_;
+  // Slot -> address. Arena and constant entries are fixed at construction;
+  // Run rebinds parameters and results (Run is never concurrent on one program).
+  std::vector<void*> table_;
+  std::vector<SlotId> parameter_slots_, result_slots_;
+};
+
+}  // namespace xjit::cpu

@@ -1,0 +1,279 @@
+#include "xjit/backends/cpu/reduce.h"
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "xjit/backends/cpu/parallel.h"
+#include "xjit/backends/cpu/scalar_evaluator.h"
+#include "xjit/backends/cpu/scalar_ops.h"
+
+namespace xjit::cpu {
+namespace {
+
+struct Dim {
+  int64_t size, stride;
+};
+
+// Where the output and reduced indices live in the input, with unit dims
+// dropped and memory-contiguous neighbours merged.
+struct Geometry {
+  std::vector<Dim> kept;     // output dims, row-major order
+  std::vector<Dim> reduced;
+  int64_t num_outputs = 1, num_reduced = 1;
+};
+
+std::vector<Dim> Simplify(const std::vector<Dim>& dims) {
+  std::vector<Dim> out;
+  for (const Dim& d : dims) {
+    if (d.size == 1) continue;
+    if (!out.empty() && out.back().stride == d.stride * d.size) {
+      out.back() = {out.back().size * d.size, d.stride};
+    } else {
+      out.push_back(d);
+    }
+  }
+  return out;
+}
+
+Geometry MakeGeometry(const Shape& in, const std::vector<int64_t>& reduce_dims) {
+  Geometry g;
+  std::vector<int64_t> strides = RowMajorStrides(in.dims);
+  std::vector<Dim> kept, reduced;
+  for (int64_t d = 0; d < in.rank(); ++d) {
+    bool r = std::find(reduce_dims.begin(), reduce_dims.end(), d) != reduce_dims.end();
+    (r ? reduced : kept).push_back({in.dims[d], strides[d]});
+    (r ? g.num_reduced : g.num_outputs) *= in.dims[d];
+  }
+  g.kept = Simplify(kept);
+  g.reduced = Simplify(reduced);
+  return g;
+}
+
+// Input offset of output element o.
+int64_t OutputBase(const Geometry& g, int64_t o) {
+  int64_t off = 0;
+  for (int64_t k = static_cast<int64_t>(g.kept.size()) - 1; k >= 0; --k) {
+    off += (o % g.kept[k].size) * g.kept[k].stride;
+    o /= g.kept[k].size;
+  }
+  return off;
+}
+
+// Calls fn(offset, count, stride) for each innermost run of the reduced dims.
+template <typename Fn>
+void ForEachReducedRun(const Geometry& g, int64_t base, const Fn& fn) {
+  const int64_t nr = static_cast<int64_t>(g.reduced.size());
+  if (nr == 0) {
+    fn(base, int64_t{1}, int64_t{1});
+    return;
+  }
+  const Dim inner = g.reduced[nr - 1];
+  int64_t runs = 1;
+  for (int64_t k = 0; k + 1 < nr; ++k) runs *= g.reduced[k].size;
+  std::vector<int64_t> idx(nr, 0);
+  int64_t off = base;
+  for (int64_t r = 0; r < runs; ++r) {
+    fn(off, inner.size, inner.stride);
+    for (int64_t k = nr - 2; k >= 0; --k) {
+      off += g.reduced[k].stride;
+      if (++idx[k] < g.reduced[k].size) break;
+      off -= idx[k] * g.reduced[k].stride;
+      idx[k] = 0;
+    }
+  }
+}
+
+// ----------------------------------------------------------- typed fast path
+
+template <typename Op, typename T>
+void FastReduce(const Geometry& g, const T* in, const T* init_ptr, T* out) {
+  using C = Compute<T>;
+  const C init = C(*init_ptr);
+  if (g.num_outputs == 0) return;
+  const int64_t total = g.num_outputs * std::max<int64_t>(g.num_reduced, 1);
+  const bool outer_mode = !g.kept.empty() && g.kept.back().stride == 1 &&
+                          (g.reduced.empty() || g.reduced.back().stride != 1) &&
+                          g.num_reduced > 0;
+  if (!outer_mode) {
+    // Each output reduces its own runs; contiguous runs use 8 lanes so the
+    // loop vectorises (a reassociation the reduce spec allows).
+    ParallelFor(g.num_outputs, 1, total, [&](int64_t begin, int64_t end) {
+      for (int64_t o = begin; o < end; ++o) {
+        C acc = init;
+        if (g.num_reduced > 0) {
+          ForEachReducedRun(g, OutputBase(g, o), [&](int64_t off, int64_t n, int64_t s) {
+            const T* x = in + off;
+            int64_t i = 0;
+            if (s == 1 && n >= 64) {
+              C lanes[8];
+              for (int j = 0; j < 8; ++j) lanes[j] = C(x[j]);
+              for (i = 8; i + 8 <= n; i += 8) {
+                for (int j = 0; j < 8; ++j) lanes[j] = Op::Apply(lanes[j], C(x[i + j]));
+              }
+              for (int j = 0; j < 8; ++j) acc = Op::Apply(acc, lanes[j]);
+            }
+            for (; i < n; ++i) acc = Op::Apply(acc, C(x[i * s]));
+          });
+        }
+        out[o] = T(acc);
+      }
+    });
+    return;
+  }
+  // The innermost input dim is kept: sweep rows of it, updating a block of
+  // accumulators per reduced index (reads stay contiguous).
+  const int64_t L = g.kept.back().size;
+  const int64_t outer = g.num_outputs / L;
+  constexpr int64_t kBlock = 512;
+  const int64_t blocks = (L + kBlock - 1) / kBlock;
+  Geometry outer_g = g;
+  outer_g.kept.pop_back();
+  ParallelFor(outer * blocks, 1, total, [&](int64_t begin, int64_t end) {
+    C acc[kBlock];
+    for (int64_t task = begin; task < end; ++task) {
+      int64_t ob = task / blocks, j0 = (task % blocks) * kBlock;
+      int64_t nj = std::min(kBlock, L - j0);
+      for (int64_t j = 0; j < nj; ++j) acc[j] = init;
+      int64_t base = OutputBase(outer_g, ob) + j0;
+      ForEachReducedRun(g, base, [&](int64_t off, int64_t n, int64_t s) {
+        for (int64_t i = 0; i < n; ++i) {
+          const T* x = in + off + i * s;
+          for (int64_t j = 0; j < nj; ++j) acc[j] = Op::Apply(acc[j], C(x[j]));
+        }
+      });
+      T* y = out + ob * L + j0;
+      for (int64_t j = 0; j < nj; ++j) y[j] = T(acc[j]);
+    }
+  });
+}
+
+using FastKernel = void (*)(const Geometry&, const void*, const void*, void*);
+
+template <typename Op, typename T>
+void FastReduceErased(const Geometry& g, const void* in, const void* init, void* out) {
+  FastReduce<Op, T>(g, static_cast<const T*>(in), static_cast<const T*>(init), static_cast<T*>(out));
+}
+
+template <typename Op>
+FastKernel FastFor(DType t) {
+  return DispatchDType(t, [](auto tag) -> FastKernel {
+    using T = typename decltype(tag)::type;
+    if constexpr (Op::template supports<Compute<T>>) return &FastReduceErased<Op, T>;
+    return nullptr;
+  });
+}
+
+// The fast kernel when the body is `return op(p0, p1)` (either order).
+FastKernel RecogniseBody(const Instruction& instr) {
+  if (instr.operands().size() != 2 || instr.called_computations().size() != 1) return nullptr;
+  const Computation& body = *instr.called_computations()[0];
+  if (body.results().size() != 1 || body.parameters().size() != 2) return nullptr;
+  const Instruction* r = body.results()[0];
+  if (r->operands().size() != 2) return nullptr;
+  const Instruction *a = r->operand(0), *b = r->operand(1);
+  if (a->opcode() != Opcode::kParameter || b->opcode() != Opcode::kParameter || a == b) {
+    return nullptr;
+  }
+  DType t = instr.operand(0)->shape().dtype;
+  if (r->shape().dtype != t || instr.shape().dtype != t) return nullptr;
+  switch (r->opcode()) {
+    case Opcode::kAdd: return FastFor<OpAdd>(t);
+    case Opcode::kMultiply: return FastFor<OpMultiply>(t);
+    case Opcode::kMaximum: return FastFor<OpMaximum>(t);
+    case Opcode::kMinimum: return FastFor<OpMinimum>(t);
+    case Opcode::kAnd: return FastFor<OpAnd>(t);
+    case Opcode::kOr: return FastFor<OpOr>(t);
+    default: return nullptr;
+  }
+}
+
+class FastReduceThunk : public Thunk {
+ public:
+  FastReduceThunk(FastKernel kernel, Geometry g, SlotId in, SlotId init, SlotId out)
+      : kernel_(kernel), g_(std::move(g)), in_(in), init_(init), out_(out) {}
+  void Execute(void* const* buffers) const override {
+    kernel_(g_, buffers[in_], buffers[init_], buffers[out_]);
+  }
+
+ private:
+  FastKernel kernel_;
+  Geometry g_;
+  SlotId in_, init_, out_;
+};
+
+// ------------------------------------------------------- any body, N inputs
+
+class GenericReduceThunk : public Thunk {
+ public:
+  GenericReduceThunk(ScalarEvaluator body, Geometry g, std::vector<SlotId> inputs,
+                     std::vector<SlotId> outputs, std::vector<int64_t> widths)
+      : body_(std::move(body)), g_(std::move(g)), inputs_(std::move(inputs)),
+        outputs_(std::move(outputs)), widths_(std::move(widths)) {}
+
+  void Execute(void* const* buffers) const override {
+    const int64_t n = static_cast<int64_t>(outputs_.size());
+    ParallelFor(g_.num_outputs, 1, g_.num_outputs * std::max<int64_t>(g_.num_reduced, 1) * 4,
+                [&](int64_t begin, int64_t end) {
+      ScalarEvaluator::Frame frame = body_.NewFrame();
+      std::vector<ScalarCell> acc(n), next(n);
+      std::vector<const void*> params(2 * n);
+      for (int64_t o = begin; o < end; ++o) {
+        for (int64_t i = 0; i < n; ++i) std::memcpy(acc[i].bytes, buffers[inputs_[n + i]], widths_[i]);
+        for (int64_t i = 0; i < n; ++i) params[i] = acc[i].bytes;
+        if (g_.num_reduced > 0) {
+          ForEachReducedRun(g_, OutputBase(g_, o), [&](int64_t off, int64_t cnt, int64_t s) {
+            for (int64_t e = 0; e < cnt; ++e) {
+              for (int64_t i = 0; i < n; ++i) {
+                params[n + i] = static_cast<const char*>(buffers[inputs_[i]]) + (off + e * s) * widths_[i];
+              }
+              body_.Evaluate(frame, params.data());
+              // Through `next`: a result may be a parameter, i.e. an accumulator.
+              for (int64_t i = 0; i < n; ++i) std::memcpy(next[i].bytes, body_.Result(frame, i), widths_[i]);
+              for (int64_t i = 0; i < n; ++i) acc[i] = next[i];
+            }
+          });
+        }
+        for (int64_t i = 0; i < n; ++i) {
+          std::memcpy(static_cast<char*>(buffers[outputs_[i]]) + o * widths_[i], acc[i].bytes, widths_[i]);
+        }
+      }
+    });
+  }
+
+ private:
+  ScalarEvaluator body_;
+  Geometry g_;
+  std::vector<SlotId> inputs_, outputs_;
+  std::vector<int64_t> widths_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Thunk>> MakeReduceThunk(const Instruction& instr,
+                                                       std::vector<SlotId> inputs,
+                                                       std::vector<SlotId> outputs) {
+  const int64_t n = static_cast<int64_t>(outputs.size());
+  if (static_cast<int64_t>(inputs.size()) != 2 * n || instr.called_computations().size() != 1) {
+    return absl::InternalError("reduce: operand/result count mismatch in the cpu lowering");
+  }
+  Geometry g = MakeGeometry(instr.operand(0)->shape(), instr.attrs().dimensions);
+  if (FastKernel fast = RecogniseBody(instr)) {
+    return std::unique_ptr<Thunk>(new FastReduceThunk(fast, std::move(g), inputs[0], inputs[1], outputs[0]));
+  }
+  auto body = ScalarEvaluator::Compile(*instr.called_computations()[0]);
+  if (!body.ok()) return body.status();
+  if (body->num_parameters() != 2 * n || body->num_results() != n) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "reduce: body takes ", body->num_parameters(), " parameters and returns ",
+        body->num_results(), " values; expected ", 2 * n, " and ", n));
+  }
+  std::vector<int64_t> widths;
+  for (int64_t i = 0; i < n; ++i) widths.push_back(ByteWidth(instr.operand(i)->shape().dtype));
+  return std::unique_ptr<Thunk>(new GenericReduceThunk(std::move(*body), std::move(g),
+                                                       std::move(inputs), std::move(outputs),
+                                                       std::move(widths)));
+}
+
+}  // namespace xjit::cpu

@@ -1,0 +1,235 @@
+#include "xjit/backends/reference/evaluator.h"
+
+#include "absl/strings/str_cat.h"
+#include "xjit/backends/reference/ops.h"
+
+namespace xjit::reference {
+namespace {
+
+absl::Status Annotate(const Instruction& instr, const absl::Status& s) {
+  std::string where = instr.source_location().empty()
+                          ? std::string()
+                          : absl::StrCat(" (", instr.source_location(), ")");
+  return absl::Status(s.code(), absl::StrCat("%", instr.id(), " = ", OpcodeName(instr.opcode()),
+                                             where, ": ", s.message()));
+}
+
+absl::StatusOr<const Literal*> ArrayOperand(const std::vector<const Value*>& operands, size_t i) {
+  if (i >= operands.size()) return absl::InvalidArgumentError(absl::StrCat("missing operand ", i));
+  if (operands[i]->is_tuple) return absl::InvalidArgumentError(absl::StrCat("operand ", i, " is a tuple"));
+  return &operands[i]->array;
+}
+
+absl::StatusOr<Value> Wrap(absl::StatusOr<Literal> l) {
+  if (!l.ok()) return l.status();
+  return Value(std::move(*l));
+}
+
+absl::StatusOr<Value> EvalReduceInstr(const Instruction& instr,
+                                      const std::vector<const Value*>& operands) {
+  if (operands.size() % 2 != 0 || instr.called_computations().size() != 1) {
+    return absl::InvalidArgumentError("needs N inputs, N init values and one body");
+  }
+  const size_t n = operands.size() / 2;
+  std::vector<const Literal*> inputs, inits;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    absl::StatusOr<const Literal*> l = ArrayOperand(operands, i);
+    if (!l.ok()) return l.status();
+    (i < n ? inputs : inits).push_back(*l);
+  }
+  const Computation& body = *instr.called_computations()[0];
+  ReduceBody fn = [&body](std::vector<Literal> args) -> absl::StatusOr<std::vector<Literal>> {
+    std::vector<Value> values;
+    values.reserve(args.size());
+    for (Literal& a : args) values.emplace_back(std::move(a));
+    absl::StatusOr<std::vector<Value>> out = EvaluateComputation(body, values);
+    if (!out.ok()) return out.status();
+    std::vector<Literal> results;
+    for (Value& v : *out) {
+      if (v.is_tuple) return absl::InvalidArgumentError("reduce body returned a tuple");
+      results.push_back(std::move(v.array));
+    }
+    return results;
+  };
+  absl::StatusOr<std::vector<Literal>> results =
+      EvalReduce(inputs, inits, instr.attrs().dimensions, fn);
+  if (!results.ok()) return results.status();
+  // As shape inference: one result is the array itself, N > 1 a tuple.
+  if (n == 1) return Value(std::move((*results)[0]));
+  std::vector<Value> elements;
+  for (Literal& l : *results) elements.emplace_back(std::move(l));
+  return Value::Tuple(std::move(elements));
+}
+
+absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
+                                      const std::vector<const Value*>& operands,
+                                      absl::Span<const Value> args) {
+  const Opcode op = instr.opcode();
+  const Attributes& attrs = instr.attrs();
+  auto array = [&](size_t i) { return ArrayOperand(operands, i); };
+#define XJIT_ARRAY(var, i)                                        \
+  absl::StatusOr<const Literal*> var##_or = array(i);             \
+  if (!var##_or.ok()) return var##_or.status();                   \
+  const Literal& var = **var##_or;
+
+  if (op == Opcode::kConvert) {
+    XJIT_ARRAY(x, 0);
+    return Wrap(EvalConvert(x, instr.shape().dtype));
+  }
+  if (op == Opcode::kCompare) {
+    XJIT_ARRAY(a, 0);
+    XJIT_ARRAY(b, 1);
+    return Wrap(EvalCompare(a, b, attrs.comparison_direction, attrs.compare_type));
+  }
+  if (IsElementwiseUnary(op)) {
+    XJIT_ARRAY(x, 0);
+    return Wrap(EvalUnary(op, x));
+  }
+  if (IsElementwiseBinary(op)) {
+    XJIT_ARRAY(a, 0);
+    XJIT_ARRAY(b, 1);
+    return Wrap(EvalBinary(op, a, b));
+  }
+  switch (op) {
+    case Opcode::kParameter: {
+      if (attrs.dimension < 0 || attrs.dimension >= static_cast<int64_t>(args.size())) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("parameter ", attrs.dimension, " not supplied (", args.size(), " given)"));
+      }
+      return args[attrs.dimension];
+    }
+    case Opcode::kConstant:
+      if (!attrs.literal.has_value()) return absl::InvalidArgumentError("constant without a value");
+      return Value(*attrs.literal);
+    case Opcode::kIota:
+      return Wrap(EvalIota(instr.shape(), attrs.dimension));
+    case Opcode::kSelect: {
+      XJIT_ARRAY(p, 0);
+      XJIT_ARRAY(t, 1);
+      XJIT_ARRAY(f, 2);
+      return Wrap(EvalSelect(p, t, f));
+    }
+    case Opcode::kClamp: {
+      XJIT_ARRAY(lo, 0);
+      XJIT_ARRAY(x, 1);
+      XJIT_ARRAY(hi, 2);
+      return Wrap(EvalClamp(lo, x, hi));
+    }
+    case Opcode::kBroadcastInDim: {
+      XJIT_ARRAY(x, 0);
+      return Wrap(EvalBroadcastInDim(x, attrs.dimensions, instr.shape()));
+    }
+    case Opcode::kReshape: {
+      XJIT_ARRAY(x, 0);
+      return Wrap(EvalReshape(x, instr.shape()));
+    }
+    case Opcode::kTranspose: {
+      XJIT_ARRAY(x, 0);
+      return Wrap(EvalTranspose(x, attrs.dimensions));
+    }
+    case Opcode::kSlice: {
+      XJIT_ARRAY(x, 0);
+      std::vector<int64_t> strides = attrs.strides;
+      if (strides.empty()) strides.assign(x.shape().rank(), 1);  // strides are optional
+      return Wrap(EvalSlice(x, attrs.start_indices, attrs.limit_indices, strides));
+    }
+    case Opcode::kConcatenate: {
+      std::vector<const Literal*> inputs;
+      for (size_t i = 0; i < operands.size(); ++i) {
+        XJIT_ARRAY(x, i);
+        inputs.push_back(&x);
+      }
+      return Wrap(EvalConcatenate(inputs, attrs.dimension));
+    }
+    case Opcode::kPad: {
+      XJIT_ARRAY(x, 0);
+      XJIT_ARRAY(v, 1);
+      std::vector<int64_t> interior = attrs.interior_padding;
+      if (interior.empty()) interior.assign(x.shape().rank(), 0);
+      return Wrap(EvalPad(x, v, attrs.edge_padding_low, attrs.edge_padding_high, interior));
+    }
+    case Opcode::kReverse: {
+      XJIT_ARRAY(x, 0);
+      return Wrap(EvalReverse(x, attrs.dimensions));
+    }
+    case Opcode::kDotGeneral: {
+      XJIT_ARRAY(a, 0);
+      XJIT_ARRAY(b, 1);
+      return Wrap(EvalDotGeneral(a, b, attrs.dot));
+    }
+    case Opcode::kReduce:
+      return EvalReduceInstr(instr, operands);
+    case Opcode::kTuple: {
+      std::vector<Value> elements;
+      for (const Value* v : operands) elements.push_back(*v);
+      return Value::Tuple(std::move(elements));
+    }
+    case Opcode::kGetTupleElement: {
+      if (operands.size() != 1 || !operands[0]->is_tuple || attrs.dimension < 0 ||
+          attrs.dimension >= static_cast<int64_t>(operands[0]->elements.size())) {
+        return absl::InvalidArgumentError("needs a tuple operand and an index within it");
+      }
+      return operands[0]->elements[attrs.dimension];
+    }
+    case Opcode::kCall: {
+      if (instr.called_computations().size() != 1) {
+        return absl::InvalidArgumentError("needs exactly one callee");
+      }
+      std::vector<Value> call_args;
+      for (const Value* v : operands) call_args.push_back(*v);
+      absl::StatusOr<std::vector<Value>> out =
+          EvaluateComputation(*instr.called_computations()[0], call_args);
+      if (!out.ok()) return out.status();
+      // As shape inference: a single result is passed through as is.
+      if (out->size() == 1) return std::move((*out)[0]);
+      return Value::Tuple(std::move(*out));
+    }
+    default:
+      break;
+  }
+#undef XJIT_ARRAY
+  return absl::UnimplementedError("op not handled by the reference backend");
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<Value>> EvaluateComputation(const Computation& computation,
+                                                       absl::Span<const Value> args) {
+  const auto& instructions = computation.instructions();
+  std::vector<Value> values(instructions.size());
+  std::vector<const Value*> operands;
+  for (size_t i = 0; i < instructions.size(); ++i) {
+    const Instruction& instr = *instructions[i];
+    operands.clear();
+    for (const Instruction* operand : instr.operands()) {
+      // SSA: operands are earlier instructions of this same computation.
+      const int64_t id = operand->id();
+      if (id < 0 || id >= static_cast<int64_t>(i) || instructions[id].get() != operand) {
+        return Annotate(instr, absl::InvalidArgumentError("operand is not an earlier value of "
+                                                          "this computation"));
+      }
+      operands.push_back(&values[id]);
+    }
+    absl::StatusOr<Value> v = EvalInstruction(instr, operands, args);
+    if (!v.ok()) return Annotate(instr, v.status());
+    Shape got = v->shape();
+    if (got != instr.shape()) {
+      return Annotate(instr, absl::InternalError(absl::StrCat("computed ", got.ToString(),
+                                                              " but the graph declares ",
+                                                              instr.shape().ToString())));
+    }
+    values[i] = std::move(*v);
+  }
+  std::vector<Value> results;
+  for (const Instruction* r : computation.results()) {
+    const int64_t id = r->id();
+    if (id < 0 || id >= static_cast<int64_t>(instructions.size()) || instructions[id].get() != r) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("computation ", computation.name(), " returns a value it does not own"));
+    }
+    results.push_back(values[id]);
+  }
+  return results;
+}
+
+}  // namespace xjit::reference

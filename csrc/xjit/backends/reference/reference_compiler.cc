@@ -1,0 +1,65 @@
+// The "reference" platform: Compile keeps a pointer to the module (the
+// runtime keeps it alive as long as the program) and Run interprets it.
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "xjit/backends/reference/evaluator.h"
+#include "xjit/runtime/backend.h"
+
+namespace xjit::reference {
+namespace {
+
+class ReferenceProgram : public CompiledProgram {
+ public:
+  explicit ReferenceProgram(const Module* module) : module_(module) {}
+
+  absl::Status Run(absl::Span<const void* const> args, absl::Span<void* const> results) override {
+    const Computation& entry = *module_->entry();
+    const auto& params = entry.parameters();
+    if (args.size() != params.size() || results.size() != entry.results().size()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "reference backend: program takes ", params.size(), " arguments and ",
+          entry.results().size(), " results, got ", args.size(), " and ", results.size()));
+    }
+    std::vector<Value> inputs;
+    inputs.reserve(args.size());
+    for (size_t i = 0; i < args.size(); ++i) {
+      inputs.emplace_back(Literal(params[i]->shape(), args[i]));
+    }
+    absl::StatusOr<std::vector<Value>> out = EvaluateComputation(entry, inputs);
+    if (!out.ok()) return out.status();
+    for (size_t i = 0; i < results.size(); ++i) {
+      const Value& v = (*out)[i];
+      if (v.is_tuple) {
+        return absl::InvalidArgumentError("reference backend: entry results must be arrays");
+      }
+      if (v.array.size_bytes() > 0) std::memcpy(results[i], v.array.data(), v.array.size_bytes());
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  const Module* module_;
+};
+
+class ReferenceCompiler : public Compiler {
+ public:
+  absl::StatusOr<std::unique_ptr<CompiledProgram>> Compile(const Module& module) override {
+    if (module.entry() == nullptr) {
+      return absl::InvalidArgumentError("reference backend: module has no entry computation");
+    }
+    for (const Instruction* p : module.entry()->parameters()) {
+      if (p == nullptr) return absl::InvalidArgumentError("reference backend: parameter numbers have gaps");
+      if (p->shape().is_tuple) return absl::InvalidArgumentError("reference backend: tuple parameters");
+    }
+    return std::unique_ptr<CompiledProgram>(new ReferenceProgram(&module));
+  }
+};
+
+const bool kRegistered = [] {
+  RegisterCompiler("reference", [] { return std::make_unique<ReferenceCompiler>(); });
+  return true;
+}();
+
+}  // namespace
+}  // namespace xjit::reference

@@ -1,0 +1,20 @@
+// Registration entry points of the core bindings, called from module.cc.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include "xjit/ir/shape.h"
+
+namespace xjit::python {
+
+namespace py = pybind11;
+
+// ModuleBuilder, ComputationBuilder, Value, Computation, Module.
+void RegisterBuilderBindings(py::module_& m);
+// Device, devices, platforms, device_put, compile, Executable, version_info.
+void RegisterRuntimeBindings(py::module_& m);
+
+// (dtype_name, dims_tuple) for an array shape; (None, [elements...]) for a tuple.
+py::tuple ShapeToPython(const Shape& shape);
+
+}  // namespace xjit::python

@@ -1,0 +1,431 @@
+// Graph construction from Python. Every Python object (builders, values,
+// computations) shares one BuilderState, so an Instruction* can never outlive
+// its storage: before build() the ModuleBuilder owns the instructions, after
+// it the built Module does, and the state keeps both alive.
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include "absl/strings/str_cat.h"
+#include "xjit/builder/builder.h"
+#include "xjit/python/bindings.h"
+#include "xjit/python/dtype_conversion.h"
+#include "xjit/python/status_casters.h"
+#include "xjit/text/printer.h"
+
+namespace xjit::python {
+namespace {
+
+struct ComputationRecord {
+  ComputationBuilder* builder;  // invalid once the module is built
+  Computation* finished = nullptr;
+};
+
+struct BuilderState {
+  std::string name;
+  std::unique_ptr<ModuleBuilder> builder;
+  std::shared_ptr<Module> module;  // set by build()
+  std::vector<ComputationRecord> computations;
+  bool built() const { return module != nullptr; }
+};
+
+struct PyComputationBuilder {
+  std::shared_ptr<BuilderState> state;
+  size_t index;
+};
+
+struct PyValue {
+  std::shared_ptr<BuilderState> state;
+  size_t computation;
+  Instruction* instr;
+};
+
+struct PyComputation {
+  std::shared_ptr<BuilderState> state;
+  Computation* computation;
+};
+
+struct PyModuleBuilder {
+  std::shared_ptr<BuilderState> state;
+};
+
+absl::Status NotBuilt(const BuilderState& s, absl::string_view what) {
+  if (!s.built()) return absl::OkStatus();
+  return absl::FailedPreconditionError(
+      absl::StrCat(what, ": module '", s.name, "' was already built"));
+}
+
+// Checks the value's instruction still exists (values of computations left
+// unfinished are destroyed by build()).
+const Instruction& Checked(const PyValue& v) {
+  const ComputationRecord& rec = v.state->computations[v.computation];
+  if (v.state->built() && rec.finished == nullptr) {
+    ThrowIfError(absl::FailedPreconditionError(
+        "This value belongs to a computation that was not finished before build(); it no "
+        "longer exists"));
+  }
+  return *v.instr;
+}
+
+ComputationBuilder& LiveBuilder(const PyComputationBuilder& cb, absl::string_view what) {
+  ThrowIfError(NotBuilt(*cb.state, what));
+  const ComputationRecord& rec = cb.state->computations[cb.index];
+  if (rec.finished != nullptr) {
+    ThrowIfError(absl::FailedPreconditionError(absl::StrCat(
+        what, ": computation '", rec.finished->name(), "' is already finished")));
+  }
+  return *rec.builder;
+}
+
+std::vector<int64_t> DimsFromPython(py::handle obj, absl::string_view what) {
+  std::vector<int64_t> dims;
+  if (py::isinstance<py::int_>(obj)) {
+    // A bare int for a shape is a common slip; numpy accepts it, so do we.
+    dims.push_back(obj.cast<int64_t>());
+    return dims;
+  }
+  if (!py::isinstance<py::sequence>(obj) || py::isinstance<py::str>(obj)) {
+    ThrowIfError(absl::InvalidArgumentError(absl::StrCat(
+        what, " must be a sequence of ints, got ", py::repr(obj).cast<std::string>())));
+  }
+  for (py::handle d : py::reinterpret_borrow<py::sequence>(obj)) {
+    if (!PyIndex_Check(d.ptr()) || PyBool_Check(d.ptr())) {
+      ThrowIfError(absl::InvalidArgumentError(absl::StrCat(
+          what, " must be a sequence of ints, got ", py::repr(obj).cast<std::string>())));
+    }
+    dims.push_back(py::reinterpret_borrow<py::object>(d).cast<int64_t>());
+  }
+  return dims;
+}
+
+int64_t IntFromPython(py::handle obj, absl::string_view what) {
+  if (!PyIndex_Check(obj.ptr()) || PyBool_Check(obj.ptr())) {
+    ThrowIfError(absl::InvalidArgumentError(
+        absl::StrCat(what, " must be an int, got ", py::repr(obj).cast<std::string>())));
+  }
+  return py::reinterpret_borrow<py::object>(obj).cast<int64_t>();
+}
+
+std::string StrFromPython(py::handle obj, absl::string_view what) {
+  if (!py::isinstance<py::str>(obj)) {
+    ThrowIfError(absl::InvalidArgumentError(
+        absl::StrCat(what, " must be a str, got ", py::repr(obj).cast<std::string>())));
+  }
+  return obj.cast<std::string>();
+}
+
+Shape ShapeFromPython(py::handle dtype, py::handle dims, absl::string_view what) {
+  absl::StatusOr<DType> t = DTypeFromPython(dtype);
+  if (!t.ok()) ThrowIfError(absl::InvalidArgumentError(absl::StrCat(what, ": ", t.status().message())));
+  std::vector<int64_t> d = DimsFromPython(dims, absl::StrCat(what, ": shape"));
+  for (int64_t x : d) {
+    if (x < 0) {
+      ThrowIfError(absl::InvalidArgumentError(absl::StrCat(
+          what, ": negative dimension in shape ", py::repr(dims).cast<std::string>())));
+    }
+  }
+  return Shape(*t, std::move(d));
+}
+
+// Maps the attribute dict of docs/bindings.md onto Attributes.
+Attributes AttributesFromDict(const std::string& op, const py::dict& attrs,
+                              const std::vector<Instruction*>& operands) {
+  Attributes out;
+  std::optional<DType> dtype;
+  std::optional<std::vector<int64_t>> shape;
+  for (auto item : attrs) {
+    if (!py::isinstance<py::str>(item.first)) {
+      ThrowIfError(absl::InvalidArgumentError(absl::StrCat(
+          op, ": attribute names must be str, got ", py::repr(item.first).cast<std::string>())));
+    }
+    std::string key = item.first.cast<std::string>();
+    py::handle v = item.second;
+    std::string what = absl::StrCat(op, ": attribute '", key, "'");
+    if (key == "broadcast_dimensions" || key == "permutation" || key == "dimensions") {
+      out.dimensions = DimsFromPython(v, what);
+    } else if (key == "dimension" || key == "iota_dimension" || key == "index") {
+      out.dimension = IntFromPython(v, what);
+    } else if (key == "start_indices") {
+      out.start_indices = DimsFromPython(v, what);
+    } else if (key == "limit_indices") {
+      out.limit_indices = DimsFromPython(v, what);
+    } else if (key == "strides") {
+      out.strides = DimsFromPython(v, what);
+    } else if (key == "edge_padding_low") {
+      out.edge_padding_low = DimsFromPython(v, what);
+    } else if (key == "edge_padding_high") {
+      out.edge_padding_high = DimsFromPython(v, what);
+    } else if (key == "interior_padding") {
+      out.interior_padding = DimsFromPython(v, what);
+    } else if (key == "lhs_batching_dimensions") {
+      out.dot.lhs_batching_dimensions = DimsFromPython(v, what);
+    } else if (key == "rhs_batching_dimensions") {
+      out.dot.rhs_batching_dimensions = DimsFromPython(v, what);
+    } else if (key == "lhs_contracting_dimensions") {
+      out.dot.lhs_contracting_dimensions = DimsFromPython(v, what);
+    } else if (key == "rhs_contracting_dimensions") {
+      out.dot.rhs_contracting_dimensions = DimsFromPython(v, what);
+    } else if (key == "comparison_direction") {
+      absl::StatusOr<ComparisonDirection> d = ParseComparisonDirection(StrFromPython(v, what));
+      if (!d.ok()) ThrowIfError(absl::OutOfRangeError(absl::StrCat(what, ": ", d.status().message())));
+      out.comparison_direction = *d;
+    } else if (key == "compare_type") {
+      absl::StatusOr<ComparisonType> t = ParseComparisonType(StrFromPython(v, what));
+      if (!t.ok()) ThrowIfError(absl::OutOfRangeError(absl::StrCat(what, ": ", t.status().message())));
+      out.compare_type = *t;
+    } else if (key == "shape") {
+      shape = DimsFromPython(v, what);
+    } else if (key == "dtype") {
+      absl::StatusOr<DType> t = DTypeFromPython(v);
+      if (!t.ok()) ThrowIfError(absl::InvalidArgumentError(absl::StrCat(what, ": ", t.status().message())));
+      dtype = *t;
+    } else {
+      ThrowIfError(absl::OutOfRangeError(absl::StrCat(
+          op, ": unknown attribute '", key,
+          "' (known: broadcast_dimensions, permutation, dimensions, dimension, iota_dimension, "
+          "index, start_indices, limit_indices, strides, edge_padding_low, edge_padding_high, "
+          "interior_padding, lhs/rhs_batching_dimensions, lhs/rhs_contracting_dimensions, "
+          "comparison_direction, compare_type, shape, dtype)")));
+    }
+  }
+  if (dtype || shape) {
+    // A missing half of the result type comes from the first operand; the
+    // builder normalises further (reshape keeps the operand's dtype).
+    const Shape* first = (!operands.empty() && !operands[0]->shape().is_tuple)
+                             ? &operands[0]->shape() : nullptr;
+    if (!dtype && first == nullptr) {
+      ThrowIfError(absl::InvalidArgumentError(absl::StrCat(op, ": attribute 'dtype' is required")));
+    }
+    Shape s(dtype ? *dtype : first->dtype, shape ? *shape : std::vector<int64_t>{});
+    // convert with dtype only: keep dims empty, which the builder fills in.
+    out.result_shape = std::move(s);
+  }
+  return out;
+}
+
+Literal LiteralFromNumpy(py::handle value) {
+  py::module_ np = py::module_::import("numpy");
+  py::object arr = np.attr("ascontiguousarray")(value);
+  py::array a = py::reinterpret_borrow<py::array>(arr);
+  absl::StatusOr<DType> t = FromNumpyDType(a.dtype());
+  if (!t.ok()) ThrowIfError(absl::InvalidArgumentError(absl::StrCat("constant: ", t.status().message())));
+  std::vector<int64_t> dims(a.shape(), a.shape() + a.ndim());
+  return Literal(Shape(*t, std::move(dims)), a.data());
+}
+
+std::vector<Instruction*> InstructionsOf(const PyComputationBuilder& cb,
+                                         const std::vector<PyValue*>& values, absl::string_view what) {
+  std::vector<Instruction*> out;
+  out.reserve(values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    const PyValue* v = values[i];
+    if (v == nullptr) {
+      ThrowIfError(absl::InvalidArgumentError(absl::StrCat(what, ": operand ", i, " is None")));
+    }
+    if (v->state != cb.state || v->computation != cb.index) {
+      ThrowIfError(absl::InvalidArgumentError(absl::StrCat(
+          what, ": operand ", i, " belongs to another computation (values cannot cross "
+          "computations or modules; pass them as parameters)")));
+    }
+    out.push_back(v->instr);
+  }
+  return out;
+}
+
+py::object ValueDType(const PyValue& v) {
+  const Shape& s = Checked(v).shape();
+  if (s.is_tuple) return py::none();
+  return py::str(std::string(NumpyName(s.dtype)));
+}
+
+py::list ShapeList(const std::vector<Shape>& shapes) {
+  py::list out;
+  for (const Shape& s : shapes) out.append(ShapeToPython(s));
+  return out;
+}
+
+}  // namespace
+
+py::tuple ShapeToPython(const Shape& shape) {
+  if (shape.is_tuple) {
+    py::list elems;
+    for (const Shape& e : shape.tuple_shapes) elems.append(ShapeToPython(e));
+    return py::make_tuple(py::none(), elems);
+  }
+  return py::make_tuple(std::string(NumpyName(shape.dtype)),
+                        py::tuple(py::cast(shape.dims)));
+}
+
+void RegisterBuilderBindings(py::module_& m) {
+  py::class_<PyValue>(m, "Value")
+      .def_property_readonly("shape",
+                             [](const PyValue& v) {
+                               const Shape& s = Checked(v).shape();
+                               return py::tuple(py::cast(s.dims));
+                             })
+      .def_property_readonly("dtype", &ValueDType)
+      .def_property_readonly("is_tuple", [](const PyValue& v) { return Checked(v).shape().is_tuple; })
+      .def_property_readonly("tuple_shapes",
+                             [](const PyValue& v) {
+                               py::list out;
+                               for (const Shape& e : Checked(v).shape().tuple_shapes) {
+                                 out.append(ShapeToPython(e));
+                               }
+                               return out;
+                             })
+      .def_property_readonly("op",
+                             [](const PyValue& v) { return std::string(OpcodeName(Checked(v).opcode())); })
+      .def_property_readonly("type", [](const PyValue& v) { return Checked(v).shape().ToString(); })
+      .def("__eq__", [](const PyValue& a, py::object b) {
+             PyValue* o = py::isinstance<PyValue>(b) ? b.cast<PyValue*>() : nullptr;
+             return o != nullptr && o->instr == a.instr;
+           })
+      .def("__hash__", [](const PyValue& v) { return std::hash<const void*>()(v.instr); })
+      .def("__repr__", [](const PyValue& v) {
+        const Instruction& i = Checked(v);
+        return absl::StrCat("Value(%", i.id(), " = ", OpcodeName(i.opcode()), " : ",
+                            i.shape().ToString(), ")");
+      });
+
+  py::class_<PyComputation>(m, "Computation")
+      .def_property_readonly("name", [](const PyComputation& c) { return c.computation->name(); })
+      .def_property_readonly("num_parameters",
+                             [](const PyComputation& c) { return c.computation->parameters().size(); })
+      .def("__repr__", [](const PyComputation& c) {
+        return absl::StrCat("Computation(@", c.computation->name(), ")");
+      });
+
+  py::class_<Module, std::shared_ptr<Module>>(m, "Module")
+      .def_property_readonly("name", &Module::name)
+      .def("as_text", [](const Module& mod) { return PrintModule(mod); })
+      .def("__str__", [](const Module& mod) { return PrintModule(mod); })
+      .def_property_readonly("parameter_shapes",
+                             [](const Module& mod) { return ShapeList(mod.ParameterShapes()); })
+      .def_property_readonly("result_shapes",
+                             [](const Module& mod) { return ShapeList(mod.ResultShapes()); })
+      .def_property_readonly("num_instructions", [](const Module& mod) {
+        size_t n = 0;
+        for (const auto& c : mod.computations()) n += c->instructions().size();
+        return n;
+      });
+
+  py::class_<PyComputationBuilder>(m, "ComputationBuilder")
+      .def_property_readonly("name",
+                             [](const PyComputationBuilder& cb) {
+                               const ComputationRecord& r = cb.state->computations[cb.index];
+                               if (r.finished) return r.finished->name();
+                               ThrowIfError(NotBuilt(*cb.state, "name"));
+                               return r.builder->computation()->name();
+                             })
+      .def_property_readonly("finished",
+                             [](const PyComputationBuilder& cb) {
+                               return cb.state->computations[cb.index].finished != nullptr;
+                             })
+      .def(
+          "parameter",
+          [](const PyComputationBuilder& cb, py::object dtype, py::object shape) {
+            ComputationBuilder& b = LiveBuilder(cb, "parameter");
+            Shape s = ShapeFromPython(dtype, shape, "parameter");
+            Instruction* instr = b.Parameter(std::move(s));
+            return PyValue{cb.state, cb.index, instr};
+          },
+          py::arg("dtype"), py::arg("shape"))
+      .def(
+          "constant",
+          [](const PyComputationBuilder& cb, py::object value) {
+            ComputationBuilder& b = LiveBuilder(cb, "constant");
+            Instruction* instr = b.Constant(LiteralFromNumpy(value));
+            return PyValue{cb.state, cb.index, instr};
+          },
+          py::arg("value"))
+      .def(
+          "op",
+          [](const PyComputationBuilder& cb, const std::string& name,
+             const std::vector<PyValue*>& operands, py::object attrs,
+             const std::vector<PyComputation*>& called, std::string source_location) {
+            ComputationBuilder& b = LiveBuilder(cb, name);
+            absl::StatusOr<Opcode> op = ParseOpcode(name);
+            if (!op.ok()) {
+              ThrowIfError(absl::OutOfRangeError(absl::StrCat("Unknown op '", name, "'")));
+            }
+            if (*op == Opcode::kParameter || *op == Opcode::kConstant) {
+              ThrowIfError(absl::OutOfRangeError(
+                  absl::StrCat(name, ": use ComputationBuilder.", name, "() instead of op()")));
+            }
+            std::vector<Instruction*> ins = InstructionsOf(cb, operands, name);
+            py::dict attr_dict;
+            if (!attrs.is_none()) {
+              if (!py::isinstance<py::dict>(attrs)) {
+                ThrowIfError(absl::InvalidArgumentError(
+                    absl::StrCat(name, ": attributes must be a dict")));
+              }
+              attr_dict = py::reinterpret_borrow<py::dict>(attrs);
+            }
+            Attributes a = AttributesFromDict(name, attr_dict, ins);
+            std::vector<Computation*> comps;
+            for (size_t i = 0; i < called.size(); ++i) {
+              if (called[i] == nullptr || called[i]->state != cb.state) {
+                ThrowIfError(absl::InvalidArgumentError(absl::StrCat(
+                    name, ": called computation ", i, " is not a finished computation of this module")));
+              }
+              comps.push_back(called[i]->computation);
+            }
+            Instruction* instr = ValueOrThrow(
+                b.Add(*op, std::move(ins), std::move(a), std::move(comps), std::move(source_location)));
+            return PyValue{cb.state, cb.index, instr};
+          },
+          py::arg("name"), py::arg("operands"), py::arg("attrs") = py::dict(),
+          py::arg("called") = std::vector<PyComputation*>{}, py::arg("source_location") = "")
+      .def("finish", [](const PyComputationBuilder& cb, const std::vector<PyValue*>& results) {
+        ComputationBuilder& b = LiveBuilder(cb, "finish");
+        std::vector<Instruction*> ins = InstructionsOf(cb, results, "finish");
+        Computation* c = ValueOrThrow(b.Finish(std::move(ins)));
+        cb.state->computations[cb.index].finished = c;
+        return PyComputation{cb.state, c};
+      });
+
+  py::class_<PyModuleBuilder>(m, "ModuleBuilder")
+      .def(py::init([](std::string name) {
+             auto state = std::make_shared<BuilderState>();
+             state->name = name;
+             state->builder = std::make_unique<ModuleBuilder>(std::move(name));
+             return PyModuleBuilder{std::move(state)};
+           }),
+           py::arg("name"))
+      .def(
+          "computation",
+          [](const PyModuleBuilder& mb, std::string name) {
+            ThrowIfError(NotBuilt(*mb.state, "computation"));
+            ComputationBuilder* b = mb.state->builder->NewComputation(std::move(name));
+            if (b == nullptr) ThrowIfError(absl::FailedPreconditionError("computation: module already built"));
+            mb.state->computations.push_back(ComputationRecord{b, nullptr});
+            return PyComputationBuilder{mb.state, mb.state->computations.size() - 1};
+          },
+          py::arg("name"))
+      .def("build",
+           [](const PyModuleBuilder& mb, py::object entry) {
+             ThrowIfError(NotBuilt(*mb.state, "build"));
+             Computation* c = nullptr;
+             if (py::isinstance<PyComputationBuilder>(entry)) {
+               const PyComputationBuilder& cb = entry.cast<const PyComputationBuilder&>();
+               if (cb.state == mb.state) c = mb.state->computations[cb.index].finished;
+             } else if (py::isinstance<PyComputation>(entry)) {
+               const PyComputation& pc = entry.cast<const PyComputation&>();
+               if (pc.state == mb.state) c = pc.computation;
+             } else {
+               ThrowIfError(absl::InvalidArgumentError(
+                   "build: entry must be a ComputationBuilder or a Computation"));
+             }
+             if (c == nullptr) {
+               ThrowIfError(absl::FailedPreconditionError(
+                   "build: the entry must be a finished computation of this module builder"));
+             }
+             std::unique_ptr<Module> module = ValueOrThrow(mb.state->builder->Build(c));
+             // Build destroyed the computation builders: forget them.
+             for (ComputationRecord& r : mb.state->computations) r.builder = nullptr;
+             mb.state->module = std::shared_ptr<Module>(std::move(module));
+             return mb.state->module;
+           })
+      .def_property_readonly("built", [](const PyModuleBuilder& mb) { return mb.state->built(); });
+}
+
+}  // namespace xjit::python

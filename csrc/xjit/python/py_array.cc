@@ -1,0 +1,129 @@
+// xjit.Array: a thin Python face over a device Buffer. MakePyArray and
+// TryGetPyArray sit on the jit hot path, so they avoid Python attribute
+// lookups and go through the cached type object directly.
+#include "xjit/python/py_array.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include "xjit/python/dtype_conversion.h"
+#include "xjit/python/status_casters.h"
+#include "xjit/runtime/device.h"
+
+namespace xjit::python {
+namespace {
+
+PyTypeObject* g_array_type = nullptr;
+
+py::tuple DimsTuple(const Shape& s) {
+  py::tuple t(s.dims.size());
+  for (size_t i = 0; i < s.dims.size(); ++i) {
+    PyTuple_SET_ITEM(t.ptr(), i, PyLong_FromLongLong(s.dims[i]));
+  }
+  return t;
+}
+
+absl::Status AwaitReleasingGil(const Buffer& b) {
+  const std::shared_ptr<Event>& ready = b.ready();
+  if (ready->IsReady()) return ready->Await();  // no GIL round trip when done
+  py::gil_scoped_release release;
+  return ready->Await();
+}
+
+// Waits for the buffer, then exposes its memory as a read-only numpy array
+// that keeps the buffer alive: no copy, and users cannot corrupt the value
+// (results never alias and buffers are never written after they are ready).
+py::object NumpyValue(PyArray& self) {
+  if (self.numpy_cache && !self.numpy_cache.is_none()) return self.numpy_cache;
+  const Buffer& b = *self.buffer;
+  ThrowIfError(AwaitReleasingGil(b));
+  const Shape& s = b.shape();
+  std::vector<py::ssize_t> shape(s.dims.begin(), s.dims.end());
+  std::vector<py::ssize_t> strides(s.dims.size());
+  py::ssize_t stride = ByteWidth(s.dtype);
+  for (size_t i = s.dims.size(); i-- > 0;) {
+    strides[i] = stride;
+    stride *= s.dims[i] == 0 ? 1 : s.dims[i];
+  }
+  auto* keep_alive = new std::shared_ptr<Buffer>(self.buffer);
+  py::capsule owner(keep_alive, [](void* p) { delete static_cast<std::shared_ptr<Buffer>*>(p); });
+  py::array arr(ToNumpyDType(s.dtype), std::move(shape), std::move(strides), b.data(), owner);
+  py::detail::array_proxy(arr.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+  self.numpy_cache = arr;
+  return arr;
+}
+
+py::object ArrayDunder(PyArray& self, py::object dtype, py::object copy) {
+  py::object value = NumpyValue(self);
+  bool want_copy = !copy.is_none() && copy.cast<bool>();
+  bool copy_forbidden = !copy.is_none() && !copy.cast<bool>();
+  if (!dtype.is_none()) {
+    py::dtype want = py::dtype::from_args(dtype);
+    if (!want.equal(py::reinterpret_borrow<py::array>(value).dtype())) {
+      if (copy_forbidden) {
+        throw py::value_error("Unable to avoid a copy while converting the dtype of an xjit.Array");
+      }
+      return value.attr("astype")(want);
+    }
+  }
+  if (want_copy) return value.attr("copy")();
+  return value;
+}
+
+std::string ArrayRepr(PyArray& self) {
+  py::object value = NumpyValue(self);
+  std::string r = py::module_::import("numpy").attr("array_repr")(value).cast<std::string>();
+  // numpy: "array([1., 2.], dtype=float32)" -> JAX: "Array([1., 2.], dtype=float32)"
+  if (r.rfind("array", 0) == 0) r = "Array" + r.substr(5);
+  if (self.weak_type && !r.empty() && r.back() == ')') {
+    r.insert(r.size() - 1, ", weak_type=True");
+  }
+  return r;
+}
+
+}  // namespace
+
+py::object MakePyArray(std::shared_ptr<Buffer> buffer, bool weak_type) {
+  PyArray value;
+  value.buffer = std::move(buffer);
+  value.weak_type = weak_type;
+  return py::cast(std::move(value), py::return_value_policy::move);
+}
+
+PyArray* TryGetPyArray(py::handle obj) {
+  if (!obj || g_array_type == nullptr) return nullptr;
+  PyTypeObject* type = Py_TYPE(obj.ptr());
+  if (type != g_array_type && !PyType_IsSubtype(type, g_array_type)) return nullptr;
+  auto* inst = reinterpret_cast<py::detail::instance*>(obj.ptr());
+  // A subclass whose __init__ never ran has no value yet.
+  return static_cast<PyArray*>(inst->get_value_and_holder(nullptr, false).value_ptr());
+}
+
+void RegisterPyArray(py::module_& m) {
+  py::class_<PyArray> cls(m, "Array");
+  cls.attr("__module__") = "xjit";
+  cls.attr("__array_priority__") = 100;
+  cls.def_property_readonly("shape", [](const PyArray& a) { return DimsTuple(a.buffer->shape()); })
+      .def_property_readonly("dtype",
+                             [](const PyArray& a) { return ToNumpyDType(a.buffer->shape().dtype); })
+      .def_property_readonly("ndim", [](const PyArray& a) { return a.buffer->shape().rank(); })
+      .def_property_readonly("size",
+                             [](const PyArray& a) { return a.buffer->shape().num_elements(); })
+      .def_property_readonly("nbytes", [](const PyArray& a) { return a.buffer->shape().byte_size(); })
+      .def_property_readonly("weak_type", [](const PyArray& a) { return a.weak_type; })
+      .def_property_readonly(
+          "device", [](const PyArray& a) { return a.buffer->device(); },
+          py::return_value_policy::reference)
+      .def("is_ready", [](const PyArray& a) { return a.buffer->ready()->IsReady(); })
+      .def("block_until_ready",
+           [](py::object self) {
+             ThrowIfError(AwaitReleasingGil(*self.cast<PyArray&>().buffer));
+             return self;
+           })
+      .def_property_readonly("_value", [](PyArray& a) { return NumpyValue(a); })
+      .def("__array__", &ArrayDunder, py::arg("dtype") = py::none(), py::arg("copy") = py::none())
+      .def("__repr__", &ArrayRepr);
+  g_array_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
+}
+
+}  // namespace xjit::python

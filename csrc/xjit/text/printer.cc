@@ -1,0 +1,230 @@
+// Generic-syntax StableHLO printer. Value numbering follows MLIR: one counter
+// for %N and one for %argN per func.func, shared with the regions printed
+// inline (reduce bodies). Ops with a tuple result (multi-result reduce, call
+// with several results) print as %N:K and their get_tuple_element users
+// become the aliases %N#i instead of ops, as in MLIR.
+#include "xjit/text/printer.h"
+
+#include <deque>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace xjit {
+namespace {
+
+std::string ArrayAttr(absl::Span<const int64_t> values) {
+  if (values.empty()) return "array<i64>";
+  return absl::StrCat("array<i64: ", absl::StrJoin(values, ", "), ">");
+}
+
+bool IsMultiResult(const Instruction& instr) {
+  return instr.shape().is_tuple &&
+         (instr.opcode() == Opcode::kReduce || instr.opcode() == Opcode::kCall);
+}
+
+std::string DotAttr(const DotDimensionNumbers& dn) {
+  // Empty lists are left out, as MLIR prints #stablehlo.dot.
+  std::vector<std::string> parts;
+  auto add = [&parts](const char* name, const std::vector<int64_t>& v) {
+    if (!v.empty()) parts.push_back(absl::StrCat(name, " = [", absl::StrJoin(v, ", "), "]"));
+  };
+  add("lhs_batching_dimensions", dn.lhs_batching_dimensions);
+  add("rhs_batching_dimensions", dn.rhs_batching_dimensions);
+  add("lhs_contracting_dimensions", dn.lhs_contracting_dimensions);
+  add("rhs_contracting_dimensions", dn.rhs_contracting_dimensions);
+  return absl::StrCat("#stablehlo.dot<", absl::StrJoin(parts, ", "), ">");
+}
+
+// The attribute dictionary of one op, without braces; empty when none.
+std::string Attrs(const Instruction& instr) {
+  const Attributes& a = instr.attrs();
+  std::vector<std::string> parts;
+  switch (instr.opcode()) {
+    case Opcode::kConstant:
+      if (a.literal) {
+        parts.push_back(absl::StrCat("value = ", a.literal->ToString(), " : ",
+                                     a.literal->shape().ToString()));
+      }
+      break;
+    case Opcode::kIota: parts.push_back(absl::StrCat("iota_dimension = ", a.dimension, " : i64")); break;
+    case Opcode::kBroadcastInDim:
+      parts.push_back(absl::StrCat("broadcast_dimensions = ", ArrayAttr(a.dimensions)));
+      break;
+    case Opcode::kTranspose: parts.push_back(absl::StrCat("permutation = ", ArrayAttr(a.dimensions))); break;
+    case Opcode::kReverse:
+    case Opcode::kReduce: parts.push_back(absl::StrCat("dimensions = ", ArrayAttr(a.dimensions))); break;
+    case Opcode::kSlice: {
+      std::vector<int64_t> strides = a.strides;
+      if (strides.empty()) strides.assign(a.start_indices.size(), 1);
+      parts.push_back(absl::StrCat("start_indices = ", ArrayAttr(a.start_indices)));
+      parts.push_back(absl::StrCat("limit_indices = ", ArrayAttr(a.limit_indices)));
+      parts.push_back(absl::StrCat("strides = ", ArrayAttr(strides)));
+      break;
+    }
+    case Opcode::kPad:
+      parts.push_back(absl::StrCat("edge_padding_low = ", ArrayAttr(a.edge_padding_low)));
+      parts.push_back(absl::StrCat("edge_padding_high = ", ArrayAttr(a.edge_padding_high)));
+      parts.push_back(absl::StrCat("interior_padding = ", ArrayAttr(a.interior_padding)));
+      break;
+    case Opcode::kConcatenate: parts.push_back(absl::StrCat("dimension = ", a.dimension, " : i64")); break;
+    case Opcode::kGetTupleElement: parts.push_back(absl::StrCat("index = ", a.dimension, " : i32")); break;
+    case Opcode::kCompare:
+      parts.push_back(absl::StrCat("comparison_direction = #stablehlo<comparison_direction ",
+                                   ComparisonDirectionName(a.comparison_direction), ">"));
+      if (a.compare_type != ComparisonType::kNotype) {
+        parts.push_back(absl::StrCat("compare_type = #stablehlo<comparison_type ",
+                                     ComparisonTypeName(a.compare_type), ">"));
+      }
+      break;
+    case Opcode::kDotGeneral: parts.push_back(absl::StrCat("dot_dimension_numbers = ", DotAttr(a.dot))); break;
+    case Opcode::kCall:
+      if (!instr.called_computations().empty()) {
+        parts.push_back(absl::StrCat("callee = @", instr.called_computations()[0]->name()));
+      }
+      break;
+    default: break;
+  }
+  return absl::StrJoin(parts, ", ");
+}
+
+class ModulePrinter {
+ public:
+  explicit ModulePrinter(const Module& module) : module_(module) {}
+
+  std::string Print() {
+    absl::StrAppend(&out_, "module @", module_.name(), " {\n");
+    if (module_.entry() != nullptr) {
+      PrintFunc(*module_.entry(), "main");
+      printed_.insert(module_.entry());
+    }
+    while (!pending_.empty()) {
+      const Computation* c = pending_.front();
+      pending_.pop_front();
+      PrintFunc(*c, c->name());
+    }
+    out_ += "}\n";
+    return std::move(out_);
+  }
+
+ private:
+  // Names and types of the values an instruction stands for (several for a
+  // multi-result op used directly).
+  std::vector<std::string> Refs(const Instruction* v) const {
+    auto it = names_.find(v);
+    std::string base = it == names_.end() ? "%<unknown>" : it->second;
+    if (!IsMultiResult(*v)) return {base};
+    std::vector<std::string> refs;
+    for (size_t i = 0; i < v->shape().tuple_shapes.size(); ++i) refs.push_back(absl::StrCat(base, "#", i));
+    return refs;
+  }
+  static std::vector<std::string> Types(const Instruction* v) {
+    if (!IsMultiResult(*v)) return {v->shape().ToString()};
+    std::vector<std::string> types;
+    for (const Shape& s : v->shape().tuple_shapes) types.push_back(s.ToString());
+    return types;
+  }
+  std::string OperandList(const std::vector<Instruction*>& values) const {
+    std::vector<std::string> refs;
+    for (const Instruction* v : values) {
+      for (std::string& r : Refs(v)) refs.push_back(std::move(r));
+    }
+    return absl::StrJoin(refs, ", ");
+  }
+  static std::string TypeList(const std::vector<Instruction*>& values) {
+    std::vector<std::string> types;
+    for (const Instruction* v : values) {
+      for (std::string& t : Types(v)) types.push_back(std::move(t));
+    }
+    return absl::StrJoin(types, ", ");
+  }
+
+  // Gives the computation's parameters their %argN names; returns the
+  // "%arg0: tensor<...>" list.
+  std::string NameParameters(const Computation& c) {
+    std::vector<std::string> parts;
+    for (const Instruction* p : c.parameters()) {
+      if (p == nullptr) continue;
+      std::string name = absl::StrCat("%arg", next_arg_++);
+      parts.push_back(absl::StrCat(name, ": ", p->shape().ToString()));
+      names_[p] = std::move(name);
+    }
+    return absl::StrJoin(parts, ", ");
+  }
+
+  void PrintFunc(const Computation& c, absl::string_view name) {
+    next_value_ = 0;
+    next_arg_ = 0;
+    std::string params = NameParameters(c);
+    std::vector<std::string> result_types;
+    for (const Instruction* r : c.results()) {
+      for (std::string& t : Types(r)) result_types.push_back(std::move(t));
+    }
+    absl::StrAppend(&out_, "  func.func @", name, "(", params, ") -> (",
+                    absl::StrJoin(result_types, ", "), ") {\n");
+    PrintBody(c, 4);
+    absl::StrAppend(&out_, "    \"func.return\"(", OperandList(c.results()), ") : (",
+                    TypeList(c.results()), ") -> ()\n  }\n");
+  }
+
+  void PrintBody(const Computation& c, int indent) {
+    for (const auto& instr : c.instructions()) PrintInstruction(*instr, indent);
+  }
+
+  void PrintInstruction(const Instruction& instr, int indent) {
+    Opcode op = instr.opcode();
+    if (op == Opcode::kParameter) return;
+    if (op == Opcode::kGetTupleElement && IsMultiResult(*instr.operand(0))) {
+      names_[&instr] = absl::StrCat(names_[instr.operand(0)], "#", instr.attrs().dimension);
+      return;
+    }
+    std::string name = absl::StrCat("%", next_value_++);
+    names_[&instr] = name;
+    std::string pad(indent, ' ');
+    absl::StrAppend(&out_, pad, name);
+    if (IsMultiResult(instr)) absl::StrAppend(&out_, ":", instr.shape().tuple_shapes.size());
+    std::string op_name = op == Opcode::kCall ? "func.call" : absl::StrCat("stablehlo.", OpcodeName(op));
+    absl::StrAppend(&out_, " = \"", op_name, "\"(", OperandList(instr.operands()), ")");
+    if (op == Opcode::kReduce && !instr.called_computations().empty()) {
+      PrintRegion(*instr.called_computations()[0], indent);
+    }
+    if (op == Opcode::kCall) {
+      for (const Computation* callee : instr.called_computations()) {
+        if (printed_.insert(callee).second) pending_.push_back(callee);
+      }
+    }
+    std::string attrs = Attrs(instr);
+    if (!attrs.empty()) absl::StrAppend(&out_, " {", attrs, "}");
+    std::string result_type;
+    if (IsMultiResult(instr)) {
+      result_type = absl::StrCat("(", absl::StrJoin(Types(&instr), ", "), ")");
+    } else {
+      result_type = instr.shape().ToString();
+    }
+    absl::StrAppend(&out_, " : (", TypeList(instr.operands()), ") -> ", result_type, "\n");
+  }
+
+  void PrintRegion(const Computation& body, int indent) {
+    std::string pad(indent, ' ');
+    absl::StrAppend(&out_, " ({\n", pad, "^bb0(", NameParameters(body), "):\n");
+    PrintBody(body, indent + 2);
+    absl::StrAppend(&out_, pad, "  \"stablehlo.return\"(", OperandList(body.results()), ") : (",
+                    TypeList(body.results()), ") -> ()\n", pad, "})");
+  }
+
+  const Module& module_;
+  std::string out_;
+  absl::flat_hash_map<const Instruction*, std::string> names_;
+  absl::flat_hash_set<const Computation*> printed_;
+  std::deque<const Computation*> pending_;
+  int64_t next_value_ = 0;
+  int64_t next_arg_ = 0;
+};
+
+}  // namespace
+
+std::string PrintModule(const Module& module) { return ModulePrinter(module).Print(); }
+
+}  // namespace xjit

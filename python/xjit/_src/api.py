@@ -1,0 +1,374 @@
+"""The public transformations and device API: jit, device_put, devices.
+
+``jit`` wraps a function in ``_xjit.JitFunction``: flattening, the cache
+lookup and execution happen in C++; Python runs (``_cache_miss``) only for a
+new signature. ``_PyJitFunction`` implements the same contract in Python; it is
+used when the C++ class is unavailable and documents the semantics.
+
+Example:
+    >>> import xjit, xjit.numpy as jnp
+    >>> f = xjit.jit(lambda x, y: x + 2 * y)
+    >>> f(jnp.ones(3), 1.0)
+    Array([3., 3., 3.], dtype=float32)
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+from typing import Any, Callable, Iterable, Sequence
+
+import numpy as np
+
+from xjit import _xjit
+from xjit._src import core, dispatch, tracing
+from xjit._src.config import config, x64_enabled
+from xjit._src.traceback_util import api_boundary
+
+Array = _xjit.Array
+default_backend = dispatch.default_backend
+default_device = dispatch.default_device
+_PY_SCALARS = (bool, int, float, complex)
+
+
+# ------------------------------------------------------------------------ devices
+
+def devices(backend: str | None = None) -> list:
+    """The devices of ``backend`` ("cpu" by default; "reference" is the evaluator).
+
+    Example:
+        >>> devices()
+        [CpuDevice(id=0)]
+    """
+    return list(dispatch.devices_for(backend or default_backend()))
+
+
+local_devices = devices
+
+
+def device_count(backend: str | None = None) -> int:
+    """Number of devices of ``backend``.
+
+    Example:
+        >>> device_count()
+        1
+    """
+    return len(devices(backend))
+
+
+def _put_leaf(x, device):
+    if isinstance(x, Array):
+        if dispatch.device_key(x.device) == dispatch.device_key(device):
+            return x
+        return _xjit.device_put(np.asarray(x), device, x.weak_type)
+    if isinstance(x, core.Tracer):
+        return x
+    weak = isinstance(x, _PY_SCALARS) and not isinstance(x, bool)
+    return _xjit.device_put(dispatch.to_numpy_operand(x), device, weak)
+
+
+def device_put(x, device=None):
+    """Copy ``x`` (an array, scalar or pytree of them) to ``device``.
+
+    Python scalars become weakly typed arrays; numpy arrays are canonicalized
+    to 32 bits unless x64 is enabled.
+
+    Example:
+        >>> device_put(np.arange(3))
+        Array([0, 1, 2], dtype=int32)
+    """
+    device = default_device() if device is None else device
+    leaves, treedef = _xjit.tree_flatten(x)
+    return treedef.unflatten([_put_leaf(leaf, device) for leaf in leaves])
+
+
+# ---------------------------------------------------------------- static arguments
+
+def _normalize_statics(fun, static_argnums, static_argnames):
+    """(static_argnums, static_argnames) completed from each other via the signature."""
+    if static_argnums is None:
+        nums = ()
+    elif isinstance(static_argnums, int):
+        nums = (static_argnums,)
+    else:
+        nums = tuple(static_argnums)
+    if static_argnames is None:
+        names = ()
+    elif isinstance(static_argnames, str):
+        names = (static_argnames,)
+    else:
+        names = tuple(static_argnames)
+    try:
+        params = list(inspect.signature(fun).parameters.values())
+    except (TypeError, ValueError):
+        return tuple(sorted(set(nums))), names
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    nums = tuple(i + len(positional) if i < 0 and positional else i for i in nums)
+    extra_names = [positional[i].name for i in nums
+                   if 0 <= i < len(positional) and positional[i].kind != p.POSITIONAL_ONLY
+                   for p in [positional[i]]]
+    extra_nums = [i for i, p in enumerate(positional) if p.name in names]
+    nums = tuple(sorted(set(nums) | set(extra_nums)))
+    names = tuple(dict.fromkeys(list(names) + extra_names))
+    return nums, names
+
+
+def _split_statics(args, kwargs, static_argnums, static_argnames):
+    """(dynamic args, dynamic kwargs, rebuild) where rebuild re-inserts the statics."""
+    nargs = len(args)
+    statics = {i: args[i] for i in static_argnums if i < nargs}
+    dyn_args = [a for i, a in enumerate(args) if i not in statics]
+    static_kw = {k: v for k, v in kwargs.items() if k in static_argnames}
+    dyn_kwargs = {k: v for k, v in kwargs.items() if k not in static_kw}
+
+    def rebuild(new_args, new_kwargs):
+        it = iter(new_args)
+        full = [statics[i] if i in statics else next(it) for i in range(nargs)]
+        return tuple(full), {**new_kwargs, **static_kw}
+
+    return dyn_args, dyn_kwargs, rebuild, statics, static_kw
+
+
+# ---------------------------------------------------------------------------- jit
+
+def _execute(exe, leaves, avals, device, out_treedef, out_weak_types):
+    args = [_put_arg(x, a, device) for x, a in zip(leaves, avals)]
+    outs = exe.execute_with_weak_types(args, list(out_weak_types))
+    return out_treedef.unflatten(list(outs))
+
+
+def _put_arg(x, aval, device):
+    if isinstance(x, Array):
+        if dispatch.device_key(x.device) == dispatch.device_key(device):
+            return x
+        return _xjit.device_put(np.asarray(x), device, x.weak_type)
+    return _xjit.device_put(dispatch.to_numpy_operand(x, aval.dtype), device, aval.weak_type)
+
+
+def _fun_name(fun) -> str:
+    return getattr(fun, "__name__", None) or type(fun).__name__
+
+
+class _PyJitCacheEntry:
+    """Python twin of ``_xjit.JitCacheEntry``."""
+    __slots__ = ("executable", "out_treedef", "out_weak_types")
+
+    def __init__(self, executable, out_treedef, out_weak_types):
+        self.executable = executable
+        self.out_treedef = out_treedef
+        self.out_weak_types = list(out_weak_types)
+
+
+JitCacheEntry = getattr(_xjit, "JitCacheEntry", _PyJitCacheEntry)
+
+
+class _PyJitFunction:
+    """The jit call path in Python, with the contract of ``_xjit.JitFunction``.
+
+    The cache key is (input tree structure, static argument values, each
+    leaf's (shape, dtype, weak_type), x64 flag). On a hit the executable runs
+    directly; on a miss ``cache_miss(*args, **kwargs)`` returns
+    ``(outputs, entry)`` and a non-None entry is cached.
+    """
+
+    def __init__(self, fun, cache_miss, static_argnums, static_argnames, x64_getter=None):
+        self._fun = fun
+        self._cache_miss = cache_miss
+        self._static_argnums = tuple(static_argnums)
+        self._static_argnames = tuple(static_argnames)
+        self._x64 = x64_getter or x64_enabled
+        self._cache: dict = {}
+
+    def __call__(self, *args, **kwargs):
+        dyn_args, dyn_kwargs, _, statics, static_kw = _split_statics(
+            args, kwargs, self._static_argnums, self._static_argnames)
+        static_key = (tuple(sorted(statics.items())), tuple(sorted(static_kw.items())))
+        try:
+            hash(static_key)
+        except TypeError as e:
+            raise ValueError(
+                f"Non-hashable static arguments are not supported. An error occurred while "
+                f"trying to hash an object of type {type(e)}: {e}") from None
+        leaves, treedef = _xjit.tree_flatten((tuple(dyn_args), dyn_kwargs))
+        try:
+            avals = tuple(tracing.leaf_aval(x) for x in leaves)
+        except TypeError:
+            return self._cache_miss(*args, **kwargs)[0]  # raises the TypeError
+        if any(isinstance(x, core.Tracer) for x in leaves):
+            return self._cache_miss(*args, **kwargs)[0]
+        key = (treedef, static_key, avals, self._x64())
+        entry = self._cache.get(key)
+        if entry is None:
+            out, entry = self._cache_miss(*args, **kwargs)
+            if entry is not None:
+                self._cache[key] = entry
+            return out
+        return _execute(entry.executable, leaves, avals, default_device(),
+                        entry.out_treedef, entry.out_weak_types)
+
+    def cache_size(self) -> int:
+        return len(self._cache)
+
+    def clear_cache(self) -> None:
+        self._cache.clear()
+
+
+class Lowered:
+    """A traced function, before compilation. ``as_text()`` is its StableHLO."""
+
+    def __init__(self, traced: tracing.TracedModule, static_argnums, static_argnames, name):
+        self._traced = traced
+        self._static_argnums = static_argnums
+        self._static_argnames = static_argnames
+        self._name = name
+
+    @property
+    def in_avals(self):
+        return self._traced.in_treedef.unflatten(list(self._traced.in_avals))
+
+    def as_text(self) -> str:
+        """The module as StableHLO text.
+
+        Example:
+            >>> print(jit(lambda x: x + 1).lower(1.0).as_text())  # doctest: +SKIP
+        """
+        return self._traced.module.as_text()
+
+    def compile(self) -> "Compiled":
+        """Compile for the default device."""
+        device = default_device()
+        exe = _xjit.compile(self._traced.module, device)
+        return Compiled(exe, self._traced, device, self)
+
+
+class Compiled:
+    """A compiled function; call it with the dynamic (non-static) arguments."""
+
+    def __init__(self, exe, traced, device, lowered):
+        self._exe = exe
+        self._traced = traced
+        self._device = device
+        self._lowered = lowered
+
+    def as_text(self) -> str:
+        return self._exe.as_text()
+
+    @api_boundary
+    def __call__(self, *args, **kwargs):
+        leaves, treedef = _xjit.tree_flatten((tuple(args), dict(kwargs)))
+        t = self._traced
+        if treedef != t.in_treedef:
+            raise TypeError(
+                f"Function compiled with input pytree {t.in_treedef} does not match the "
+                f"input pytree it was called with: {treedef}")
+        for i, (x, want) in enumerate(zip(leaves, t.in_avals)):
+            got = tracing.leaf_aval(x)
+            if got.shape != want.shape or got.dtype != want.dtype:
+                raise TypeError(
+                    f"Argument types differ from the types for which this computation was "
+                    f"compiled: argument {i} is {got.str_short()}, expected "
+                    f"{want.str_short()}")
+        return _execute(self._exe, leaves, t.in_avals, self._device, t.out_treedef,
+                        t.out_weak_types)
+
+
+class _JitMixin:
+    """Methods of jitted functions; combined with the JitFunction class below."""
+
+    def _setup(self, fun, static_argnums, static_argnames, donate_argnums):
+        functools.update_wrapper(self, fun)
+        self._fun = fun
+        nums, names = _normalize_statics(fun, static_argnums, static_argnames)
+        self._static_argnums = nums
+        self._static_argnames = names
+        self._donate_argnums = donate_argnums  # accepted; CPU buffers are not donated
+        return nums, names
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        return functools.partial(self, instance)
+
+    def __repr__(self):
+        return f"<jitted function {_fun_name(self._fun)}>"
+
+    def _trace(self, args, kwargs) -> tuple:
+        dyn_args, dyn_kwargs, rebuild, _, _ = _split_statics(
+            args, kwargs, self._static_argnums, self._static_argnames)
+        traced = tracing.trace_to_module(self._fun, dyn_args, dyn_kwargs,
+                                         rebuild_args=rebuild, name=_fun_name(self._fun))
+        leaves, _ = _xjit.tree_flatten((tuple(dyn_args), dyn_kwargs))
+        return traced, leaves
+
+    @api_boundary
+    def _cache_miss(self, *args, **kwargs):
+        if core.current_trace() is not None:
+            return self._fun(*args, **kwargs), None  # nested jit: inline
+        traced, leaves = self._trace(args, kwargs)
+        device = default_device()
+        exe = _xjit.compile(traced.module, device)
+        out = _execute(exe, leaves, traced.in_avals, device, traced.out_treedef,
+                       traced.out_weak_types)
+        return out, JitCacheEntry(exe, traced.out_treedef, traced.out_weak_types)
+
+    @api_boundary
+    def lower(self, *args, **kwargs) -> Lowered:
+        """Trace with these arguments without compiling.
+
+        Example:
+            >>> jit(lambda x: x + 1).lower(1.0).as_text()  # doctest: +SKIP
+        """
+        traced, _ = self._trace(args, kwargs)
+        return Lowered(traced, self._static_argnums, self._static_argnames,
+                       _fun_name(self._fun))
+
+    def _cache_size(self) -> int:
+        return self.cache_size()
+
+
+def _init_base(base, self, fun, cache_miss, nums, names):
+    try:
+        base.__init__(self, fun, cache_miss, list(nums), list(names), x64_enabled)
+    except TypeError:
+        base.__init__(self, fun, cache_miss, list(nums), list(names))
+
+
+def _make_jit_class():
+    """JitWrapped: a subclass of the C++ JitFunction, so calls run no Python.
+
+    Falls back to the Python implementation when the C++ class is missing.
+    """
+    base = getattr(_xjit, "JitFunction", None) or _PyJitFunction
+
+    class JitWrapped(_JitMixin, base):
+        def __init__(self, fun, static_argnums=None, static_argnames=None,
+                     donate_argnums=None):
+            nums, names = self._setup(fun, static_argnums, static_argnames, donate_argnums)
+            _init_base(base, self, fun, self._cache_miss, nums, names)
+
+    return JitWrapped
+
+
+JitWrapped = _make_jit_class()
+
+
+def jit(fun: Callable | None = None, *, static_argnums=None, static_argnames=None,
+        donate_argnums=None, **unused_options):
+    """Compile ``fun``: traced once per input signature, then run from the cache.
+
+    Args mirror ``jax.jit``: ``static_argnums``/``static_argnames`` mark
+    arguments whose Python values (hashable) are part of the cache key.
+
+    Example:
+        >>> @jit
+        ... def f(x):
+        ...     return x * 2
+        >>> f(3.0)
+        Array(6., dtype=float32, weak_type=True)
+    """
+    if fun is None:
+        return functools.partial(jit, static_argnums=static_argnums,
+                                 static_argnames=static_argnames,
+                                 donate_argnums=donate_argnums)
+    if not callable(fun):
+        raise TypeError(f"Expected a callable value, got {fun!r}")
+    return JitWrapped(fun, static_argnums, static_argnames, donate_argnums)

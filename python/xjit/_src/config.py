@@ -1,0 +1,84 @@
+"""Global configuration flags, read and written like JAX's ``jax.config``.
+
+Example:
+    >>> import xjit
+    >>> xjit.config.update("jax_enable_x64", True)
+    >>> xjit.config.jax_enable_x64
+    True
+"""
+from __future__ import annotations
+
+from typing import Any
+
+
+class Config:
+    """Named flags with defaults; ``update(name, value)`` changes one.
+
+    Setting ``jax_enable_x64`` is forwarded to the C++ jit fast path
+    (``_xjit.set_x64``) because it is part of every cache key there.
+    """
+
+    _DEFAULTS = {
+        "jax_enable_x64": False,
+        # "cpu" or "reference" (or "cuda" when built); None means "cpu".
+        "jax_platform_name": None,
+        # "off" keeps xjit's own frames in tracebacks (for debugging xjit).
+        "jax_traceback_filtering": "auto",
+    }
+
+    def __init__(self):
+        object.__setattr__(self, "_values", dict(self._DEFAULTS))
+        object.__setattr__(self, "_observers", {})
+
+    def update(self, name: str, value: Any) -> None:
+        """Set flag ``name`` to ``value``.
+
+        Example:
+            >>> config.update("jax_enable_x64", False)
+        """
+        if name not in self._values:
+            raise AttributeError(f"Unrecognized config option: {name}")
+        if name == "jax_enable_x64":
+            value = bool(value)
+        self._values[name] = value
+        for observer in self._observers.get(name, ()):
+            observer(value)
+
+    def read(self, name: str) -> Any:
+        """The current value of flag ``name``.
+
+        Example:
+            >>> config.read("jax_enable_x64")
+            False
+        """
+        try:
+            return self._values[name]
+        except KeyError:
+            raise AttributeError(f"Unrecognized config option: {name}") from None
+
+    def observe(self, name: str, callback) -> None:
+        """Call ``callback(value)`` after every update of ``name`` (and once now)."""
+        self._observers.setdefault(name, []).append(callback)
+        callback(self._values[name])
+
+    def __getattr__(self, name: str) -> Any:
+        values = object.__getattribute__(self, "_values")
+        if name in values:
+            return values[name]
+        raise AttributeError(f"Unrecognized config option: {name}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("use config.update(name, value) to change a flag")
+
+
+config = Config()
+
+
+def x64_enabled() -> bool:
+    """Whether 64-bit dtypes are enabled.
+
+    Example:
+        >>> x64_enabled()
+        False
+    """
+    return config._values["jax_enable_x64"]

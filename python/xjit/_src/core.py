@@ -1,0 +1,217 @@
+"""Abstract values, traces and tracers.
+
+A ``Trace`` owns the ``ComputationBuilder`` a function is being traced into; a
+``Tracer`` is a handle to one graph value of that trace together with its
+abstract value (``ShapedArray``: shape, dtype, weak type). Traces form a
+stack: while one is active every primitive is staged into the innermost one
+(see ``dispatch.bind``).
+
+Example:
+    >>> ShapedArray((2, 3), np.dtype("float32")).str_short()
+    'float32[2,3]'
+"""
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+
+from xjit._src import errors
+
+#: numpy dtype for each dtype name crossing the C++ boundary.
+DTYPE_BY_NAME = {name: np.dtype(name) for name in (
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "float32", "float64", "complex64", "complex128")}
+DTYPE_BY_NAME["bfloat16"] = np.dtype(ml_dtypes.bfloat16)
+
+
+class ShapedArray:
+    """The abstract value of an array: shape, dtype and JAX's weak-type flag.
+
+    Example:
+        >>> ShapedArray((), np.dtype("float32"), weak_type=True)
+        ShapedArray(float32[], weak_type=True)
+    """
+    __slots__ = ("shape", "dtype", "weak_type")
+
+    def __init__(self, shape, dtype, weak_type: bool = False):
+        self.shape = tuple(shape)
+        self.dtype = np.dtype(dtype)
+        self.weak_type = bool(weak_type)
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+    def str_short(self) -> str:
+        return f"{self.dtype.name}[{','.join(map(str, self.shape))}]"
+
+    def __eq__(self, other):
+        return (isinstance(other, ShapedArray) and self.shape == other.shape
+                and self.dtype == other.dtype and self.weak_type == other.weak_type)
+
+    def __hash__(self):
+        return hash((self.shape, self.dtype, self.weak_type))
+
+    def __repr__(self):
+        weak = ", weak_type=True" if self.weak_type else ""
+        return f"ShapedArray({self.str_short()}{weak})"
+
+
+class ShapeDtypeStruct:
+    """A shape and dtype with no data, as accepted by ``jit(f).lower``.
+
+    Example:
+        >>> ShapeDtypeStruct((3,), np.float32).shape
+        (3,)
+    """
+    __slots__ = ("shape", "dtype", "weak_type")
+
+    def __init__(self, shape, dtype, weak_type: bool = False):
+        self.shape = tuple(shape)
+        self.dtype = np.dtype(dtype)
+        self.weak_type = bool(weak_type)
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    def __repr__(self):
+        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name})"
+
+
+class Trace:
+    """One function being traced: a module builder and the computation in it.
+
+    ``constants`` caches graph constants made from concrete arrays so that an
+    array captured twice is embedded once.
+    """
+
+    def __init__(self, module_builder, computation_builder, name: str = "main"):
+        self.mb = module_builder
+        self.cb = computation_builder
+        self.name = name
+        self.live = True
+        self.constants: dict[int, Any] = {}
+        self._keepalive: list[Any] = []
+
+    def constant(self, value) -> Any:
+        """A graph constant holding concrete ``value`` (numpy or xjit.Array)."""
+        key = id(value)
+        v = self.constants.get(key)
+        if v is None:
+            v = self.cb.constant(np.ascontiguousarray(np.asarray(value)))
+            self.constants[key] = v
+            self._keepalive.append(value)  # keeps id(value) unique while tracing
+        return v
+
+    def __repr__(self):
+        return f"Trace({self.name})"
+
+
+class _TraceState(threading.local):
+    def __init__(self):
+        self.stack: list[Trace] = []
+
+
+_state = _TraceState()
+
+
+def trace_stack() -> list:
+    """The active traces, innermost last."""
+    return _state.stack
+
+
+def current_trace():
+    """The innermost active trace, or None when running eagerly."""
+    stack = _state.stack
+    return stack[-1] if stack else None
+
+
+class new_trace:
+    """Context manager that makes ``trace`` the innermost active trace.
+
+    Example:
+        >>> with new_trace(Trace(mb, mb.computation("main"))) as t:  # doctest: +SKIP
+        ...     pass
+    """
+
+    def __init__(self, trace: Trace):
+        self.trace = trace
+
+    def __enter__(self) -> Trace:
+        _state.stack.append(self.trace)
+        return self.trace
+
+    def __exit__(self, *exc):
+        popped = _state.stack.pop()
+        assert popped is self.trace, "trace stack corrupted"
+        self.trace.live = False
+        return False
+
+
+class Tracer:
+    """A traced array: a graph value of ``trace`` with abstract value ``aval``.
+
+    Tracers support the same operators and methods as ``xjit.Array`` but have no
+    concrete value: converting one to a Python bool/int/float or numpy array
+    raises a ``ConcretizationTypeError`` subclass.
+    """
+    __slots__ = ("_trace", "_value", "aval", "__weakref__")
+    __array_priority__ = 100
+
+    def __init__(self, trace: Trace, value, aval: ShapedArray):
+        self._trace = trace
+        self._value = value
+        self.aval = aval
+
+    shape = property(lambda self: self.aval.shape)
+    dtype = property(lambda self: self.aval.dtype)
+    ndim = property(lambda self: len(self.aval.shape))
+    size = property(lambda self: self.aval.size)
+    weak_type = property(lambda self: self.aval.weak_type)
+
+    def __repr__(self):
+        return f"Traced<{self.aval!r}>with<{self._trace!r}>"
+
+    def __bool__(self):
+        raise errors.TracerBoolConversionError(self)
+
+    def __index__(self):
+        raise errors.TracerIntegerConversionError(self)
+
+    def __int__(self):
+        raise errors.TracerIntegerConversionError(self)
+
+    def __float__(self):
+        raise errors.ConcretizationTypeError(self, "float() was called on a traced array.")
+
+    def __complex__(self):
+        raise errors.ConcretizationTypeError(self, "complex() was called on a traced array.")
+
+    def __array__(self, dtype=None, copy=None):
+        raise errors.TracerArrayConversionError(self)
+
+    def item(self, *args):
+        raise errors.ConcretizationTypeError(self, "item() was called on a traced array.")
+
+    def tolist(self):
+        raise errors.ConcretizationTypeError(self, "tolist() was called on a traced array.")
+
+    def __hash__(self):
+        raise TypeError(f"unhashable type: {type(self).__name__} (traced arrays are "
+                        f"not hashable; static arguments must be Python values)")
+
+
+def tracer_from_value(trace: Trace, value, weak_type: bool = False) -> Tracer:
+    """Wrap builder ``value`` (a non-tuple graph value) as a Tracer of ``trace``."""
+    return Tracer(trace, value, ShapedArray(value.shape, DTYPE_BY_NAME[value.dtype], weak_type))

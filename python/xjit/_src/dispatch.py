@@ -1,0 +1,235 @@
+"""The single primitive layer: ``bind`` stages an op into the active trace or
+runs it eagerly through a cached one-op executable.
+
+Every ``xjit.lax`` function ends in ``bind(op_name, operands, attrs, ...)``.
+Operands are ``Tracer``s, ``xjit.Array``s or numpy arrays already in their
+final dtype (lax decides dtypes and weak types before calling).
+
+* While a trace is active the op is appended to the innermost trace's
+  computation; concrete operands become graph constants.
+* Otherwise the op runs eagerly: the executable for (op, attributes, operand
+  shapes/dtypes, device) is compiled once and cached, exactly as jit would.
+
+Example:
+    >>> x = bind("add", [np.ones(3, np.float32), np.ones(3, np.float32)])
+    >>> np.asarray(x)
+    array([2., 2., 2.], dtype=float32)
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from xjit import _xjit
+from xjit._src import core, errors
+from xjit._src.config import config
+from xjit._src.traceback_util import user_location
+
+Array = _xjit.Array
+Tracer = core.Tracer
+_trace_state = core._state
+
+# ----------------------------------------------------------------------------- devices
+
+_device_cache: dict[str, list] = {}
+
+
+def devices_for(platform: str) -> list:
+    """The devices of ``platform`` (cached: device lists do not change)."""
+    devs = _device_cache.get(platform)
+    if devs is None:
+        try:
+            devs = list(_xjit.devices(platform))
+        except Exception as e:  # unknown platform
+            raise RuntimeError(
+                f"Unknown backend {platform!r}; available: {list(_xjit.platforms())}") from e
+        _device_cache[platform] = devs
+    return devs
+
+
+def default_backend() -> str:
+    """The platform new arrays and computations go to (``jax_platform_name``)."""
+    return config._values["jax_platform_name"] or "cpu"
+
+
+def default_device():
+    """The first device of the default backend."""
+    return devices_for(default_backend())[0]
+
+
+def device_key(device) -> tuple:
+    return (device.platform, device.id)
+
+
+# ------------------------------------------------------------------------------ dtypes
+
+_CANONICAL_32 = {np.dtype(a): np.dtype(b) for a, b in (
+    ("int64", "int32"), ("uint64", "uint32"), ("float64", "float32"),
+    ("complex128", "complex64"))}
+
+
+def canonicalize_dtype(dtype) -> np.dtype:
+    """``dtype`` narrowed to 32 bits unless x64 is enabled (hot path of ``bind``)."""
+    dtype = np.dtype(dtype)
+    if config._values["jax_enable_x64"]:
+        return dtype
+    return _CANONICAL_32.get(dtype, dtype)
+
+
+def python_scalar_dtype(x) -> np.dtype:
+    """Default dtype of a Python scalar: bool, then int32/float32/complex64 (64 with x64)."""
+    if isinstance(x, bool):
+        return np.dtype(np.bool_)
+    if isinstance(x, int):
+        return canonicalize_dtype(np.int64)
+    if isinstance(x, float):
+        return canonicalize_dtype(np.float64)
+    if isinstance(x, complex):
+        return canonicalize_dtype(np.complex128)
+    raise TypeError(f"{type(x)} is not a Python scalar")
+
+
+def to_numpy_operand(x, dtype=None) -> np.ndarray:
+    """A concrete value as a contiguous numpy array of ``dtype`` (canonical by default)."""
+    if dtype is None:
+        if isinstance(x, (bool, int, float, complex)):
+            dtype = python_scalar_dtype(x)
+        else:
+            dtype = canonicalize_dtype(np.asarray(x).dtype)
+    if isinstance(x, int) and not isinstance(x, bool) and np.dtype(dtype).kind in "iu":
+        info = np.iinfo(dtype)
+        if not info.min <= x <= info.max:
+            raise OverflowError(f"Python int {x} too large to convert to {np.dtype(dtype).name}")
+    return np.ascontiguousarray(np.asarray(x, dtype=dtype))
+
+
+# -------------------------------------------------------------------------------- bind
+
+def bind(name: str, operands: Sequence[Any], attrs: dict | None = None, *,
+         weak_type=False, regions: Sequence[Callable] = (), region_key=None):
+    """Apply op ``name`` (a StableHLO mnemonic) to ``operands``.
+
+    ``attrs`` holds the op's attributes with hashable values (ints, strs,
+    tuples). ``regions`` are functions ``f(module_builder) -> Computation``
+    building the op's called computations (a reduce body); ``region_key``
+    identifies them for the eager cache (``None`` with regions: not cached).
+    ``weak_type`` is one flag, or one per result. Returns one Tracer/Array, or
+    a list of them when the op produces a tuple.
+    """
+    attrs = attrs or {}
+    stack = _trace_state.stack
+    if stack:
+        return _bind_traced(stack[-1], name, operands, attrs, weak_type, regions)
+    return _bind_eager(name, operands, attrs, weak_type, regions, region_key)
+
+
+def _weak_flags(weak_type, n: int) -> list:
+    if isinstance(weak_type, (list, tuple)):
+        return list(weak_type)
+    return [bool(weak_type)] * n
+
+
+def graph_value(trace: core.Trace, x):
+    """The builder value of operand ``x`` inside ``trace``."""
+    if isinstance(x, Tracer):
+        if x._trace is not trace:
+            raise _foreign_tracer_error(x, trace)
+        return x._value
+    return trace.constant(x)
+
+
+def _foreign_tracer_error(x: Tracer, trace: core.Trace) -> Exception:
+    if x._trace.live:
+        return errors.UnexpectedTracerError(
+            f"A traced value of an enclosing trace was used inside {trace.name}: {x!r}. "
+            f"Region bodies (lax.reduce computations) may not close over traced values; "
+            f"pass them as operands instead.")
+    return errors.UnexpectedTracerError(
+        f"Encountered an unexpected tracer: {x!r}. A traced value escaped the function "
+        f"being traced (for example it was stored in a global or returned through a "
+        f"side channel) and was used after tracing ended.")
+
+
+def _bind_traced(trace, name, operands, attrs, weak_type, regions):
+    values = [graph_value(trace, x) for x in operands]
+    called = [build(trace.mb) for build in regions]
+    out = trace.cb.op(name, values, attrs, called, user_location())
+    if not out.is_tuple:
+        return core.tracer_from_value(trace, out, _weak_flags(weak_type, 1)[0])
+    n = len(out.tuple_shapes)
+    weak = _weak_flags(weak_type, n)
+    loc = user_location()
+    return [core.tracer_from_value(
+        trace, trace.cb.op("get_tuple_element", [out], {"index": i}, [], loc), weak[i])
+        for i in range(n)]
+
+
+# (name, attrs, signature, device, region_key) -> (executable, number of results, is_tuple)
+_eager_cache: dict[tuple, tuple] = {}
+
+
+def _bind_eager(name, operands, attrs, weak_type, regions, region_key):
+    device = None
+    for x in operands:
+        if isinstance(x, Array):
+            device = x.device
+            break
+    if device is None:
+        device = default_device()
+    dkey = device_key(device)
+    args = []
+    for x in operands:
+        if isinstance(x, Array):
+            if x.device is not device and device_key(x.device) != dkey:
+                x = _xjit.device_put(np.asarray(x), device, x.weak_type)
+        elif isinstance(x, Tracer):
+            raise _foreign_tracer_error(x, core.Trace(None, None, "an eager op"))
+        else:
+            x = _xjit.device_put(np.ascontiguousarray(x), device, False)
+        args.append(x)
+    cacheable = not regions or region_key is not None
+    key = None
+    entry = None
+    if cacheable:
+        key = (name, tuple(sorted(attrs.items())), tuple((a.shape, a.dtype) for a in args),
+               dkey, region_key)
+        entry = _eager_cache.get(key)
+    if entry is None:
+        entry = _compile_one_op(name, args, attrs, regions, device)
+        if cacheable:
+            _eager_cache[key] = entry
+    exe, n, is_tuple = entry
+    outs = exe.execute_with_weak_types(args, _weak_flags(weak_type, n))
+    return list(outs) if is_tuple else outs[0]
+
+
+def _compile_one_op(name, args, attrs, regions, device):
+    loc = user_location()
+    mb = _xjit.ModuleBuilder(f"eager_{name}")
+    cb = mb.computation("main")
+    params = [cb.parameter(a.dtype.name, tuple(a.shape)) for a in args]
+    called = [build(mb) for build in regions]
+    out = cb.op(name, params, attrs, called, loc)
+    if out.is_tuple:
+        results = [cb.op("get_tuple_element", [out], {"index": i}, [], loc)
+                   for i in range(len(out.tuple_shapes))]
+    else:
+        results = [out]
+    module = build_module(mb, cb, results)
+    return _xjit.compile(module, device), len(results), out.is_tuple
+
+
+def build_module(mb, cb, results):
+    """Finish ``cb`` with ``results`` and build (verify) the module ``mb``."""
+    comp = cb.finish(list(results))
+    return mb.build(cb if comp is None else comp)
+
+
+def eager_cache_size() -> int:
+    """Number of cached one-op executables (for tests and benchmarks)."""
+    return len(_eager_cache)
+
+
+def clear_eager_cache() -> None:
+    _eager_cache.clear()

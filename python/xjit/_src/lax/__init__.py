@@ -1,0 +1,1 @@
+"""Implementation of ``xjit.lax``: JAX's lax API on the xjit builder."""

@@ -1,0 +1,250 @@
+"""numpy indexing (``x[idx]``) for xjit arrays and tracers.
+
+Basic indexing (ints, slices with any step, None, Ellipsis) lowers to one
+``lax.slice``, ``lax.rev`` for negative steps and a ``lax.reshape``. Advanced
+indexing (integer arrays, concrete boolean masks, traced integer scalars) follows
+numpy's placement rules and is computed as a one-hot select and reduction, so it
+works under jit; out-of-bounds array indices are clamped, as in JAX.
+
+Example:
+    >>> import xjit.numpy as jnp
+    >>> x = jnp.arange(12).reshape(3, 4)
+    >>> x[::-1, 1]
+    Array([9, 5, 1], dtype=int32)
+"""
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from xjit._src import dtypes
+from xjit._src.numpy import util
+from xjit._src.numpy.util import lax
+
+
+def _is_int_scalar(i) -> bool:
+    return isinstance(i, (int, np.integer)) and not isinstance(i, (bool, np.bool_))
+
+
+def _is_array_index(i) -> bool:
+    if isinstance(i, (list, np.ndarray)) or util.is_xjit_value(i):
+        return True
+    return False
+
+
+def _as_index_array(i):
+    """An advanced index as a numpy int/bool array (concrete) or an xjit value."""
+    if util.is_xjit_value(i):
+        if util.is_tracer(i):
+            return i
+        return np.asarray(i)
+    arr = np.asarray(i)
+    if arr.dtype == object or (arr.size == 0 and arr.dtype == np.float64):
+        arr = arr.astype(np.int64) if arr.size == 0 else arr
+    return arr
+
+
+def _expand(idx, ndim):
+    """Normalize to a list of entries covering every axis (Ellipsis replaced)."""
+    if not isinstance(idx, tuple):
+        idx = (idx,)
+    entries = []
+    for i in idx:
+        if isinstance(i, (bool, np.bool_)):
+            raise NotImplementedError("xjit: indexing with a Python bool is not supported yet")
+        if _is_array_index(i):
+            a = _as_index_array(i)
+            if a.dtype == np.bool_:
+                if util.is_tracer(a):
+                    from xjit._src.errors import ConcretizationTypeError
+                    raise ConcretizationTypeError(
+                        "Array boolean indices must be concrete; got a traced boolean mask. "
+                        "Use jnp.where(mask, x, fill) instead.")
+                entries.extend(np.nonzero(np.asarray(a)))
+                continue
+            if not (dtypes.issubdtype(a.dtype, np.integer)):
+                raise IndexError("Indexer must have integer or boolean type, got indexer "
+                                 f"with type {a.dtype}")
+            entries.append(a)
+        elif i is None or i is Ellipsis or isinstance(i, slice) or _is_int_scalar(i):
+            entries.append(i)
+        elif hasattr(i, "__index__"):
+            entries.append(operator.index(i))
+        else:
+            raise TypeError(f"Indexer must be an int, slice, None, Ellipsis or array; got {i!r}")
+    n_ell = sum(1 for e in entries if e is Ellipsis)
+    if n_ell > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    used = sum(1 for e in entries if e is not None and e is not Ellipsis)
+    if used > ndim:
+        raise IndexError(f"Too many indices: {ndim}-dimensional array indexed with {used} "
+                         "regular indices.")
+    fill = [slice(None)] * (ndim - used)
+    if n_ell:
+        k = next(j for j, e in enumerate(entries) if e is Ellipsis)
+        entries = entries[:k] + fill + entries[k + 1:]
+    else:
+        entries = entries + fill
+    return entries
+
+
+def getitem(x, idx):
+    """``x[idx]`` with numpy semantics.
+
+    Example:
+        >>> jnp.arange(10)[-3:]
+        Array([7, 8, 9], dtype=int32)
+    """
+    x = util.asarray_any(x)
+    entries = _expand(idx, x.ndim)
+    has_array = any(not (e is None or isinstance(e, slice) or _is_int_scalar(e)) for e in entries)
+    _lax = lax()
+
+    starts, limits, strides, reversed_axes = [], [], [], []
+    out_shape = []          # shape after basic indexing (None axes included)
+    advanced = []           # (position in out_shape, index array, axis size)
+    axis = 0
+    for e in entries:
+        if e is None:
+            out_shape.append(1)
+            continue
+        n = x.shape[axis]
+        if _is_int_scalar(e) and not has_array:
+            i = int(e)
+            if not -n <= i < n:
+                raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
+            i += n if i < 0 else 0
+            starts.append(i), limits.append(i + 1), strides.append(1)
+        elif isinstance(e, slice):
+            start, stop, step = e.indices(n)
+            count = len(range(start, stop, step))
+            if step > 0:
+                lo, stride = start, step
+            else:
+                lo, stride = start + step * (count - 1) if count else 0, -step
+                reversed_axes.append(len(out_shape))
+            hi = lo + stride * (count - 1) + 1 if count else lo
+            starts.append(lo), limits.append(hi), strides.append(stride)
+            out_shape.append(count)
+        else:
+            starts.append(0), limits.append(n), strides.append(1)
+            advanced.append((len(out_shape), e, n))
+            out_shape.append(n)
+        axis += 1
+
+    y = x
+    if starts != [0] * x.ndim or limits != list(x.shape) or strides != [1] * x.ndim:
+        y = _lax.slice(y, tuple(starts), tuple(limits), tuple(strides))
+    if tuple(out_shape) != tuple(y.shape):
+        y = _lax.reshape(y, tuple(out_shape))
+    if reversed_axes:
+        y = _lax.rev(y, tuple(reversed_axes))
+    if advanced:
+        y = _advanced(y, advanced)
+    return y
+
+
+def _normalized_index(e, n):
+    """An integer index array as an int32/int64 xjit value in [0, n) (clamped as JAX)."""
+    _lax = lax()
+    idx_dtype = dtypes.default_int_dtype()
+    if not util.is_xjit_value(e):
+        a = np.asarray(e).astype(np.int64)
+        a = np.where(a < 0, a + n, a)
+        return util.convert(np.clip(a, 0, max(n - 1, 0)), idx_dtype)
+    a = util.convert(e, idx_dtype)
+    zero = util.broadcast_to(util.convert(0, idx_dtype), a.shape)
+    nn = util.broadcast_to(util.convert(n, idx_dtype), a.shape)
+    a = _lax.select(_lax.lt(a, zero), _lax.add(a, nn), a)
+    hi = util.broadcast_to(util.convert(max(n - 1, 0), idx_dtype), a.shape)
+    return _lax.clamp(zero, a, hi)
+
+
+def _advanced(y, advanced):
+    """Gather ``y`` at integer index arrays on some axes (numpy's advanced indexing)."""
+    _lax = lax()
+    positions = [p for p, _, _ in advanced]
+    sizes = [n for _, _, n in advanced]
+    b_shape = util.broadcast_shapes(*(util.shape_of(e) for _, e, _ in advanced))
+    idxs = [util.broadcast_to(_normalized_index(e, n), b_shape) for _, e, n in advanced]
+    rest = [i for i in range(y.ndim) if i not in positions]
+    r_shape = tuple(y.shape[i] for i in rest)
+    yt = _lax.transpose(y, tuple(rest + positions)) if rest + positions != list(range(y.ndim)) else y
+    nb, nr, m = len(b_shape), len(r_shape), len(sizes)
+    full = tuple(b_shape) + r_shape + tuple(sizes)
+    mask = None
+    idx_dtype = dtypes.default_int_dtype()
+    for k, idx in enumerate(idxs):
+        ib = _lax.broadcast_in_dim(idx, full, tuple(range(nb)))
+        io = _lax.broadcasted_iota(idx_dtype, full, nb + nr + k)
+        eq = _lax.eq(ib, io)
+        mask = eq if mask is None else _lax.and_(mask, eq)
+    yb = _lax.broadcast_in_dim(yt, full, tuple(range(nb, nb + nr + m)))
+    zero = util.broadcast_to(util.convert(0, y.dtype, bool(y.weak_type)), full)
+    picked = _lax.select(mask, yb, zero)
+    red_axes = tuple(range(nb + nr, nb + nr + m))
+    if y.dtype == np.bool_:
+        out = _lax.reduce_or(picked, red_axes)
+    else:
+        out = _lax.reduce_sum(picked, red_axes)
+    adjacent = positions == list(range(positions[0], positions[0] + m))
+    if adjacent and positions[0] != 0:
+        p = positions[0]
+        perm = list(range(nb, nb + p)) + list(range(nb)) + list(range(nb + p, nb + nr))
+        out = _lax.transpose(out, tuple(perm))
+    return out
+
+
+def nonzero(a, *, size=None, fill_value=None):
+    """Indices of nonzero elements, one array per axis (needs a concrete input).
+
+    Example:
+        >>> jnp.nonzero(jnp.array([0, 3, 0, 4]))
+        (Array([1, 3], dtype=int32),)
+    """
+    util.check_arraylike("nonzero", a)
+    if util.is_tracer(a):
+        from xjit._src.errors import ConcretizationTypeError
+        raise ConcretizationTypeError(
+            "nonzero requires a concrete array: its output shape depends on the values. "
+            "Pass size= is not supported yet; use jnp.where(cond, x, y) under jit.")
+    arr = np.asarray(a)
+    res = np.nonzero(arr)
+    if size is not None:
+        fill = 0 if fill_value is None else fill_value
+        res = tuple(np.concatenate([r[:size], np.full(max(size - len(r), 0), fill, r.dtype)])
+                    for r in res)
+    idx_dtype = dtypes.default_int_dtype()
+    return tuple(util.convert(r.astype(idx_dtype), idx_dtype) for r in res)
+
+
+def argwhere(a, *, size=None, fill_value=None):
+    """Indices of nonzero elements as an (N, ndim) array (needs a concrete input).
+
+    Example:
+        >>> jnp.argwhere(jnp.array([0, 3, 4]))
+        Array([[1],
+               [2]], dtype=int32)
+    """
+    cols = nonzero(a, size=size, fill_value=fill_value)
+    from xjit._src.numpy import shape_ops
+    if not cols:
+        return util.convert(np.zeros((1, 0), dtypes.default_int_dtype()), dtypes.default_int_dtype())
+    return shape_ops.stack(cols, axis=1)
+
+
+def take(a, indices, axis=None, mode=None):
+    """Elements of ``a`` at ``indices`` along ``axis`` (flattened when None); clamps.
+
+    Example:
+        >>> jnp.take(jnp.array([10, 20, 30]), jnp.array([2, 0]))
+        Array([30, 10], dtype=int32)
+    """
+    from xjit._src.numpy import shape_ops
+    x = util.asarray_any(a)
+    if axis is None:
+        x = shape_ops.ravel(x)
+        axis = 0
+    ax = util.canonicalize_axis(axis, x.ndim)
+    return getitem(x, (slice(None),) * ax + (indices,))

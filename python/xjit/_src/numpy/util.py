@@ -1,0 +1,281 @@
+"""Shared helpers of xjit.numpy: argument checks, dtype promotion, broadcasting, axes.
+
+Every xjit.numpy function funnels its inputs through ``promote_args`` (or one of its
+variants): it checks the inputs are array-like, computes JAX's result dtype and weak
+flag, converts each input to exactly that (dtype, weak) and broadcasts them to the
+numpy common shape.
+
+Example:
+    >>> x, y = promote_args("add", np.ones((2, 1), np.int8), 1)
+    >>> (x.shape, y.shape, y.dtype)
+    ((2, 1), (2, 1), dtype('int8'))
+"""
+from __future__ import annotations
+
+import builtins
+import operator
+from typing import Any, Sequence
+
+import numpy as np
+
+from xjit._src import dtypes
+
+try:
+    from numpy.exceptions import AxisError
+except ImportError:  # numpy < 1.25
+    AxisError = np.AxisError
+
+_PY_SCALARS = (bool, int, float, complex)
+
+
+# --------------------------------------------------------------------------- values
+
+def lax():
+    """The xjit.lax module (imported lazily: it imports xjit.numpy's callers)."""
+    from xjit import lax as _lax
+    return _lax
+
+
+def array_class():
+    import xjit
+    return xjit.Array
+
+
+def tracer_class():
+    from xjit._src import core
+    return core.Tracer
+
+
+def is_xjit_value(x) -> bool:
+    """True for xjit.Array and tracers (values lax operates on natively)."""
+    return isinstance(x, (array_class(), tracer_class()))
+
+
+def is_tracer(x) -> bool:
+    return isinstance(x, tracer_class())
+
+
+def is_arraylike(x) -> bool:
+    return (isinstance(x, _PY_SCALARS) or isinstance(x, (np.ndarray, np.generic))
+            or is_xjit_value(x))
+
+
+def check_arraylike(fun_name: str, *args) -> None:
+    """Raise TypeError (as JAX does) if an argument is not an array or scalar.
+
+    Example:
+        >>> check_arraylike("add", 1, [2])
+        Traceback (most recent call last):
+        TypeError: add requires ndarray or scalar arguments, got <class 'list'> at position 1.
+    """
+    for pos, a in enumerate(args):
+        if not is_arraylike(a):
+            raise TypeError(f"{fun_name} requires ndarray or scalar arguments, "
+                            f"got {type(a)} at position {pos}.")
+
+
+def shape_of(x) -> tuple:
+    if isinstance(x, _PY_SCALARS):
+        return ()
+    return tuple(x.shape)
+
+
+def ndim_of(x) -> int:
+    return len(shape_of(x))
+
+
+def size_of(shape: Sequence[int]) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def default_device():
+    from xjit._src import dispatch
+    return dispatch.default_device()
+
+
+def put(value: np.ndarray, weak: bool = False):
+    """Place a numpy array on the default device as an xjit.Array with that weak flag."""
+    from xjit import _xjit
+    value = np.asarray(value)
+    dt = dtypes.canonicalize_dtype(value.dtype)
+    if value.dtype != dt:
+        value = value.astype(dt)
+    return _xjit.device_put(np.ascontiguousarray(value), default_device(), weak)
+
+
+def convert(x, dtype, weak: bool = False):
+    """``x`` converted to exactly (``dtype``, ``weak``); concrete inputs become Arrays.
+
+    Example:
+        >>> convert(1.0, np.float16).dtype
+        dtype('float16')
+    """
+    dtype = np.dtype(dtype)
+    if not is_xjit_value(x):
+        if isinstance(x, _PY_SCALARS) and dtypes.issubdtype(dtype, np.integer):
+            _check_int_fits(x, dtype)
+        return put(np.asarray(x).astype(dtype), weak)
+    if x.dtype == dtype and bool(getattr(x, "weak_type", False)) == weak:
+        return x
+    _lax = lax()
+    internal = getattr(_lax, "_convert_element_type", None)
+    if internal is not None:
+        return internal(x, dtype, weak)
+    return _lax.convert_element_type(x, dtype, weak_type=weak)
+
+
+def _check_int_fits(x, dtype) -> None:
+    if isinstance(x, int) and not isinstance(x, bool):
+        info = np.iinfo(dtype)
+        if not (info.min <= x <= info.max):
+            raise OverflowError(f"Python int {x} too large to convert to {dtype}")
+
+
+def asarray_any(x):
+    """``x`` as an xjit value, keeping its dtype/weak flag (Python scalars stay weak)."""
+    if is_xjit_value(x):
+        return x
+    if isinstance(x, _PY_SCALARS):
+        dt, weak = dtypes.result_type(x, return_weak_type_flag=True)
+        return convert(x, dt, weak)
+    if isinstance(x, (np.ndarray, np.generic)):
+        return convert(x, dtypes.canonicalize_dtype(dtypes.dtype(x)), False)
+    raise TypeError(f"expected an array or scalar, got {type(x)}")
+
+
+# ----------------------------------------------------------------- promotion, broadcast
+
+def broadcast_shapes(*shapes) -> tuple:
+    """numpy's broadcast of shapes; ValueError on mismatch (JAX's message).
+
+    Example:
+        >>> broadcast_shapes((2, 1), (3,))
+        (2, 3)
+    """
+    shapes = [tuple(s) for s in shapes]
+    nd = builtins.max((len(s) for s in shapes), default=0)
+    out = []
+    for i in range(nd):
+        dims = [s[i - nd + len(s)] for s in shapes if i - nd + len(s) >= 0]
+        sizes = {d for d in dims if d != 1}
+        if len(sizes) > 1:
+            raise ValueError("Incompatible shapes for broadcasting: "
+                             + " and ".join(str(s) for s in shapes))
+        out.append(sizes.pop() if sizes else 1)
+    return tuple(out)
+
+
+def broadcast_to(x, shape: Sequence[int]):
+    """Broadcast an xjit value to ``shape`` with numpy's trailing-axis alignment."""
+    shape = tuple(int(d) for d in shape)
+    xs = shape_of(x)
+    if xs == shape:
+        return x
+    if len(xs) > len(shape) or broadcast_shapes(xs, shape) != shape:
+        raise ValueError(f"Incompatible shapes for broadcasting: {xs} and requested shape {shape}")
+    x = asarray_any(x)
+    nd = len(shape)
+    return lax().broadcast_in_dim(x, shape, tuple(range(nd - len(xs), nd)))
+
+
+def promote_dtypes(*args):
+    """Convert every arg to JAX's common (dtype, weak) without broadcasting."""
+    dt, weak = dtypes.result_type(*args, return_weak_type_flag=True)
+    return [convert(a, dt, weak) for a in args]
+
+
+def promote_args(fun_name: str, *args):
+    """Check, promote to the common dtype (JAX rules) and broadcast to one shape."""
+    check_arraylike(fun_name, *args)
+    shape = broadcast_shapes(*(shape_of(a) for a in args))
+    return [broadcast_to(a, shape) for a in promote_dtypes(*args)]
+
+
+def to_inexact(dt: np.dtype) -> np.dtype:
+    """Integers and bool become the default float; inexact types stay."""
+    if dtypes.is_inexact(dt):
+        return dt
+    return dtypes.default_float_dtype()
+
+
+def promote_args_inexact(fun_name: str, *args):
+    """Like promote_args, then integers/bools become the default float type."""
+    check_arraylike(fun_name, *args)
+    dt, weak = dtypes.result_type(*args, return_weak_type_flag=True)
+    dt = to_inexact(dt)
+    shape = broadcast_shapes(*(shape_of(a) for a in args))
+    return [broadcast_to(convert(a, dt, weak), shape) for a in args]
+
+
+def real_dtype(dt: np.dtype) -> np.dtype:
+    """float32 for complex64, float64 for complex128, identity otherwise."""
+    dt = np.dtype(dt)
+    if dt == np.complex64:
+        return np.dtype(np.float32)
+    if dt == np.complex128:
+        return np.dtype(np.float64)
+    return dt
+
+
+def is_weak(x) -> bool:
+    return dtypes.is_weakly_typed(x)
+
+
+def dtype_of(x) -> np.dtype:
+    """Canonical dtype of an array-like (Python scalars: default type of their kind)."""
+    return dtypes.dtype(x, canonicalize=True)
+
+
+# ------------------------------------------------------------------------------ axes
+
+def canonicalize_axis(axis, ndim: int) -> int:
+    """Normalize a possibly negative axis; numpy's AxisError (a ValueError) if out of range.
+
+    Example:
+        >>> canonicalize_axis(-1, 3)
+        2
+    """
+    try:
+        axis = operator.index(axis)
+    except TypeError as err:
+        raise TypeError(f"axis must be an integer, got {axis!r}") from err
+    if not -ndim <= axis < ndim:
+        raise AxisError(f"axis {axis} is out of bounds for array of dimension {ndim}")
+    return axis + ndim if axis < 0 else axis
+
+
+def canonicalize_axes(axis, ndim: int) -> tuple:
+    """``None`` -> all axes; int or tuple -> sorted tuple of non-negative axes."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, (tuple, list)):
+        axes = tuple(canonicalize_axis(a, ndim) for a in axis)
+    else:
+        axes = (canonicalize_axis(axis, ndim),)
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"duplicate value in 'axis': {axis}")
+    return tuple(sorted(axes))
+
+
+def canonical_shape(shape) -> tuple:
+    """A shape argument (int or sequence of ints) as a tuple; TypeError otherwise."""
+    if isinstance(shape, (int, np.integer)):
+        shape = (shape,)
+    try:
+        out = tuple(operator.index(d) for d in shape)
+    except TypeError as err:
+        raise TypeError(f"Shapes must be 1D sequences of concrete values of integer type, "
+                        f"got {shape!r}.") from err
+    if builtins.any(d < 0 for d in out):
+        raise ValueError(f"negative dimensions are not allowed: {out}")
+    return out
+
+
+def requested_dtype(dtype) -> np.dtype | None:
+    """A user dtype argument, canonicalized (None stays None)."""
+    if dtype is None:
+        return None
+    return dtypes.canonicalize_dtype(dtypes.dtype(dtype))

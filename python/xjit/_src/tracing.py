@@ -1,0 +1,119 @@
+"""Tracing Python functions into builder computations.
+
+``trace_to_module`` is what ``jit`` does on a cache miss: one parameter per
+flattened argument leaf, the function run on tracers, the output leaves made
+the computation's results. ``trace_region`` does the same for the called
+computations of ops such as ``reduce``.
+
+Example:
+    >>> traced = trace_to_module(lambda x: x * 2, (np.ones(3, np.float32),), {})
+    >>> "stablehlo.multiply" in traced.module.as_text()
+    True
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from xjit import _xjit
+from xjit._src import core, dispatch
+
+_PY_SCALARS = (bool, int, float, complex)
+
+
+def leaf_aval(x, describe: Callable[[], str] | None = None) -> core.ShapedArray:
+    """The abstract value jit gives argument leaf ``x`` (JAX's signature rules).
+
+    Example:
+        >>> leaf_aval(1.0)
+        ShapedArray(float32[], weak_type=True)
+    """
+    if isinstance(x, (_xjit.Array, core.Tracer, core.ShapeDtypeStruct)):
+        return core.ShapedArray(x.shape, x.dtype, getattr(x, "weak_type", False))
+    if isinstance(x, _PY_SCALARS):
+        return core.ShapedArray((), dispatch.python_scalar_dtype(x), not isinstance(x, bool))
+    if isinstance(x, (np.ndarray, np.generic)) and x.dtype.name in core.DTYPE_BY_NAME:
+        return core.ShapedArray(x.shape, dispatch.canonicalize_dtype(x.dtype), False)
+    raise TypeError(f"Argument '{x}' of type {type(x)} is not a valid JAX type.")
+
+
+class TracedModule:
+    """The result of tracing a function for jit: module plus tree structures."""
+
+    def __init__(self, module, in_treedef, in_avals, out_treedef, out_weak_types):
+        self.module = module
+        self.in_treedef = in_treedef
+        self.in_avals = in_avals
+        self.out_treedef = out_treedef
+        self.out_weak_types = out_weak_types
+
+
+def output_value(trace: core.Trace, leaf) -> tuple:
+    """(builder value, weak flag) of one output leaf of a traced function."""
+    if isinstance(leaf, core.Tracer):
+        return dispatch.graph_value(trace, leaf), leaf.aval.weak_type
+    if isinstance(leaf, _xjit.Array):
+        return trace.constant(leaf), leaf.weak_type
+    if isinstance(leaf, _PY_SCALARS):
+        return trace.constant(dispatch.to_numpy_operand(leaf)), not isinstance(leaf, bool)
+    if isinstance(leaf, (np.ndarray, np.generic)):
+        return trace.constant(dispatch.to_numpy_operand(leaf)), False
+    raise TypeError(f"Value {leaf!r} of type {type(leaf)} returned from a traced "
+                    f"function is not a valid JAX type.")
+
+
+def trace_to_module(fun: Callable, dyn_args: Sequence, dyn_kwargs: dict, *,
+                    rebuild_args: Callable | None = None, name: str = "main") -> TracedModule:
+    """Trace ``fun`` on tracers standing for the leaves of (dyn_args, dyn_kwargs).
+
+    ``rebuild_args(args, kwargs) -> (args, kwargs)`` re-inserts static arguments
+    before the call.
+    """
+    leaves, in_treedef = _xjit.tree_flatten((tuple(dyn_args), dict(dyn_kwargs)))
+    in_avals = [leaf_aval(x) for x in leaves]
+    mb = _xjit.ModuleBuilder(f"jit_{_sanitize(name)}")
+    cb = mb.computation("main")
+    trace = core.Trace(mb, cb, f"jit({name})")
+    with core.new_trace(trace):
+        tracers = [core.Tracer(trace, cb.parameter(a.dtype.name, a.shape), a) for a in in_avals]
+        args, kwargs = in_treedef.unflatten(tracers)
+        if rebuild_args is not None:
+            args, kwargs = rebuild_args(args, kwargs)
+        out = fun(*args, **kwargs)
+        out_leaves, out_treedef = _xjit.tree_flatten(out)
+        pairs = [output_value(trace, leaf) for leaf in out_leaves]
+    module = dispatch.build_module(mb, cb, [v for v, _ in pairs])
+    return TracedModule(module, in_treedef, in_avals, out_treedef, [w for _, w in pairs])
+
+
+def trace_region(mb, name: str, in_avals: Sequence[core.ShapedArray], fun: Callable,
+                 out_dtypes: Sequence[np.dtype]):
+    """Build computation ``name`` in module builder ``mb`` from ``fun``.
+
+    ``fun`` receives one tracer per aval and returns a pytree whose leaves are
+    the results, converted to ``out_dtypes`` when they are Python scalars.
+    """
+    cb = mb.computation(name)
+    trace = core.Trace(mb, cb, f"region {name}")
+    with core.new_trace(trace):
+        params = [core.Tracer(trace, cb.parameter(a.dtype.name, a.shape), a) for a in in_avals]
+        out = fun(*params)
+        leaves, _ = _xjit.tree_flatten(out)
+        if len(leaves) != len(out_dtypes):
+            raise TypeError(f"{name}: the computation must return {len(out_dtypes)} "
+                            f"value(s), got {len(leaves)}")
+        values = []
+        for leaf, dt in zip(leaves, out_dtypes):
+            if isinstance(leaf, _PY_SCALARS):
+                leaf = dispatch.to_numpy_operand(leaf, dt)
+            if leaf.dtype != dt:
+                raise TypeError(f"{name}: the computation returned {np.dtype(leaf.dtype).name}"
+                                f", expected {np.dtype(dt).name}")
+            values.append(output_value(trace, leaf)[0])
+    return cb.finish(values) or cb
+
+
+def _sanitize(name: str) -> str:
+    out = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+    return out or "fun"
