@@ -65,7 +65,8 @@ TEST(Builder, RejectsNullAndForeignOperands) {
   Instruction* xb = b->Parameter(T(DType::kF32, {}));
   absl::StatusOr<Instruction*> foreign = a->Add(Opcode::kAdd, {xa, xb}, {}, {}, "g.py:1");
   ASSERT_FALSE(foreign.ok());
-  EXPECT_THAT(std::string(foreign.status().message()), StartsWith("add: operand 1 belongs to another computation"));
+  EXPECT_THAT(std::string(foreign.status().message()),
+              StartsWith("add: operand 1 belongs to another computation"));
   EXPECT_THAT(std::string(foreign.status().message()), EndsWith("(at g.py:1)"));
   absl::StatusOr<Instruction*> null = a->Add(Opcode::kNegate, {nullptr});
   ASSERT_FALSE(null.ok());
@@ -75,10 +76,14 @@ TEST(Builder, RejectsNullAndForeignOperands) {
 TEST(Builder, FillsCompareType) {
   ModuleBuilder mb("m");
   ComputationBuilder* cb = mb.NewComputation("main");
-  struct Case { DType t; ComparisonType want; };
-  for (Case c : {Case{DType::kF32, ComparisonType::kFloat}, Case{DType::kS32, ComparisonType::kSigned},
-                 Case{DType::kU8, ComparisonType::kUnsigned}, Case{DType::kPred, ComparisonType::kUnsigned},
-                 Case{DType::kC64, ComparisonType::kFloat}}) {
+  struct Case {
+    DType t;
+    ComparisonType want;
+  };
+  for (Case c :
+       {Case{DType::kF32, ComparisonType::kFloat}, Case{DType::kS32, ComparisonType::kSigned},
+        Case{DType::kU8, ComparisonType::kUnsigned}, Case{DType::kPred, ComparisonType::kUnsigned},
+        Case{DType::kC64, ComparisonType::kFloat}}) {
     Instruction* x = cb->Parameter(T(c.t, {2}));
     Attributes attrs;
     attrs.comparison_direction = ComparisonDirection::kLt;
@@ -115,7 +120,8 @@ TEST(Builder, ReshapeAndConvertDefaults) {
   reshape.result_shape->dims = {5};
   absl::StatusOr<Instruction*> bad = cb->Add(Opcode::kReshape, {x}, reshape, {}, "r.py:7");
   ASSERT_FALSE(bad.ok());
-  EXPECT_THAT(std::string(bad.status().message()), StartsWith("reshape: cannot reshape tensor<2x3xi32>"));
+  EXPECT_THAT(std::string(bad.status().message()),
+              StartsWith("reshape: cannot reshape tensor<2x3xi32>"));
   EXPECT_THAT(std::string(bad.status().message()), EndsWith("(at r.py:7)"));
 }
 

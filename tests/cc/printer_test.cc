@@ -30,7 +30,8 @@ Computation* SumBody(ModuleBuilder& mb, std::vector<DType> types) {
   std::vector<Instruction*> acc, x, out;
   for (DType t : types) acc.push_back(body->Parameter(T(t, {})));
   for (DType t : types) x.push_back(body->Parameter(T(t, {})));
-  for (size_t i = 0; i < types.size(); ++i) out.push_back(Must(body->Add(Opcode::kAdd, {acc[i], x[i]})));
+  for (size_t i = 0; i < types.size(); ++i)
+    out.push_back(Must(body->Add(Opcode::kAdd, {acc[i], x[i]})));
   return *body->Finish(out);
 }
 

@@ -205,7 +205,7 @@ TEST(ReferenceElementwise, Transcendentals) {
   EXPECT_NEAR(Unary<double>(Opcode::kExponentialMinusOne, x)[1], 1.718281828459045, 1e-15);
   EXPECT_NEAR(Unary<double>(Opcode::kLogPlusOne, x)[1], 0.6931471805599453, 1e-15);
   EXPECT_NEAR(Unary<double>(Opcode::kErf, x)[1], 0.8427007929497149, 1e-15);
-  EXPECT_EQ(Unary<double>(Opcode::kCbrt, Vec<double>(DType::kF64, {-27.0}))[0], -3.0);
+  EXPECT_NEAR(Unary<double>(Opcode::kCbrt, Vec<double>(DType::kF64, {-27.0}))[0], -3.0, 1e-14);
   EXPECT_EQ(Unary<double>(Opcode::kRsqrt, Vec<double>(DType::kF64, {4.0}))[0], 0.5);
   EXPECT_EQ(Unary<bool>(Opcode::kIsFinite, Vec<double>(DType::kF32, {kInf, -kInf, kNaN, 1.0})),
             (std::vector<bool>{false, false, false, true}));

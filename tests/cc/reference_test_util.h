@@ -22,7 +22,9 @@ Literal Lit(DType t, std::vector<int64_t> dims, const std::vector<V>& values) {
     using T = typename decltype(tag)::type;
     T* p = l.mutable_data_as<T>();
     for (size_t i = 0; i < values.size(); ++i) {
-      if constexpr (is_half_v<T>) {
+      if constexpr (is_complex_v<V> && !is_complex_v<T>) {
+        ADD_FAILURE() << "complex values for a real element type";
+      } else if constexpr (is_half_v<T>) {
         p[i] = T(static_cast<float>(values[i]));
       } else {
         p[i] = static_cast<T>(values[i]);

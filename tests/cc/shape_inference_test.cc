@@ -47,13 +47,13 @@ Attributes WithResult(Shape s) {
 
 TEST(ShapeInference, ParameterAndConstant) {
   ExpectShape(Infer(Opcode::kParameter, {}, WithResult(T(S32, {4}))), T(S32, {4}));
-  ExpectError(Infer(Opcode::kParameter, {}), absl::StatusCode::kInvalidArgument, "parameter:",
-              "missing result shape");
+  ExpectError(Infer(Opcode::kParameter, {}), absl::StatusCode::kInvalidArgument,
+              "parameter:", "missing result shape");
   Attributes c;
   c.literal = Literal::Scalar<float>(F32, 1.5f);
   ExpectShape(Infer(Opcode::kConstant, {}, c), T(F32, {}));
-  ExpectError(Infer(Opcode::kConstant, {}), absl::StatusCode::kInvalidArgument, "constant:",
-              "missing literal");
+  ExpectError(Infer(Opcode::kConstant, {}), absl::StatusCode::kInvalidArgument,
+              "constant:", "missing literal");
   ExpectError(Infer(Opcode::kConstant, {T(F32, {})}, c), absl::StatusCode::kInvalidArgument,
               "constant:", "expected 0 operand(s), got 1");
 }
@@ -63,14 +63,14 @@ TEST(ShapeInference, Iota) {
   a.dimension = 1;
   ExpectShape(Infer(Opcode::kIota, {}, a), T(S32, {4, 5}));
   a.dimension = 2;
-  ExpectError(Infer(Opcode::kIota, {}, a), absl::StatusCode::kOutOfRange, "iota:",
-              "iota_dimension 2 out of range for tensor<4x5xi32>");
+  ExpectError(Infer(Opcode::kIota, {}, a), absl::StatusCode::kOutOfRange,
+              "iota:", "iota_dimension 2 out of range for tensor<4x5xi32>");
   Attributes scalar = WithResult(T(F32, {}));
-  ExpectError(Infer(Opcode::kIota, {}, scalar), absl::StatusCode::kInvalidArgument, "iota:",
-              "rank >= 1");
+  ExpectError(Infer(Opcode::kIota, {}, scalar), absl::StatusCode::kInvalidArgument,
+              "iota:", "rank >= 1");
   Attributes pred = WithResult(T(PRED, {3}));
-  ExpectError(Infer(Opcode::kIota, {}, pred), absl::StatusCode::kInvalidArgument, "iota:",
-              "got tensor<3xi1>");
+  ExpectError(Infer(Opcode::kIota, {}, pred), absl::StatusCode::kInvalidArgument,
+              "iota:", "got tensor<3xi1>");
 }
 
 // --- element-wise unary ---------------------------------------------------------
@@ -106,8 +106,8 @@ TEST(ShapeInference, UnaryTypeChanging) {
               "expected signed integer, floating-point or complex element type, got tensor<2xui8>");
   ExpectShape(Infer(Opcode::kReal, {T(DType::kC128, {})}), T(F64, {}));
   ExpectShape(Infer(Opcode::kImag, {T(F32, {2})}), T(F32, {2}));
-  ExpectError(Infer(Opcode::kImag, {T(S32, {2})}), absl::StatusCode::kInvalidArgument, "imag:",
-              "tensor<2xi32>");
+  ExpectError(Infer(Opcode::kImag, {T(S32, {2})}), absl::StatusCode::kInvalidArgument,
+              "imag:", "tensor<2xi32>");
   ExpectShape(Infer(Opcode::kIsFinite, {T(F32, {2})}), T(PRED, {2}));
   ExpectError(Infer(Opcode::kIsFinite, {T(S32, {2})}), absl::StatusCode::kInvalidArgument,
               "is_finite:", "floating-point");
@@ -118,11 +118,11 @@ TEST(ShapeInference, NegateNotSign) {
   ExpectError(Infer(Opcode::kNegate, {T(PRED, {2})}), absl::StatusCode::kInvalidArgument,
               "negate:", "got tensor<2xi1>");
   ExpectShape(Infer(Opcode::kNot, {T(PRED, {2})}), T(PRED, {2}));
-  ExpectError(Infer(Opcode::kNot, {T(F32, {2})}), absl::StatusCode::kInvalidArgument, "not:",
-              "expected pred or integer element type");
+  ExpectError(Infer(Opcode::kNot, {T(F32, {2})}), absl::StatusCode::kInvalidArgument,
+              "not:", "expected pred or integer element type");
   ExpectShape(Infer(Opcode::kSign, {T(F32, {})}), T(F32, {}));
-  ExpectError(Infer(Opcode::kSign, {T(U8, {})}), absl::StatusCode::kInvalidArgument, "sign:",
-              "signed integer");
+  ExpectError(Infer(Opcode::kSign, {T(U8, {})}), absl::StatusCode::kInvalidArgument,
+              "sign:", "signed integer");
 }
 
 TEST(ShapeInference, Convert) {
@@ -138,10 +138,10 @@ TEST(ShapeInference, Convert) {
 
 TEST(ShapeInference, RejectsTupleOperandAndWrongCount) {
   Shape tup = Shape::Tuple({T(F32, {})});
-  ExpectError(Infer(Opcode::kNegate, {tup}), absl::StatusCode::kInvalidArgument, "negate:",
-              "operands must be arrays, got tuple<tensor<f32>>");
-  ExpectError(Infer(Opcode::kAdd, {T(F32, {})}), absl::StatusCode::kInvalidArgument, "add:",
-              "expected 2 operand(s), got 1");
+  ExpectError(Infer(Opcode::kNegate, {tup}), absl::StatusCode::kInvalidArgument,
+              "negate:", "operands must be arrays, got tuple<tensor<f32>>");
+  ExpectError(Infer(Opcode::kAdd, {T(F32, {})}), absl::StatusCode::kInvalidArgument,
+              "add:", "expected 2 operand(s), got 1");
 }
 
 // --- element-wise binary --------------------------------------------------------
@@ -170,15 +170,15 @@ TEST(ShapeInference, BinaryTypeRules) {
     ExpectError(Infer(op, {T(F32, {2}), T(F32, {2})}), absl::StatusCode::kInvalidArgument,
                 OpcodeName(op), "expected pred or integer element type");
   }
-  for (Opcode op : {Opcode::kShiftLeft, Opcode::kShiftRightArithmetic,
-                    Opcode::kShiftRightLogical}) {
+  for (Opcode op :
+       {Opcode::kShiftLeft, Opcode::kShiftRightArithmetic, Opcode::kShiftRightLogical}) {
     ExpectShape(Infer(op, {T(U8, {}), T(U8, {})}), T(U8, {}));
     ExpectError(Infer(op, {T(PRED, {}), T(PRED, {})}), absl::StatusCode::kInvalidArgument,
                 OpcodeName(op), "expected integer element type");
   }
   ExpectShape(Infer(Opcode::kAtan2, {T(F32, {2}), T(F32, {2})}), T(F32, {2}));
-  ExpectError(Infer(Opcode::kAtan2, {T(S32, {2}), T(S32, {2})}),
-              absl::StatusCode::kInvalidArgument, "atan2:", "floating-point or complex");
+  ExpectError(Infer(Opcode::kAtan2, {T(S32, {2}), T(S32, {2})}), absl::StatusCode::kInvalidArgument,
+              "atan2:", "floating-point or complex");
 }
 
 TEST(ShapeInference, Complex) {
@@ -201,8 +201,8 @@ TEST(ShapeInference, Compare) {
   ExpectShape(Infer(Opcode::kCompare, {T(PRED, {}), T(PRED, {})}, a), T(PRED, {}));
   a.compare_type = ComparisonType::kSigned;
   ExpectError(Infer(Opcode::kCompare, {T(F32, {2}), T(F32, {2})}, a),
-              absl::StatusCode::kInvalidArgument, "compare:",
-              "compare_type SIGNED does not fit element type of tensor<2xf32>");
+              absl::StatusCode::kInvalidArgument,
+              "compare:", "compare_type SIGNED does not fit element type of tensor<2xf32>");
   a.compare_type = ComparisonType::kTotalOrder;
   ExpectError(Infer(Opcode::kCompare, {T(C64, {2}), T(C64, {2})}, a),
               absl::StatusCode::kInvalidArgument, "compare:", "TOTALORDER");
@@ -218,8 +218,8 @@ TEST(ShapeInference, SelectAndClamp) {
   ExpectError(Infer(Opcode::kSelect, {T(PRED, {3}), T(F32, {2}), T(F32, {2})}),
               absl::StatusCode::kInvalidArgument, "select:", "pred must be");
   ExpectError(Infer(Opcode::kSelect, {T(PRED, {}), T(F32, {2}), T(S32, {2})}),
-              absl::StatusCode::kInvalidArgument, "select:",
-              "on_true and on_false must have the same shape");
+              absl::StatusCode::kInvalidArgument,
+              "select:", "on_true and on_false must have the same shape");
   ExpectShape(Infer(Opcode::kClamp, {T(F32, {}), T(F32, {3}), T(F32, {3})}), T(F32, {3}));
   ExpectError(Infer(Opcode::kClamp, {T(F32, {2}), T(F32, {3}), T(F32, {})}),
               absl::StatusCode::kInvalidArgument, "clamp:", "got min tensor<2xf32>");
@@ -233,9 +233,9 @@ TEST(ShapeInference, BroadcastInDim) {
   Attributes a = WithResult(T(S32, {2, 3, 2}));
   a.dimensions = {2, 1};
   ExpectShape(Infer(Opcode::kBroadcastInDim, {T(S32, {1, 3})}, a), T(S32, {2, 3, 2}));
-  ExpectError(Infer(Opcode::kBroadcastInDim, {T(S32, {3, 3})}, a),
-              absl::StatusCode::kInvalidArgument, "broadcast_in_dim:",
-              "dim 0 (size 3) must be 1 or equal to result tensor<2x3x2xi32> dim 2");
+  ExpectError(
+      Infer(Opcode::kBroadcastInDim, {T(S32, {3, 3})}, a), absl::StatusCode::kInvalidArgument,
+      "broadcast_in_dim:", "dim 0 (size 3) must be 1 or equal to result tensor<2x3x2xi32> dim 2");
   a.dimensions = {1, 1};
   ExpectError(Infer(Opcode::kBroadcastInDim, {T(S32, {1, 3})}, a), absl::StatusCode::kOutOfRange,
               "broadcast_in_dim:", "repeats axis 1");
@@ -267,8 +267,9 @@ TEST(ShapeInference, Transpose) {
   ExpectShape(Infer(Opcode::kTranspose, {T(F32, {2, 3, 4})}, a), T(F32, {4, 2, 3}));
   a.dimensions = {0, 0, 1};
   ExpectError(Infer(Opcode::kTranspose, {T(F32, {2, 3, 4})}, a), absl::StatusCode::kOutOfRange,
-              "transpose:", "permutation [0, 0, 1] is not a permutation of the dims of "
-                            "tensor<2x3x4xf32>");
+              "transpose:",
+              "permutation [0, 0, 1] is not a permutation of the dims of "
+              "tensor<2x3x4xf32>");
   a.dimensions = {1, 0};
   ExpectError(Infer(Opcode::kTranspose, {T(F32, {2, 3, 4})}, a), absl::StatusCode::kOutOfRange,
               "transpose:", "not a permutation");
@@ -309,8 +310,8 @@ TEST(ShapeInference, Concatenate) {
   ExpectShape(Infer(Opcode::kConcatenate, {T(S32, {3, 2}), T(S32, {1, 2})}, a), T(S32, {4, 2}));
   ExpectShape(Infer(Opcode::kConcatenate, {T(S32, {3})}, a), T(S32, {3}));
   ExpectError(Infer(Opcode::kConcatenate, {T(S32, {3, 2}), T(S32, {1, 3})}, a),
-              absl::StatusCode::kInvalidArgument, "concatenate:",
-              "got tensor<3x2xi32>, tensor<1x3xi32>");
+              absl::StatusCode::kInvalidArgument,
+              "concatenate:", "got tensor<3x2xi32>, tensor<1x3xi32>");
   ExpectError(Infer(Opcode::kConcatenate, {T(S32, {3, 2}), T(F32, {1, 2})}, a),
               absl::StatusCode::kInvalidArgument, "concatenate:", "same element type");
   ExpectError(Infer(Opcode::kConcatenate, {}, a), absl::StatusCode::kInvalidArgument,
@@ -379,8 +380,7 @@ TEST(ShapeInference, DotGeneral) {
   mm.dot.lhs_contracting_dimensions = {1};
   mm.dot.rhs_contracting_dimensions = {0};
   ExpectShape(Infer(Opcode::kDotGeneral, {T(F32, {2, 3}), T(F32, {3, 5})}, mm), T(F32, {2, 5}));
-  ExpectShape(Infer(Opcode::kDotGeneral, {T(F32, {2}), T(F32, {3})}, Attributes{}),
-              T(F32, {2, 3}));
+  ExpectShape(Infer(Opcode::kDotGeneral, {T(F32, {2}), T(F32, {3})}, Attributes{}), T(F32, {2, 3}));
 }
 
 // --- reduce ---------------------------------------------------------------------
@@ -456,9 +456,8 @@ TEST(ShapeInference, TupleAndGetTupleElement) {
   ExpectError(Infer(Opcode::kGetTupleElement, {tup}, a), absl::StatusCode::kOutOfRange,
               "get_tuple_element:", "index 2 out of range for tuple<");
   a.dimension = 0;
-  ExpectError(Infer(Opcode::kGetTupleElement, {T(F32, {2})}, a),
-              absl::StatusCode::kInvalidArgument, "get_tuple_element:",
-              "operand must be a tuple, got tensor<2xf32>");
+  ExpectError(Infer(Opcode::kGetTupleElement, {T(F32, {2})}, a), absl::StatusCode::kInvalidArgument,
+              "get_tuple_element:", "operand must be a tuple, got tensor<2xf32>");
 }
 
 TEST(ShapeInference, Call) {

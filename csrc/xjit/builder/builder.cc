@@ -46,13 +46,15 @@ void Normalise(Opcode op, const std::vector<Instruction*>& operands, Attributes&
         attrs.result_shape->dims = x.dims;
       }
       break;
-    default: break;
+    default:
+      break;
   }
 }
 
 }  // namespace
 
-ModuleBuilder::ModuleBuilder(std::string name) : module_(std::make_unique<Module>(std::move(name))) {}
+ModuleBuilder::ModuleBuilder(std::string name)
+    : module_(std::make_unique<Module>(std::move(name))) {}
 ModuleBuilder::~ModuleBuilder() = default;
 
 ComputationBuilder* ModuleBuilder::NewComputation(std::string name) {
@@ -127,9 +129,9 @@ absl::StatusOr<Instruction*> ComputationBuilder::Add(Opcode op, std::vector<Inst
   }
   for (size_t i = 0; i < called.size(); ++i) {
     if (called[i] == nullptr) {
-      return WithLocation(absl::InvalidArgumentError(
-                              absl::StrCat(name, ": called computation ", i, " is null")),
-                          source_location);
+      return WithLocation(
+          absl::InvalidArgumentError(absl::StrCat(name, ": called computation ", i, " is null")),
+          source_location);
     }
   }
   if (op == Opcode::kParameter) attrs.dimension = next_parameter_;

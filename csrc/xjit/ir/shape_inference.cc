@@ -23,8 +23,8 @@ std::string DimsToString(absl::Span<const int64_t> dims) {
 absl::Status CheckArrays(Opcode op, Operands operands) {
   for (const Shape* s : operands) {
     if (s->is_tuple) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          OpcodeName(op), ": operands must be arrays, got ", s->ToString()));
+      return absl::InvalidArgumentError(
+          absl::StrCat(OpcodeName(op), ": operands must be arrays, got ", s->ToString()));
     }
   }
   return absl::OkStatus();
@@ -35,13 +35,12 @@ absl::Status CheckAxes(Opcode op, absl::string_view what, absl::Span<const int64
   absl::flat_hash_set<int64_t> seen;
   for (int64_t a : axes) {
     if (a < 0 || a >= rank) {
-      return absl::OutOfRangeError(absl::StrCat(OpcodeName(op), ": ", what, " ",
-                                                DimsToString(axes), " has axis ", a,
-                                                " out of range for rank ", rank));
+      return absl::OutOfRangeError(absl::StrCat(OpcodeName(op), ": ", what, " ", DimsToString(axes),
+                                                " has axis ", a, " out of range for rank ", rank));
     }
     if (!seen.insert(a).second) {
-      return absl::OutOfRangeError(absl::StrCat(OpcodeName(op), ": ", what, " ",
-                                                DimsToString(axes), " repeats axis ", a));
+      return absl::OutOfRangeError(
+          absl::StrCat(OpcodeName(op), ": ", what, " ", DimsToString(axes), " repeats axis ", a));
     }
   }
   return absl::OkStatus();
@@ -56,11 +55,20 @@ namespace si = shape_inference;
 absl::Status CheckOperandCount(Opcode op, size_t got) {
   int want = -1;
   switch (OpcodeArity(op)) {
-    case OpArity::kNullary: want = 0; break;
-    case OpArity::kUnary: want = 1; break;
-    case OpArity::kBinary: want = 2; break;
-    case OpArity::kTernary: want = 3; break;
-    case OpArity::kVariadic: return absl::OkStatus();
+    case OpArity::kNullary:
+      want = 0;
+      break;
+    case OpArity::kUnary:
+      want = 1;
+      break;
+    case OpArity::kBinary:
+      want = 2;
+      break;
+    case OpArity::kTernary:
+      want = 3;
+      break;
+    case OpArity::kVariadic:
+      return absl::OkStatus();
   }
   if (static_cast<int>(got) != want) {
     return absl::InvalidArgumentError(
@@ -110,23 +118,40 @@ absl::StatusOr<Shape> InferShape(Opcode op, absl::Span<const Shape* const> opera
   }
   switch (op) {
     case Opcode::kParameter:
-    case Opcode::kConstant: return InferStructural(op, attrs);
-    case Opcode::kIota: return si::InferIota(attrs);
-    case Opcode::kSelect: return si::InferSelect(*operands[0], *operands[1], *operands[2]);
-    case Opcode::kClamp: return si::InferClamp(*operands[0], *operands[1], *operands[2]);
-    case Opcode::kBroadcastInDim: return si::InferBroadcastInDim(*operands[0], attrs);
-    case Opcode::kReshape: return si::InferReshape(*operands[0], attrs);
-    case Opcode::kTranspose: return si::InferTranspose(*operands[0], attrs);
-    case Opcode::kSlice: return si::InferSlice(*operands[0], attrs);
-    case Opcode::kConcatenate: return si::InferConcatenate(operands, attrs);
-    case Opcode::kPad: return si::InferPad(*operands[0], *operands[1], attrs);
-    case Opcode::kReverse: return si::InferReverse(*operands[0], attrs);
-    case Opcode::kDotGeneral: return si::InferDotGeneral(*operands[0], *operands[1], attrs);
-    case Opcode::kReduce: return si::InferReduce(operands, attrs, called);
-    case Opcode::kTuple: return si::InferTuple(operands);
-    case Opcode::kGetTupleElement: return si::InferGetTupleElement(*operands[0], attrs);
-    case Opcode::kCall: return si::InferCall(operands, called);
-    default: break;
+    case Opcode::kConstant:
+      return InferStructural(op, attrs);
+    case Opcode::kIota:
+      return si::InferIota(attrs);
+    case Opcode::kSelect:
+      return si::InferSelect(*operands[0], *operands[1], *operands[2]);
+    case Opcode::kClamp:
+      return si::InferClamp(*operands[0], *operands[1], *operands[2]);
+    case Opcode::kBroadcastInDim:
+      return si::InferBroadcastInDim(*operands[0], attrs);
+    case Opcode::kReshape:
+      return si::InferReshape(*operands[0], attrs);
+    case Opcode::kTranspose:
+      return si::InferTranspose(*operands[0], attrs);
+    case Opcode::kSlice:
+      return si::InferSlice(*operands[0], attrs);
+    case Opcode::kConcatenate:
+      return si::InferConcatenate(operands, attrs);
+    case Opcode::kPad:
+      return si::InferPad(*operands[0], *operands[1], attrs);
+    case Opcode::kReverse:
+      return si::InferReverse(*operands[0], attrs);
+    case Opcode::kDotGeneral:
+      return si::InferDotGeneral(*operands[0], *operands[1], attrs);
+    case Opcode::kReduce:
+      return si::InferReduce(operands, attrs, called);
+    case Opcode::kTuple:
+      return si::InferTuple(operands);
+    case Opcode::kGetTupleElement:
+      return si::InferGetTupleElement(*operands[0], attrs);
+    case Opcode::kCall:
+      return si::InferCall(operands, called);
+    default:
+      break;
   }
   return absl::InternalError(
       absl::StrCat(OpcodeName(op), ": no shape inference rule (bug in InferShape)"));

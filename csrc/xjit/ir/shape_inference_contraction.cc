@@ -10,9 +10,9 @@ namespace shape_inference {
 absl::StatusOr<Shape> InferDotGeneral(const Shape& lhs, const Shape& rhs, const Attributes& attrs) {
   const DotDimensionNumbers& dn = attrs.dot;
   if (lhs.dtype != rhs.dtype) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "dot_general: operands must have the same element type, got ", lhs.ToString(), " and ",
-        rhs.ToString()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("dot_general: operands must have the same element type, got ", lhs.ToString(),
+                     " and ", rhs.ToString()));
   }
   if (dn.lhs_batching_dimensions.size() != dn.rhs_batching_dimensions.size() ||
       dn.lhs_contracting_dimensions.size() != dn.rhs_contracting_dimensions.size()) {
@@ -31,13 +31,13 @@ absl::StatusOr<Shape> InferDotGeneral(const Shape& lhs, const Shape& rhs, const 
                      absl::StrCat(side, " batching+contracting dimensions of ", s.ToString()), all,
                      s.rank());
   };
-  if (absl::Status s = check_side("lhs", lhs, dn.lhs_batching_dimensions,
-                                  dn.lhs_contracting_dimensions);
+  if (absl::Status s =
+          check_side("lhs", lhs, dn.lhs_batching_dimensions, dn.lhs_contracting_dimensions);
       !s.ok()) {
     return s;
   }
-  if (absl::Status s = check_side("rhs", rhs, dn.rhs_batching_dimensions,
-                                  dn.rhs_contracting_dimensions);
+  if (absl::Status s =
+          check_side("rhs", rhs, dn.rhs_batching_dimensions, dn.rhs_contracting_dimensions);
       !s.ok()) {
     return s;
   }
@@ -45,20 +45,20 @@ absl::StatusOr<Shape> InferDotGeneral(const Shape& lhs, const Shape& rhs, const 
                          const std::vector<int64_t>& r) -> absl::Status {
     for (size_t i = 0; i < l.size(); ++i) {
       if (lhs.dims[l[i]] != rhs.dims[r[i]]) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "dot_general: ", what, " dimension sizes differ: lhs ", lhs.ToString(), " dim ", l[i],
-            " vs rhs ", rhs.ToString(), " dim ", r[i]));
+        return absl::InvalidArgumentError(
+            absl::StrCat("dot_general: ", what, " dimension sizes differ: lhs ", lhs.ToString(),
+                         " dim ", l[i], " vs rhs ", rhs.ToString(), " dim ", r[i]));
       }
     }
     return absl::OkStatus();
   };
-  if (absl::Status s = check_pairs("batching", dn.lhs_batching_dimensions,
-                                   dn.rhs_batching_dimensions);
+  if (absl::Status s =
+          check_pairs("batching", dn.lhs_batching_dimensions, dn.rhs_batching_dimensions);
       !s.ok()) {
     return s;
   }
-  if (absl::Status s = check_pairs("contracting", dn.lhs_contracting_dimensions,
-                                   dn.rhs_contracting_dimensions);
+  if (absl::Status s =
+          check_pairs("contracting", dn.lhs_contracting_dimensions, dn.rhs_contracting_dimensions);
       !s.ok()) {
     return s;
   }
@@ -79,16 +79,16 @@ absl::StatusOr<Shape> InferDotGeneral(const Shape& lhs, const Shape& rhs, const 
 
 absl::StatusOr<Shape> InferReduce(Operands operands, const Attributes& attrs, Called called) {
   if (operands.empty() || operands.size() % 2 != 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "reduce: expected N inputs followed by N init values, got ", operands.size(),
-        " operand(s)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("reduce: expected N inputs followed by N init values, got ", operands.size(),
+                     " operand(s)"));
   }
   size_t n = operands.size() / 2;
   Operands inputs = operands.subspan(0, n), inits = operands.subspan(n);
   for (size_t i = 0; i < n; ++i) {
     if (inputs[i]->dims != inputs[0]->dims) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "reduce: inputs must have the same dims, got ", ShapesToString(inputs)));
+      return absl::InvalidArgumentError(
+          absl::StrCat("reduce: inputs must have the same dims, got ", ShapesToString(inputs)));
     }
     if (inits[i]->rank() != 0 || inits[i]->dtype != inputs[i]->dtype) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -115,13 +115,19 @@ absl::StatusOr<Shape> InferReduce(Operands operands, const Attributes& attrs, Ca
   std::vector<Shape> got_params;
   for (const Instruction* p : body.parameters()) {
     if (p == nullptr) {
-      return absl::InvalidArgumentError(absl::StrCat("reduce: body ", body.name(),
-                                                     " has a gap in its parameter numbers"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("reduce: body ", body.name(), " has a gap in its parameter numbers"));
     }
     got_params.push_back(p->shape());
   }
   std::vector<Shape> got_results;
-  for (const Instruction* r : body.results()) got_results.push_back(r->shape());
+  for (const Instruction* r : body.results()) {
+    if (r == nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("reduce: body ", body.name(), " has a null result"));
+    }
+    got_results.push_back(r->shape());
+  }
   std::vector<Shape> want_results(want_params.begin(), want_params.begin() + n);
   if (got_params != want_params || got_results != want_results) {
     std::vector<const Shape*> gp, gr, wp;

@@ -10,7 +10,11 @@ namespace {
 
 // Element-type classes an op may accept, combined as a bit set.
 enum TypeClass : unsigned {
-  kPredT = 1, kSignedT = 2, kUnsignedT = 4, kFloatT = 8, kComplexT = 16,
+  kPredT = 1,
+  kSignedT = 2,
+  kUnsignedT = 4,
+  kFloatT = 8,
+  kComplexT = 16,
   kIntT = kSignedT | kUnsignedT,
   kAnyT = kPredT | kIntT | kFloatT | kComplexT,
 };
@@ -46,19 +50,26 @@ std::string Describe(unsigned classes) {
 unsigned UnaryClasses(Opcode op) {
   switch (op) {
     case Opcode::kAbs:
-    case Opcode::kSign: return kSignedT | kFloatT | kComplexT;
+    case Opcode::kSign:
+      return kSignedT | kFloatT | kComplexT;
     case Opcode::kCeil:
     case Opcode::kFloor:
     case Opcode::kRoundNearestAfz:
     case Opcode::kRoundNearestEven:
     case Opcode::kErf:
-    case Opcode::kIsFinite: return kFloatT;
-    case Opcode::kNegate: return kIntT | kFloatT | kComplexT;
-    case Opcode::kNot: return kPredT | kIntT;
+    case Opcode::kIsFinite:
+      return kFloatT;
+    case Opcode::kNegate:
+      return kIntT | kFloatT | kComplexT;
+    case Opcode::kNot:
+      return kPredT | kIntT;
     case Opcode::kPopcnt:
-    case Opcode::kCountLeadingZeros: return kIntT;
-    case Opcode::kConvert: return kAnyT;
-    default: return kFloatT | kComplexT;  // transcendental ops, real, imag
+    case Opcode::kCountLeadingZeros:
+      return kIntT;
+    case Opcode::kConvert:
+      return kAnyT;
+    default:
+      return kFloatT | kComplexT;  // transcendental ops, real, imag
   }
 }
 
@@ -68,38 +79,49 @@ unsigned BinaryClasses(Opcode op) {
     case Opcode::kMultiply:
     case Opcode::kMaximum:
     case Opcode::kMinimum:
-    case Opcode::kCompare: return kAnyT;
+    case Opcode::kCompare:
+      return kAnyT;
     case Opcode::kSubtract:
     case Opcode::kDivide:
     case Opcode::kRemainder:
-    case Opcode::kPower: return kIntT | kFloatT | kComplexT;
+    case Opcode::kPower:
+      return kIntT | kFloatT | kComplexT;
     case Opcode::kAnd:
     case Opcode::kOr:
-    case Opcode::kXor: return kPredT | kIntT;
+    case Opcode::kXor:
+      return kPredT | kIntT;
     case Opcode::kShiftLeft:
     case Opcode::kShiftRightArithmetic:
-    case Opcode::kShiftRightLogical: return kIntT;
-    case Opcode::kAtan2: return kFloatT | kComplexT;
-    case Opcode::kComplex: return kFloatT;  // narrowed to f32/f64 below
-    default: return kAnyT;
+    case Opcode::kShiftRightLogical:
+      return kIntT;
+    case Opcode::kAtan2:
+      return kFloatT | kComplexT;
+    case Opcode::kComplex:
+      return kFloatT;  // narrowed to f32/f64 below
+    default:
+      return kAnyT;
   }
 }
 
 absl::Status CheckElementType(Opcode op, unsigned classes, const Shape& s) {
   if (Accepts(classes, s.dtype)) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrCat(OpcodeName(op), ": expected ",
-                                                 Describe(classes), " element type, got ",
-                                                 s.ToString()));
+  return absl::InvalidArgumentError(absl::StrCat(OpcodeName(op), ": expected ", Describe(classes),
+                                                 " element type, got ", s.ToString()));
 }
 
 // Which compare_type values are meaningful for an element type.
 bool CompareTypeFits(ComparisonType ct, DType t) {
   switch (ct) {
-    case ComparisonType::kNotype: return true;
-    case ComparisonType::kSigned: return IsSignedInt(t);
-    case ComparisonType::kUnsigned: return IsUnsignedInt(t) || IsPred(t);
-    case ComparisonType::kFloat: return IsFloat(t) || IsComplex(t);
-    case ComparisonType::kTotalOrder: return IsFloat(t);
+    case ComparisonType::kNotype:
+      return true;
+    case ComparisonType::kSigned:
+      return IsSignedInt(t);
+    case ComparisonType::kUnsigned:
+      return IsUnsignedInt(t) || IsPred(t);
+    case ComparisonType::kFloat:
+      return IsFloat(t) || IsComplex(t);
+    case ComparisonType::kTotalOrder:
+      return IsFloat(t);
   }
   return false;
 }
@@ -111,8 +133,10 @@ absl::StatusOr<Shape> InferElementwiseUnary(Opcode op, const Shape& x, const Att
   switch (op) {
     case Opcode::kAbs:
     case Opcode::kReal:
-    case Opcode::kImag: return Shape(ComplexComponent(x.dtype), x.dims);
-    case Opcode::kIsFinite: return Shape(DType::kPred, x.dims);
+    case Opcode::kImag:
+      return Shape(ComplexComponent(x.dtype), x.dims);
+    case Opcode::kIsFinite:
+      return Shape(DType::kPred, x.dims);
     case Opcode::kConvert: {
       if (!attrs.result_shape || attrs.result_shape->is_tuple) {
         return absl::InvalidArgumentError(
@@ -121,51 +145,53 @@ absl::StatusOr<Shape> InferElementwiseUnary(Opcode op, const Shape& x, const Att
       const Shape& want = *attrs.result_shape;
       // Empty dims mean "only the element type was given" (rank-0 is the same either way).
       if (!want.dims.empty() && want.dims != x.dims) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "convert: result shape ", want.ToString(), " must have the dims of the operand ",
-            x.ToString()));
+        return absl::InvalidArgumentError(absl::StrCat("convert: result shape ", want.ToString(),
+                                                       " must have the dims of the operand ",
+                                                       x.ToString()));
       }
       return Shape(want.dtype, x.dims);
     }
-    default: return x;
+    default:
+      return x;
   }
 }
 
 absl::StatusOr<Shape> InferElementwiseBinary(Opcode op, const Shape& lhs, const Shape& rhs,
                                              const Attributes& attrs) {
   if (lhs != rhs) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        OpcodeName(op), ": operands must have the same shape and element type, got ",
-        lhs.ToString(), " and ", rhs.ToString()));
+    return absl::InvalidArgumentError(
+        absl::StrCat(OpcodeName(op), ": operands must have the same shape and element type, got ",
+                     lhs.ToString(), " and ", rhs.ToString()));
   }
   if (absl::Status s = CheckElementType(op, BinaryClasses(op), lhs); !s.ok()) return s;
   switch (op) {
     case Opcode::kComplex:
       if (lhs.dtype == DType::kF32) return Shape(DType::kC64, lhs.dims);
       if (lhs.dtype == DType::kF64) return Shape(DType::kC128, lhs.dims);
-      return absl::InvalidArgumentError(absl::StrCat(
-          "complex: expected f32 or f64 operands, got ", lhs.ToString()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("complex: expected f32 or f64 operands, got ", lhs.ToString()));
     case Opcode::kCompare:
       if (!CompareTypeFits(attrs.compare_type, lhs.dtype)) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "compare: compare_type ", ComparisonTypeName(attrs.compare_type),
-            " does not fit element type of ", lhs.ToString()));
+        return absl::InvalidArgumentError(
+            absl::StrCat("compare: compare_type ", ComparisonTypeName(attrs.compare_type),
+                         " does not fit element type of ", lhs.ToString()));
       }
       return Shape(DType::kPred, lhs.dims);
-    default: return lhs;
+    default:
+      return lhs;
   }
 }
 
 absl::StatusOr<Shape> InferSelect(const Shape& pred, const Shape& on_true, const Shape& on_false) {
   if (on_true != on_false) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "select: on_true and on_false must have the same shape and element type, got ",
-        on_true.ToString(), " and ", on_false.ToString()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("select: on_true and on_false must have the same shape and element type, got ",
+                     on_true.ToString(), " and ", on_false.ToString()));
   }
   if (!IsPred(pred.dtype) || (pred.rank() != 0 && pred.dims != on_true.dims)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "select: pred must be a pred scalar or a pred array with the dims of on_true ",
-        on_true.ToString(), ", got ", pred.ToString()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("select: pred must be a pred scalar or a pred array with the dims of on_true ",
+                     on_true.ToString(), ", got ", pred.ToString()));
   }
   return on_true;
 }
@@ -174,10 +200,10 @@ absl::StatusOr<Shape> InferClamp(const Shape& min, const Shape& operand, const S
   for (const Shape* bound : {&min, &max}) {
     bool ok = bound->dtype == operand.dtype && (bound->rank() == 0 || bound->dims == operand.dims);
     if (!ok) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "clamp: min and max must be scalars or have the shape of the operand ",
-          operand.ToString(), " with the same element type, got min ", min.ToString(),
-          " and max ", max.ToString()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("clamp: min and max must be scalars or have the shape of the operand ",
+                       operand.ToString(), " with the same element type, got min ", min.ToString(),
+                       " and max ", max.ToString()));
     }
   }
   return operand;

@@ -13,9 +13,8 @@ namespace {
 absl::Status CheckLength(Opcode op, absl::string_view what, absl::Span<const int64_t> values,
                          const Shape& x) {
   if (static_cast<int64_t>(values.size()) == x.rank()) return absl::OkStatus();
-  return absl::OutOfRangeError(absl::StrCat(OpcodeName(op), ": ", what, " ",
-                                            DimsToString(values), " must have one entry per dim of ",
-                                            x.ToString()));
+  return absl::OutOfRangeError(absl::StrCat(OpcodeName(op), ": ", what, " ", DimsToString(values),
+                                            " must have one entry per dim of ", x.ToString()));
 }
 
 absl::Status CheckNoTupleResult(Opcode op, const Attributes& attrs) {
@@ -23,8 +22,8 @@ absl::Status CheckNoTupleResult(Opcode op, const Attributes& attrs) {
     return absl::InvalidArgumentError(absl::StrCat(OpcodeName(op), ": missing result shape"));
   }
   if (attrs.result_shape->is_tuple) {
-    return absl::InvalidArgumentError(absl::StrCat(OpcodeName(op), ": result shape must be an array, got ",
-                                                   attrs.result_shape->ToString()));
+    return absl::InvalidArgumentError(absl::StrCat(
+        OpcodeName(op), ": result shape must be an array, got ", attrs.result_shape->ToString()));
   }
   for (int64_t d : attrs.result_shape->dims) {
     if (d < 0) {
@@ -49,8 +48,8 @@ absl::StatusOr<Shape> InferIota(const Attributes& attrs) {
         "iota: expected integer, floating-point or complex element type, got ", r.ToString()));
   }
   if (attrs.dimension < 0 || attrs.dimension >= r.rank()) {
-    return absl::OutOfRangeError(absl::StrCat("iota: iota_dimension ", attrs.dimension,
-                                              " out of range for ", r.ToString()));
+    return absl::OutOfRangeError(
+        absl::StrCat("iota: iota_dimension ", attrs.dimension, " out of range for ", r.ToString()));
   }
   return r;
 }
@@ -65,9 +64,9 @@ absl::StatusOr<Shape> InferBroadcastInDim(const Shape& x, const Attributes& attr
   }
   const std::vector<int64_t>& bd = attrs.dimensions;
   if (static_cast<int64_t>(bd.size()) != x.rank()) {
-    return absl::OutOfRangeError(absl::StrCat(
-        "broadcast_in_dim: broadcast_dimensions ", DimsToString(bd),
-        " must have one entry per dim of the operand ", x.ToString()));
+    return absl::OutOfRangeError(
+        absl::StrCat("broadcast_in_dim: broadcast_dimensions ", DimsToString(bd),
+                     " must have one entry per dim of the operand ", x.ToString()));
   }
   if (absl::Status s = CheckAxes(Opcode::kBroadcastInDim, "broadcast_dimensions", bd, r.rank());
       !s.ok()) {
@@ -75,9 +74,9 @@ absl::StatusOr<Shape> InferBroadcastInDim(const Shape& x, const Attributes& attr
   }
   for (size_t i = 0; i < bd.size(); ++i) {
     if (x.dims[i] != 1 && x.dims[i] != r.dims[bd[i]]) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "broadcast_in_dim: operand ", x.ToString(), " dim ", i, " (size ", x.dims[i],
-          ") must be 1 or equal to result ", r.ToString(), " dim ", bd[i]));
+      return absl::InvalidArgumentError(
+          absl::StrCat("broadcast_in_dim: operand ", x.ToString(), " dim ", i, " (size ", x.dims[i],
+                       ") must be 1 or equal to result ", r.ToString(), " dim ", bd[i]));
     }
   }
   return r;
@@ -124,10 +123,10 @@ absl::StatusOr<Shape> InferReverse(const Shape& x, const Attributes& attrs) {
 absl::StatusOr<Shape> InferSlice(const Shape& x, const Attributes& attrs) {
   std::vector<int64_t> strides = attrs.strides;
   if (strides.empty()) strides.assign(x.rank(), 1);
-  for (const auto& [what, v] : {std::pair<const char*, const std::vector<int64_t>*>{
-                                    "start_indices", &attrs.start_indices},
-                                {"limit_indices", &attrs.limit_indices},
-                                {"strides", &strides}}) {
+  for (const auto& [what, v] :
+       {std::pair<const char*, const std::vector<int64_t>*>{"start_indices", &attrs.start_indices},
+        {"limit_indices", &attrs.limit_indices},
+        {"strides", &strides}}) {
     if (absl::Status s = CheckLength(Opcode::kSlice, what, *v, x); !s.ok()) return s;
   }
   Shape r(x.dtype, std::vector<int64_t>(x.rank()));
@@ -154,8 +153,8 @@ absl::StatusOr<Shape> InferConcatenate(Operands operands, const Attributes& attr
   }
   int64_t axis = attrs.dimension;
   if (axis < 0 || axis >= first.rank()) {
-    return absl::OutOfRangeError(absl::StrCat("concatenate: dimension ", axis,
-                                              " out of range for ", first.ToString()));
+    return absl::OutOfRangeError(
+        absl::StrCat("concatenate: dimension ", axis, " out of range for ", first.ToString()));
   }
   Shape r = first;
   r.dims[axis] = 0;
@@ -164,8 +163,8 @@ absl::StatusOr<Shape> InferConcatenate(Operands operands, const Attributes& attr
     for (int64_t d = 0; ok && d < first.rank(); ++d) ok = d == axis || s->dims[d] == first.dims[d];
     if (!ok) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "concatenate: operands must have the same element type and dims except dimension ",
-          axis, ", got ", ShapesToString(operands)));
+          "concatenate: operands must have the same element type and dims except dimension ", axis,
+          ", got ", ShapesToString(operands)));
     }
     r.dims[axis] += s->dims[axis];
   }
@@ -175,9 +174,9 @@ absl::StatusOr<Shape> InferConcatenate(Operands operands, const Attributes& attr
 absl::StatusOr<Shape> InferPad(const Shape& x, const Shape& padding_value,
                                const Attributes& attrs) {
   if (padding_value.rank() != 0 || padding_value.dtype != x.dtype) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "pad: padding_value must be a scalar with the element type of the operand ", x.ToString(),
-        ", got ", padding_value.ToString()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("pad: padding_value must be a scalar with the element type of the operand ",
+                     x.ToString(), ", got ", padding_value.ToString()));
   }
   for (const auto& [what, v] : {std::pair<const char*, const std::vector<int64_t>*>{
                                     "edge_padding_low", &attrs.edge_padding_low},
@@ -189,9 +188,8 @@ absl::StatusOr<Shape> InferPad(const Shape& x, const Shape& padding_value,
   for (int64_t d = 0; d < x.rank(); ++d) {
     int64_t interior = attrs.interior_padding[d];
     if (interior < 0) {
-      return absl::OutOfRangeError(absl::StrCat("pad: interior_padding ",
-                                                DimsToString(attrs.interior_padding),
-                                                " must be >= 0"));
+      return absl::OutOfRangeError(absl::StrCat(
+          "pad: interior_padding ", DimsToString(attrs.interior_padding), " must be >= 0"));
     }
     int64_t size = attrs.edge_padding_low[d] + x.dims[d] +
                    std::max<int64_t>(x.dims[d] - 1, 0) * interior + attrs.edge_padding_high[d];

@@ -46,6 +46,12 @@ absl::StatusOr<Shape> InferCall(Operands operands, Called called) {
                                                    ShapesToString(want), ") of ", callee.name()));
   }
   const std::vector<Instruction*>& results = callee.results();
+  for (const Instruction* r : results) {
+    if (r == nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("call: callee ", callee.name(), " has a null result"));
+    }
+  }
   if (results.size() == 1) return results[0]->shape();
   std::vector<Shape> parts;
   for (const Instruction* r : results) parts.push_back(r->shape());

@@ -33,8 +33,8 @@ absl::Status VerifyInstruction(const Computation& c, const Instruction& instr, i
   for (size_t i = 0; i < instr.operands().size(); ++i) {
     const Instruction* o = instr.operand(i);
     // An operand must be an earlier instruction of this same computation.
-    bool ok = o != nullptr && o->id() >= 0 && o->id() < position &&
-              c.instructions()[o->id()].get() == o;
+    bool ok =
+        o != nullptr && o->id() >= 0 && o->id() < position && c.instructions()[o->id()].get() == o;
     if (!ok) {
       return Fail(absl::StatusCode::kInvalidArgument,
                   absl::StrCat(name, ": operand ", i,
@@ -66,15 +66,10 @@ absl::Status VerifyInstruction(const Computation& c, const Instruction& instr, i
   return absl::OkStatus();
 }
 
-absl::Status VerifyComputation(const Computation& c,
-                               const absl::flat_hash_set<const Computation*>& in_module) {
+// Parameters and results first, for every computation, so that inference on
+// an op calling a computation never meets a null parameter or result.
+absl::Status VerifySignature(const Computation& c) {
   const auto& instrs = c.instructions();
-  for (size_t i = 0; i < instrs.size(); ++i) {
-    if (absl::Status s = VerifyInstruction(c, *instrs[i], static_cast<int64_t>(i), in_module);
-        !s.ok()) {
-      return s;
-    }
-  }
   for (size_t i = 0; i < c.parameters().size(); ++i) {
     if (c.parameters()[i] == nullptr) {
       return absl::InvalidArgumentError(
@@ -86,8 +81,20 @@ absl::Status VerifyComputation(const Computation& c,
     bool ok = r != nullptr && r->id() >= 0 && r->id() < static_cast<int64_t>(instrs.size()) &&
               instrs[r->id()].get() == r;
     if (!ok) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "computation ", c.name(), ": result ", i, " is not an instruction of the computation"));
+      return absl::InvalidArgumentError(absl::StrCat("computation ", c.name(), ": result ", i,
+                                                     " is not an instruction of the computation"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status VerifyComputation(const Computation& c,
+                               const absl::flat_hash_set<const Computation*>& in_module) {
+  const auto& instrs = c.instructions();
+  for (size_t i = 0; i < instrs.size(); ++i) {
+    if (absl::Status s = VerifyInstruction(c, *instrs[i], static_cast<int64_t>(i), in_module);
+        !s.ok()) {
+      return s;
     }
   }
   return absl::OkStatus();
@@ -126,6 +133,9 @@ absl::Status VerifyModule(const Module& module) {
     if (absl::Status s = CheckAcyclic(c.get(), active, done); !s.ok()) return s;
   }
   for (const auto& c : module.computations()) {
+    if (absl::Status s = VerifySignature(*c); !s.ok()) return s;
+  }
+  for (const auto& c : module.computations()) {
     if (absl::Status s = VerifyComputation(*c, in_module); !s.ok()) return s;
   }
   for (const Instruction* r : entry->results()) {
@@ -137,9 +147,9 @@ absl::Status VerifyModule(const Module& module) {
   }
   for (const Instruction* p : entry->parameters()) {
     if (p->shape().is_tuple) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("module ", module.name(), ": entry parameters must be arrays, got ",
-                       p->shape().ToString()));
+      return absl::InvalidArgumentError(absl::StrCat("module ", module.name(),
+                                                     ": entry parameters must be arrays, got ",
+                                                     p->shape().ToString()));
     }
   }
   return absl::OkStatus();

@@ -39,15 +39,18 @@ std::string TypeRepr(py::handle obj) {
   return py::repr(py::type::handle_of(obj)).cast<std::string>();
 }
 
+// JAX's behaviour and message: a TypeError from hash() becomes a ValueError
+// that names the value; any other error propagates unchanged.
 Py_hash_t HashStatic(py::handle value) {
   Py_hash_t h = PyObject_Hash(value.ptr());
   if (h != -1) return h;
   py::error_already_set error;
+  if (!error.matches(PyExc_TypeError)) throw error;
   std::string message = absl::StrCat(
       "Non-hashable static arguments are not supported. An error occurred while trying to "
-      "hash an object of type ", TypeRepr(value), ", ", py::repr(value).cast<std::string>(),
-      ". The error was:\n", error.what());
-  throw py::type_error(message);
+      "hash an object of type ", py::str(py::type::handle_of(value)).cast<std::string>(), ", ",
+      py::str(value).cast<std::string>(), ". The error was:\n", error.what(), "\n");
+  throw py::value_error(message);
 }
 
 class JitFunction {
@@ -73,7 +76,6 @@ class JitFunction {
 
   size_t cache_size() const { return cache_.size(); }
   void clear_cache() { cache_.clear(); }
-  const py::object& fun() const { return fun_; }
 
   int Traverse(visitproc visit, void* arg) {
     Py_VISIT(fun_.ptr());
@@ -329,8 +331,7 @@ void RegisterJit(py::module_& m) {
            py::arg("fun"), py::arg("cache_miss"), py::arg("static_argnums") = std::vector<int>(),
            py::arg("static_argnames") = std::vector<std::string>())
       .def("cache_size", &JitFunction::cache_size)
-      .def("clear_cache", &JitFunction::clear_cache)
-      .def_property_readonly("__wrapped__", &JitFunction::fun);
+      .def("clear_cache", &JitFunction::clear_cache);
 }
 
 }  // namespace xjit::python

@@ -20,7 +20,8 @@ bool DTypeOfDescr(PyObject* descr, DType* out) {
 
 bool IsNumpyScalar(py::handle obj) {
   // numpy.generic, looked up once; its subclasses are every numpy scalar type.
-  static PyObject* generic = py::module_::import("numpy").attr("generic").release().ptr();
+  static PyObject* generic =
+      py::object(py::module_::import("numpy").attr("generic")).release().ptr();
   return PyObject_TypeCheck(obj.ptr(), reinterpret_cast<PyTypeObject*>(generic));
 }
 

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "xjit/python/bindings.h"
 #include "xjit/python/device_put.h"
+#include "xjit/python/dtype_conversion.h"
 #include "xjit/python/py_array.h"
 #include "xjit/python/status_casters.h"
 #include "xjit/runtime/backend.h"

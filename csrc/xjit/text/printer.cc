@@ -45,17 +45,23 @@ std::string Attrs(const Instruction& instr) {
   switch (instr.opcode()) {
     case Opcode::kConstant:
       if (a.literal) {
-        parts.push_back(absl::StrCat("value = ", a.literal->ToString(), " : ",
-                                     a.literal->shape().ToString()));
+        parts.push_back(
+            absl::StrCat("value = ", a.literal->ToString(), " : ", a.literal->shape().ToString()));
       }
       break;
-    case Opcode::kIota: parts.push_back(absl::StrCat("iota_dimension = ", a.dimension, " : i64")); break;
+    case Opcode::kIota:
+      parts.push_back(absl::StrCat("iota_dimension = ", a.dimension, " : i64"));
+      break;
     case Opcode::kBroadcastInDim:
       parts.push_back(absl::StrCat("broadcast_dimensions = ", ArrayAttr(a.dimensions)));
       break;
-    case Opcode::kTranspose: parts.push_back(absl::StrCat("permutation = ", ArrayAttr(a.dimensions))); break;
+    case Opcode::kTranspose:
+      parts.push_back(absl::StrCat("permutation = ", ArrayAttr(a.dimensions)));
+      break;
     case Opcode::kReverse:
-    case Opcode::kReduce: parts.push_back(absl::StrCat("dimensions = ", ArrayAttr(a.dimensions))); break;
+    case Opcode::kReduce:
+      parts.push_back(absl::StrCat("dimensions = ", ArrayAttr(a.dimensions)));
+      break;
     case Opcode::kSlice: {
       std::vector<int64_t> strides = a.strides;
       if (strides.empty()) strides.assign(a.start_indices.size(), 1);
@@ -69,8 +75,12 @@ std::string Attrs(const Instruction& instr) {
       parts.push_back(absl::StrCat("edge_padding_high = ", ArrayAttr(a.edge_padding_high)));
       parts.push_back(absl::StrCat("interior_padding = ", ArrayAttr(a.interior_padding)));
       break;
-    case Opcode::kConcatenate: parts.push_back(absl::StrCat("dimension = ", a.dimension, " : i64")); break;
-    case Opcode::kGetTupleElement: parts.push_back(absl::StrCat("index = ", a.dimension, " : i32")); break;
+    case Opcode::kConcatenate:
+      parts.push_back(absl::StrCat("dimension = ", a.dimension, " : i64"));
+      break;
+    case Opcode::kGetTupleElement:
+      parts.push_back(absl::StrCat("index = ", a.dimension, " : i32"));
+      break;
     case Opcode::kCompare:
       parts.push_back(absl::StrCat("comparison_direction = #stablehlo<comparison_direction ",
                                    ComparisonDirectionName(a.comparison_direction), ">"));
@@ -79,13 +89,16 @@ std::string Attrs(const Instruction& instr) {
                                      ComparisonTypeName(a.compare_type), ">"));
       }
       break;
-    case Opcode::kDotGeneral: parts.push_back(absl::StrCat("dot_dimension_numbers = ", DotAttr(a.dot))); break;
+    case Opcode::kDotGeneral:
+      parts.push_back(absl::StrCat("dot_dimension_numbers = ", DotAttr(a.dot)));
+      break;
     case Opcode::kCall:
       if (!instr.called_computations().empty()) {
         parts.push_back(absl::StrCat("callee = @", instr.called_computations()[0]->name()));
       }
       break;
-    default: break;
+    default:
+      break;
   }
   return absl::StrJoin(parts, ", ");
 }
@@ -117,7 +130,8 @@ class ModulePrinter {
     std::string base = it == names_.end() ? "%<unknown>" : it->second;
     if (!IsMultiResult(*v)) return {base};
     std::vector<std::string> refs;
-    for (size_t i = 0; i < v->shape().tuple_shapes.size(); ++i) refs.push_back(absl::StrCat(base, "#", i));
+    for (size_t i = 0; i < v->shape().tuple_shapes.size(); ++i)
+      refs.push_back(absl::StrCat(base, "#", i));
     return refs;
   }
   static std::vector<std::string> Types(const Instruction* v) {
@@ -185,7 +199,8 @@ class ModulePrinter {
     std::string pad(indent, ' ');
     absl::StrAppend(&out_, pad, name);
     if (IsMultiResult(instr)) absl::StrAppend(&out_, ":", instr.shape().tuple_shapes.size());
-    std::string op_name = op == Opcode::kCall ? "func.call" : absl::StrCat("stablehlo.", OpcodeName(op));
+    std::string op_name =
+        op == Opcode::kCall ? "func.call" : absl::StrCat("stablehlo.", OpcodeName(op));
     absl::StrAppend(&out_, " = \"", op_name, "\"(", OperandList(instr.operands()), ")");
     if (op == Opcode::kReduce && !instr.called_computations().empty()) {
       PrintRegion(*instr.called_computations()[0], indent);

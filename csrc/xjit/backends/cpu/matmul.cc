@@ -100,6 +100,7 @@ template <typename T>
 void LoopMatmul(const View3& l, const View3& r, const T* lhs, const T* rhs, T* out) {
   using C = Compute<T>;
   const int64_t B = l.dims[0], M = l.dims[1], K = l.dims[2], N = r.dims[2];
+  if (N <= 0) return;
   ParallelFor(B * M, 1, B * M * N * std::max<int64_t>(K, 1) / 8, [&](int64_t begin, int64_t end) {
     // Not std::vector: vector<bool> has no bool& elements.
     std::unique_ptr<C[]> acc(new C[N]);

@@ -214,6 +214,13 @@ def power(x1, x2, /):
         >>> jnp.power(jnp.arange(4), 2)
         Array([0, 1, 4, 9], dtype=int32)
     """
+    if isinstance(x2, int) and not isinstance(x2, bool):
+        # A concrete integer exponent: exact repeated multiplication, as JAX does.
+        util.check_arraylike("power", x1)
+        (a,) = util.promote_dtypes(x1)
+        if _kind(a.dtype) == "b":
+            raise TypeError("power does not support boolean inputs")
+        return lax().integer_pow(a, x2)
     a, b = util.promote_args("power", x1, x2)
     k = _kind(a.dtype)
     if k == "b":

@@ -561,3 +561,58 @@ def isscalar(element):
     if isinstance(element, (bool, int, float, complex, np.generic)):
         return True
     return util.is_xjit_value(element) and element.ndim == 0
+
+
+def repeat(a, repeats, axis=None, *, total_repeat_length=None):
+    """Repeat each element ``repeats`` times (an int, or concrete per-element counts).
+
+    Example:
+        >>> jnp.repeat(jnp.array([1, 2]), 2)
+        Array([1, 1, 2, 2], dtype=int32)
+    """
+    x = _arr("repeat", a)
+    if axis is None:
+        x = ravel(x)
+        axis = 0
+    ax = util.canonicalize_axis(axis, x.ndim)
+    if isinstance(repeats, (int, np.integer)):
+        r = int(repeats)
+        if r < 0:
+            raise ValueError("repeats may not contain negative values.")
+        expanded = expand_dims(x, ax + 1)
+        target = tuple(x.shape[:ax + 1]) + (r,) + tuple(x.shape[ax + 1:])
+        out = reshape(util.broadcast_to(expanded, target),
+                      tuple(x.shape[:ax]) + (x.shape[ax] * r,) + tuple(x.shape[ax + 1:]))
+    else:
+        if util.is_tracer(repeats):
+            from xjit._src.errors import ConcretizationTypeError
+            raise ConcretizationTypeError("jnp.repeat with traced per-element repeats is not "
+                                          "supported; pass concrete counts.")
+        counts = np.asarray(repeats)
+        idx = np.repeat(np.arange(x.shape[ax]), counts)
+        from xjit._src.numpy import indexing
+        out = indexing.getitem(x, (slice(None),) * ax + (idx,))
+    if total_repeat_length is not None and out.shape[ax] != total_repeat_length:
+        raise ValueError(f"total_repeat_length={total_repeat_length} does not match the "
+                         f"repeated length {out.shape[ax]}")
+    return out
+
+
+def tile(A, reps):
+    """Repeat the whole array ``reps`` times along each axis.
+
+    Example:
+        >>> jnp.tile(jnp.array([1, 2]), 2)
+        Array([1, 2, 1, 2], dtype=int32)
+    """
+    x = _arr("tile", A)
+    reps = (reps,) if isinstance(reps, (int, np.integer)) else tuple(reps)
+    nd = max(x.ndim, len(reps))
+    reps = (1,) * (nd - len(reps)) + reps
+    x = reshape(x, (1,) * (nd - x.ndim) + tuple(x.shape))
+    interleaved = []
+    for r, d in zip(reps, x.shape):
+        interleaved += [r, d]
+    dims = tuple(range(1, 2 * nd, 2))
+    y = lax().broadcast_in_dim(x, tuple(interleaved), dims)
+    return reshape(y, tuple(r * d for r, d in zip(reps, x.shape)))

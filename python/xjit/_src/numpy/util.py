@@ -120,11 +120,16 @@ def convert(x, dtype, weak: bool = False):
         return put(np.asarray(x).astype(dtype), weak)
     if x.dtype == dtype and bool(getattr(x, "weak_type", False)) == weak:
         return x
-    _lax = lax()
-    internal = getattr(_lax, "_convert_element_type", None)
-    if internal is not None:
-        return internal(x, dtype, weak)
-    return _lax.convert_element_type(x, dtype, weak_type=weak)
+    return _weak_convert()(x, dtype, weak)
+
+
+def _weak_convert():
+    """lax's convert_element_type variant that also sets the weak-type flag."""
+    internal = getattr(lax(), "_convert_element_type", None)
+    if internal is None:
+        from xjit._src.lax import elementwise as lax_elementwise
+        internal = lax_elementwise._convert_element_type
+    return internal
 
 
 def _check_int_fits(x, dtype) -> None:

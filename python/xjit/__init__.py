@@ -1,0 +1,68 @@
+"""xjit: JAX's API on its own C++ compiler and runtime.
+
+Example:
+    >>> import xjit as jax
+    >>> import xjit.numpy as jnp
+    >>> jax.jit(lambda x: jnp.sin(x) ** 2 + jnp.cos(x) ** 2)(jnp.arange(3.0))
+    Array([1., 1., 1.], dtype=float32)
+"""
+
+
+def _load_native():
+    """Import ``_xjit``, preloading oneDNN from its pip wheel when the loader
+    cannot find ``libdnnl.so.3`` by itself."""
+    try:
+        from xjit import _xjit
+        return _xjit
+    except ImportError as e:
+        if "libdnnl" not in str(e):
+            raise
+        first_error = e
+    import ctypes
+    import importlib.metadata as metadata
+    for dist_name in ("onednn-cpu-gomp", "onednn"):
+        try:
+            files = metadata.distribution(dist_name).files or ()
+        except metadata.PackageNotFoundError:
+            continue
+        for f in files:
+            if f.name == "libdnnl.so.3":
+                ctypes.CDLL(str(f.locate()), mode=ctypes.RTLD_GLOBAL)
+                from xjit import _xjit
+                return _xjit
+    raise ImportError(f"{first_error}; install oneDNN with "
+                      f"`pip install onednn-cpu-gomp==2023.2.0`") from first_error
+
+
+_xjit = _load_native()
+
+from xjit._src.config import config  # noqa: E402
+from xjit._src import core as _core  # noqa: E402
+from xjit._src.api import (  # noqa: E402
+    default_backend, device_count, device_put, devices, jit, local_devices)
+from xjit._src.core import ShapeDtypeStruct  # noqa: E402
+from xjit._src.environment import print_environment_info  # noqa: E402
+
+Array = _xjit.Array
+
+
+def _observe_x64(value):
+    setter = getattr(_xjit, "set_x64", None)
+    if setter is not None:
+        setter(bool(value))
+
+
+config.observe("jax_enable_x64", _observe_x64)
+
+from xjit import errors, lax, tree_util  # noqa: E402
+from xjit._src import array_methods as _array_methods  # noqa: E402
+
+_array_methods.attach()
+
+try:
+    from xjit import numpy  # noqa: E402
+except ImportError as _e:  # xjit.numpy is written alongside; keep the core usable
+    if "xjit.numpy" not in str(_e) and "xjit/numpy" not in str(_e):
+        raise
+
+__version__ = "0.1.0"

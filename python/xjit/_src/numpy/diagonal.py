@@ -1,0 +1,94 @@
+"""Diagonals: diagonal, trace, diag.
+
+Example:
+    >>> import xjit.numpy as jnp
+    >>> jnp.trace(jnp.eye(3))
+    Array(3., dtype=float32)
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from xjit._src.numpy import util
+from xjit._src.numpy.util import lax
+
+
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    """The ``offset`` diagonal over axes ``axis1``/``axis2``, appended as the last axis.
+
+    Example:
+        >>> jnp.diagonal(jnp.arange(9).reshape(3, 3), 1)
+        Array([1, 5], dtype=int32)
+    """
+    from xjit._src.numpy import elementwise, reductions, shape_ops
+    util.check_arraylike("diagonal", a)
+    x = util.asarray_any(a)
+    if x.ndim < 2:
+        raise ValueError("diagonal requires an array of at least two dimensions.")
+    a1, a2 = util.canonicalize_axis(axis1, x.ndim), util.canonicalize_axis(axis2, x.ndim)
+    if a1 == a2:
+        raise ValueError("axis1 and axis2 can not be the same")
+    x = shape_ops.moveaxis(x, (a1, a2), (-2, -1))
+    n, m = x.shape[-2], x.shape[-1]
+    length = max(0, min(n + min(offset, 0), m - max(offset, 0)))
+    cols = np.arange(length) + max(offset, 0)
+    # Mask the (n, m) plane to the diagonal, then reduce away the row axis.
+    shape = tuple(x.shape)
+    idx_dtype = np.dtype(np.int32)
+    r = lax().broadcasted_iota(idx_dtype, shape, x.ndim - 2)
+    c = lax().broadcasted_iota(idx_dtype, shape, x.ndim - 1)
+    on_diag = lax().eq(lax().add(r, util.broadcast_to(util.convert(offset, idx_dtype), shape)), c)
+    picked = elementwise.where(on_diag, x, util.convert(0, x.dtype, bool(x.weak_type)))
+    if x.dtype == np.bool_:
+        summed = reductions.any(picked, axis=-2)
+    else:
+        summed = lax().reduce_sum(picked, (x.ndim - 2,))
+    start = [0] * (x.ndim - 1)
+    limit = list(summed.shape)
+    if length == 0:
+        limit[-1] = 0
+    else:
+        start[-1], limit[-1] = int(cols[0]), int(cols[-1]) + 1
+    return lax().slice(summed, tuple(start), tuple(limit))
+
+
+def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    """Sum of the ``offset`` diagonal.
+
+    Example:
+        >>> jnp.trace(jnp.arange(4).reshape(2, 2))
+        Array(3, dtype=int32)
+    """
+    from xjit._src.numpy import reductions
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to jnp.trace is not supported.")
+    return reductions.sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
+
+
+def diag(v, k=0):
+    """Diagonal of a 2-D array, or a 2-D array with 1-D ``v`` on its ``k`` diagonal.
+
+    Example:
+        >>> jnp.diag(jnp.array([1, 2]))
+        Array([[1, 0],
+               [0, 2]], dtype=int32)
+    """
+    from xjit._src.numpy import elementwise
+    util.check_arraylike("diag", v)
+    x = util.asarray_any(v)
+    if x.ndim == 2:
+        return diagonal(x, k)
+    if x.ndim != 1:
+        raise ValueError("diag input must be 1d or 2d")
+    n = x.shape[0] + abs(k)
+    idx_dtype = np.dtype(np.int32)
+    r = lax().broadcasted_iota(idx_dtype, (n, n), 0)
+    c = lax().broadcasted_iota(idx_dtype, (n, n), 1)
+    on_diag = lax().eq(lax().add(r, util.broadcast_to(util.convert(k, idx_dtype), (n, n))), c)
+    # Value at (i, i + k) is v[min(i, i + k)]: pad v to length n and broadcast along the
+    # axis that indexes it.
+    padded = lax().pad(x, util.convert(0, x.dtype, bool(x.weak_type)),
+                       [(0, n - x.shape[0], 0)])
+    along = 0 if k >= 0 else 1
+    vals = lax().broadcast_in_dim(padded, (n, n), (along,))
+    return elementwise.where(on_diag, vals, util.convert(0, x.dtype, bool(x.weak_type)))

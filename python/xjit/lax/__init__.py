@@ -1,0 +1,26 @@
+"""``xjit.lax``: JAX's lax API (primitive operations with explicit dtypes and shapes).
+
+Example:
+    >>> import numpy as np
+    >>> from xjit import lax
+    >>> lax.add(np.float32(1), 2.0)
+    Array(3., dtype=float32)
+"""
+from xjit._src.lax.control_flow import (
+    cond, fori_loop, scan, select_n, switch, while_loop)
+from xjit._src.lax.elementwise import (
+    RoundingMethod, _convert_element_type, abs, acos, acosh, add, and_, asin, asinh, atan,
+    atan2, atanh, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, cbrt, ceil, clamp, clz,
+    complex, conj, convert_element_type, cos, cosh, div, eq, erf, exp, exp2, expm1, floor, ge,
+    gt, imag, integer_pow, is_finite, le, log, log1p, logistic, lt, max, min, mul, ne, neg,
+    not_, or_, population_count, pow, real, reciprocal, rem, round, rsqrt, select,
+    shift_left, shift_right_arithmetic, shift_right_logical, sign, sin, sinh, sqrt, square,
+    sub, tan, tanh, xor)
+from xjit._src.lax.linalg import dot, dot_general
+from xjit._src.lax.reductions import (
+    argmax, argmin, reduce, reduce_and, reduce_max, reduce_min, reduce_or, reduce_prod,
+    reduce_sum)
+from xjit._src.lax.shapes import (
+    broadcast, broadcast_in_dim, broadcasted_iota, concatenate, expand_dims, full, full_like,
+    index_in_dim, iota, pad, reshape, rev, slice, slice_in_dim, squeeze, transpose,
+    zeros_like_array)

@@ -1,0 +1,96 @@
+"""xjit.numpy: the numpy API on xjit arrays, with JAX's dtype rules.
+
+Example:
+    >>> import xjit.numpy as jnp
+    >>> x = jnp.arange(6.0).reshape(2, 3)
+    >>> jnp.sum(x * 2, axis=1)
+    Array([ 6., 24.], dtype=float32)
+"""
+import numpy as _np
+
+from xjit._src import dtypes as _dtypes
+from xjit._src.numpy.scalar_types import (  # noqa: F401
+    bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+    float16, float32, float64, bfloat16, complex64, complex128,
+    int_, uint, float_, complex_, single, double, half, csingle, cdouble)
+from xjit._src.numpy.creation import (  # noqa: F401
+    array, asarray, zeros, ones, empty, full, zeros_like, ones_like, empty_like, full_like,
+    arange, linspace, eye, identity, tri, tril, triu)
+from xjit._src.numpy.elementwise import (  # noqa: F401
+    add, subtract, multiply, divide, true_divide, floor_divide, remainder, mod, divmod, fmod,
+    power, pow, float_power, negative, positive, absolute, abs, sign, square, reciprocal,
+    exp, exp2, expm1, log, log2, log10, log1p, sqrt, cbrt, sin, cos, tan, tanh, sinh, cosh,
+    arctan, arcsin, arccos, arctan2, atan2, atan, asin, acos, hypot,
+    floor, ceil, trunc, fix, round, around, round_, rint,
+    maximum, minimum, fmax, fmin, clip,
+    isnan, isinf, isfinite, isposinf, isneginf, signbit,
+    equal, not_equal, less, less_equal, greater, greater_equal,
+    logical_and, logical_or, logical_xor, logical_not,
+    bitwise_and, bitwise_or, bitwise_xor, invert, bitwise_not, bitwise_invert,
+    left_shift, right_shift, bitwise_left_shift, bitwise_right_shift,
+    real, imag, conjugate, conj, angle, where)
+from xjit._src.numpy.reductions import (  # noqa: F401
+    sum, prod, max, min, amax, amin, any, all, mean, var, std, argmax, argmin,
+    count_nonzero, ptp)
+from xjit._src.numpy.shape_ops import (  # noqa: F401
+    shape, ndim, size, reshape, ravel, transpose, permute_dims, matrix_transpose, swapaxes,
+    moveaxis, squeeze, expand_dims, broadcast_to, broadcast_shapes, broadcast_arrays,
+    concatenate, concat, stack, atleast_1d, atleast_2d, atleast_3d, hstack, vstack, row_stack,
+    dstack, column_stack, flip, fliplr, flipud, split, array_split, astype, result_type,
+    promote_types, can_cast, isscalar, repeat, tile)
+from xjit._src.numpy.linalg_ops import matmul, dot, vdot, inner, outer, tensordot  # noqa: F401
+from xjit._src.numpy.indexing import nonzero, argwhere, take  # noqa: F401
+from xjit._src.numpy.cumulative import cumsum, cumprod, cumulative_sum, cumulative_prod  # noqa: F401
+from xjit._src.numpy.diagonal import diagonal, trace, diag  # noqa: F401
+
+# numpy's abstract scalar hierarchy, for issubdtype.
+from numpy import (  # noqa: F401
+    generic, number, integer, signedinteger, unsignedinteger, inexact, floating,
+    complexfloating, character, flexible)
+
+dtype = _np.dtype
+issubdtype = _dtypes.issubdtype
+finfo = _dtypes.finfo
+iinfo = _dtypes.iinfo
+
+pi = _np.pi
+e = _np.e
+euler_gamma = _np.euler_gamma
+inf = _np.inf
+nan = _np.nan
+newaxis = None
+
+
+def __getattr__(name):
+    # ``jnp.ndarray`` is xjit.Array; resolved lazily because xjit imports this module.
+    if name == "ndarray":
+        import xjit
+        return xjit.Array
+    raise AttributeError(f"module 'xjit.numpy' has no attribute {name!r}")
+
+
+def isdtype(dtype, kind):
+    """Array API ``isdtype``: whether ``dtype`` belongs to ``kind`` (a name, dtype, or tuple).
+
+    Example:
+        >>> jnp.isdtype(jnp.float32, "real floating")
+        True
+    """
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    dt = _dtypes.dtype(dtype)
+    table = {"bool": lambda d: d == _np.bool_,
+             "signed integer": lambda d: _dtypes.issubdtype(d, signedinteger),
+             "unsigned integer": lambda d: _dtypes.issubdtype(d, unsignedinteger),
+             "integral": lambda d: _dtypes.issubdtype(d, integer),
+             "real floating": lambda d: _dtypes.issubdtype(d, floating),
+             "complex floating": lambda d: _dtypes.issubdtype(d, complexfloating),
+             "numeric": lambda d: d != _np.bool_}
+    for k in kinds:
+        if isinstance(k, str):
+            if k not in table:
+                raise ValueError(f"Unrecognized kind: {k!r}")
+            if table[k](dt):
+                return True
+        elif _dtypes.dtype(k) == dt:
+            return True
+    return False

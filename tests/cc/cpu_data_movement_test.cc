@@ -1,0 +1,159 @@
+// Data movement, creation ops, calls and tuples on "cpu" against "reference".
+#include <random>
+#include <string>
+
+#include "cpu_test_util.h"
+#include "gtest/gtest.h"
+#include "xjit/backends/cpu/program.h"
+
+namespace xjit::cpu {
+namespace {
+
+using testing::CrossCheck;
+using testing::OneOpModule;
+using testing::RandomArgs;
+using testing::RunOn;
+
+constexpr DType kTypes[] = {DType::kF32, DType::kS8, DType::kBF16, DType::kS64, DType::kC128,
+                            DType::kPred};
+
+TEST(CpuDataMovement, BroadcastTransposeReverseReshape) {
+  std::mt19937_64 rng(21);
+  for (DType t : kTypes) {
+    std::string n(StableHloName(t));
+    Attributes b;
+    b.dimensions = {2, 0};
+    b.result_shape = Shape(t, {3, 4, 5});
+    auto m = OneOpModule(Opcode::kBroadcastInDim, {Shape(t, {5, 1})}, b);
+    ASSERT_TRUE(m.ok()) << m.status();
+    EXPECT_TRUE(CrossCheck(**m, RandomArgs(**m, rng), "broadcast " + n));
+
+    Attributes tr;
+    tr.dimensions = {2, 0, 1};
+    m = OneOpModule(Opcode::kTranspose, {Shape(t, {3, 4, 5})}, tr);
+    ASSERT_TRUE(m.ok()) << m.status();
+    EXPECT_TRUE(CrossCheck(**m, RandomArgs(**m, rng), "transpose " + n));
+
+    Attributes rv;
+    rv.dimensions = {0, 2};
+    m = OneOpModule(Opcode::kReverse, {Shape(t, {3, 4, 5})}, rv);
+    ASSERT_TRUE(m.ok()) << m.status();
+    EXPECT_TRUE(CrossCheck(**m, RandomArgs(**m, rng), "reverse " + n));
+
+    Attributes rs;
+    rs.result_shape = Shape(t, {20, 3});
+    m = OneOpModule(Opcode::kReshape, {Shape(t, {3, 4, 5})}, rs);
+    ASSERT_TRUE(m.ok()) << m.status();
+    EXPECT_TRUE(CrossCheck(**m, RandomArgs(**m, rng), "reshape " + n));
+  }
+}
+
+TEST(CpuDataMovement, SliceConcatenatePad) {
+  std::mt19937_64 rng(22);
+  for (DType t : kTypes) {
+    std::string n(StableHloName(t));
+    Attributes s;
+    s.start_indices = {1, 0, 2};
+    s.limit_indices = {7, 4, 9};
+    s.strides = {2, 1, 3};
+    auto m = OneOpModule(Opcode::kSlice, {Shape(t, {8, 4, 9})}, s);
+    ASSERT_TRUE(m.ok()) << m.status();
+    EXPECT_TRUE(CrossCheck(**m, RandomArgs(**m, rng), "slice " + n));
+
+    Attributes c;
+    c.dimension = 1;
+    m = OneOpModule(Opcode::kConcatenate, {Shape(t, {3, 2, 4}), Shape(t, {3, 5, 4}), Shape(t, {3, 1, 4})}, c);
+    ASSERT_TRUE(m.ok()) << m.status();
+    EXPECT_TRUE(CrossCheck(**m, RandomArgs(**m, rng), "concatenate " + n));
+
+    Attributes p;
+    p.edge_padding_low = {1, -2};
+    p.edge_padding_high = {-1, 3};
+    p.interior_padding = {2, 1};
+    m = OneOpModule(Opcode::kPad, {Shape(t, {4, 5}), Shape(t, {})}, p);
+    ASSERT_TRUE(m.ok()) << m.status();
+    EXPECT_TRUE(CrossCheck(**m, RandomArgs(**m, rng), "pad " + n));
+  }
+}
+
+TEST(CpuDataMovement, LargeTransposeAndBroadcast) {
+  std::mt19937_64 rng(23);
+  Attributes tr;
+  tr.dimensions = {1, 0};
+  auto m = OneOpModule(Opcode::kTranspose, {Shape(DType::kF32, {700, 500})}, tr);
+  ASSERT_TRUE(m.ok());
+  EXPECT_TRUE(CrossCheck(**m, RandomArgs(**m, rng), "large transpose"));
+  Attributes b;
+  b.dimensions = {1};
+  b.result_shape = Shape(DType::kF64, {300, 400});
+  m = OneOpModule(Opcode::kBroadcastInDim, {Shape(DType::kF64, {400})}, b);
+  ASSERT_TRUE(m.ok());
+  EXPECT_TRUE(CrossCheck(**m, RandomArgs(**m, rng), "large broadcast"));
+}
+
+TEST(CpuDataMovement, IotaConstantCallTupleAndAliasedResults) {
+  ModuleBuilder mb("misc");
+  ComputationBuilder* callee = mb.NewComputation("affine");
+  Instruction* p = callee->Parameter(Shape(DType::kS32, {3}));
+  Instruction* q = callee->Parameter(Shape(DType::kS32, {3}));
+  Instruction* prod = *callee->Add(Opcode::kMultiply, {p, q});
+  Computation* affine = *callee->Finish({*callee->Add(Opcode::kAdd, {prod, p}), prod});
+  ComputationBuilder* main = mb.NewComputation("main");
+  Instruction* x = main->Parameter(Shape(DType::kS32, {3}));
+  Attributes iota;
+  iota.dimension = 0;
+  iota.result_shape = Shape(DType::kS32, {3});
+  Instruction* idx = *main->Add(Opcode::kIota, {}, iota);
+  Instruction* call = *main->Add(Opcode::kCall, {x, idx}, {}, {affine});
+  Attributes e0, e1;
+  e0.dimension = 0;
+  e1.dimension = 1;
+  Instruction* sum = *main->Add(Opcode::kGetTupleElement, {call}, e0);
+  Instruction* product = *main->Add(Opcode::kGetTupleElement, {call}, e1);
+  Attributes rs;
+  rs.result_shape = Shape(DType::kS32, {1, 3});
+  Instruction* reshaped = *main->Add(Opcode::kReshape, {sum}, rs);
+  // Results: a computed value, a reshape alias, a parameter, a repeat, an iota.
+  auto entry = main->Finish({product, reshaped, x, product, idx});
+  ASSERT_TRUE(entry.ok()) << entry.status();
+  auto m = mb.Build(*entry);
+  ASSERT_TRUE(m.ok()) << m.status();
+  Literal xv(Shape(DType::kS32, {3}));
+  int32_t xs[] = {5, 6, 7};
+  std::memcpy(xv.mutable_data(), xs, sizeof(xs));
+  auto r = RunOn("cpu", **m, {xv});
+  ASSERT_TRUE(r.ok()) << r.status();
+  auto get = [&](int i) { const int32_t* d = (*r)[i].data_as<int32_t>(); return std::vector<int32_t>(d, d + 3); };
+  EXPECT_EQ(get(0), (std::vector<int32_t>{0, 6, 14}));
+  EXPECT_EQ(get(1), (std::vector<int32_t>{5, 12, 21}));
+  EXPECT_EQ(get(2), (std::vector<int32_t>{5, 6, 7}));
+  EXPECT_EQ(get(3), (std::vector<int32_t>{0, 6, 14}));
+  EXPECT_EQ(get(4), (std::vector<int32_t>{0, 1, 2}));
+  EXPECT_TRUE(CrossCheck(**m, {xv}, "misc"));
+}
+
+TEST(CpuDataMovement, ChainReusesArenaAndRejectsBadArity) {
+  // A chain of 50 adds: with liveness reuse the arena holds a couple of buffers.
+  ModuleBuilder mb("chain");
+  ComputationBuilder* main = mb.NewComputation("main");
+  Instruction* x = main->Parameter(Shape(DType::kF32, {1024}));
+  Instruction* v = x;
+  for (int i = 0; i < 50; ++i) v = *main->Add(Opcode::kAdd, {v, x});
+  auto entry = main->Finish({*main->Add(Opcode::kNegate, {v})});
+  ASSERT_TRUE(entry.ok());
+  auto m = mb.Build(*entry);
+  ASSERT_TRUE(m.ok());
+  std::mt19937_64 rng(24);
+  EXPECT_TRUE(CrossCheck(**m, RandomArgs(**m, rng, false), "chain"));
+  auto compiler = GetCompiler("cpu");
+  ASSERT_TRUE(compiler.ok());
+  auto program = (*compiler)->Compile(**m);
+  ASSERT_TRUE(program.ok());
+  auto* cpu_program = dynamic_cast<CpuProgram*>(program->get());
+  ASSERT_NE(cpu_program, nullptr);
+  EXPECT_LE(cpu_program->arena_bytes(), 2 * 4096);
+  EXPECT_FALSE((*program)->Run({}, {}).ok());
+}
+
+}  // namespace
+}  // namespace xjit::cpu

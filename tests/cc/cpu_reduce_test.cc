@@ -1,0 +1,144 @@
+// reduce on "cpu" against "reference": the fast path for each recognised body
+// over inner, outer, middle and all dims; a body the fast path does not know
+// (through the scalar evaluator); a variadic argmax; big multi-threaded sizes.
+#include <limits>
+#include <random>
+#include <string>
+
+#include "cpu_test_util.h"
+#include "gtest/gtest.h"
+
+namespace xjit::cpu {
+namespace {
+
+using testing::CrossCheck;
+using testing::RandomArgs;
+using testing::RunOn;
+
+// reduce(x, init, dims) with body `op(p0, p1)`; `swap` builds op(p1, p0).
+absl::StatusOr<std::unique_ptr<Module>> ReduceModule(Opcode op, DType t, std::vector<int64_t> dims,
+                                                     std::vector<int64_t> reduce_dims,
+                                                     bool extra_op_in_body = false) {
+  ModuleBuilder mb("reduce");
+  ComputationBuilder* body = mb.NewComputation("body");
+  Instruction* a = body->Parameter(Shape(t, {}));
+  Instruction* b = body->Parameter(Shape(t, {}));
+  auto r = body->Add(op, {a, b});
+  if (!r.ok()) return r.status();
+  Instruction* result = *r;
+  if (extra_op_in_body) {  // op(a, b) then op(result, b) minus b: same monoid, unknown shape
+    auto twice = body->Add(op, {result, b});
+    if (!twice.ok()) return twice.status();
+    auto back = body->Add(Opcode::kSubtract, {*twice, b});
+    if (!back.ok()) return back.status();
+    result = *back;
+  }
+  auto body_c = body->Finish({result});
+  if (!body_c.ok()) return body_c.status();
+  ComputationBuilder* main = mb.NewComputation("main");
+  Instruction* x = main->Parameter(Shape(t, dims));
+  Instruction* init = main->Parameter(Shape(t, {}));
+  Attributes attrs;
+  attrs.dimensions = std::move(reduce_dims);
+  auto red = main->Add(Opcode::kReduce, {x, init}, attrs, {*body_c});
+  if (!red.ok()) return red.status();
+  auto entry = main->Finish({*red});
+  if (!entry.ok()) return entry.status();
+  return mb.Build(*entry);
+}
+
+TEST(CpuReduce, FastBodiesOverEveryAxisPattern) {
+  std::mt19937_64 rng(31);
+  const std::vector<std::vector<int64_t>> patterns = {{2}, {0}, {1}, {0, 2}, {0, 1, 2}, {}};
+  int checked = 0;
+  for (Opcode op : {Opcode::kAdd, Opcode::kMultiply, Opcode::kMaximum, Opcode::kMinimum,
+                    Opcode::kAnd, Opcode::kOr}) {
+    for (DType t : {DType::kF32, DType::kF64, DType::kBF16, DType::kS32, DType::kU8, DType::kPred,
+                    DType::kC64}) {
+      for (const auto& p : patterns) {
+        auto m = ReduceModule(op, t, {6, 7, 70}, p);
+        if (!m.ok()) continue;
+        // Products of many values overflow floats: keep to sums of small values.
+        auto args = RandomArgs(**m, rng, /*special=*/op != Opcode::kMultiply);
+        double tol = t == DType::kBF16 ? 5e-2 : t == DType::kF32 || t == DType::kC64 ? 1e-4 : -1;
+        if (CrossCheck(**m, args, std::string(OpcodeName(op)) + "/" +
+                                      std::string(StableHloName(t)) + "/" + std::to_string(p.size()),
+                       tol)) {
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 100);
+}
+
+TEST(CpuReduce, GenericBodyThroughScalarEvaluator) {
+  std::mt19937_64 rng(32);
+  for (DType t : {DType::kF64, DType::kS32}) {
+    for (const std::vector<int64_t>& p : {std::vector<int64_t>{1}, std::vector<int64_t>{0, 2}}) {
+      auto m = ReduceModule(Opcode::kAdd, t, {5, 9, 33}, p, /*extra_op_in_body=*/true);
+      ASSERT_TRUE(m.ok()) << m.status();
+      EXPECT_TRUE(CrossCheck(**m, RandomArgs(**m, rng, false), "generic body", 1e-9));
+    }
+  }
+}
+
+TEST(CpuReduce, VariadicArgmax) {
+  ModuleBuilder mb("argmax");
+  ComputationBuilder* body = mb.NewComputation("argmax_body");
+  Instruction* acc_v = body->Parameter(Shape(DType::kF32, {}));
+  Instruction* acc_i = body->Parameter(Shape(DType::kS32, {}));
+  Instruction* v = body->Parameter(Shape(DType::kF32, {}));
+  Instruction* i = body->Parameter(Shape(DType::kS32, {}));
+  Attributes gt;
+  gt.comparison_direction = ComparisonDirection::kGt;
+  Instruction* take = *body->Add(Opcode::kCompare, {v, acc_v}, gt);
+  Computation* argmax = *body->Finish({*body->Add(Opcode::kSelect, {take, v, acc_v}),
+                                       *body->Add(Opcode::kSelect, {take, i, acc_i})});
+  ComputationBuilder* main = mb.NewComputation("main");
+  Instruction* x = main->Parameter(Shape(DType::kF32, {300, 257}));
+  Attributes iota;
+  iota.dimension = 1;
+  iota.result_shape = Shape(DType::kS32, {300, 257});
+  Instruction* idx = *main->Add(Opcode::kIota, {}, iota);
+  Instruction* ninf = main->Constant(Literal::Scalar(DType::kF32, -std::numeric_limits<float>::infinity()));
+  Instruction* neg1 = main->Constant(Literal::Scalar(DType::kS32, int32_t{-1}));
+  Attributes dims;
+  dims.dimensions = {1};
+  Instruction* red = *main->Add(Opcode::kReduce, {x, idx, ninf, neg1}, dims, {argmax});
+  Attributes e0, e1;
+  e0.dimension = 0;
+  e1.dimension = 1;
+  auto entry = main->Finish({*main->Add(Opcode::kGetTupleElement, {red}, e0),
+                             *main->Add(Opcode::kGetTupleElement, {red}, e1)});
+  ASSERT_TRUE(entry.ok()) << entry.status();
+  auto m = mb.Build(*entry);
+  ASSERT_TRUE(m.ok()) << m.status();
+  std::mt19937_64 rng(33);
+  auto args = RandomArgs(**m, rng, false);
+  EXPECT_TRUE(CrossCheck(**m, args, "argmax"));
+  // And by hand for row 0.
+  auto r = RunOn("cpu", **m, args);
+  ASSERT_TRUE(r.ok()) << r.status();
+  const float* xs = args[0].data_as<float>();
+  int best = 0;
+  for (int j = 1; j < 257; ++j) if (xs[j] > xs[best]) best = j;
+  EXPECT_EQ((*r)[1].data_as<int32_t>()[0], best);
+  EXPECT_EQ((*r)[0].data_as<float>()[0], xs[best]);
+}
+
+TEST(CpuReduce, LargeSumsTakeTheParallelPath) {
+  std::mt19937_64 rng(34);
+  for (const std::vector<int64_t>& p : {std::vector<int64_t>{1}, std::vector<int64_t>{0},
+                                        std::vector<int64_t>{0, 1}}) {
+    auto m = ReduceModule(Opcode::kAdd, DType::kF32, {1000, 513}, p);
+    ASSERT_TRUE(m.ok());
+    EXPECT_TRUE(CrossCheck(**m, RandomArgs(**m, rng, false), "large sum", 1e-3));
+    auto mx = ReduceModule(Opcode::kMaximum, DType::kS64, {1000, 513}, p);
+    ASSERT_TRUE(mx.ok());
+    EXPECT_TRUE(CrossCheck(**mx, RandomArgs(**mx, rng), "large max"));
+  }
+}
+
+}  // namespace
+}  // namespace xjit::cpu

@@ -1,0 +1,65 @@
+"""Top-level API: devices, device_put, config, environment info."""
+import numpy as np
+import pytest
+
+import xjit
+
+
+def test_devices_and_backend():
+    assert xjit.default_backend() == "cpu"
+    devs = xjit.devices()
+    assert devs and devs[0].platform == "cpu"
+    assert xjit.device_count() == len(devs)
+    assert xjit.local_devices() == devs or len(xjit.local_devices()) == len(devs)
+    ref = xjit.devices("reference")
+    assert ref[0].platform == "reference"
+    with pytest.raises(RuntimeError, match="Unknown backend"):
+        xjit.devices("tpu")
+
+
+def test_device_put_arrays_scalars_and_pytrees():
+    a = xjit.device_put(np.arange(3))
+    assert isinstance(a, xjit.Array) and a.dtype == np.int32 and not a.weak_type
+    s = xjit.device_put(2.0)
+    assert s.weak_type and s.dtype == np.float32
+    tree = xjit.device_put({"x": np.ones(2, np.float64), "y": [True]})
+    assert tree["x"].dtype == np.float32 and tree["y"][0].dtype == np.bool_
+    ref = xjit.devices("reference")[0]
+    r = xjit.device_put(a, ref)
+    assert r.device.platform == "reference"
+    np.testing.assert_array_equal(np.asarray(r), [0, 1, 2])
+
+
+def test_config_x64_flag():
+    assert xjit.config.jax_enable_x64 is False
+    xjit.config.update("jax_enable_x64", True)
+    try:
+        assert xjit.device_put(np.arange(2)).dtype == np.int64
+        assert xjit.device_put(1.0).dtype == np.float64
+    finally:
+        xjit.config.update("jax_enable_x64", False)
+    assert xjit.device_put(np.arange(2)).dtype == np.int32
+    with pytest.raises(AttributeError):
+        xjit.config.update("jax_no_such_flag", 1)
+
+
+def test_platform_name_selects_default_device():
+    xjit.config.update("jax_platform_name", "reference")
+    try:
+        assert xjit.default_backend() == "reference"
+        assert xjit.device_put(np.ones(2)).device.platform == "reference"
+    finally:
+        xjit.config.update("jax_platform_name", None)
+
+
+def test_print_environment_info(capsys):
+    xjit.print_environment_info()
+    out = capsys.readouterr().out
+    for word in ("xjit", "numpy", "oneDNN", "cpu"):
+        assert word in out
+
+
+def test_shape_dtype_struct_lowering():
+    spec = xjit.ShapeDtypeStruct((2, 3), np.float32)
+    text = xjit.jit(lambda x: xjit.lax.mul(x, 2.0)).lower(spec).as_text()
+    assert "stablehlo.multiply" in text and "2x3xf32" in text
