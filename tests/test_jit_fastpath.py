@@ -60,7 +60,7 @@ def doubling_cache_miss(static_argnums=(), static_argnames=(), out_tree=None, ca
                           if not isinstance(x, _xjit.Array) else x
                           for x, (dt, _, w) in zip(leaves, avals)]
         results = exe.execute_with_weak_types(args_on_device, weak)
-        tree = out_tree(len(results)) if out_tree else [None] * len(results)
+        tree = out_tree(len(results)) if out_tree else [0] * len(results)
         out_leaves, out_treedef = _xjit.tree_flatten(tree)
         outputs = out_treedef.unflatten(results)
         entry = _xjit.JitCacheEntry(exe, out_treedef, weak) if cacheable else None
@@ -250,7 +250,7 @@ def test_kwargs_are_sorted_and_distinct_from_positional():
 
 
 def test_output_pytree_is_rebuilt():
-    f, _ = doubling_jit(out_tree=lambda n: {"out": [None] * n, "none": None})
+    f, _ = doubling_jit(out_tree=lambda n: {"out": [0] * n, "none": None})
     f(1.0, 2.0)
     out = f(3.0, 4.0)
     assert set(out) == {"out", "none"} and out["none"] is None
@@ -368,7 +368,7 @@ def test_subclass_hits_cache_and_is_collected():
     def helper_miss(*args):
         leaves, _ = _xjit.tree_flatten((args, {}))
         exe = _compiled_identity(len(leaves))
-        _, treedef = _xjit.tree_flatten([None] * len(leaves))
+        _, treedef = _xjit.tree_flatten([0] * len(leaves))
         return exe.execute_with_weak_types(list(leaves), [False] * len(leaves)), \
             _xjit.JitCacheEntry(exe, treedef, [False] * len(leaves))
 

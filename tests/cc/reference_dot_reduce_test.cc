@@ -1,6 +1,8 @@
 // dot_general and reduce kernels, and the evaluator on whole graphs built
 // with the builder (reduce bodies, variadic argmax, call, tuples) and run
 // through the registered "reference" compiler.
+#include <algorithm>
+
 #include "gtest/gtest.h"
 #include "reference_test_util.h"
 #include "xjit/backends/reference/evaluator.h"
@@ -235,6 +237,24 @@ TEST_F(ReferenceGraph, CallTupleAndElementwiseChain) {
   std::vector<Literal> out = Run(**module, {Vec<int>(DType::kS32, {1, 2, 3}), Vec<int>(DType::kS32, {4, 5, 6})});
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(Read<int>(out[0]), (std::vector<int>{1, 2, 3}));  // (x*y + x) - x*y
+}
+
+TEST_F(ReferenceGraph, CompilerIsRegisteredAndChecksArgumentCount) {
+  std::vector<std::string> platforms = RegisteredPlatforms();
+  EXPECT_NE(std::find(platforms.begin(), platforms.end(), "reference"), platforms.end());
+  ModuleBuilder mb("neg");
+  ComputationBuilder* main = mb.NewComputation("main");
+  Instruction* x = main->Parameter(S(DType::kBF16, {2}));
+  Computation* entry = Finish(main, {Op(main, Opcode::kNegate, {x})});
+  absl::StatusOr<std::unique_ptr<Module>> module = mb.Build(entry);
+  ASSERT_TRUE(module.ok()) << module.status();
+  std::vector<Literal> out = Run(**module, {Vec<double>(DType::kBF16, {1.5, -2.0})});
+  EXPECT_EQ(Read<float>(out[0]), (std::vector<float>{-1.5f, 2.0f}));
+  absl::StatusOr<std::unique_ptr<CompiledProgram>> program = (*GetCompiler("reference"))->Compile(**module);
+  ASSERT_TRUE(program.ok());
+  Literal result(Shape(DType::kBF16, {2}));
+  void* results[] = {result.mutable_data()};
+  EXPECT_FALSE((*program)->Run({}, results).ok());
 }
 
 TEST(ReferenceEvaluator, RejectsDeclaredShapeMismatchAndMissingArgs) {

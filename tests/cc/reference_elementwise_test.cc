@@ -224,6 +224,40 @@ TEST(ReferenceElementwise, Transcendentals) {
               M_PI / 2, 1e-15);
 }
 
+TEST(ReferenceElementwise, SpecExamplesMathAndBitwise) {
+  Literal x = Vec<double>(DType::kF64, {0.0, M_PI / 2, M_PI, 1.0});
+  std::vector<double> c = Unary<double>(Opcode::kCosine, x);
+  std::vector<double> s = Unary<double>(Opcode::kSine, x);
+  const double ec[] = {1.0, 0.0, -1.0, 0.5403023058681398};
+  const double es[] = {0.0, 1.0, 0.0, 0.8414709848078965};
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_NEAR(c[i], ec[i], 1e-15);
+    EXPECT_NEAR(s[i], es[i], 1e-15);
+  }
+  EXPECT_NEAR(Unary<double>(Opcode::kTan, x)[3], 1.5574077246549023, 1e-15);
+  EXPECT_NEAR(Unary<double>(Opcode::kTanh, Vec<double>(DType::kF32, {-1.0}))[0], -0.76159416, 1e-7);
+  EXPECT_NEAR(Unary<double>(Opcode::kLog, Vec<double>(DType::kF64, {2.0}))[0], 0.6931471805599453, 1e-15);
+  EXPECT_EQ(Unary<double>(Opcode::kSqrt, Vec<double>(DType::kF32, {0.0, 4.0})), (std::vector<double>{0.0, 2.0}));
+  EXPECT_TRUE(std::isnan(Unary<double>(Opcode::kSqrt, Vec<double>(DType::kF32, {-1.0}))[0]));
+  std::vector<std::complex<double>> cs = Unary<std::complex<double>>(
+      Opcode::kSqrt, Vec<std::complex<double>>(DType::kC128, {{-4.0, 0.0}}));
+  EXPECT_NEAR(cs[0].imag(), 2.0, 1e-15);
+  Literal a = Vec<int>(DType::kS32, {1, 2, 3, 4});
+  Literal b = Vec<int>(DType::kS32, {5, 6, 7, 8});
+  EXPECT_EQ(Binary<int>(Opcode::kAnd, a, b), (std::vector<int>{1, 2, 3, 0}));
+  EXPECT_EQ(Binary<int>(Opcode::kOr, a, b), (std::vector<int>{5, 6, 7, 12}));
+  EXPECT_EQ(Binary<int>(Opcode::kXor, a, b), (std::vector<int>{4, 4, 4, 12}));
+  EXPECT_EQ(Binary<int>(Opcode::kMaximum, Vec<int>(DType::kU8, {200, 3}), Vec<int>(DType::kU8, {100, 4})),
+            (std::vector<int>{200, 4}));
+  EXPECT_EQ(Binary<int>(Opcode::kMinimum, Vec<int>(DType::kS8, {-100, 3}), Vec<int>(DType::kS8, {100, 4})),
+            (std::vector<int>{-100, 3}));
+  // Spec example (float division; the spec's listed values are those of 17/3).
+  std::vector<double> d = Binary<double>(Opcode::kDivide, Vec<double>(DType::kF32, {17.1, -17.1}),
+                                         Vec<double>(DType::kF32, {3.0, -3.0}));
+  EXPECT_NEAR(d[0], 5.7, 1e-5);
+  EXPECT_NEAR(d[1], 5.7, 1e-5);
+}
+
 TEST(ReferenceElementwise, RealImagComplex) {
   Literal z = Vec<c64>(DType::kC64, {c64(1, 2), c64(3, 4)});
   absl::StatusOr<Literal> re = EvalUnary(Opcode::kReal, z);

@@ -1,6 +1,7 @@
 #include "xjit/ir/opcode.h"
 
 #include "absl/strings/match.h"
+#include "absl/strings/strip.h"
 #include "absl/strings/str_cat.h"
 
 namespace xjit {

@@ -103,9 +103,8 @@ def _normalize_statics(fun, static_argnums, static_argnames):
         return tuple(sorted(set(nums))), names
     positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     nums = tuple(i + len(positional) if i < 0 and positional else i for i in nums)
-    extra_names = [positional[i].name for i in nums
-                   if 0 <= i < len(positional) and positional[i].kind != p.POSITIONAL_ONLY
-                   for p in [positional[i]]]
+    extra_names = [positional[i].name for i in nums if 0 <= i < len(positional)
+                   and positional[i].kind != inspect.Parameter.POSITIONAL_ONLY]
     extra_nums = [i for i, p in enumerate(positional) if p.name in names]
     nums = tuple(sorted(set(nums) | set(extra_nums)))
     names = tuple(dict.fromkeys(list(names) + extra_names))
@@ -115,7 +114,7 @@ def _normalize_statics(fun, static_argnums, static_argnames):
 def _split_statics(args, kwargs, static_argnums, static_argnames):
     """(dynamic args, dynamic kwargs, rebuild) where rebuild re-inserts the statics."""
     nargs = len(args)
-    statics = {i: args[i] for i in static_argnums if i < nargs}
+    statics = {i % nargs: args[i] for i in static_argnums if -nargs <= i < nargs}
     dyn_args = [a for i, a in enumerate(args) if i not in statics]
     static_kw = {k: v for k, v in kwargs.items() if k in static_argnames}
     dyn_kwargs = {k: v for k, v in kwargs.items() if k not in static_kw}

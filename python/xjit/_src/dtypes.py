@@ -261,7 +261,7 @@ def result_type(*args: Any, return_weak_type_flag: bool = False):
     """
     if len(args) == 0:
         raise ValueError("at least one array or dtype is required")
-    out, weak = _lattice_result_type(*(float if a is None else a for a in args))
+    out, weak = _lattice_result_type(*(np.dtype(np.float64) if a is None else a for a in args))
     if weak:
         out = canonicalize_dtype(_default_for(out))
     else:

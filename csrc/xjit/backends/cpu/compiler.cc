@@ -69,7 +69,8 @@ class Lowering : public LoweringContext {
   absl::StatusOr<Leaves> EmitInstruction(const Instruction& instr,
                                          absl::flat_hash_map<const Instruction*, Leaves>& values,
                                          const std::vector<Leaves>& params);
-  int64_t PlanArena();
+  std::vector<int64_t> FuseElementwiseRuns();
+  int64_t PlanArena(const std::vector<int64_t>& time, int64_t num_steps);
 
   std::vector<Slot> slots_;
   std::vector<Literal> constants_;
@@ -191,19 +192,51 @@ absl::StatusOr<std::vector<Leaves>> Lowering::EmitComputation(const Computation&
   return results;
 }
 
-// First-fit over the arena: a slot lives from the thunk that writes it to the
-// last thunk that reads it; a thunk's outputs never share bytes with its inputs.
-int64_t Lowering::PlanArena() {
+// Replaces each maximal run of consecutive element-wise thunks of one size by
+// a fused thunk. Returns, per original thunk, the step that now runs it.
+std::vector<int64_t> Lowering::FuseElementwiseRuns() {
+  ThunkList out;
+  std::vector<int64_t> step(thunks_.size());
+  size_t t = 0;
+  while (t < thunks_.size()) {
+    auto* first = dynamic_cast<ElementwiseThunk*>(thunks_[t].get());
+    size_t end = t + 1;
+    while (first != nullptr && end < thunks_.size()) {
+      auto* next = dynamic_cast<ElementwiseThunk*>(thunks_[end].get());
+      if (next == nullptr || next->num_elements() != first->num_elements()) break;
+      ++end;
+    }
+    if (end - t >= 2) {
+      std::vector<std::unique_ptr<ElementwiseThunk>> chain;
+      for (size_t i = t; i < end; ++i) {
+        chain.emplace_back(static_cast<ElementwiseThunk*>(thunks_[i].release()));
+      }
+      out.push_back(std::make_unique<FusedElementwiseThunk>(std::move(chain)));
+    } else {
+      out.push_back(std::move(thunks_[t]));
+    }
+    for (size_t i = t; i < end; ++i) step[i] = static_cast<int64_t>(out.size()) - 1;
+    t = end;
+  }
+  thunks_ = std::move(out);
+  return step;
+}
+
+// First-fit over the arena: a slot lives from the step that writes it to the
+// last step that reads it; a step's outputs never share bytes with its inputs.
+// Steps, not thunks: a fused chain interleaves its ops tile by tile, so all
+// its buffers must live for the whole chain.
+int64_t Lowering::PlanArena(const std::vector<int64_t>& time, int64_t num_steps) {
   const int64_t n = static_cast<int64_t>(slots_.size());
   std::vector<int64_t> def(n, -1), last(n, -1);
-  for (size_t t = 0; t < thunks_.size(); ++t) {
+  for (size_t t = 0; t < time.size(); ++t) {
     for (SlotId s : writes_[t]) {
-      if (def[s] < 0) def[s] = t;
-      last[s] = std::max<int64_t>(last[s], t);
+      if (def[s] < 0) def[s] = time[t];
+      last[s] = std::max<int64_t>(last[s], time[t]);
     }
-    for (SlotId s : reads_[t]) last[s] = std::max<int64_t>(last[s], t);
+    for (SlotId s : reads_[t]) last[s] = std::max<int64_t>(last[s], time[t]);
   }
-  std::vector<std::vector<SlotId>> born(thunks_.size()), dies(thunks_.size());
+  std::vector<std::vector<SlotId>> born(num_steps), dies(num_steps);
   for (SlotId s = 0; s < n; ++s) {
     if (slots_[s].kind != Slot::Kind::kArena || def[s] < 0) continue;
     born[def[s]].push_back(s);
@@ -226,7 +259,7 @@ int64_t Lowering::PlanArena() {
       }
     }
   };
-  for (size_t t = 0; t < thunks_.size(); ++t) {
+  for (int64_t t = 0; t < num_steps; ++t) {
     for (SlotId s : born[t]) {
       int64_t size = std::max<int64_t>(kAlignment, (slots_[s].bytes + kAlignment - 1) / kAlignment * kAlignment);
       auto fit = std::find_if(free_blocks.begin(), free_blocks.end(),
@@ -283,7 +316,8 @@ absl::StatusOr<std::unique_ptr<CpuProgram>> Lowering::Lower(const Module& module
       AddThunk(MakeCopyThunk(s, dst, slots_[s].bytes), {s}, {dst});
     }
   }
-  int64_t arena = PlanArena();
+  std::vector<int64_t> step = FuseElementwiseRuns();
+  int64_t arena = PlanArena(step, static_cast<int64_t>(thunks_.size()));
   return std::make_unique<CpuProgram>(std::move(slots_), std::move(thunks_), std::move(constants_),
                                       arena, static_cast<int64_t>(params.size()),
                                       static_cast<int64_t>(results->size()));

@@ -22,6 +22,38 @@ using ElementwiseKernel = void (*)(const void* const* in, const int64_t* in_stri
 // and element type when there is none.
 absl::StatusOr<ElementwiseKernel> GetElementwiseKernel(const Instruction& instr);
 
+// One element-wise instruction; exposed so that runs of them can be fused.
+class ElementwiseThunk : public Thunk {
+ public:
+  ElementwiseThunk(ElementwiseKernel kernel, std::vector<SlotId> inputs,
+                   std::vector<int64_t> strides, SlotId output, int64_t n);
+  void Execute(void* const* buffers) const override;
+  // Elements [begin, end) only.
+  void ExecuteRange(void* const* buffers, int64_t begin, int64_t end) const;
+  int64_t num_elements() const { return n_; }
+
+ private:
+  ElementwiseKernel kernel_;
+  std::vector<SlotId> inputs_;
+  std::vector<int64_t> strides_;
+  SlotId output_;
+  int64_t n_;
+};
+
+// Runs a sequence of element-wise thunks of the same size tile by tile: each
+// tile goes through the whole chain while it is in cache, under one parallel
+// region. Valid because element i of each op reads only element i of its
+// operands (or element 0 of a rank-0 one, produced outside the chain).
+class FusedElementwiseThunk : public Thunk {
+ public:
+  explicit FusedElementwiseThunk(std::vector<std::unique_ptr<ElementwiseThunk>> chain);
+  void Execute(void* const* buffers) const override;
+
+ private:
+  std::vector<std::unique_ptr<ElementwiseThunk>> chain_;
+  int64_t n_;
+};
+
 absl::StatusOr<std::unique_ptr<Thunk>> MakeElementwiseThunk(const Instruction& instr,
                                                             std::vector<SlotId> inputs,
                                                             SlotId output);

@@ -1,6 +1,7 @@
 #include "xjit/backends/cpu/matmul.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <utility>
 
@@ -130,8 +131,28 @@ void LoopMatmulErased(const View3& l, const View3& r, const void* lhs, const voi
   LoopMatmul<T>(l, r, static_cast<const T*>(lhs), static_cast<const T*>(rhs), static_cast<T*>(out));
 }
 
+// AMX is advertised by CPUID on machines where executing it still faults (seen
+// under a sandboxing hypervisor: SIGILL inside oneDNN's AMX brgemm), and an
+// illegal instruction kills the whole interpreter. So oneDNN stops at
+// AVX-512 (with fp16/bf16) unless the user opts in with XJIT_ONEDNN_AMX=1 or
+// picks the ISA with oneDNN's own DNNL_MAX_CPU_ISA / ONEDNN_MAX_CPU_ISA.
+void LimitOneDnnIsa() {
+  if (std::getenv("XJIT_ONEDNN_AMX") != nullptr || std::getenv("DNNL_MAX_CPU_ISA") != nullptr ||
+      std::getenv("ONEDNN_MAX_CPU_ISA") != nullptr) {
+    return;
+  }
+  try {
+    dnnl::set_max_cpu_isa(dnnl::cpu_isa::avx512_core_fp16);
+  } catch (const dnnl::error&) {
+    // Too late (oneDNN already dispatched elsewhere in the process): keep its choice.
+  }
+}
+
 dnnl::engine& CpuEngine() {
-  static dnnl::engine* engine = new dnnl::engine(dnnl::engine::kind::cpu, 0);
+  static dnnl::engine* engine = [] {
+    LimitOneDnnIsa();
+    return new dnnl::engine(dnnl::engine::kind::cpu, 0);
+  }();
   return *engine;
 }
 

@@ -212,7 +212,7 @@ struct OpDivide : DefaultOut {
   }
 };
 struct OpRemainder : DefaultOut {
-  template <typename T> static constexpr bool supports = kIsInt<T> || kIsFloat<T>;
+  template <typename T> static constexpr bool supports = kIsNumeric<T>;
   template <typename T> static T Apply(T a, T b) {
     if constexpr (kIsInt<T>) {
       if (b == 0) return a;
@@ -220,6 +220,10 @@ struct OpRemainder : DefaultOut {
         if (a == std::numeric_limits<T>::min() && b == T(-1)) return T(0);
       }
       return T(a % b);
+    } else if constexpr (kIsComplex<T>) {
+      // lhs - d * rhs with each part of the quotient truncated (as the reference).
+      T q = a / b;
+      return a - T(std::trunc(q.real()), std::trunc(q.imag())) * b;
     } else {
       return std::fmod(a, b);
     }
@@ -322,8 +326,15 @@ struct OpShiftRightArithmetic : DefaultOut {
   }
 };
 struct OpAtan2 : DefaultOut {
-  template <typename T> static constexpr bool supports = kIsFloat<T>;
-  template <typename T> static T Apply(T a, T b) { return std::atan2(a, b); }
+  template <typename T> static constexpr bool supports = kIsFloat<T> || kIsComplex<T>;
+  template <typename T> static T Apply(T y, T x) {
+    if constexpr (kIsComplex<T>) {  // -i * log((x + i*y) / sqrt(x^2 + y^2)), as the reference
+      const T i(0, 1);
+      return -i * std::log((x + i * y) / std::sqrt(x * x + y * y));
+    } else {
+      return std::atan2(y, x);
+    }
+  }
 };
 struct OpComplex {
   template <typename T> using Out = std::complex<T>;

@@ -62,7 +62,7 @@ def array(object, dtype=None, copy=True, order="K", ndmin=0):  # noqa: A002
         out = util.convert(object, want, weak)
     elif isinstance(object, (np.ndarray, np.generic)) or hasattr(object, "__array__"):
         arr = np.asarray(object)
-        if arr.dtype == object:
+        if arr.dtype == np.object_:
             raise TypeError(f"Unexpected input type for array: {type(object)}")
         if want is None:
             want = dtypes.canonicalize_dtype(dtypes.dtype(arr))

@@ -103,7 +103,9 @@ def put(value: np.ndarray, weak: bool = False):
     dt = dtypes.canonicalize_dtype(value.dtype)
     if value.dtype != dt:
         value = value.astype(dt)
-    return _xjit.device_put(np.ascontiguousarray(value), default_device(), weak)
+    if not value.flags.c_contiguous:
+        value = np.array(value, order="C")   # (np.ascontiguousarray makes 0-d arrays 1-d)
+    return _xjit.device_put(value, default_device(), weak)
 
 
 def convert(x, dtype, weak: bool = False):
