@@ -77,6 +77,7 @@ class Lowering : public LoweringContext {
   ThunkList thunks_;
   std::vector<Leaves> reads_, writes_;
   Leaves pending_scratch_;
+  std::vector<bool> tile_local_;  // lives in a fused chain's tile buffers
   int depth_ = 0;
 };
 
@@ -195,6 +196,12 @@ absl::StatusOr<std::vector<Leaves>> Lowering::EmitComputation(const Computation&
 // Replaces each maximal run of consecutive element-wise thunks of one size by
 // a fused thunk. Returns, per original thunk, the step that now runs it.
 std::vector<int64_t> Lowering::FuseElementwiseRuns() {
+  // Last thunk reading each slot, to find values that never leave a chain.
+  std::vector<int64_t> last_read(slots_.size(), -1);
+  for (size_t t = 0; t < reads_.size(); ++t) {
+    for (SlotId s : reads_[t]) last_read[s] = std::max<int64_t>(last_read[s], t);
+  }
+  tile_local_.assign(slots_.size(), false);
   ThunkList out;
   std::vector<int64_t> step(thunks_.size());
   size_t t = 0;
@@ -208,10 +215,17 @@ std::vector<int64_t> Lowering::FuseElementwiseRuns() {
     }
     if (end - t >= 2) {
       std::vector<std::unique_ptr<ElementwiseThunk>> chain;
+      std::vector<SlotId> local;
       for (size_t i = t; i < end; ++i) {
         chain.emplace_back(static_cast<ElementwiseThunk*>(thunks_[i].release()));
+        SlotId o = chain.back()->output();
+        if (slots_[o].kind == Slot::Kind::kArena && last_read[o] >= static_cast<int64_t>(t) &&
+            last_read[o] < static_cast<int64_t>(end)) {
+          local.push_back(o);
+          tile_local_[o] = true;
+        }
       }
-      out.push_back(std::make_unique<FusedElementwiseThunk>(std::move(chain)));
+      out.push_back(std::make_unique<FusedElementwiseThunk>(std::move(chain), local));
     } else {
       out.push_back(std::move(thunks_[t]));
     }
@@ -238,7 +252,7 @@ int64_t Lowering::PlanArena(const std::vector<int64_t>& time, int64_t num_steps)
   }
   std::vector<std::vector<SlotId>> born(num_steps), dies(num_steps);
   for (SlotId s = 0; s < n; ++s) {
-    if (slots_[s].kind != Slot::Kind::kArena || def[s] < 0) continue;
+    if (slots_[s].kind != Slot::Kind::kArena || def[s] < 0 || tile_local_[s]) continue;
     born[def[s]].push_back(s);
     dies[last[s]].push_back(s);
   }

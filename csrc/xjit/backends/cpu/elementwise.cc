@@ -1,6 +1,7 @@
 #include "xjit/backends/cpu/elementwise.h"
 
 #include <algorithm>
+#include <memory>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -177,36 +178,82 @@ absl::StatusOr<ElementwiseKernel> GetElementwiseKernel(const Instruction& instr)
 }
 
 namespace {
-// Elements per tile: 16K floats per operand stay within L2 across a chain.
-constexpr int64_t kTile = 16 * 1024;
+// Elements per tile: a chain's tile buffers (4K elements each) stay in L1/L2.
+constexpr int64_t kTile = 4 * 1024;
 }  // namespace
 
 ElementwiseThunk::ElementwiseThunk(ElementwiseKernel kernel, std::vector<SlotId> inputs,
-                                   std::vector<int64_t> strides, SlotId output, int64_t n)
+                                   std::vector<int64_t> strides, std::vector<int64_t> input_widths,
+                                   SlotId output, int64_t output_width, int64_t n)
     : kernel_(kernel), inputs_(std::move(inputs)), strides_(std::move(strides)),
-      output_(output), n_(n) {}
-
-void ElementwiseThunk::ExecuteRange(void* const* buffers, int64_t begin, int64_t end) const {
-  const void* in[3] = {nullptr, nullptr, nullptr};
-  for (size_t i = 0; i < inputs_.size(); ++i) in[i] = buffers[inputs_[i]];
-  kernel_(in, strides_.data(), buffers[output_], begin, end);
-}
+      input_widths_(std::move(input_widths)), output_(output), output_width_(output_width), n_(n) {}
 
 void ElementwiseThunk::Execute(void* const* buffers) const {
-  ParallelFor(n_, kTile, n_, [&](int64_t begin, int64_t end) { ExecuteRange(buffers, begin, end); });
+  const void* in[3] = {nullptr, nullptr, nullptr};
+  for (size_t i = 0; i < inputs_.size(); ++i) in[i] = buffers[inputs_[i]];
+  void* out = buffers[output_];
+  ParallelFor(n_, kTile, n_, [&](int64_t begin, int64_t end) {
+    kernel_(in, strides_.data(), out, begin, end);
+  });
 }
 
-FusedElementwiseThunk::FusedElementwiseThunk(std::vector<std::unique_ptr<ElementwiseThunk>> chain)
-    : chain_(std::move(chain)), n_(chain_.empty() ? 0 : chain_.front()->num_elements()) {}
+FusedElementwiseThunk::FusedElementwiseThunk(std::vector<std::unique_ptr<ElementwiseThunk>> chain,
+                                             const std::vector<SlotId>& tile_local) {
+  n_ = chain.empty() ? 0 : chain.front()->num_elements();
+  auto local_index = [&](SlotId s, int64_t width) -> int32_t {
+    auto it = std::find(tile_local.begin(), tile_local.end(), s);
+    if (it == tile_local.end()) return -1;
+    int32_t index = static_cast<int32_t>(it - tile_local.begin());
+    if (local_offsets_.size() <= static_cast<size_t>(index)) local_offsets_.resize(index + 1, -1);
+    if (local_offsets_[index] < 0) {
+      local_offsets_[index] = scratch_bytes_;
+      scratch_bytes_ += (kTile * width + 63) / 64 * 64;
+    }
+    return index;
+  };
+  for (const auto& t : chain) {
+    Op op;
+    op.kernel = t->kernel();
+    op.strides = t->strides();
+    for (size_t i = 0; i < t->inputs().size(); ++i) {
+      SlotId s = t->inputs()[i];
+      op.inputs.push_back({s, local_index(s, t->input_widths()[i]), t->strides()[i],
+                           t->input_widths()[i]});
+    }
+    op.output = {t->output(), local_index(t->output(), t->output_width()), 1, t->output_width()};
+    ops_.push_back(std::move(op));
+  }
+}
+
+void FusedElementwiseThunk::RunTiles(void* const* buffers, unsigned char* scratch,
+                                     int64_t first_tile, int64_t end_tile) const {
+  auto address = [&](const Operand& o, int64_t begin) -> unsigned char* {
+    if (o.local >= 0) return scratch + local_offsets_[o.local];
+    return static_cast<unsigned char*>(buffers[o.slot]) + begin * o.stride * o.width;
+  };
+  for (int64_t tile = first_tile; tile < end_tile; ++tile) {
+    int64_t begin = tile * kTile, count = std::min(kTile, n_ - begin);
+    for (const Op& op : ops_) {
+      const void* in[3] = {nullptr, nullptr, nullptr};
+      for (size_t i = 0; i < op.inputs.size(); ++i) in[i] = address(op.inputs[i], begin);
+      op.kernel(in, op.strides.data(), address(op.output, begin), 0, count);
+    }
+  }
+}
 
 void FusedElementwiseThunk::Execute(void* const* buffers) const {
-  const int64_t cost = n_ * static_cast<int64_t>(chain_.size());
-  ParallelFor(n_, kTile, cost, [&](int64_t begin, int64_t end) {
-    for (int64_t t = begin; t < end; t += kTile) {
-      int64_t stop = std::min(end, t + kTile);
-      for (const auto& op : chain_) op->ExecuteRange(buffers, t, stop);
-    }
-  });
+  const int64_t tiles = (n_ + kTile - 1) / kTile;
+  if (n_ * static_cast<int64_t>(ops_.size()) < kParallelThreshold || tiles == 1) {
+    serial_scratch_.resize(scratch_bytes_);
+    RunTiles(buffers, serial_scratch_.data(), 0, tiles);
+    return;
+  }
+#pragma omp parallel
+  {
+    std::unique_ptr<unsigned char[]> scratch(new unsigned char[scratch_bytes_ + 1]);
+#pragma omp for schedule(static)
+    for (int64_t tile = 0; tile < tiles; ++tile) RunTiles(buffers, scratch.get(), tile, tile + 1);
+  }
 }
 
 absl::StatusOr<std::unique_ptr<Thunk>> MakeElementwiseThunk(const Instruction& instr,
@@ -221,8 +268,11 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeElementwiseThunk(const Instruction& i
     // A rank-0 operand of a non-scalar select/clamp is broadcast.
     strides.push_back(operand->shape().num_elements() == n ? 1 : 0);
   }
-  return std::unique_ptr<Thunk>(
-      new ElementwiseThunk(*kernel, std::move(inputs), std::move(strides), output, n));
+  std::vector<int64_t> widths;
+  for (const Instruction* operand : instr.operands()) widths.push_back(ByteWidth(operand->shape().dtype));
+  return std::unique_ptr<Thunk>(new ElementwiseThunk(*kernel, std::move(inputs), std::move(strides),
+                                                     std::move(widths), output,
+                                                     ByteWidth(instr.shape().dtype), n));
 }
 
 }  // namespace xjit::cpu

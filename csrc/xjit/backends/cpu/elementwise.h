@@ -26,32 +26,57 @@ absl::StatusOr<ElementwiseKernel> GetElementwiseKernel(const Instruction& instr)
 class ElementwiseThunk : public Thunk {
  public:
   ElementwiseThunk(ElementwiseKernel kernel, std::vector<SlotId> inputs,
-                   std::vector<int64_t> strides, SlotId output, int64_t n);
+                   std::vector<int64_t> strides, std::vector<int64_t> input_widths,
+                   SlotId output, int64_t output_width, int64_t n);
   void Execute(void* const* buffers) const override;
-  // Elements [begin, end) only.
-  void ExecuteRange(void* const* buffers, int64_t begin, int64_t end) const;
+
+  ElementwiseKernel kernel() const { return kernel_; }
+  const std::vector<SlotId>& inputs() const { return inputs_; }
+  const std::vector<int64_t>& strides() const { return strides_; }
+  const std::vector<int64_t>& input_widths() const { return input_widths_; }
+  SlotId output() const { return output_; }
+  int64_t output_width() const { return output_width_; }
   int64_t num_elements() const { return n_; }
 
  private:
   ElementwiseKernel kernel_;
   std::vector<SlotId> inputs_;
-  std::vector<int64_t> strides_;
+  std::vector<int64_t> strides_, input_widths_;
   SlotId output_;
-  int64_t n_;
+  int64_t output_width_, n_;
 };
 
-// Runs a sequence of element-wise thunks of the same size tile by tile: each
-// tile goes through the whole chain while it is in cache, under one parallel
-// region. Valid because element i of each op reads only element i of its
-// operands (or element 0 of a rank-0 one, produced outside the chain).
+// Runs a chain of element-wise thunks of the same size tile by tile, under one
+// parallel region. Values produced and consumed only inside the chain
+// (`tile_local`) never reach memory: they live in a per-thread tile buffer.
+// Valid because element i of each op reads only element i of its operands (or
+// element 0 of a rank-0 operand, which is produced outside the chain).
 class FusedElementwiseThunk : public Thunk {
  public:
-  explicit FusedElementwiseThunk(std::vector<std::unique_ptr<ElementwiseThunk>> chain);
+  FusedElementwiseThunk(std::vector<std::unique_ptr<ElementwiseThunk>> chain,
+                        const std::vector<SlotId>& tile_local);
   void Execute(void* const* buffers) const override;
 
  private:
-  std::vector<std::unique_ptr<ElementwiseThunk>> chain_;
-  int64_t n_;
+  struct Operand {
+    SlotId slot;
+    int32_t local;  // index of its tile buffer, or -1 for a buffer in the table
+    int64_t stride, width;
+  };
+  struct Op {
+    ElementwiseKernel kernel;
+    std::vector<Operand> inputs;
+    std::vector<int64_t> strides;
+    Operand output;
+  };
+  void RunTiles(void* const* buffers, unsigned char* scratch, int64_t first_tile,
+                int64_t end_tile) const;
+
+  std::vector<Op> ops_;
+  int64_t n_ = 0;
+  std::vector<int64_t> local_offsets_;  // in bytes, within one thread's scratch
+  int64_t scratch_bytes_ = 0;
+  mutable std::vector<unsigned char> serial_scratch_;  // Run is never concurrent
 };
 
 absl::StatusOr<std::unique_ptr<Thunk>> MakeElementwiseThunk(const Instruction& instr,
