@@ -204,7 +204,8 @@ Attributes AttributesFromDict(const std::string& op, const py::dict& attrs,
 
 Literal LiteralFromNumpy(py::handle value) {
   py::module_ np = py::module_::import("numpy");
-  py::object arr = np.attr("ascontiguousarray")(value);
+  // asarray(order="C"), not ascontiguousarray, which makes 0-d arrays 1-d.
+  py::object arr = np.attr("asarray")(value, py::arg("order") = "C");
   py::array a = py::reinterpret_borrow<py::array>(arr);
   absl::StatusOr<DType> t = FromNumpyDType(a.dtype());
   if (!t.ok()) ThrowIfError(absl::InvalidArgumentError(absl::StrCat("constant: ", t.status().message())));

@@ -158,7 +158,7 @@ def _array_iter(self):
     values = np.asarray(self)
     device, weak = self.device, self.weak_type
     for row in values:
-        yield _xjit.device_put(np.ascontiguousarray(row), device, weak)
+        yield _xjit.device_put(np.asarray(row, order="C"), device, weak)
 
 
 def _tracer_iter(self):
@@ -238,7 +238,7 @@ def _array_tolist(self):
 
 
 def _array_copy(self):
-    return _xjit.device_put(np.ascontiguousarray(np.asarray(self)), self.device,
+    return _xjit.device_put(np.asarray(self, order="C"), self.device,
                             self.weak_type)
 
 

@@ -109,7 +109,7 @@ class Trace:
         key = id(value)
         v = self.constants.get(key)
         if v is None:
-            v = self.cb.constant(np.ascontiguousarray(np.asarray(value)))
+            v = self.cb.constant(np.asarray(value, order="C"))
             self.constants[key] = v
             self._keepalive.append(value)  # keeps id(value) unique while tracing
         return v

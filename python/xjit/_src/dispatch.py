@@ -101,7 +101,7 @@ def to_numpy_operand(x, dtype=None) -> np.ndarray:
         info = np.iinfo(dtype)
         if not info.min <= x <= info.max:
             raise OverflowError(f"Python int {x} too large to convert to {np.dtype(dtype).name}")
-    return np.ascontiguousarray(np.asarray(x, dtype=dtype))
+    return np.asarray(x, dtype=dtype, order="C")
 
 
 # -------------------------------------------------------------------------------- bind
@@ -186,7 +186,7 @@ def _bind_eager(name, operands, attrs, weak_type, regions, region_key):
         elif isinstance(x, Tracer):
             raise _foreign_tracer_error(x, core.Trace(None, None, "an eager op"))
         else:
-            x = _xjit.device_put(np.ascontiguousarray(x), device, False)
+            x = _xjit.device_put(np.asarray(x, order="C"), device, False)
         args.append(x)
     cacheable = not regions or region_key is not None
     key = None

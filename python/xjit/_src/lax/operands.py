@@ -81,7 +81,7 @@ def as_operand(x, dtype=None):
 def concrete_value(value: np.ndarray, weak: bool = False):
     """A concrete numpy value as an lax result: a Tracer constant inside a
     trace, otherwise an Array on the default device."""
-    value = np.ascontiguousarray(value)
+    value = np.asarray(value, order="C")
     trace = core.current_trace()
     if trace is not None:
         return core.tracer_from_value(trace, trace.constant(value), weak)
@@ -137,7 +137,7 @@ def broadcast_to(x, shape: tuple):
     if xs == shape:
         return x
     if isinstance(x, np.ndarray) and core.current_trace() is None:
-        return np.ascontiguousarray(np.broadcast_to(x, shape))
+        return np.asarray(np.broadcast_to(x, shape), order="C")
     dims = tuple(range(len(shape))) if xs else ()
     if xs and any(a != 1 and a != b for a, b in zip(xs, shape)):
         raise TypeError(f"cannot broadcast {xs} to {shape}")
