@@ -54,15 +54,19 @@ std::string Literal::ToString() const {
   // Nested brackets, row-major.
   std::string out = "dense<";
   const auto& dims = shape_.dims;
+  // block[d]: elements spanned by one index step of dimension d-1, i.e. one
+  // bracket pair at depth d opens at multiples of block[d].
   std::vector<int64_t> strides = RowMajorStrides(dims);
+  std::vector<int64_t> block(dims.size());
+  for (size_t d = 0; d < dims.size(); ++d) block[d] = strides[d] * dims[d];
   for (int64_t i = 0; i < n; ++i) {
     for (size_t d = 0; d < dims.size(); ++d) {
-      if (i % strides[d] == 0) out += "[";
+      if (i % block[d] == 0) out += "[";
     }
     out += ElementToString(i);
     int closes = 0;
     for (size_t d = 0; d < dims.size(); ++d) {
-      if ((i + 1) % strides[d] == 0) ++closes;
+      if ((i + 1) % block[d] == 0) ++closes;
     }
     out.append(closes, ']');
     if (i + 1 < n) out += ", ";
