@@ -152,6 +152,7 @@ TEST(CpuDataMovement, ChainReusesArenaAndRejectsBadArity) {
   auto* cpu_program = dynamic_cast<CpuProgram*>(program->get());
   ASSERT_NE(cpu_program, nullptr);
   EXPECT_LE(cpu_program->arena_bytes(), 2 * 4096);
+  EXPECT_EQ(cpu_program->num_thunks(), 1);  // the 51 element-wise ops are one fused chain
   EXPECT_FALSE((*program)->Run({}, {}).ok());
 }
 

@@ -128,6 +128,36 @@ TEST(CpuElementwise, LargeArraysTakeTheParallelPath) {
   EXPECT_TRUE(CrossCheck(**m, RandomArgs(**m, rng), "large exp"));
 }
 
+// A long element-wise chain is fused into one tiled pass; values that leave
+// the chain (a result, a later non-element-wise use) must still be stored.
+TEST(CpuElementwise, FusedChainsMatchReference) {
+  for (int64_t n : {int64_t{1000}, int64_t{200003}}) {
+    ModuleBuilder mb("chain");
+    ComputationBuilder* main = mb.NewComputation("main");
+    Instruction* x = main->Parameter(Shape(DType::kF32, {n}));
+    Instruction* lo = main->Parameter(Shape(DType::kF32, {}));
+    Instruction* y = *main->Add(Opcode::kTanh, {x});
+    Instruction* z = *main->Add(Opcode::kMultiply, {y, x});
+    Attributes to64;
+    to64.result_shape = Shape(DType::kF64, {n});
+    Instruction* w = *main->Add(Opcode::kConvert, {z}, to64);
+    Attributes gt;
+    gt.comparison_direction = ComparisonDirection::kGt;
+    Instruction* big = *main->Add(Opcode::kCompare, {w, *main->Add(Opcode::kSqrt, {*main->Add(Opcode::kAbs, {w})})}, gt);
+    Instruction* s = *main->Add(Opcode::kSelect, {big, w, *main->Add(Opcode::kNegate, {w})});
+    Instruction* c = *main->Add(Opcode::kClamp, {lo, z, *main->Add(Opcode::kExponential, {x})});
+    Attributes rev;
+    rev.dimensions = {0};
+    Instruction* r = *main->Add(Opcode::kReverse, {y}, rev);  // y leaves the chain
+    auto entry = main->Finish({s, c, r, z});
+    ASSERT_TRUE(entry.ok()) << entry.status();
+    auto m = mb.Build(*entry);
+    ASSERT_TRUE(m.ok()) << m.status();
+    std::mt19937_64 rng(7);
+    EXPECT_TRUE(CrossCheck(**m, RandomArgs(**m, rng), "fused chain " + std::to_string(n)));
+  }
+}
+
 // Hand-computed edge cases from docs/semantics.md, independent of the reference.
 TEST(CpuElementwise, IntegerEdgeCasesByHand) {
   auto m = OneOpModule(Opcode::kDivide, {Shape(DType::kS32, {4}), Shape(DType::kS32, {4})});

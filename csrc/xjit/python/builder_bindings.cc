@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "xjit/builder/builder.h"
 #include "xjit/python/bindings.h"
+#include "xjit/python/device_put.h"
 #include "xjit/python/dtype_conversion.h"
 #include "xjit/python/status_casters.h"
 #include "xjit/text/printer.h"

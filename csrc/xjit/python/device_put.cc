@@ -12,8 +12,8 @@ namespace {
 // Copies above this size release the GIL so other Python threads keep running.
 constexpr int64_t kReleaseGilBytes = 1 << 20;
 
-// np.ascontiguousarray(value, dtype) without a Python-level call; returns
-// `value` itself when it already is a C-contiguous array of that dtype.
+}  // namespace
+
 py::array AsContiguousArray(const py::object& value, std::optional<DType> dtype) {
   auto& api = py::detail::npy_api::get();
   PyObject* descr = nullptr;
@@ -28,8 +28,6 @@ py::array AsContiguousArray(const py::object& value, std::optional<DType> dtype)
   if (out == nullptr) throw py::error_already_set();
   return py::reinterpret_steal<py::array>(out);
 }
-
-}  // namespace
 
 absl::StatusOr<std::shared_ptr<Buffer>> BufferFromPython(py::handle value, Device* device,
                                                          std::optional<DType> dtype) {
