@@ -63,3 +63,22 @@ def test_shape_dtype_struct_lowering():
     spec = xjit.ShapeDtypeStruct((2, 3), np.float32)
     text = xjit.jit(lambda x: xjit.lax.mul(x, 2.0)).lower(spec).as_text()
     assert "stablehlo.multiply" in text and "2x3xf32" in text
+
+
+def test_eval_shape_runs_nothing_and_reports_avals():
+    calls = []
+
+    def f(x, y):
+        calls.append(1)
+        return {"s": xjit.lax.add(x, y), "n": xjit.lax.reduce_sum(x, (0,))}
+
+    spec = xjit.ShapeDtypeStruct((4, 2), np.float32)
+    out = xjit.eval_shape(f, spec, np.ones((4, 2), np.float32))
+    assert out["s"].shape == (4, 2) and out["s"].dtype == np.float32
+    assert out["n"].shape == (2,)
+    assert len(calls) == 1
+
+
+def test_block_until_ready_returns_its_argument():
+    tree = {"a": xjit.device_put(np.arange(3)), "b": [1]}
+    assert xjit.block_until_ready(tree) is tree

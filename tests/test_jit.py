@@ -199,3 +199,25 @@ def _miss(f, *args):
     out = api._execute(exe, leaves, traced.in_avals, dev, traced.out_treedef,
                        traced.out_weak_types)
     return out, api._PyJitCacheEntry(exe, traced.out_treedef, traced.out_weak_types)
+
+
+def test_dynamic_keyword_arguments():
+    f, calls = counting(lambda x, *, y, z=None: lax.sub(x, y))
+    jf = xjit.jit(f)
+    a, b = np.ones(2, np.float32), np.full(2, 3.0, np.float32)
+    np.testing.assert_allclose(np.asarray(jf(a, y=b)), [-2.0, -2.0])
+    np.testing.assert_allclose(np.asarray(jf(b, y=a)), [2.0, 2.0])
+    assert len(calls) == 1
+    jf(a, y=b, z=a)  # a new pytree of arguments
+    assert len(calls) == 2
+
+
+def test_jit_on_reference_platform():
+    xjit.config.update("jax_platform_name", "reference")
+    try:
+        out = xjit.jit(lambda x: lax.reduce_max(lax.mul(x, x), (0,)))(
+            np.array([1.0, -3.0, 2.0], np.float32))
+        assert out.device.platform == "reference"
+        assert float(out) == 9.0
+    finally:
+        xjit.config.update("jax_platform_name", None)

@@ -103,7 +103,8 @@ def test_python_scalar_takes_operand_dtype(put):
     h = lax.mul(put(np.ones(2, np.float16)), 2.5)
     assert h.dtype == np.float16
     s = lax.add(1.0, 2.0)
-    assert s.dtype == np.float32 and s.weak_type
+    assert s.dtype == np.float32 and s.weak_type and s.shape == ()
+    assert lax.add(np.float32(1), np.float32(2)).shape == ()  # 0-d stays 0-d
 
 
 def test_dtype_mismatch_is_type_error():
@@ -231,7 +232,8 @@ REDUCTIONS = [(lax.reduce_sum, np.sum), (lax.reduce_prod, np.prod), (lax.reduce_
 def test_monoid_reductions(lax_fn, np_fn, put):
     check(lambda a: lax_fn(a, (0, 2)), lambda a: np_fn(a, axis=(0, 2)),
           (POS[None] * np.ones((2, 1, 1), np.float32)), put=put, rtol=1e-5)
-    check(lambda a: lax_fn(a, (1,)), lambda a: np_fn(a, axis=1), I32 % 4, put=put)
+    check(lambda a: lax_fn(a, (1,)), lambda a: np_fn(a, axis=1).astype(a.dtype), I32 % 4,
+          put=put)
 
 
 def test_reduce_and_or(put):

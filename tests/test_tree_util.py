@@ -63,3 +63,12 @@ def test_partial_is_pytree():
     assert tree_util.tree_leaves(p) == [1]
     q = tree_util.tree_map(lambda v: v * 5, p)
     assert q(2) == 7
+
+
+def test_short_tree_namespace():
+    import xjit
+    assert xjit.tree.map(lambda x: x * 2, [1, {"k": 2}]) == [2, {"k": 4}]
+    assert xjit.tree.leaves((1, (2, 3))) == [1, 2, 3]
+    leaves, treedef = xjit.tree.flatten({"a": 1})
+    assert xjit.tree.unflatten(treedef, [5]) == {"a": 5}
+    assert xjit.tree.structure((1, 2)) == tree_util.tree_structure((3, 4))

@@ -39,7 +39,8 @@ _xjit = _load_native()
 from xjit._src.config import config  # noqa: E402
 from xjit._src import core as _core  # noqa: E402
 from xjit._src.api import (  # noqa: E402
-    default_backend, device_count, device_put, devices, jit, local_devices)
+    block_until_ready, default_backend, device_count, device_put, devices, eval_shape, jit,
+    local_devices)
 from xjit._src.core import ShapeDtypeStruct  # noqa: E402
 from xjit._src.environment import print_environment_info  # noqa: E402
 
@@ -54,7 +55,7 @@ def _observe_x64(value):
 
 config.observe("jax_enable_x64", _observe_x64)
 
-from xjit import errors, lax, tree_util  # noqa: E402
+from xjit import errors, lax, tree, tree_util  # noqa: E402
 from xjit._src import array_methods as _array_methods  # noqa: E402
 
 _array_methods.attach()

@@ -121,6 +121,12 @@ void RegisterPyArray(py::module_& m) {
              return self;
            })
       .def_property_readonly("_value", [](PyArray& a) { return NumpyValue(a); })
+      // JAX API details that cost nothing on host memory.
+      .def("copy_to_host_async", [](const PyArray&) {})
+      .def("is_deleted", [](const PyArray&) { return false; })
+      .def("on_device_size_in_bytes", [](const PyArray& a) { return a.buffer->shape().byte_size(); })
+      .def("unsafe_buffer_pointer",
+           [](const PyArray& a) { return reinterpret_cast<uintptr_t>(a.buffer->data()); })
       .def("__array__", &ArrayDunder, py::arg("dtype") = py::none(), py::arg("copy") = py::none())
       .def("__repr__", &ArrayRepr);
   g_array_type = reinterpret_cast<PyTypeObject*>(cls.ptr());

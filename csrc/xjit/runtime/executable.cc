@@ -75,7 +75,15 @@ absl::StatusOr<std::shared_ptr<Executable>> Executable::Compile(
     return absl::InternalError(
         absl::StrCat("The ", device->platform(), " compiler returned no program"));
   }
-  std::shared_ptr<CompiledProgram> shared(std::move(*program));
+  // Programs may borrow the module (the reference backend walks it), and a
+  // queued task can outlive the Executable: one shared_ptr owns both, so the
+  // task captures a single pointer.
+  struct ProgramWithModule {
+    std::shared_ptr<const Module> module;
+    std::unique_ptr<CompiledProgram> program;
+  };
+  auto owner = std::make_shared<ProgramWithModule>(ProgramWithModule{module, *std::move(program)});
+  std::shared_ptr<CompiledProgram> shared(owner, owner->program.get());
   return std::shared_ptr<Executable>(new Executable(std::move(module), device, std::move(shared)));
 }
 

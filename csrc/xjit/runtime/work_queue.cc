@@ -3,7 +3,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <atomic>
 #include <exception>
+
+#include <pthread.h>
 
 namespace xjit {
 namespace {
@@ -21,6 +24,18 @@ void RunGuarded(const std::string& name, std::function<void()>& task) {
   }
 }
 
+// A forked child has none of the parent's worker threads: queuing there would
+// hang forever, so the child runs every task inline instead.
+std::atomic<bool> g_in_forked_child{false};
+
+void RegisterForkHandlerOnce() {
+  static const bool registered = [] {
+    pthread_atfork(nullptr, nullptr, [] { g_in_forked_child.store(true); });
+    return true;
+  }();
+  (void)registered;
+}
+
 }  // namespace
 
 bool SyncDispatchEnabled() {
@@ -32,6 +47,7 @@ bool SyncDispatchEnabled() {
 }
 
 WorkQueue::WorkQueue(std::string name) : name_(std::move(name)) {
+  RegisterForkHandlerOnce();
   worker_ = std::thread([this] { WorkerLoop(); });
 }
 
@@ -45,15 +61,19 @@ WorkQueue::~WorkQueue() {
 }
 
 void WorkQueue::Enqueue(std::function<void()> task) {
-  if (SyncDispatchEnabled()) {
+  if (SyncDispatchEnabled() || g_in_forked_child.load(std::memory_order_relaxed)) {
     RunGuarded(name_, task);
     return;
   }
+  bool wake;
   {
     std::lock_guard<std::mutex> lock(mu_);
     tasks_.push_back(std::move(task));
+    wake = worker_sleeping_;
   }
-  cv_.notify_one();
+  // A busy worker finds the task when it next looks; skipping the notify
+  // saves a futex call per dispatch while work is queued.
+  if (wake) cv_.notify_one();
 }
 
 void WorkQueue::WorkerLoop() {
@@ -61,7 +81,11 @@ void WorkQueue::WorkerLoop() {
     std::function<void()> task;
     {
       std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait(lock, [this] { return stopping_ || !tasks_.empty(); });
+      if (!stopping_ && tasks_.empty()) {
+        worker_sleeping_ = true;
+        cv_.wait(lock, [this] { return stopping_ || !tasks_.empty(); });
+        worker_sleeping_ = false;
+      }
       if (tasks_.empty()) return;  // stopping and drained
       task = std::move(tasks_.front());
       tasks_.pop_front();

@@ -16,7 +16,8 @@ class WorkQueue {
   // Runs what is still queued, then joins the worker.
   ~WorkQueue();
 
-  // Thread-safe. With XJIT_SYNC_DISPATCH=1 the task runs inline instead.
+  // Thread-safe. With XJIT_SYNC_DISPATCH=1, or in a forked child (which has
+  // no worker thread), the task runs inline instead.
   void Enqueue(std::function<void()> task);
 
  private:
@@ -27,6 +28,7 @@ class WorkQueue {
   std::condition_variable cv_;
   std::deque<std::function<void()>> tasks_;
   bool stopping_ = false;
+  bool worker_sleeping_ = false;  // guarded by mu_
   std::thread worker_;
 };
 

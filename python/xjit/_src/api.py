@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import functools
 import inspect
-from typing import Any, Callable, Iterable, Sequence
+from typing import Callable
 
 import numpy as np
 
 from xjit import _xjit
 from xjit._src import core, dispatch, tracing
-from xjit._src.config import config, x64_enabled
+from xjit._src.config import x64_enabled
 from xjit._src.traceback_util import api_boundary
 
 Array = _xjit.Array
@@ -371,3 +371,40 @@ def jit(fun: Callable | None = None, *, static_argnums=None, static_argnames=Non
     if not callable(fun):
         raise TypeError(f"Expected a callable value, got {fun!r}")
     return JitWrapped(fun, static_argnums, static_argnames, donate_argnums)
+
+
+def block_until_ready(x):
+    """Wait until every array in pytree ``x`` is computed; returns ``x``.
+
+    Example:
+        >>> block_until_ready({"a": device_put(1.0)})
+        {'a': Array(1., dtype=float32, weak_type=True)}
+    """
+    for leaf in _xjit.tree_flatten(x)[0]:
+        if isinstance(leaf, Array):
+            leaf.block_until_ready()
+    return x
+
+
+@api_boundary
+def eval_shape(fun: Callable, *args, **kwargs):
+    """The shapes and dtypes ``fun(*args, **kwargs)`` would return, without running it.
+
+    Arguments may be arrays, scalars or ``ShapeDtypeStruct``s (pytrees too).
+
+    Example:
+        >>> eval_shape(lambda x: x.T, ShapeDtypeStruct((2, 3), np.float32))
+        ShapeDtypeStruct(shape=(3, 2), dtype=float32)
+    """
+    captured = {}
+
+    def record(*a, **k):
+        out = fun(*a, **k)
+        leaves, treedef = _xjit.tree_flatten(out)
+        captured["out"] = treedef.unflatten([
+            core.ShapeDtypeStruct(tracing.leaf_aval(x).shape, tracing.leaf_aval(x).dtype,
+                                  tracing.leaf_aval(x).weak_type) for x in leaves])
+        return out
+
+    tracing.trace_to_module(record, args, kwargs, name=_fun_name(fun))
+    return captured["out"]

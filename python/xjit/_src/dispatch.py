@@ -169,6 +169,16 @@ def _bind_traced(trace, name, operands, attrs, weak_type, regions):
 _eager_cache: dict[tuple, tuple] = {}
 
 
+_device_keys: dict = {}
+
+
+def _device_key_cached(device) -> tuple:
+    key = _device_keys.get(device)
+    if key is None:
+        key = _device_keys[device] = device_key(device)
+    return key
+
+
 def _bind_eager(name, operands, attrs, weak_type, regions, region_key):
     device = None
     for x in operands:
@@ -177,11 +187,12 @@ def _bind_eager(name, operands, attrs, weak_type, regions, region_key):
             break
     if device is None:
         device = default_device()
-    dkey = device_key(device)
+    dkey = _device_key_cached(device)
     args = []
     for x in operands:
         if isinstance(x, Array):
-            if x.device is not device and device_key(x.device) != dkey:
+            d = x.device
+            if d is not device and _device_key_cached(d) != dkey:
                 x = _xjit.device_put(np.asarray(x), device, x.weak_type)
         elif isinstance(x, Tracer):
             raise _foreign_tracer_error(x, core.Trace(None, None, "an eager op"))
@@ -192,15 +203,23 @@ def _bind_eager(name, operands, attrs, weak_type, regions, region_key):
     key = None
     entry = None
     if cacheable:
-        key = (name, tuple(sorted(attrs.items())), tuple((a.shape, a.dtype) for a in args),
-               dkey, region_key)
+        # Attribute dicts are built in a fixed order by each lax function, so
+        # their items need no sorting to form a stable key.
+        key = (name, tuple(attrs.items()) if attrs else (),
+               tuple([(a.shape, a.dtype) for a in args]), dkey, region_key)
         entry = _eager_cache.get(key)
     if entry is None:
         entry = _compile_one_op(name, args, attrs, regions, device)
         if cacheable:
             _eager_cache[key] = entry
     exe, n, is_tuple = entry
-    outs = exe.execute_with_weak_types(args, _weak_flags(weak_type, n))
+    flags = weak_type if isinstance(weak_type, list) else [bool(weak_type)] * n
+    outs = exe.execute_with_weak_types(args, flags)
+    if not cacheable:
+        # Nothing else holds this executable: wait before it is released
+        # (the runtime must not free an executable while it still runs).
+        for o in outs:
+            o.block_until_ready()
     return list(outs) if is_tuple else outs[0]
 
 

@@ -36,7 +36,8 @@ def environment_info() -> str:
         details = info()
         if isinstance(details, dict):
             for k, v in details.items():
-                lines.append(f"{k}: {v}")
+                if k not in ("xjit", "backends"):  # printed below / above
+                    lines.append(f"{k}: {v}")
         else:
             lines.append(f"build: {details}")
     platforms = list(_xjit.platforms())

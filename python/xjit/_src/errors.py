@@ -65,3 +65,9 @@ class TracerArrayConversionError(JAXTypeError):
 
 class UnexpectedTracerError(JAXTypeError):
     """A traced value escaped the function being traced and was used later."""
+
+
+for _cls in (JAXTypeError, JAXIndexError, ConcretizationTypeError, TracerBoolConversionError,
+             TracerIntegerConversionError, TracerArrayConversionError, UnexpectedTracerError):
+    _cls.__module__ = "xjit.errors"  # shown in tracebacks, as jax.errors is
+del _cls

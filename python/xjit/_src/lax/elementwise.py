@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from xjit._src import core, dispatch
+from xjit._src import dispatch
 from xjit._src.lax import operands as ops
 from xjit._src.traceback_util import api_boundary
 
@@ -37,6 +37,14 @@ def _unary(name: str, op: str, x, accepted, result_dtype=None, weak=None):
 
 
 def _binary(name: str, op: str, x, y, accepted, attrs=None, weak=None):
+    # Fast path: two xjit values of one dtype and shape need no conversion.
+    if (isinstance(x, ops.VALUE_TYPES) and isinstance(y, ops.VALUE_TYPES)
+            and x.dtype == y.dtype and x.shape == y.shape):
+        if ops.kind(x.dtype) not in accepted[0]:
+            ops.check_dtype(name, x.dtype, *accepted)
+        if weak is None:
+            weak = x.weak_type and y.weak_type
+        return bind(op, [x, y], attrs, weak_type=weak)
     ops.check_arraylike(name, x, y)
     dt = ops.resolve_dtypes(name, (x, y))
     ops.check_dtype(name, dt, *accepted)

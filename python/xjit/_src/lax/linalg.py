@@ -7,8 +7,6 @@ Example:
 """
 from __future__ import annotations
 
-import numpy as np
-
 from xjit._src import dispatch
 from xjit._src.lax import operands as ops
 from xjit._src.lax.elementwise import convert_element_type

@@ -16,7 +16,8 @@ from xjit._src import core, dispatch
 Array = _xjit.Array
 Tracer = core.Tracer
 PY_SCALARS = (bool, int, float, complex)
-_VALUE_TYPES = (Array, Tracer)
+_VALUE_TYPES = VALUE_TYPES = (Array, Tracer)
+_KINDS: dict = {}
 
 
 def is_python_scalar(x) -> bool:
@@ -55,8 +56,11 @@ def is_weak(x) -> bool:
 
 def kind(dtype) -> str:
     """numpy kind letter, with bfloat16 counted as a float ('f')."""
-    dtype = np.dtype(dtype)
-    return "f" if dtype.name == "bfloat16" else dtype.kind
+    k = _KINDS.get(dtype)
+    if k is None:
+        dt = np.dtype(dtype)
+        k = _KINDS[dtype] = "f" if dt.name == "bfloat16" else dt.kind
+    return k
 
 
 def scalar_fits(x, dtype) -> bool:

@@ -209,8 +209,7 @@ def _argminmax(name: str, better: Callable, operand, axis: int, index_dtype):
     idx_init = np.array(np.iinfo(idt).max, idt)
     iota = shapes.broadcasted_iota(idt, shape, axis)
 
-    def body(acc, cur):
-        (av, ai), (cv, ci) = acc, cur
+    def body(av, ai, cv, ci):
         # cur wins if strictly better, or (NaN wins) if it is NaN and acc is not.
         pick = better(cv, av)
         tie = ew.eq(cv, av)
