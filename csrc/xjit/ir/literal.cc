@@ -10,11 +10,21 @@
 namespace xjit {
 namespace {
 
-std::string FloatText(double v, bool is_f64) {
-  if (std::isnan(v)) return "0x7FC00000";  // printed as hex like MLIR
-  if (std::isinf(v)) return v > 0 ? "0x7F800000" : "0xFF800000";
+// NaN and infinities print as the raw bits of the element type, as MLIR does.
+std::string FloatText(double v, DType t) {
+  if (std::isnan(v) || std::isinf(v)) {
+    const bool neg = std::isinf(v) && v < 0;
+    switch (t) {
+      case DType::kF16: return std::isnan(v) ? "0x7E00" : (neg ? "0xFC00" : "0x7C00");
+      case DType::kBF16: return std::isnan(v) ? "0x7FC0" : (neg ? "0xFF80" : "0x7F80");
+      case DType::kF64:
+        return std::isnan(v) ? "0x7FF8000000000000"
+                             : (neg ? "0xFFF0000000000000" : "0x7FF0000000000000");
+      default: return std::isnan(v) ? "0x7FC00000" : (neg ? "0xFF800000" : "0x7F800000");
+    }
+  }
   char buf[64];
-  std::snprintf(buf, sizeof(buf), is_f64 ? "%.17g" : "%.9g", v);
+  std::snprintf(buf, sizeof(buf), t == DType::kF64 ? "%.17g" : "%.9g", v);
   std::string s = buf;
   if (s.find_first_of(".eE") == std::string::npos) s += ".0";
   return s;
@@ -31,12 +41,12 @@ std::string Literal::ElementToString(int64_t i) const {
     if constexpr (std::is_same_v<T, bool>) {
       out = v ? "true" : "false";
     } else if constexpr (is_complex_v<T>) {
-      bool f64 = t == DType::kC128;
-      out = absl::StrCat("(", FloatText(v.real(), f64), ", ", FloatText(v.imag(), f64), ")");
+      const DType part = ComplexComponent(t);
+      out = absl::StrCat("(", FloatText(v.real(), part), ", ", FloatText(v.imag(), part), ")");
     } else if constexpr (std::is_integral_v<T>) {
       out = absl::StrCat(v);
     } else {
-      out = FloatText(static_cast<double>(v), t == DType::kF64);
+      out = FloatText(static_cast<double>(v), t);
     }
   });
   return out;

@@ -2,6 +2,7 @@
 #include <pybind11/pybind11.h>
 
 #include "xjit/python/bindings.h"
+#include "xjit/python/parser_bindings.h"
 #include "xjit/python/py_array.h"
 #include "xjit/python/version_info.h"
 #ifndef XJIT_SKIP_JIT_BINDINGS
@@ -19,6 +20,7 @@ PYBIND11_MODULE(_xjit, m) {
   xjit::python::RegisterPyArray(m);
   xjit::python::RegisterBuilderBindings(m);
   xjit::python::RegisterRuntimeBindings(m);
+  xjit::python::RegisterParserBindings(m);
 #ifndef XJIT_SKIP_JIT_BINDINGS
   xjit::python::RegisterPytree(m);
   xjit::python::RegisterJit(m);

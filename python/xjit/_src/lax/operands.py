@@ -141,6 +141,8 @@ def broadcast_to(x, shape: tuple):
     if xs == shape:
         return x
     if isinstance(x, np.ndarray) and core.current_trace() is None:
+        if not xs:
+            return _filled(x, shape)
         return np.asarray(np.broadcast_to(x, shape), order="C")
     dims = tuple(range(len(shape))) if xs else ()
     if xs and any(a != 1 and a != b for a, b in zip(xs, shape)):
@@ -148,3 +150,20 @@ def broadcast_to(x, shape: tuple):
     return dispatch.bind("broadcast_in_dim", [x], {
         "broadcast_dimensions": dims, "shape": tuple(shape), "dtype": x.dtype.name},
         weak_type=is_weak(x))
+
+
+# Eager code such as ``x * 2.0`` in a loop fills the same scalar into the same
+# shape again and again; arrays are immutable, so the filled array is shared.
+_filled_cache: dict = {}
+_FILLED_CACHE_SIZE = 256
+
+
+def _filled(scalar: np.ndarray, shape: tuple):
+    key = (scalar.dtype, scalar.tobytes(), shape, dispatch.default_backend())
+    out = _filled_cache.get(key)
+    if out is None:
+        if len(_filled_cache) >= _FILLED_CACHE_SIZE:
+            _filled_cache.pop(next(iter(_filled_cache)))
+        out = _filled_cache[key] = _xjit.device_put(
+            np.full(shape, scalar, scalar.dtype), dispatch.default_device(), False)
+    return out

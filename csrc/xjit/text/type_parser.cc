@@ -1,0 +1,96 @@
+#include "xjit/text/type_parser.h"
+
+#include <cctype>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+
+namespace xjit::text {
+
+absl::StatusOr<DType> ParseElementType(absl::string_view name) {
+  // The grammar spells signed integers siN; MLIR and our printer write iN.
+  absl::string_view spelled = absl::StartsWith(name, "si") ? name.substr(1) : name;
+  // Only StableHLO spellings: numpy names (float32, bool) are not types here.
+  for (int i = 0; i < kNumDTypes; ++i) {
+    DType t = static_cast<DType>(i);
+    if (StableHloName(t) == spelled) return t;
+  }
+  return absl::UnimplementedError(
+      absl::StrCat("element type '", name, "' is not supported by xjit"));
+}
+
+absl::StatusOr<Shape> ParseType(Lexer& lex) {
+  Token t = lex.Next();
+  if (t.kind == TokenKind::kIdent && t.text == "tensor") {
+    absl::StatusOr<absl::string_view> body = lex.TakeAngleBody(/*is_type=*/true);
+    if (!body.ok()) return body.status();
+    const size_t base = static_cast<size_t>(body->data() - lex.text().data());
+    absl::string_view s = *body;
+    std::vector<int64_t> dims;
+    size_t i = 0;
+    auto skip_blanks = [&] {
+      while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    };
+    skip_blanks();
+    while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '?')) {
+      size_t start = i;
+      if (s[i] == '?') {
+        return absl::UnimplementedError(absl::StrCat(
+            lex.Location(base + i), ": dynamic dimensions ('?') are not supported by xjit"));
+      }
+      while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+      int64_t d = 0;
+      if (!absl::SimpleAtoi(s.substr(start, i - start), &d)) {
+        return lex.Error(base + start, "dimension size is too large");
+      }
+      if (i >= s.size() || s[i] != 'x') {
+        return lex.Error(base + i, "expected 'x' after a dimension size in tensor<...>");
+      }
+      ++i;
+      dims.push_back(d);
+    }
+    absl::string_view element = s.substr(i);
+    while (!element.empty() && std::isspace(static_cast<unsigned char>(element.back()))) {
+      element.remove_suffix(1);
+    }
+    if (element.empty()) return lex.Error(base + i, "expected an element type in tensor<...>");
+    absl::StatusOr<DType> dtype = ParseElementType(element);
+    if (!dtype.ok()) {
+      return absl::Status(dtype.status().code(),
+                          absl::StrCat(lex.Location(base + i), ": ", dtype.status().message()));
+    }
+    return Shape(*dtype, std::move(dims));
+  }
+  if (t.kind == TokenKind::kIdent && t.text == "tuple") {
+    Token open = lex.Next();
+    if (open.kind != TokenKind::kLess) {
+      return lex.Error(open.offset, absl::StrCat("expected '<' after tuple, got ", Describe(open)));
+    }
+    std::vector<Shape> parts;
+    if (lex.Peek().kind == TokenKind::kGreater) {
+      lex.Next();
+      return Shape::Tuple(std::move(parts));
+    }
+    while (true) {
+      absl::StatusOr<Shape> part = ParseType(lex);
+      if (!part.ok()) return part.status();
+      parts.push_back(*std::move(part));
+      Token sep = lex.Next();
+      if (sep.kind == TokenKind::kGreater) break;
+      if (sep.kind != TokenKind::kComma) {
+        return lex.Error(sep.offset,
+                         absl::StrCat("expected ',' or '>' in tuple<...>, got ", Describe(sep)));
+      }
+    }
+    return Shape::Tuple(std::move(parts));
+  }
+  if (t.kind == TokenKind::kBangIdent) {
+    return absl::UnimplementedError(absl::StrCat(lex.Location(t.offset), ": type '!", t.text,
+                                                 "' is not supported by xjit"));
+  }
+  return lex.Error(t.offset, absl::StrCat("expected a type (tensor<...> or tuple<...>), got ",
+                                          Describe(t)));
+}
+
+}  // namespace xjit::text

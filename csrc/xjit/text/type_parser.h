@@ -1,0 +1,19 @@
+// Value types in StableHLO text: tensor<2x3xf32>, tensor<complex<f64>>,
+// tuple<...>, and bare element types (i64 in "1 : i64").
+#pragma once
+
+#include "absl/status/statusor.h"
+#include "xjit/ir/shape.h"
+#include "xjit/text/lexer.h"
+
+namespace xjit::text {
+
+// tensor<...> or tuple<...>. Types xjit cannot represent (dynamic dims,
+// quantized or f8 elements, tokens) are Unimplemented, so callers can tell
+// "not supported" from "malformed".
+absl::StatusOr<Shape> ParseType(Lexer& lex);
+// An element type name: i1, i8..i64, si8..si64, ui8..ui64, f16, bf16, f32,
+// f64, complex<f32>, complex<f64>.
+absl::StatusOr<DType> ParseElementType(absl::string_view name);
+
+}  // namespace xjit::text

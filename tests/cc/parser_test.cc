@@ -1,0 +1,488 @@
+// The parser against the printer: print -> parse -> print must be the
+// identity for modules that together use every op of the registry, and
+// malformed text must fail with "line:column: what was expected".
+#include "xjit/text/parser.h"
+
+#include <cmath>
+#include <complex>
+#include <cstring>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "xjit/builder/builder.h"
+#include "xjit/ir/half.h"
+#include "xjit/text/literal_parser.h"
+#include "xjit/text/printer.h"
+
+namespace xjit {
+namespace {
+
+Shape T(DType t, std::vector<int64_t> dims) { return Shape(t, std::move(dims)); }
+
+Instruction* Must(absl::StatusOr<Instruction*> s) {
+  EXPECT_TRUE(s.ok()) << s.status();
+  return s.ok() ? *s : nullptr;
+}
+
+std::string Print(ModuleBuilder& mb, ComputationBuilder* cb, std::vector<Instruction*> results) {
+  absl::StatusOr<Computation*> main = cb->Finish(std::move(results));
+  EXPECT_TRUE(main.ok()) << main.status();
+  if (!main.ok()) return "";
+  absl::StatusOr<std::unique_ptr<Module>> module = mb.Build(*main);
+  EXPECT_TRUE(module.ok()) << module.status();
+  return module.ok() ? PrintModule(**module) : "";
+}
+
+// print(parse(text)) == text.
+void ExpectRoundTrip(const std::string& text) {
+  ASSERT_FALSE(text.empty());
+  absl::StatusOr<std::unique_ptr<Module>> parsed = ParseModule(text);
+  ASSERT_TRUE(parsed.ok()) << parsed.status() << "\n" << text;
+  EXPECT_EQ(PrintModule(**parsed), text);
+}
+
+// The first operand type (tried in this order) an op accepts, so the sweep
+// below follows the registry instead of a hand-kept list.
+const DType kTryTypes[] = {DType::kF32, DType::kS32, DType::kC64, DType::kPred};
+
+// Element-wise ops of the registry, each on the first type it accepts.
+std::string ElementwiseModule(std::vector<Opcode>& covered) {
+  ModuleBuilder mb("elementwise");
+  ComputationBuilder* cb = mb.NewComputation("main");
+  std::vector<Instruction*> params;
+  for (DType t : kTryTypes) params.push_back(cb->Parameter(T(t, {2, 3})));
+  std::vector<Instruction*> results;
+  for (int i = 0; i < kNumOpcodes; ++i) {
+    Opcode op = static_cast<Opcode>(i);
+    if (!IsElementwise(op)) continue;
+    for (Instruction* p : params) {
+      Attributes attrs;
+      std::vector<Instruction*> operands;
+      if (op == Opcode::kConvert) attrs.result_shape = T(DType::kF64, {2, 3});
+      if (op == Opcode::kCompare) attrs.comparison_direction = ComparisonDirection::kGe;
+      if (IsElementwiseUnary(op)) operands = {p};
+      else if (IsElementwiseBinary(op)) operands = {p, p};
+      else if (op == Opcode::kSelect) operands = {params[3], p, p};
+      else operands = {p, p, p};  // clamp
+      absl::StatusOr<Instruction*> r = cb->Add(op, operands, attrs);
+      if (r.ok()) {
+        results.push_back(*r);
+        covered.push_back(op);
+        break;
+      }
+    }
+  }
+  return Print(mb, cb, results);
+}
+
+std::string MovementModule() {
+  ModuleBuilder mb("movement");
+  ComputationBuilder* cb = mb.NewComputation("main");
+  Instruction* x = cb->Parameter(T(DType::kS32, {1, 3}));
+  Attributes bcast;
+  bcast.result_shape = T(DType::kS32, {2, 3, 2});
+  bcast.dimensions = {2, 1};
+  Instruction* b = Must(cb->Add(Opcode::kBroadcastInDim, {x}, bcast));
+  Attributes iota;
+  iota.result_shape = T(DType::kU16, {4, 2});
+  iota.dimension = 1;
+  Instruction* i = Must(cb->Add(Opcode::kIota, {}, iota));
+  Attributes reshape;
+  reshape.result_shape = T(DType::kU16, {8});
+  Instruction* flat = Must(cb->Add(Opcode::kReshape, {i}, reshape));
+  Attributes slice;
+  slice.start_indices = {1};
+  slice.limit_indices = {7};
+  slice.strides = {2};
+  Instruction* s = Must(cb->Add(Opcode::kSlice, {flat}, slice));
+  Attributes cat;
+  Instruction* c = Must(cb->Add(Opcode::kConcatenate, {s, flat, s}, cat));
+  Attributes pad;
+  pad.edge_padding_low = {0, 1};
+  pad.edge_padding_high = {2, -1};
+  pad.interior_padding = {1, 0};
+  Instruction* seven = cb->Constant(Literal::Scalar<int32_t>(DType::kS32, -7));
+  Instruction* p = Must(cb->Add(Opcode::kPad, {x, seven}, pad));
+  Attributes perm;
+  perm.dimensions = {1, 0};
+  Instruction* t = Must(cb->Add(Opcode::kTranspose, {p}, perm));
+  Attributes rev;
+  rev.dimensions = {0, 1};
+  Instruction* r = Must(cb->Add(Opcode::kReverse, {t}, rev));
+  Instruction* tup = Must(cb->Add(Opcode::kTuple, {r, c}));
+  Instruction* nested = Must(cb->Add(Opcode::kTuple, {tup, x}));
+  Attributes idx;
+  idx.dimension = 0;
+  Instruction* inner = Must(cb->Add(Opcode::kGetTupleElement, {nested}, idx));
+  idx.dimension = 1;
+  Instruction* g = Must(cb->Add(Opcode::kGetTupleElement, {inner}, idx));
+  return Print(mb, cb, {b, g, t});
+}
+
+// Sum of N accumulators, as reduce bodies.
+Computation* SumBody(ModuleBuilder& mb, std::vector<DType> types) {
+  ComputationBuilder* body = mb.NewComputation("sum");
+  std::vector<Instruction*> acc, x, out;
+  for (DType t : types) acc.push_back(body->Parameter(T(t, {})));
+  for (DType t : types) x.push_back(body->Parameter(T(t, {})));
+  for (size_t i = 0; i < types.size(); ++i) out.push_back(Must(body->Add(Opcode::kAdd, {acc[i], x[i]})));
+  return *body->Finish(out);
+}
+
+std::string ReduceDotCallModule() {
+  ModuleBuilder mb("regions");
+  Computation* sum1 = SumBody(mb, {DType::kF32});
+  Computation* sum2 = SumBody(mb, {DType::kF32, DType::kS64});
+  ComputationBuilder* fb = mb.NewComputation("helper");
+  Instruction* a = fb->Parameter(T(DType::kF32, {2, 2}));
+  Instruction* twice = Must(fb->Add(Opcode::kAdd, {a, a}));
+  Computation* helper = *fb->Finish({twice, a});
+  ComputationBuilder* gb = mb.NewComputation("single");
+  Instruction* ga = gb->Parameter(T(DType::kF32, {2, 2}));
+  Computation* single = *gb->Finish({Must(gb->Add(Opcode::kNegate, {ga}))});
+
+  ComputationBuilder* cb = mb.NewComputation("main");
+  Instruction* x = cb->Parameter(T(DType::kF32, {2, 2}));
+  Instruction* n = cb->Parameter(T(DType::kS64, {2, 2}));
+  Instruction* zero = cb->Constant(Literal::Scalar<float>(DType::kF32, 0.0f));
+  Instruction* izero = cb->Constant(Literal::Scalar<int64_t>(DType::kS64, 0));
+  Attributes dims;
+  dims.dimensions = {1};
+  Instruction* r1 = Must(cb->Add(Opcode::kReduce, {x, zero}, dims, {sum1}));
+  Instruction* r2 = Must(cb->Add(Opcode::kReduce, {x, n, zero, izero}, dims, {sum2}));
+  Attributes second;
+  second.dimension = 1;
+  Instruction* r2b = Must(cb->Add(Opcode::kGetTupleElement, {r2}, second));
+  Attributes dot;
+  dot.dot.lhs_contracting_dimensions = {1};
+  dot.dot.rhs_contracting_dimensions = {0};
+  Instruction* d = Must(cb->Add(Opcode::kDotGeneral, {x, x}, dot));
+  Attributes bdot;
+  bdot.dot.lhs_batching_dimensions = {0};
+  bdot.dot.rhs_batching_dimensions = {0};
+  Instruction* bd = Must(cb->Add(Opcode::kDotGeneral, {x, x}, bdot));
+  Instruction* call = Must(cb->Add(Opcode::kCall, {d}, {}, {helper}));
+  Instruction* c0 = Must(cb->Add(Opcode::kGetTupleElement, {call}, Attributes{}));
+  Instruction* c1 = Must(cb->Add(Opcode::kGetTupleElement, {call}, second));
+  Instruction* one = Must(cb->Add(Opcode::kCall, {c1}, {}, {single}));
+  return Print(mb, cb, {r1, r2b, c0, one, bd});
+}
+
+template <typename T>
+Instruction* ConstantOf(ComputationBuilder* cb, DType t, std::vector<int64_t> dims,
+                        std::vector<T> values) {
+  return cb->Constant(Literal(Shape(t, std::move(dims)), values.data()));
+}
+
+std::string ConstantsModule() {
+  ModuleBuilder mb("constants");
+  ComputationBuilder* cb = mb.NewComputation("main");
+  const float inf = INFINITY;
+  std::vector<Instruction*> cs = {
+      ConstantOf<uint8_t>(cb, DType::kPred, {3}, {1, 0, 1}),  // pred is one byte,
+      ConstantOf<int8_t>(cb, DType::kS8, {2}, {-128, 127}),
+      ConstantOf<int16_t>(cb, DType::kS16, {2}, {-32768, 5}),
+      ConstantOf<int32_t>(cb, DType::kS32, {2, 2}, {1, -2, 3, -4}),
+      ConstantOf<int64_t>(cb, DType::kS64, {2}, {INT64_MIN, INT64_MAX}),
+      ConstantOf<uint8_t>(cb, DType::kU8, {2}, {0, 255}),
+      ConstantOf<uint16_t>(cb, DType::kU16, {1}, {65535}),
+      ConstantOf<uint32_t>(cb, DType::kU32, {2}, {0, 4294967295u}),
+      ConstantOf<uint64_t>(cb, DType::kU64, {1}, {UINT64_MAX}),
+      ConstantOf<f16>(cb, DType::kF16, {3}, {f16(0.5f), f16(-2.0f), f16(65504.0f)}),
+      ConstantOf<bf16>(cb, DType::kBF16, {2}, {bf16(1.5f), bf16(-3.0f)}),
+      ConstantOf<float>(cb, DType::kF32, {6}, {0.1f, -0.0f, 1e-30f, inf, -inf, NAN}),
+      ConstantOf<double>(cb, DType::kF64, {3}, {0.1, -1e300, 2.5}),
+      ConstantOf<std::complex<float>>(cb, DType::kC64, {2}, {{1.0f, -2.0f}, {0.5f, 0.0f}}),
+      ConstantOf<std::complex<double>>(cb, DType::kC128, {1}, {{0.1, 3.0}}),
+      ConstantOf<float>(cb, DType::kF32, {2, 2}, {7.0f, 7.0f, 7.0f, 7.0f}),  // splat
+      ConstantOf<int32_t>(cb, DType::kS32, {}, {42}),                        // rank 0
+      ConstantOf<float>(cb, DType::kF32, {2, 0}, {}),                         // empty
+  };
+  return Print(mb, cb, cs);
+}
+
+TEST(ParserRoundTrip, EveryElementwiseOp) {
+  std::vector<Opcode> covered;
+  ExpectRoundTrip(ElementwiseModule(covered));
+  int elementwise = 0;
+  for (int i = 0; i < kNumOpcodes; ++i) elementwise += IsElementwise(static_cast<Opcode>(i));
+  EXPECT_EQ(static_cast<int>(covered.size()), elementwise) << "an element-wise op accepts none "
+                                                              "of the tried types";
+}
+
+TEST(ParserRoundTrip, DataMovementAndTuples) { ExpectRoundTrip(MovementModule()); }
+TEST(ParserRoundTrip, ReduceDotAndCalls) { ExpectRoundTrip(ReduceDotCallModule()); }
+TEST(ParserRoundTrip, ConstantsOfEveryType) { ExpectRoundTrip(ConstantsModule()); }
+
+TEST(ParserRoundTrip, TheModulesTogetherUseEveryOp) {
+  std::vector<Opcode> covered;
+  std::string all = absl::StrCat(ElementwiseModule(covered), MovementModule(),
+                                 ReduceDotCallModule(), ConstantsModule());
+  for (int i = 0; i < kNumOpcodes; ++i) {
+    Opcode op = static_cast<Opcode>(i);
+    if (op == Opcode::kParameter) continue;  // printed as function arguments
+    std::string name = op == Opcode::kCall ? "\"func.call\""
+                                           : absl::StrCat("\"stablehlo.", OpcodeName(op), "\"");
+    EXPECT_TRUE(absl::StrContains(all, name)) << name << " is not covered by the round trip";
+  }
+}
+
+TEST(Parser, ParsedModuleKeepsValuesAndStructure) {
+  absl::StatusOr<std::unique_ptr<Module>> m = ParseModule(R"(
+module @m {
+  func.func @main(%x: tensor<2xf32>) -> tensor<f32> {
+    %c = "stablehlo.constant"() {value = dense<[1.5, -2.0]> : tensor<2xf32>} : () -> tensor<2xf32>
+    %s = "stablehlo.add"(%x, %c) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    %z = "stablehlo.constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+    %r = "stablehlo.reduce"(%s, %z) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %t = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%t) : (tensor<f32>) -> ()
+    }) {dimensions = array<i64: 0>} : (tensor<2xf32>, tensor<f32>) -> tensor<f32>
+    "func.return"(%r) : (tensor<f32>) -> ()
+  }
+})");
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ((*m)->name(), "m");
+  const Computation& main = *(*m)->entry();
+  ASSERT_EQ(main.parameters().size(), 1u);
+  EXPECT_EQ(main.parameters()[0]->shape(), T(DType::kF32, {2}));
+  const Instruction* c = main.instructions()[1].get();
+  ASSERT_EQ(c->opcode(), Opcode::kConstant);
+  EXPECT_EQ(c->attrs().literal->data_as<float>()[1], -2.0f);
+  ASSERT_EQ(main.results().size(), 1u);
+  const Instruction* r = main.results()[0];
+  EXPECT_EQ(r->opcode(), Opcode::kReduce);
+  ASSERT_EQ(r->called_computations().size(), 1u);
+  EXPECT_EQ(r->called_computations()[0]->parameters().size(), 2u);
+}
+
+TEST(Parser, CalleeMayBeDefinedAfterOrBeforeItsCaller) {
+  const char* text = R"(
+module @m attributes {mhlo.num_partitions = 1 : i32} {
+  func.func private @twice(%a: tensor<i32>) -> tensor<i32> {
+    %0 = stablehlo.add %a, %a : tensor<i32>
+    return %0 : tensor<i32>
+  }
+  func.func public @main(%arg0: tensor<i32> {jax.arg_info = "x"}) -> (tensor<i32> {jax.result_info = ""}) {
+    %0 = func.call @twice(%arg0) : (tensor<i32>) -> tensor<i32>
+    %1 = call @later(%0) : (tensor<i32>) -> tensor<i32>
+    return %1 : tensor<i32>
+  }
+  func.func @later(%a: tensor<i32>) -> tensor<i32> {
+    %0 = stablehlo.constant dense<3> : tensor<i32>
+    %1 = stablehlo.multiply %a, %0 : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    "func.return"(%1) : (tensor<i32>) -> ()
+  }
+})";
+  absl::StatusOr<std::unique_ptr<Module>> m = ParseModule(text);
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(PrintModule(**m), R"(module @m {
+  func.func @main(%arg0: tensor<i32>) -> (tensor<i32>) {
+    %0 = "func.call"(%arg0) {callee = @twice} : (tensor<i32>) -> tensor<i32>
+    %1 = "func.call"(%0) {callee = @later} : (tensor<i32>) -> tensor<i32>
+    "func.return"(%1) : (tensor<i32>) -> ()
+  }
+  func.func @twice(%arg0: tensor<i32>) -> (tensor<i32>) {
+    %0 = "stablehlo.add"(%arg0, %arg0) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    "func.return"(%0) : (tensor<i32>) -> ()
+  }
+  func.func @later(%arg0: tensor<i32>) -> (tensor<i32>) {
+    %0 = "stablehlo.constant"() {value = dense<3> : tensor<i32>} : () -> tensor<i32>
+    %1 = "stablehlo.multiply"(%arg0, %0) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    "func.return"(%1) : (tensor<i32>) -> ()
+  }
+}
+)");
+}
+
+TEST(Parser, SpecExampleOpsBecomeAModule) {
+  absl::StatusOr<ParsedOps> p = ParseOps(R"(
+// %lhs: [[1, 2], [3, 4]]
+%result:2 = "stablehlo.reduce"(%input0, %input1, %init0, %init1) ({
+  ^bb0(%a0: tensor<i64>, %a1: tensor<i64>, %b0: tensor<i64>, %b1: tensor<i64>):
+    %0 = "stablehlo.add"(%a0, %b0) : (tensor<i64>, tensor<i64>) -> tensor<i64>
+    %1 = stablehlo.maximum %a1, %b1 : tensor<i64>
+    stablehlo.return %0, %1 : tensor<i64>, tensor<i64>
+}) {
+  dimensions = array<i64: 1>  // a comment inside the attributes
+} : (tensor<1x6xi64>, tensor<1x6xi64>, tensor<i64>, tensor<i64>)
+    -> (tensor<1xi64>, tensor<1xi64>)
+)");
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->parameter_names, (std::vector<std::string>{"input0", "input1", "init0", "init1"}));
+  EXPECT_EQ(p->result_names, (std::vector<std::string>{"result#0", "result#1"}));
+  EXPECT_EQ(p->module->ResultShapes(),
+            (std::vector<Shape>{T(DType::kS64, {1}), T(DType::kS64, {1})}));
+}
+
+TEST(Parser, SpecAttributeForms) {
+  // Older dense<> arrays, si32 spelling, precision_config, a dot algorithm,
+  // discardable attributes and a list of result names.
+  absl::StatusOr<ParsedOps> p = ParseOps(R"(
+%t = "stablehlo.transpose"(%x) {permutation = dense<[1, 0]> : tensor<2xi64>, mhlo.sharding = "{replicated}"}
+  : (tensor<2x3xsi32>) -> tensor<3x2xi32>
+%d = "stablehlo.dot_general"(%t, %x) {
+  dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>,
+  precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision HIGHEST>],
+  algorithm = #stablehlo.dot_algorithm<lhs_precision_type = tf32, rhs_precision_type = tf32,
+    accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1,
+    num_primitive_operations = 1, allow_imprecise_accumulation = false>
+} : (tensor<3x2xi32>, tensor<2x3xi32>) -> tensor<3x3xi32>
+)");
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->parameter_names, (std::vector<std::string>{"x"}));
+  EXPECT_EQ(p->module->ResultShapes(), (std::vector<Shape>{T(DType::kS32, {3, 3})}));
+}
+
+// ---------------------------------------------------------------- literals
+
+TEST(ParseLiteral, FloatsHexBitsSpecialsAndSplat) {
+  absl::StatusOr<Literal> l = ParseLiteral(
+      "[0xFFF0000000000000, 0x7FF8000000000000, -0.0, 1e300, -nan, inf, 3]", T(DType::kF64, {7}));
+  ASSERT_TRUE(l.ok()) << l.status();
+  const double* v = l->data_as<double>();
+  EXPECT_EQ(v[0], -INFINITY);
+  EXPECT_TRUE(std::isnan(v[1]));
+  EXPECT_TRUE(std::signbit(v[2]) && v[2] == 0.0);
+  EXPECT_EQ(v[3], 1e300);
+  EXPECT_TRUE(std::isnan(v[4]) && std::signbit(v[4]));
+  EXPECT_EQ(v[5], INFINITY);
+  EXPECT_EQ(v[6], 3.0);
+  absl::StatusOr<Literal> splat = ParseLiteral("0x7FC00000", T(DType::kF32, {2}));
+  ASSERT_TRUE(splat.ok()) << splat.status();
+  EXPECT_TRUE(std::isnan(splat->data_as<float>()[1]));
+}
+
+TEST(ParseLiteral, IntegersBoolsAndComplex) {
+  absl::StatusOr<Literal> i8 = ParseLiteral("[[-128, 127], [0xFF, 0]]", T(DType::kS8, {2, 2}));
+  ASSERT_TRUE(i8.ok()) << i8.status();
+  EXPECT_EQ(i8->data_as<int8_t>()[2], -1);  // hex is the bit pattern
+  absl::StatusOr<Literal> u64 = ParseLiteral("18446744073709551615", T(DType::kU64, {}));
+  ASSERT_TRUE(u64.ok()) << u64.status();
+  EXPECT_EQ(u64->data_as<uint64_t>()[0], UINT64_MAX);
+  absl::StatusOr<Literal> b = ParseLiteral("[true, false]", T(DType::kPred, {2}));
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_TRUE(b->data_as<bool>()[0]);
+  absl::StatusOr<Literal> c = ParseLiteral("[(1.0, 2.0), (-3, 0x7F800000)]", T(DType::kC64, {2}));
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->data_as<std::complex<float>>()[0], std::complex<float>(1.0f, 2.0f));
+  EXPECT_EQ(c->data_as<std::complex<float>>()[1].imag(), INFINITY);
+}
+
+// ---------------------------------------------------------------- errors
+
+void ExpectError(const absl::Status& s, absl::string_view location, absl::string_view phrase) {
+  ASSERT_FALSE(s.ok()) << "expected an error containing: " << phrase;
+  EXPECT_TRUE(absl::StartsWith(s.message(), absl::StrCat(location, ": "))) << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), phrase)) << s;
+}
+
+absl::Status ModuleError(absl::string_view text) { return ParseModule(text).status(); }
+absl::Status OpsError(absl::string_view text) { return ParseOps(text).status(); }
+
+TEST(ParserErrors, LiteralProblems) {
+  ExpectError(ParseLiteral("[1, 300]", T(DType::kS8, {2})).status(), "1:5", "out of range for i8");
+  ExpectError(ParseLiteral("[[1, 2], [3]]", T(DType::kS32, {2, 2})).status(), "1:10",
+              "ragged nested list");
+  ExpectError(ParseLiteral("[1, 2, 3]", T(DType::kS32, {2})).status(), "1:1",
+              "literal has shape [3] but the type is tensor<2xi32>");
+  ExpectError(ParseLiteral("0x7FC00000", T(DType::kF64, {})).status(), "1:1",
+              "exactly 16 hex digits");
+  ExpectError(ParseLiteral("[1.0 2.0]", T(DType::kF32, {2})).status(), "1:6",
+              "expected ',' or ']'");
+  ExpectError(ParseLiteral("[1.5]", T(DType::kC64, {1})).status(), "1:2",
+              "is not a complex (re, im) value");
+}
+
+TEST(ParserErrors, TypesAndSignatures) {
+  // The spec's is_finite example: "(tensor<7xf64)" misses a '>'.
+  ExpectError(OpsError("%y = \"stablehlo.is_finite\"(%x) : (tensor<7xf64) -> tensor<7xi1>"), "1:47",
+              "expected '>' closing the type's '<'");
+  ExpectError(OpsError("%r = \"stablehlo.abs\"(%x) : (tensor1x2xi64>) -> tensor<1x2xi64>"), "1:29",
+              "expected a type");
+  ExpectError(OpsError("%r = \"stablehlo.abs\"(%x) : (tensor<2xf32>) -> tensor<3xf32>"), "1:1",
+              "is typed (tensor<3xf32>) but its result is (tensor<2xf32>)");
+  ExpectError(OpsError("%r = \"stablehlo.add\"(%x, %x) : (tensor<2xf32>, tensor<3xf32>) -> "
+                       "tensor<2xf32>"),
+              "1:26", "%x has type tensor<2xf32> but 'stablehlo.add' lists operand 1 as "
+                      "tensor<3xf32>");
+  ExpectError(OpsError("%r = \"stablehlo.add\"(%x, %y) : (tensor<2xf32>, tensor<2xi32>) -> "
+                       "tensor<2xf32>"),
+              "1:1", "add");
+  absl::Status quant = OpsError("%r = \"stablehlo.abs\"(%x) : (tensor<2x!quant.uniform<i8:f32, "
+                                "0.1>>) -> tensor<2xf32>");
+  EXPECT_EQ(quant.code(), absl::StatusCode::kUnimplemented) << quant;
+  ExpectError(quant, "1:38", "not supported");
+}
+
+TEST(ParserErrors, OpsAndAttributes) {
+  absl::Status gather = OpsError("%r = \"stablehlo.gather\"(%x) : (tensor<2xf32>) -> tensor<2xf32>");
+  EXPECT_EQ(gather.code(), absl::StatusCode::kUnimplemented);
+  ExpectError(gather, "1:1", "op 'stablehlo.gather' is not supported");
+  ExpectError(OpsError("%r = \"stablehlo.reverse\"(%x) {dims = array<i64: 0>} : (tensor<2xf32>) -> "
+                       "tensor<2xf32>"),
+              "1:31", "'stablehlo.reverse' has no attribute 'dims' (expected one of: dimensions)");
+  ExpectError(OpsError("%r = \"stablehlo.reverse\"(%x) : (tensor<2xf32>) -> tensor<2xf32>"), "1:1",
+              "missing the attribute 'dimensions'");
+  ExpectError(OpsError("%r = \"stablehlo.compare\"(%x, %x) {comparison_direction = "
+                       "#stablehlo<comparison_direction LESS>} : (tensor<2xf32>, tensor<2xf32>) -> "
+                       "tensor<2xi1>"),
+              "1:58", "unknown comparison direction 'LESS'");
+  ExpectError(OpsError("%r = \"stablehlo.transpose\"(%x) {permutation = array<i64: 0, 0>} : "
+                       "(tensor<2x2xf32>) -> tensor<2x2xf32>"),
+              "1:1", "transpose");
+  ExpectError(OpsError("%r = \"stablehlo.abs\"(%x) {} : (tensor<2xf32>) -> tensor<2xf32>\n"
+                       "%r = \"stablehlo.abs\"(%r) : (tensor<2xf32>) -> tensor<2xf32>"),
+              "2:1", "redefinition of %r");
+  ExpectError(OpsError("%r = \"stablehlo.abs\"(%x) : (tensor<2xf32>) -> tensor<2xf32"), "1:53",
+              "unterminated '<'");
+  ExpectError(OpsError("%r = \"stablehlo.constant\"() {value = \"abc} : () -> tensor<f32>"), "1:38",
+              "unterminated string");
+}
+
+TEST(ParserErrors, ModuleStructure) {
+  ExpectError(ModuleError("module @m {\n  func.func @main(%a: tensor<f32>) -> tensor<f32> {\n"
+                          "    %0 = \"stablehlo.negate\"(%b) : (tensor<f32>) -> tensor<f32>\n"
+                          "    \"func.return\"(%0) : (tensor<f32>) -> ()\n  }\n}"),
+              "3:29", "use of undefined value %b");
+  ExpectError(ModuleError("module @m {\n  func.func @main(%a: tensor<f32>) -> tensor<f32> {\n"
+                          "    \"func.return\"(%a) : (tensor<f32>) -> ()\n  }\n"),
+              "5:1", "expected func.func or '}', got end of input");
+  ExpectError(ModuleError("module @m {\n  func.func @main(%a: tensor<f32>) -> tensor<i32> {\n"
+                          "    \"func.return\"(%a) : (tensor<f32>) -> ()\n  }\n}"),
+              "2:51", "declares results (tensor<i32>) but returns (tensor<f32>)");
+  ExpectError(ModuleError("module @m {\n  func.func @main(%a: tensor<f32>) -> tensor<f32> {\n"
+                          "    %0 = \"func.call\"(%a) {callee = @nowhere} : (tensor<f32>) -> "
+                          "tensor<f32>\n    \"func.return\"(%0) : (tensor<f32>) -> ()\n  }\n}"),
+              "3:5", "call to undefined function @nowhere");
+  ExpectError(ModuleError("module @m {\n  func.func @main(%a: tensor<f32>) -> tensor<f32> {\n"
+                          "    %0 = \"stablehlo.negate\"(%a) : (tensor<f32>) -> tensor<f32>\n  }\n}"),
+              "4:3", "expected \"func.return\"");
+  // Regions are separate computations: they cannot see the function's values.
+  absl::Status capture = ModuleError(R"(module @m {
+  func.func @main(%a: tensor<2xf32>, %z: tensor<f32>) -> tensor<f32> {
+    %0 = "stablehlo.reduce"(%a, %z) ({
+    ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+      %1 = "stablehlo.add"(%p, %z) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%1) : (tensor<f32>) -> ()
+    }) {dimensions = array<i64: 0>} : (tensor<2xf32>, tensor<f32>) -> tensor<f32>
+    "func.return"(%0) : (tensor<f32>) -> ()
+  }
+})");
+  EXPECT_EQ(capture.code(), absl::StatusCode::kUnimplemented);
+  ExpectError(capture, "5:32", "cannot capture");
+  ExpectError(ModuleError("module @m {\n  func.func @f(%a: tensor<f32>) -> tensor<f32> {\n"
+                          "    \"func.return\"(%a) : (tensor<f32>) -> ()\n  }\n"
+                          "  func.func @f(%a: tensor<f32>) -> tensor<f32> {\n"
+                          "    \"func.return\"(%a) : (tensor<f32>) -> ()\n  }\n}"),
+              "5:13", "redefinition of function @f");
+  ExpectError(ModuleError("module @m {\n  func.func @main(%a: tensor<f32>) -> tensor<f32> {\n"
+                          "    %0:2 = \"stablehlo.negate\"(%a) : (tensor<f32>) -> tensor<f32>\n"
+                          "    \"func.return\"(%0) : (tensor<f32>) -> ()\n  }\n}"),
+              "3:5", "has 1 result(s); write %0");
+}
+
+}  // namespace
+}  // namespace xjit
