@@ -1,8 +1,11 @@
 """Helpers for the xjit.numpy tests: compare against numpy, eagerly and under jit."""
+import contextlib
+
 import ml_dtypes
 import numpy as np
 
 import xjit
+from xjit._src.config import config
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 
@@ -66,3 +69,14 @@ def check(fn, np_fn, args, dtype=None, rtol=None, atol=None, **kwargs):
     for got in eager_and_jit(fn, *x_args, **kwargs):
         assert_close(got, expected, dtype=dtype if dtype is not None else expected.dtype,
                      rtol=rtol, atol=atol)
+
+
+@contextlib.contextmanager
+def x64(enabled):
+    """Run the body with ``jax_enable_x64`` set to ``enabled``, then restore it."""
+    old = config.jax_enable_x64
+    config.update("jax_enable_x64", enabled)
+    try:
+        yield
+    finally:
+        config.update("jax_enable_x64", old)

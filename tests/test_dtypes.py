@@ -1,13 +1,11 @@
 """JAX's type promotion rules (xjit._src.dtypes) against JAX's documented table."""
-import contextlib
-
 import ml_dtypes
 import numpy as np
 import pytest
 
 import xjit
 from xjit._src import dtypes
-from xjit._src.config import config
+from numpy_checks import x64
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 
@@ -42,16 +40,6 @@ _STRONG = {"b1": np.bool_, "u1": np.uint8, "u2": np.uint16, "u4": np.uint32, "u8
 # Under x64 the weak types are 64-bit and flagged weak.
 _WEAK_ARG = {"i*": int, "f*": float, "c*": complex}
 _WEAK_RESULT = {"i*": np.int64, "f*": np.float64, "c*": np.complex128}
-
-
-@contextlib.contextmanager
-def x64(enabled):
-    old = config.jax_enable_x64
-    config.update("jax_enable_x64", enabled)
-    try:
-        yield
-    finally:
-        config.update("jax_enable_x64", old)
 
 
 def _table_cases():

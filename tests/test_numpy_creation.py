@@ -1,23 +1,10 @@
 """xjit.numpy array creation: values against numpy, dtypes against JAX's defaults."""
-import contextlib
-
 import numpy as np
 import pytest
 
 import xjit
 import xjit.numpy as jnp
-from xjit._src.config import config
-from numpy_checks import BF16, assert_close
-
-
-@contextlib.contextmanager
-def x64(enabled):
-    old = config.jax_enable_x64
-    config.update("jax_enable_x64", enabled)
-    try:
-        yield
-    finally:
-        config.update("jax_enable_x64", old)
+from numpy_checks import BF16, assert_close, x64
 
 
 def test_array_default_dtypes_and_weak_types():

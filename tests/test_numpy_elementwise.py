@@ -1,28 +1,15 @@
 """xjit.numpy element-wise functions against numpy (eager and jit), promotion, errors."""
-import contextlib
-
 import numpy as np
 import pytest
 
 import xjit
 import xjit.numpy as jnp
-from xjit._src.config import config
-from numpy_checks import BF16, assert_close, check, eager_and_jit, random_array
+from numpy_checks import BF16, assert_close, check, eager_and_jit, random_array, x64
 
 rng = np.random.default_rng(0)
 
 FLOATS = [np.float32, np.float16, BF16]
 INTS = [np.int32, np.int8, np.uint8, np.int16, np.uint32]
-
-
-@contextlib.contextmanager
-def x64(enabled):
-    old = config.jax_enable_x64
-    config.update("jax_enable_x64", enabled)
-    try:
-        yield
-    finally:
-        config.update("jax_enable_x64", old)
 
 
 BINARY_ARITH = [

@@ -27,13 +27,9 @@ DTYPE_BY_NAME = {name: np.dtype(name) for name in (
 DTYPE_BY_NAME["bfloat16"] = np.dtype(ml_dtypes.bfloat16)
 
 
-class ShapedArray:
-    """The abstract value of an array: shape, dtype and JAX's weak-type flag.
-
-    Example:
-        >>> ShapedArray((), np.dtype("float32"), weak_type=True)
-        ShapedArray(float32[], weak_type=True)
-    """
+class _ShapeAndDtype:
+    """Shape (a tuple), numpy dtype and weak-type flag: the fields that
+    ``ShapedArray`` and ``ShapeDtypeStruct`` share."""
     __slots__ = ("shape", "dtype", "weak_type")
 
     def __init__(self, shape, dtype, weak_type: bool = False):
@@ -44,6 +40,16 @@ class ShapedArray:
     @property
     def ndim(self) -> int:
         return len(self.shape)
+
+
+class ShapedArray(_ShapeAndDtype):
+    """The abstract value of an array: shape, dtype and JAX's weak-type flag.
+
+    Example:
+        >>> ShapedArray((), np.dtype("float32"), weak_type=True)
+        ShapedArray(float32[], weak_type=True)
+    """
+    __slots__ = ()
 
     @property
     def size(self) -> int:
@@ -67,23 +73,14 @@ class ShapedArray:
         return f"ShapedArray({self.str_short()}{weak})"
 
 
-class ShapeDtypeStruct:
+class ShapeDtypeStruct(_ShapeAndDtype):
     """A shape and dtype with no data, as accepted by ``jit(f).lower``.
 
     Example:
         >>> ShapeDtypeStruct((3,), np.float32).shape
         (3,)
     """
-    __slots__ = ("shape", "dtype", "weak_type")
-
-    def __init__(self, shape, dtype, weak_type: bool = False):
-        self.shape = tuple(shape)
-        self.dtype = np.dtype(dtype)
-        self.weak_type = bool(weak_type)
-
-    @property
-    def ndim(self):
-        return len(self.shape)
+    __slots__ = ()
 
     def __repr__(self):
         return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name})"

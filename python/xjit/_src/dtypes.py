@@ -105,11 +105,17 @@ def x64_enabled() -> bool:
         >>> x64_enabled()
         False
     """
-    try:
-        from xjit._src.config import config
-    except ImportError:
-        return False
-    return bool(getattr(config, "jax_enable_x64", False))
+    if not _config_values:
+        try:
+            from xjit._src.config import config
+        except ImportError:
+            return False
+        _config_values.append(config._values)
+    return bool(_config_values[0]["jax_enable_x64"])
+
+
+# The config's flag dict, looked up once: x64_enabled is on every promotion's path.
+_config_values: list = []
 
 
 _CANONICAL_32 = {

@@ -55,64 +55,42 @@ def _binary(name: str, op: str, x, y, accepted, attrs=None, weak=None):
     return bind(op, [xo, yo], attrs, weak_type=weak)
 
 
+def _make_binary(fn_name, name, op, accepted, doc, attrs=None, weak=None):
+    """Public binary lax function ``fn_name`` (``doc``): ``_binary`` on StableHLO ``op``,
+    reporting errors as ``name``. ``attrs`` is shared by every call (never mutated)."""
+    def f(x, y):
+        return _binary(name, op, x, y, accepted, attrs, weak)
+    f.__name__ = f.__qualname__ = fn_name
+    f.__doc__ = doc
+    return api_boundary(f)
+
+
 def _complex_component(dtype) -> np.dtype:
     return np.dtype(np.float64 if np.dtype(dtype) == np.complex128 else np.float32)
 
 
 # ---------------------------------------------------------------- binary arithmetic
 
-@api_boundary
-def add(x, y):
-    """Element-wise ``x + y``. Example: ``lax.add(x, 1.0)``."""
-    return _binary("add", "add", x, y, _NUM)
-
-
-@api_boundary
-def sub(x, y):
-    """Element-wise ``x - y``. Example: ``lax.sub(x, y)``."""
-    return _binary("sub", "subtract", x, y, _NUM)
-
-
-@api_boundary
-def mul(x, y):
-    """Element-wise ``x * y``. Example: ``lax.mul(x, 2.0)``."""
-    return _binary("mul", "multiply", x, y, _NUM)
-
-
-@api_boundary
-def div(x, y):
-    """Element-wise division; integers round toward zero. Example: ``lax.div(x, y)``."""
-    return _binary("div", "divide", x, y, _NUM)
-
-
-@api_boundary
-def rem(x, y):
-    """Element-wise remainder with the sign of ``x`` (C fmod). Example: ``lax.rem(x, 3)``."""
-    return _binary("rem", "remainder", x, y, _NUM)
-
-
-@api_boundary
-def pow(x, y):
-    """Element-wise ``x ** y`` for floating/complex operands. Example: ``lax.pow(x, 2.0)``."""
-    return _binary("pow", "power", x, y, _INEXACT)
-
-
-@api_boundary
-def max(x, y):
-    """Element-wise maximum (NaN propagates). Example: ``lax.max(x, 0.0)``."""
-    return _binary("max", "maximum", x, y, _ANY)
-
-
-@api_boundary
-def min(x, y):
-    """Element-wise minimum (NaN propagates). Example: ``lax.min(x, 0.0)``."""
-    return _binary("min", "minimum", x, y, _ANY)
-
-
-@api_boundary
-def atan2(x, y):
-    """Element-wise ``atan2(x, y)``. Example: ``lax.atan2(y, x)``."""
-    return _binary("atan2", "atan2", x, y, _FLOAT)
+add = _make_binary("add", "add", "add", _NUM,
+                   "Element-wise ``x + y``. Example: ``lax.add(x, 1.0)``.")
+sub = _make_binary("sub", "sub", "subtract", _NUM,
+                   "Element-wise ``x - y``. Example: ``lax.sub(x, y)``.")
+mul = _make_binary("mul", "mul", "multiply", _NUM,
+                   "Element-wise ``x * y``. Example: ``lax.mul(x, 2.0)``.")
+div = _make_binary("div", "div", "divide", _NUM,
+                   "Element-wise division; integers round toward zero. Example: ``lax.div(x, y)``.")
+rem = _make_binary("rem", "rem", "remainder", _NUM,
+                   "Element-wise remainder with the sign of ``x`` (C fmod)."
+                   " Example: ``lax.rem(x, 3)``.")
+pow = _make_binary("pow", "pow", "power", _INEXACT,
+                   "Element-wise ``x ** y`` for floating/complex operands."
+                   " Example: ``lax.pow(x, 2.0)``.")
+max = _make_binary("max", "max", "maximum", _ANY,
+                   "Element-wise maximum (NaN propagates). Example: ``lax.max(x, 0.0)``.")
+min = _make_binary("min", "min", "minimum", _ANY,
+                   "Element-wise minimum (NaN propagates). Example: ``lax.min(x, 0.0)``.")
+atan2 = _make_binary("atan2", "atan2", "atan2", _FLOAT,
+                     "Element-wise ``atan2(x, y)``. Example: ``lax.atan2(y, x)``.")
 
 
 @api_boundary
@@ -128,22 +106,13 @@ def complex(x, y):
 
 # -------------------------------------------------------------------------- bitwise
 
-@api_boundary
-def bitwise_and(x, y):
-    """Element-wise and of booleans/integers. Example: ``lax.bitwise_and(a, b)``."""
-    return _binary("and", "and", x, y, _BOOL_INT)
-
-
-@api_boundary
-def bitwise_or(x, y):
-    """Element-wise or. Example: ``lax.bitwise_or(a, b)``."""
-    return _binary("or", "or", x, y, _BOOL_INT)
-
-
-@api_boundary
-def bitwise_xor(x, y):
-    """Element-wise xor. Example: ``lax.bitwise_xor(a, b)``."""
-    return _binary("xor", "xor", x, y, _BOOL_INT)
+bitwise_and = _make_binary("bitwise_and", "and", "and", _BOOL_INT,
+                           "Element-wise and of booleans/integers."
+                           " Example: ``lax.bitwise_and(a, b)``.")
+bitwise_or = _make_binary("bitwise_or", "or", "or", _BOOL_INT,
+                          "Element-wise or. Example: ``lax.bitwise_or(a, b)``.")
+bitwise_xor = _make_binary("bitwise_xor", "xor", "xor", _BOOL_INT,
+                           "Element-wise xor. Example: ``lax.bitwise_xor(a, b)``.")
 
 
 @api_boundary
@@ -155,22 +124,17 @@ def bitwise_not(x):
 and_, or_, xor, not_ = bitwise_and, bitwise_or, bitwise_xor, bitwise_not
 
 
-@api_boundary
-def shift_left(x, y):
-    """``x << y``; shifts >= the bit width give 0. Example: ``lax.shift_left(a, 2)``."""
-    return _binary("shift_left", "shift_left", x, y, _INT)
-
-
-@api_boundary
-def shift_right_arithmetic(x, y):
-    """Sign-extending ``x >> y``. Example: ``lax.shift_right_arithmetic(a, 1)``."""
-    return _binary("shift_right_arithmetic", "shift_right_arithmetic", x, y, _INT)
-
-
-@api_boundary
-def shift_right_logical(x, y):
-    """Zero-filling ``x >> y``. Example: ``lax.shift_right_logical(a, 1)``."""
-    return _binary("shift_right_logical", "shift_right_logical", x, y, _INT)
+shift_left = _make_binary("shift_left", "shift_left", "shift_left", _INT,
+                          "``x << y``; shifts >= the bit width give 0."
+                          " Example: ``lax.shift_left(a, 2)``.")
+shift_right_arithmetic = _make_binary("shift_right_arithmetic", "shift_right_arithmetic",
+                                      "shift_right_arithmetic", _INT,
+                                      "Sign-extending ``x >> y``."
+                                      " Example: ``lax.shift_right_arithmetic(a, 1)``.")
+shift_right_logical = _make_binary("shift_right_logical", "shift_right_logical",
+                                   "shift_right_logical", _INT,
+                                   "Zero-filling ``x >> y``."
+                                   " Example: ``lax.shift_right_logical(a, 1)``.")
 
 
 @api_boundary
@@ -187,45 +151,20 @@ def clz(x):
 
 # ----------------------------------------------------------------------- comparison
 
-def _compare(name, direction, x, y, accepted):
-    return _binary(name, "compare", x, y, accepted,
-                   {"comparison_direction": direction}, weak=False)
+def _make_compare(name, direction, accepted, doc):
+    """Public comparison ``name``: a bool (never weak) ``compare`` in ``direction``."""
+    return _make_binary(name, name, "compare", accepted, doc,
+                        {"comparison_direction": direction}, weak=False)
 
 
-@api_boundary
-def eq(x, y):
-    """Element-wise ``x == y`` (bool result). Example: ``lax.eq(x, 0)``."""
-    return _compare("eq", "EQ", x, y, _ANY)
-
-
-@api_boundary
-def ne(x, y):
-    """Element-wise ``x != y``. Example: ``lax.ne(x, x)`` is True at NaNs."""
-    return _compare("ne", "NE", x, y, _ANY)
-
-
-@api_boundary
-def lt(x, y):
-    """Element-wise ``x < y``. Example: ``lax.lt(x, 0.0)``."""
-    return _compare("lt", "LT", x, y, _ORDERED)
-
-
-@api_boundary
-def le(x, y):
-    """Element-wise ``x <= y``. Example: ``lax.le(x, 0.0)``."""
-    return _compare("le", "LE", x, y, _ORDERED)
-
-
-@api_boundary
-def gt(x, y):
-    """Element-wise ``x > y``. Example: ``lax.gt(x, 0.0)``."""
-    return _compare("gt", "GT", x, y, _ORDERED)
-
-
-@api_boundary
-def ge(x, y):
-    """Element-wise ``x >= y``. Example: ``lax.ge(x, 0.0)``."""
-    return _compare("ge", "GE", x, y, _ORDERED)
+eq = _make_compare("eq", "EQ", _ANY,
+                   "Element-wise ``x == y`` (bool result). Example: ``lax.eq(x, 0)``.")
+ne = _make_compare("ne", "NE", _ANY,
+                   "Element-wise ``x != y``. Example: ``lax.ne(x, x)`` is True at NaNs.")
+lt = _make_compare("lt", "LT", _ORDERED, "Element-wise ``x < y``. Example: ``lax.lt(x, 0.0)``.")
+le = _make_compare("le", "LE", _ORDERED, "Element-wise ``x <= y``. Example: ``lax.le(x, 0.0)``.")
+gt = _make_compare("gt", "GT", _ORDERED, "Element-wise ``x > y``. Example: ``lax.gt(x, 0.0)``.")
+ge = _make_compare("ge", "GE", _ORDERED, "Element-wise ``x >= y``. Example: ``lax.ge(x, 0.0)``.")
 
 
 # ---------------------------------------------------------------------------- unary

@@ -142,7 +142,7 @@ def broadcast_to(x, shape: tuple):
         return x
     if isinstance(x, np.ndarray) and core.current_trace() is None:
         if not xs:
-            return _filled(x, shape)
+            return filled(x, shape)
         return np.asarray(np.broadcast_to(x, shape), order="C")
     dims = tuple(range(len(shape))) if xs else ()
     if xs and any(a != 1 and a != b for a, b in zip(xs, shape)):
@@ -158,12 +158,13 @@ _filled_cache: dict = {}
 _FILLED_CACHE_SIZE = 256
 
 
-def _filled(scalar: np.ndarray, shape: tuple):
-    key = (scalar.dtype, scalar.tobytes(), shape, dispatch.default_backend())
+def filled(scalar: np.ndarray, shape: tuple, weak: bool = False):
+    """An Array of ``shape`` on the default device filled with 0-d ``scalar`` (cached)."""
+    key = (scalar.dtype, scalar.tobytes(), shape, weak, dispatch.default_backend())
     out = _filled_cache.get(key)
     if out is None:
         if len(_filled_cache) >= _FILLED_CACHE_SIZE:
             _filled_cache.pop(next(iter(_filled_cache)))
         out = _filled_cache[key] = _xjit.device_put(
-            np.full(shape, scalar, scalar.dtype), dispatch.default_device(), False)
+            np.full(shape, scalar, scalar.dtype), dispatch.default_device(), weak)
     return out

@@ -41,9 +41,10 @@ def _reduce_dims(name: str, dimensions, ndim: int) -> tuple:
 def _bind_reduce(name, operands, inits, body: Callable, dims, region_key, weak):
     """Variadic reduce of numpy/Array/Tracer operands with scalar ``inits``."""
     dtypes = [x.dtype for x in operands]
-    avals = [core.ShapedArray((), d) for d in dtypes] * 2
 
     def build_region(mb):
+        # Built only when the op is traced or compiled (not on an eager cache hit).
+        avals = [core.ShapedArray((), d) for d in dtypes] * 2
         return tracing.trace_region(mb, _region_name(), avals, body, dtypes)
 
     out = dispatch.bind("reduce", list(operands) + list(inits), {"dimensions": dims},
@@ -139,8 +140,7 @@ def _monoid_reduce(monoid: str, operand, axes):
     dims = _reduce_dims(name, axes, len(x.shape))
     dt = np.dtype(x.dtype)
     init = _identity(monoid, dt)
-    op = {"add": ew.add, "multiply": ew.mul, "maximum": ew.max, "minimum": ew.min,
-          "and": ew.bitwise_and, "or": ew.bitwise_or}[monoid]
+    op = _MONOID_OPS[monoid]
     out = _bind_reduce(name, [x], [init], op, dims, (monoid,), ops.is_weak(operand))
     return out[0]
 
@@ -185,6 +185,7 @@ def reduce_or(operand, axes: Sequence[int]):
 
 _MONOIDS = {ew.add: "add", ew.mul: "multiply", ew.max: "maximum", ew.min: "minimum",
             ew.bitwise_and: "and", ew.bitwise_or: "or"}
+_MONOID_OPS = {name: op for op, name in _MONOIDS.items()}
 
 
 # ------------------------------------------------------------------- argmax / argmin

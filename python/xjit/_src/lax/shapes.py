@@ -7,6 +7,7 @@ Example:
 """
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 import numpy as np
@@ -91,10 +92,10 @@ def reshape(operand, new_sizes: Sequence[int], dimensions: Sequence[int] | None 
             x = transpose(x, dimensions)
     if tuple(x.shape) == new_sizes and not isinstance(x, np.ndarray):
         return x
-    if int(np.prod(new_sizes, dtype=np.int64)) != int(np.prod(x.shape, dtype=np.int64)):
+    if math.prod(new_sizes) != math.prod(x.shape):
         raise TypeError(f"reshape total size must be unchanged, got new_sizes {new_sizes} "
-                        f"(of total size {int(np.prod(new_sizes))}) for shape "
-                        f"{tuple(x.shape)} (of total size {int(np.prod(x.shape))}).")
+                        f"(of total size {math.prod(new_sizes)}) for shape "
+                        f"{tuple(x.shape)} (of total size {math.prod(x.shape)}).")
     return bind("reshape", [x], {"shape": new_sizes, "dtype": x.dtype.name},
                 weak_type=ops.is_weak(operand))
 

@@ -369,6 +369,14 @@ def tri(N, M=None, k=0, dtype=None):
     return util.convert(mask, want, False)
 
 
+def _triangle(m, k, lower: bool):
+    """``m`` with the elements above (``lower``) or below diagonal ``k`` zeroed."""
+    from xjit._src.numpy import elementwise
+    x = util.asarray_any(m)
+    mask = tri(x.shape[-2], x.shape[-1], k if lower else k - 1, dtype=np.bool_)
+    return elementwise.where(mask, x, 0) if lower else elementwise.where(mask, 0, x)
+
+
 def tril(m, k=0):
     """Lower triangle of the last two axes.
 
@@ -377,10 +385,7 @@ def tril(m, k=0):
         Array([[1., 0.],
                [1., 1.]], dtype=float32)
     """
-    from xjit._src.numpy import elementwise
-    x = util.asarray_any(m)
-    mask = tri(x.shape[-2], x.shape[-1], k, dtype=np.bool_)
-    return elementwise.where(mask, x, 0)
+    return _triangle(m, k, lower=True)
 
 
 def triu(m, k=0):
@@ -391,7 +396,4 @@ def triu(m, k=0):
         Array([[1., 1.],
                [0., 1.]], dtype=float32)
     """
-    from xjit._src.numpy import elementwise
-    x = util.asarray_any(m)
-    mask = tri(x.shape[-2], x.shape[-1], k - 1, dtype=np.bool_)
-    return elementwise.where(mask, 0, x)
+    return _triangle(m, k, lower=False)

@@ -22,23 +22,36 @@ def _kind(dt) -> str:
     return "f" if dt in dtypes._CUSTOM_FLOATS else dt.kind
 
 
-def _binary(name, fn, doc_example):
-    def op(x1, x2, /):
-        a, b = util.promote_args(name, x1, x2)
-        return fn(a, b)
+def _named(op, name, summary, doc_example):
+    """``op`` under numpy's function ``name``, documented by ``summary`` and an example."""
     op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"numpy's ``{name}`` with JAX promotion and broadcasting.\n\nExample:\n{doc_example}"
+    op.__doc__ = f"{summary}\n\nExample:\n{doc_example}"
     return op
+
+
+def _binary(name, fn, doc_example, *, inexact=False, accepted=None, summary=None):
+    """numpy binary function ``name``: promote and broadcast (to the default float
+    when ``inexact``), check the dtype kind is ``accepted`` (b/i/u), then ``fn(a, b)``."""
+    promote = util.promote_args_inexact if inexact else util.promote_args
+
+    def op(x1, x2, /):
+        a, b = promote(name, x1, x2)
+        if accepted is not None and _kind(a.dtype) not in accepted:
+            raise TypeError(f"{name} requires integer or boolean arguments, got {a.dtype}")
+        return fn(a, b)
+    if summary is None:
+        summary = (f"numpy's ``{name}``; integer inputs promote to the default float."
+                   if inexact else f"numpy's ``{name}`` with JAX promotion and broadcasting.")
+    return _named(op, name, summary, doc_example)
 
 
 def _binary_inexact(name, fn, doc_example):
-    def op(x1, x2, /):
-        a, b = util.promote_args_inexact(name, x1, x2)
-        return fn(a, b)
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = (f"numpy's ``{name}``; integer inputs promote to the default float.\n\n"
-                  f"Example:\n{doc_example}")
-    return op
+    return _binary(name, fn, doc_example, inexact=True)
+
+
+def _lax_fn(fn_name):
+    """A function applying ``xjit.lax.<fn_name>`` (looked up at call time)."""
+    return lambda a, b: getattr(lax(), fn_name)(a, b)
 
 
 def _unary(name, fn, doc_example, inexact=False, allowed="biufc"):
@@ -51,9 +64,7 @@ def _unary(name, fn, doc_example, inexact=False, allowed="biufc"):
         if _kind(x.dtype) not in allowed:
             raise TypeError(f"{name} does not accept dtype {x.dtype}.")
         return fn(x)
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"numpy's ``{name}``, element-wise.\n\nExample:\n{doc_example}"
-    return op
+    return _named(op, name, f"numpy's ``{name}``, element-wise.", doc_example)
 
 
 def _const_like(x, value):
@@ -429,9 +440,7 @@ def _integer_passthrough(name, float_fn, doc):
         if k == "c":
             raise TypeError(f"{name} does not support complex-valued inputs")
         return float_fn(x)
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"numpy's ``{name}``; integers are returned unchanged.\n\nExample:\n{doc}"
-    return op
+    return _named(op, name, f"numpy's ``{name}``; integers are returned unchanged.", doc)
 
 
 floor = _integer_passthrough("floor", lambda x: lax().floor(x),
@@ -601,6 +610,14 @@ def isinf(x, /):
     return _lax.eq(_lax.abs(x), _const_like(x, np.inf))
 
 
+def _equals_inf(x, inf):
+    """True where float ``x`` equals ``inf`` (+inf or -inf); other kinds as ``isinf``."""
+    x = util.asarray_any(x)
+    if _kind(x.dtype) != "f":
+        return isinf(x)
+    return lax().eq(x, _const_like(x, inf))
+
+
 def isposinf(x, /):
     """True where x is +inf.
 
@@ -608,10 +625,7 @@ def isposinf(x, /):
         >>> jnp.isposinf(jnp.array([jnp.inf, -jnp.inf]))
         Array([ True, False], dtype=bool)
     """
-    x = util.asarray_any(x)
-    if _kind(x.dtype) != "f":
-        return isinf(x)
-    return lax().eq(x, _const_like(x, np.inf))
+    return _equals_inf(x, np.inf)
 
 
 def isneginf(x, /):
@@ -621,10 +635,7 @@ def isneginf(x, /):
         >>> jnp.isneginf(jnp.array([jnp.inf, -jnp.inf]))
         Array([False,  True], dtype=bool)
     """
-    x = util.asarray_any(x)
-    if _kind(x.dtype) != "f":
-        return isinf(x)
-    return lax().eq(x, _const_like(x, -np.inf))
+    return _equals_inf(x, -np.inf)
 
 
 def signbit(x, /):
@@ -648,12 +659,8 @@ def signbit(x, /):
 # --------------------------------------------------------------------- comparison
 
 def _compare(name, fn_name, doc):
-    def op(x1, x2, /):
-        a, b = util.promote_args(name, x1, x2)
-        return getattr(lax(), fn_name)(a, b)
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"numpy's ``{name}``: element-wise comparison, a bool array.\n\nExample:\n{doc}"
-    return op
+    return _binary(name, _lax_fn(fn_name), doc,
+                   summary=f"numpy's ``{name}``: element-wise comparison, a bool array.")
 
 
 equal = _compare("equal", "eq", "    >>> jnp.equal(jnp.arange(3), 1)\n    Array([False,  True, False], dtype=bool)")
@@ -680,9 +687,7 @@ def _logical(name, fn_name, doc):
         a = util.broadcast_to(_to_bool(x1), shape)
         b = util.broadcast_to(_to_bool(x2), shape)
         return getattr(lax(), fn_name)(a, b)
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"numpy's ``{name}``: truth values combined element-wise.\n\nExample:\n{doc}"
-    return op
+    return _named(op, name, f"numpy's ``{name}``: truth values combined element-wise.", doc)
 
 
 logical_and = _logical("logical_and", "and_", "    >>> jnp.logical_and(jnp.array([0, 1, 2]), 1)\n    Array([False,  True,  True], dtype=bool)")
@@ -704,14 +709,8 @@ def logical_not(x, /):
 # ------------------------------------------------------------------------ bitwise
 
 def _bitwise(name, fn_name, doc):
-    def op(x1, x2, /):
-        a, b = util.promote_args(name, x1, x2)
-        if _kind(a.dtype) not in "biu":
-            raise TypeError(f"{name} requires integer or boolean arguments, got {a.dtype}")
-        return getattr(lax(), fn_name)(a, b)
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"numpy's ``{name}`` on integers and bools.\n\nExample:\n{doc}"
-    return op
+    return _binary(name, _lax_fn(fn_name), doc, accepted="biu",
+                   summary=f"numpy's ``{name}`` on integers and bools.")
 
 
 bitwise_and = _bitwise("bitwise_and", "and_", "    >>> jnp.bitwise_and(12, 10)\n    Array(8, dtype=int32, weak_type=True)")

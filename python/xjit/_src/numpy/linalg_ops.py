@@ -46,14 +46,20 @@ def matmul(a, b, *, precision=None, preferred_element_type=None):
         raise ValueError("matmul: operands must not be scalars, got shapes "
                          f"{tuple(a.shape)} and {tuple(b.shape)}")
     a_vec, b_vec = a.ndim == 1, b.ndim == 1
-    if a_vec:
-        a = lax().reshape(a, (1, a.shape[0]))
-    if b_vec:
-        b = lax().reshape(b, (b.shape[0], 1))
-    if a.shape[-1] != b.shape[-2]:
+    # The shapes after numpy's promotion of 1-D operands to matrices.
+    a_shape = (1,) + tuple(a.shape) if a_vec else tuple(a.shape)
+    b_shape = tuple(b.shape) + (1,) if b_vec else tuple(b.shape)
+    if a_shape[-1] != b_shape[-2]:
         raise TypeError(f"matmul: contracting dimensions differ: shapes "
-                         f"{tuple(a.shape)} and {tuple(b.shape)} "
-                         f"({a.shape[-1]} != {b.shape[-2]})")
+                         f"{a_shape} and {b_shape} ({a_shape[-1]} != {b_shape[-2]})")
+    if a.ndim <= 2 and b.ndim <= 2:
+        # No batch axes: one contraction of the operands as they are (as jnp.dot
+        # does), rather than reshaping vectors to matrices and back.
+        return _dot_general(a, b, ((a.ndim - 1,), (0,)), preferred_element_type=preferred_element_type)
+    if a_vec:
+        a = lax().reshape(a, a_shape)
+    if b_vec:
+        b = lax().reshape(b, b_shape)
     try:
         batch = util.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     except ValueError:

@@ -12,6 +12,7 @@ Example:
 from __future__ import annotations
 
 import builtins
+import functools
 
 import numpy as np
 
@@ -24,6 +25,14 @@ _LOW_PRECISION = (np.dtype(np.float16), np.dtype(dtypes.bfloat16))
 
 def _upcast_integer(dt: np.dtype) -> np.dtype:
     """JAX's promote_integers: bool/ints narrower than the default int widen to it."""
+    return _upcast_integer_cached(dt, dtypes.x64_enabled())
+
+
+@functools.lru_cache(maxsize=None)
+def _upcast_integer_cached(dt: np.dtype, x64: bool) -> np.dtype:
+    # Memoized per (dtype, x64 flag): the answer depends on nothing else, and the
+    # dtype tests below are slow next to an eager reduction.
+    del x64  # part of the cache key only
     if dt == np.bool_:
         return dtypes.default_int_dtype()
     if dtypes.issubdtype(dt, np.signedinteger) and dt.itemsize < dtypes.default_int_dtype().itemsize:

@@ -18,7 +18,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from xjit._src import dtypes
+from xjit import _xjit
+from xjit._src import core, dtypes
+from xjit._src.config import config
+from xjit._src.lax import operands as lax_operands
 
 try:
     from numpy.exceptions import AxisError
@@ -26,38 +29,47 @@ except ImportError:  # numpy < 1.25
     AxisError = np.AxisError
 
 _PY_SCALARS = (bool, int, float, complex)
+_XJIT_TYPES = (_xjit.Array, core.Tracer)
+# Exact types that are array-like: a set lookup answers the common case before
+# the isinstance chain (subclasses such as np.float32 still take that chain).
+_ARRAYLIKE_TYPES = frozenset((*_PY_SCALARS, *_XJIT_TYPES, np.ndarray))
+_PY_SCALAR_TYPES = frozenset(_PY_SCALARS)
+_trace_state = core._state
 
 
 # --------------------------------------------------------------------------- values
 
+_lax_module = []
+
+
 def lax():
     """The xjit.lax module (imported lazily: it imports xjit.numpy's callers)."""
-    from xjit import lax as _lax
-    return _lax
+    if not _lax_module:
+        from xjit import lax as _lax
+        _lax_module.append(_lax)
+    return _lax_module[0]
 
 
 def array_class():
-    import xjit
-    return xjit.Array
+    return _xjit.Array
 
 
 def tracer_class():
-    from xjit._src import core
     return core.Tracer
 
 
 def is_xjit_value(x) -> bool:
     """True for xjit.Array and tracers (values lax operates on natively)."""
-    return isinstance(x, (array_class(), tracer_class()))
+    return isinstance(x, _XJIT_TYPES)
 
 
 def is_tracer(x) -> bool:
-    return isinstance(x, tracer_class())
+    return isinstance(x, core.Tracer)
 
 
 def is_arraylike(x) -> bool:
-    return (isinstance(x, _PY_SCALARS) or isinstance(x, (np.ndarray, np.generic))
-            or is_xjit_value(x))
+    return (type(x) in _ARRAYLIKE_TYPES or isinstance(x, _PY_SCALARS)
+            or isinstance(x, (np.ndarray, np.generic)) or is_xjit_value(x))
 
 
 def check_arraylike(fun_name: str, *args) -> None:
@@ -190,12 +202,23 @@ def broadcast_to(x, shape: Sequence[int]):
 
 def promote_dtypes(*args):
     """Convert every arg to JAX's common (dtype, weak) without broadcasting."""
-    dt, weak = dtypes.result_type(*args, return_weak_type_flag=True)
+    key = _dtype_key(args)
+    common = _common_dtypes.get(key) if key is not None else None
+    if common is None:
+        common = dtypes.result_type(*args, return_weak_type_flag=True)
+        if key is not None:
+            if len(_common_dtypes) >= _PLANS_LIMIT:
+                _common_dtypes.clear()
+            _common_dtypes[key] = common
+    dt, weak = common
     return [convert(a, dt, weak) for a in args]
 
 
 def promote_args(fun_name: str, *args):
     """Check, promote to the common dtype (JAX rules) and broadcast to one shape."""
+    plan = _promotion_plan(args, False)
+    if plan is not None:
+        return _apply_plan(args, *plan)
     check_arraylike(fun_name, *args)
     shape = broadcast_shapes(*(shape_of(a) for a in args))
     return [broadcast_to(a, shape) for a in promote_dtypes(*args)]
@@ -210,11 +233,95 @@ def to_inexact(dt: np.dtype) -> np.dtype:
 
 def promote_args_inexact(fun_name: str, *args):
     """Like promote_args, then integers/bools become the default float type."""
+    plan = _promotion_plan(args, True)
+    if plan is not None:
+        return _apply_plan(args, *plan)
     check_arraylike(fun_name, *args)
     dt, weak = dtypes.result_type(*args, return_weak_type_flag=True)
     dt = to_inexact(dt)
     shape = broadcast_shapes(*(shape_of(a) for a in args))
     return [broadcast_to(convert(a, dt, weak), shape) for a in args]
+
+
+# ------------------------------------------------- memoized promotion (the hot path)
+#
+# Promotion and broadcasting depend only on each operand's (dtype, weak, shape), or
+# on the type of a Python scalar, and on the x64 flag; programs use few distinct
+# combinations, so the (dtype, weak, shape) result is computed once per combination.
+
+_plans: dict = {}
+_PLANS_LIMIT = 4096
+# Scalars filled into at most this many elements are served from a small cache of
+# device arrays; larger fills are broadcast on the device, as without the cache.
+_FILL_CACHE_MAX_SIZE = 1 << 14
+
+
+_common_dtypes: dict = {}
+
+
+def _dtype_key(args, with_shapes: bool = False):
+    """What JAX's promotion (and, ``with_shapes``, broadcasting) of ``args`` depends
+    on: the x64 flag, and each Python scalar's type or xjit value's dtype, weak flag
+    (and shape). None when an argument is anything else (not memoized)."""
+    key = [config._values["jax_enable_x64"]]
+    for a in args:
+        t = type(a)
+        if t in _PY_SCALAR_TYPES:
+            key.append(t)
+        elif isinstance(a, _XJIT_TYPES):
+            key.append((a.dtype, a.weak_type, a.shape) if with_shapes else (a.dtype, a.weak_type))
+        else:
+            return None
+    return tuple(key)
+
+
+def _promotion_plan(args, inexact: bool):
+    """(dtype, weak, shape) all ``args`` promote to, or None when an argument is
+    not an xjit value or Python scalar (those take the general path)."""
+    key = _dtype_key(args, with_shapes=True)
+    if key is None:
+        return None
+    key = (inexact, key)
+    plan = _plans.get(key)
+    if plan is None:
+        # Same order as the general path: shapes are checked before dtypes.
+        shape = broadcast_shapes(*(shape_of(a) for a in args))
+        dt, weak = dtypes.result_type(*args, return_weak_type_flag=True)
+        if inexact:
+            dt = to_inexact(dt)
+        if len(_plans) >= _PLANS_LIMIT:
+            _plans.clear()
+        plan = _plans[key] = (dt, weak, shape)
+    return plan
+
+
+def _apply_plan(args, dt, weak, shape) -> list:
+    """``args`` converted to (``dt``, ``weak``) and broadcast to ``shape``."""
+    out = []
+    for a in args:
+        if type(a) in _PY_SCALAR_TYPES:
+            a = _scalar_operand(a, dt, weak, shape)
+        elif a.dtype != dt or a.weak_type != weak or a.shape != shape:
+            a = broadcast_to(convert(a, dt, weak), shape)
+        out.append(a)
+    return out
+
+
+def _scalar_operand(x, dt, weak, shape):
+    """Python scalar ``x`` as a (``dt``, ``weak``) operand of ``shape``.
+
+    Eagerly, a small filled array comes from a cache (no broadcast op is run);
+    inside a trace the scalar becomes a graph constant and is broadcast there.
+    """
+    if dt.kind in "iu":
+        _check_int_fits(x, dt)
+    value = np.asarray(x).astype(dt)
+    if _trace_state.stack:
+        c = lax_operands.concrete_value(value, weak)
+        return broadcast_to(c, shape) if shape else c
+    if size_of(shape) <= _FILL_CACHE_MAX_SIZE:
+        return lax_operands.filled(value, shape, weak)
+    return broadcast_to(put(value, weak), shape)
 
 
 def real_dtype(dt: np.dtype) -> np.dtype:
