@@ -4,15 +4,14 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "test_util.h"
 
-namespace xjit {
+namespace xjit::testing {
 namespace {
 
 using ::testing::EndsWith;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
-
-Shape T(DType t, std::vector<int64_t> dims) { return Shape(t, std::move(dims)); }
 
 TEST(Builder, BuildsAndVerifiesSimpleModule) {
   ModuleBuilder mb("jit_f");
@@ -199,4 +198,4 @@ TEST(Builder, ParameterThroughAddIsNumbered) {
 }
 
 }  // namespace
-}  // namespace xjit
+}  // namespace xjit::testing

@@ -100,30 +100,38 @@ std::string Compare(const Literal& want, const Literal& got) {
   return diff;
 }
 
+// The literals the example's comments give for `names`, typed by `shapes`,
+// appended to `out`; "" on success, else what is missing or malformed.
+// `role` ("input", "expected") says which comments they are.
+std::string ReadValues(const std::vector<std::string>& names,
+                       const std::vector<ValueComment>& comments, const std::vector<Shape>& shapes,
+                       absl::string_view role, std::vector<Literal>& out) {
+  for (size_t i = 0; i < names.size(); ++i) {
+    const ValueComment* v = Find(comments, names[i]);
+    if (v == nullptr) return absl::StrCat("no ", role, " value for %", names[i]);
+    absl::StatusOr<Literal> lit = ParseLiteral(v->value, shapes[i]);
+    if (!lit.ok()) return absl::StrCat(role, " %", names[i], ": ", lit.status().ToString());
+    out.push_back(*std::move(lit));
+  }
+  return "";
+}
+
 // Runs one example on one backend: "" on success, else what went wrong.
 std::string RunExample(const Example& ex, const std::string& platform) {
   absl::StatusOr<ParsedOps> parsed = ParseOps(ex.code);
   if (!parsed.ok()) return absl::StrCat("parse: ", parsed.status().ToString());
   const Module& module = *parsed->module;
-  std::vector<Shape> param_shapes = module.ParameterShapes();
-  std::vector<Literal> args;
-  for (size_t i = 0; i < parsed->parameter_names.size(); ++i) {
-    const std::string& name = parsed->parameter_names[i];
-    const ValueComment* v = Find(ex.inputs, name);
-    if (v == nullptr) return absl::StrCat("no input value for %", name);
-    absl::StatusOr<Literal> lit = ParseLiteral(v->value, param_shapes[i]);
-    if (!lit.ok()) return absl::StrCat("input %", name, ": ", lit.status().ToString());
-    args.push_back(*std::move(lit));
+  std::vector<Literal> args, want;
+  if (std::string e = ReadValues(parsed->parameter_names, ex.inputs, module.ParameterShapes(),
+                                 "input", args);
+      !e.empty()) {
+    return e;
   }
   std::vector<Shape> result_shapes = module.ResultShapes();
-  std::vector<Literal> want;
-  for (size_t i = 0; i < parsed->result_names.size(); ++i) {
-    const std::string& name = parsed->result_names[i];
-    const ValueComment* v = Find(ex.expected, name);
-    if (v == nullptr) return absl::StrCat("no expected value for %", name);
-    absl::StatusOr<Literal> lit = ParseLiteral(v->value, result_shapes[i]);
-    if (!lit.ok()) return absl::StrCat("expected %", name, ": ", lit.status().ToString());
-    want.push_back(*std::move(lit));
+  if (std::string e =
+          ReadValues(parsed->result_names, ex.expected, result_shapes, "expected", want);
+      !e.empty()) {
+    return e;
   }
   absl::StatusOr<Compiler*> compiler = GetCompiler(platform);
   if (!compiler.ok()) return compiler.status().ToString();

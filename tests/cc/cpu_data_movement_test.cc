@@ -6,13 +6,8 @@
 #include "gtest/gtest.h"
 #include "xjit/backends/cpu/program.h"
 
-namespace xjit::cpu {
+namespace xjit::cpu::testing {
 namespace {
-
-using testing::CrossCheck;
-using testing::OneOpModule;
-using testing::RandomArgs;
-using testing::RunOn;
 
 constexpr DType kTypes[] = {DType::kF32, DType::kS8, DType::kBF16, DType::kS64, DType::kC128,
                             DType::kPred};
@@ -157,4 +152,4 @@ TEST(CpuDataMovement, ChainReusesArenaAndRejectsBadArity) {
 }
 
 }  // namespace
-}  // namespace xjit::cpu
+}  // namespace xjit::cpu::testing

@@ -8,14 +8,8 @@
 #include "cpu_test_util.h"
 #include "gtest/gtest.h"
 
-namespace xjit::cpu {
+namespace xjit::cpu::testing {
 namespace {
-
-using testing::CrossCheck;
-using testing::kAllDTypes;
-using testing::OneOpModule;
-using testing::RandomArgs;
-using testing::RunOn;
 
 std::string Name(Opcode op, DType t) {
   return std::string(OpcodeName(op)) + "/" + std::string(StableHloName(t));
@@ -189,4 +183,4 @@ TEST(CpuElementwise, IntegerEdgeCasesByHand) {
 }
 
 }  // namespace
-}  // namespace xjit::cpu
+}  // namespace xjit::cpu::testing

@@ -7,13 +7,8 @@
 #include "cpu_test_util.h"
 #include "gtest/gtest.h"
 
-namespace xjit::cpu {
+namespace xjit::cpu::testing {
 namespace {
-
-using testing::CrossCheck;
-using testing::OneOpModule;
-using testing::RandomArgs;
-using testing::RunOn;
 
 struct DotCase {
   std::string name;
@@ -95,4 +90,4 @@ TEST(CpuMatmul, SmallByHand) {
 }
 
 }  // namespace
-}  // namespace xjit::cpu
+}  // namespace xjit::cpu::testing

@@ -8,12 +8,8 @@
 #include "cpu_test_util.h"
 #include "gtest/gtest.h"
 
-namespace xjit::cpu {
+namespace xjit::cpu::testing {
 namespace {
-
-using testing::CrossCheck;
-using testing::RandomArgs;
-using testing::RunOn;
 
 // reduce(x, init, dims) with body `op(p0, p1)`; `swap` builds op(p1, p0).
 absl::StatusOr<std::unique_ptr<Module>> ReduceModule(Opcode op, DType t, std::vector<int64_t> dims,
@@ -155,4 +151,4 @@ TEST(CpuReduce, LargeSumsTakeTheParallelPath) {
 }
 
 }  // namespace
-}  // namespace xjit::cpu
+}  // namespace xjit::cpu::testing

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "test_util.h"
 #include "xjit/builder/builder.h"
 #include "xjit/ir/dtype_dispatch.h"
 #include "xjit/ir/literal.h"
@@ -65,22 +66,7 @@ inline Literal RandomLiteral(const Shape& shape, std::mt19937_64& rng, bool spec
   return l;
 }
 
-inline absl::StatusOr<std::vector<Literal>> RunOn(const std::string& platform, const Module& module,
-                                                 const std::vector<Literal>& args) {
-  absl::StatusOr<Compiler*> compiler = GetCompiler(platform);
-  if (!compiler.ok()) return compiler.status();
-  auto program = (*compiler)->Compile(module);
-  if (!program.ok()) return program.status();
-  std::vector<Literal> results;
-  for (const Shape& s : module.ResultShapes()) results.emplace_back(s);
-  std::vector<const void*> arg_ptrs;
-  for (const Literal& a : args) arg_ptrs.push_back(a.data());
-  std::vector<void*> result_ptrs;
-  for (Literal& r : results) result_ptrs.push_back(r.mutable_data());
-  absl::Status s = (*program)->Run(arg_ptrs, result_ptrs);
-  if (!s.ok()) return s;
-  return results;
-}
+using xjit::testing::RunOn;
 
 inline double DefaultTolerance(DType t) {
   switch (t) {

@@ -10,29 +10,14 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "test_util.h"
 #include "xjit/builder/builder.h"
 #include "xjit/ir/half.h"
 #include "xjit/text/literal_parser.h"
 #include "xjit/text/printer.h"
 
-namespace xjit {
+namespace xjit::testing {
 namespace {
-
-Shape T(DType t, std::vector<int64_t> dims) { return Shape(t, std::move(dims)); }
-
-Instruction* Must(absl::StatusOr<Instruction*> s) {
-  EXPECT_TRUE(s.ok()) << s.status();
-  return s.ok() ? *s : nullptr;
-}
-
-std::string Print(ModuleBuilder& mb, ComputationBuilder* cb, std::vector<Instruction*> results) {
-  absl::StatusOr<Computation*> main = cb->Finish(std::move(results));
-  EXPECT_TRUE(main.ok()) << main.status();
-  if (!main.ok()) return "";
-  absl::StatusOr<std::unique_ptr<Module>> module = mb.Build(*main);
-  EXPECT_TRUE(module.ok()) << module.status();
-  return module.ok() ? PrintModule(**module) : "";
-}
 
 // print(parse(text)) == text.
 void ExpectRoundTrip(const std::string& text) {
@@ -73,7 +58,7 @@ std::string ElementwiseModule(std::vector<Opcode>& covered) {
       }
     }
   }
-  return Print(mb, cb, results);
+  return BuildAndPrint(mb, cb, results);
 }
 
 std::string MovementModule() {
@@ -117,7 +102,7 @@ std::string MovementModule() {
   Instruction* inner = Must(cb->Add(Opcode::kGetTupleElement, {nested}, idx));
   idx.dimension = 1;
   Instruction* g = Must(cb->Add(Opcode::kGetTupleElement, {inner}, idx));
-  return Print(mb, cb, {b, g, t});
+  return BuildAndPrint(mb, cb, {b, g, t});
 }
 
 // Sum of N accumulators, as reduce bodies.
@@ -166,7 +151,7 @@ std::string ReduceDotCallModule() {
   Instruction* c0 = Must(cb->Add(Opcode::kGetTupleElement, {call}, Attributes{}));
   Instruction* c1 = Must(cb->Add(Opcode::kGetTupleElement, {call}, second));
   Instruction* one = Must(cb->Add(Opcode::kCall, {c1}, {}, {single}));
-  return Print(mb, cb, {r1, r2b, c0, one, bd});
+  return BuildAndPrint(mb, cb, {r1, r2b, c0, one, bd});
 }
 
 template <typename T>
@@ -199,7 +184,7 @@ std::string ConstantsModule() {
       ConstantOf<int32_t>(cb, DType::kS32, {}, {42}),                        // rank 0
       ConstantOf<float>(cb, DType::kF32, {2, 0}, {}),                         // empty
   };
-  return Print(mb, cb, cs);
+  return BuildAndPrint(mb, cb, cs);
 }
 
 TEST(ParserRoundTrip, EveryElementwiseOp) {
@@ -485,4 +470,4 @@ TEST(ParserErrors, ModuleStructure) {
 }
 
 }  // namespace
-}  // namespace xjit
+}  // namespace xjit::testing

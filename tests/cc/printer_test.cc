@@ -3,26 +3,11 @@
 #include "xjit/text/printer.h"
 
 #include "gtest/gtest.h"
+#include "test_util.h"
 #include "xjit/builder/builder.h"
 
-namespace xjit {
+namespace xjit::testing {
 namespace {
-
-Shape T(DType t, std::vector<int64_t> dims) { return Shape(t, std::move(dims)); }
-
-Instruction* Must(absl::StatusOr<Instruction*> s) {
-  EXPECT_TRUE(s.ok()) << s.status();
-  return s.ok() ? *s : nullptr;
-}
-
-std::string BuildAndPrint(ModuleBuilder& mb, ComputationBuilder* cb,
-                          std::vector<Instruction*> results) {
-  absl::StatusOr<Computation*> main = cb->Finish(std::move(results));
-  EXPECT_TRUE(main.ok()) << main.status();
-  absl::StatusOr<std::unique_ptr<Module>> module = mb.Build(*main);
-  EXPECT_TRUE(module.ok()) << module.status();
-  return module.ok() ? PrintModule(**module) : "";
-}
 
 // (acc_0.., x_0..) -> acc_i + x_i for each i, for scalars of the given types.
 Computation* SumBody(ModuleBuilder& mb, std::vector<DType> types) {
@@ -231,4 +216,4 @@ TEST(Printer, CallPrintsCalleeAsFunction) {
 }
 
 }  // namespace
-}  // namespace xjit
+}  // namespace xjit::testing

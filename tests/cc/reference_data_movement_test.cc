@@ -3,13 +3,9 @@
 #include "reference_test_util.h"
 #include "xjit/backends/reference/ops.h"
 
-namespace xjit::reference {
+namespace xjit::reference::testing {
 namespace {
 
-using testing::Lit;
-using testing::Read;
-using testing::Scalar;
-using testing::Vec;
 using I = std::vector<int>;
 
 TEST(ReferenceDataMovement, IotaEveryDimensionAndType) {
@@ -125,4 +121,4 @@ TEST(ReferenceDataMovement, PadInteriorAndNegative) {
 }
 
 }  // namespace
-}  // namespace xjit::reference
+}  // namespace xjit::reference::testing

@@ -5,18 +5,14 @@
 
 #include "gtest/gtest.h"
 #include "reference_test_util.h"
+#include "test_util.h"
 #include "xjit/backends/reference/evaluator.h"
 #include "xjit/backends/reference/ops.h"
 #include "xjit/builder/builder.h"
 #include "xjit/runtime/backend.h"
 
-namespace xjit::reference {
+namespace xjit::reference::testing {
 namespace {
-
-using testing::Lit;
-using testing::Read;
-using testing::Scalar;
-using testing::Vec;
 
 DotDimensionNumbers Dims(std::vector<int64_t> lb, std::vector<int64_t> rb, std::vector<int64_t> lc,
                          std::vector<int64_t> rc) {
@@ -139,21 +135,9 @@ class ReferenceGraph : public ::testing::Test {
   }
   // Runs the module through the registered compiler.
   std::vector<Literal> Run(const Module& module, std::vector<Literal> args) {
-    absl::StatusOr<Compiler*> compiler = GetCompiler("reference");
-    EXPECT_TRUE(compiler.ok()) << compiler.status();
-    if (!compiler.ok()) return {};
-    absl::StatusOr<std::unique_ptr<CompiledProgram>> program = (*compiler)->Compile(module);
-    EXPECT_TRUE(program.ok()) << program.status();
-    if (!program.ok()) return {};
-    std::vector<Literal> results;
-    for (const Shape& s : module.ResultShapes()) results.emplace_back(s);
-    std::vector<const void*> arg_ptrs;
-    for (const Literal& a : args) arg_ptrs.push_back(a.data());
-    std::vector<void*> result_ptrs;
-    for (Literal& r : results) result_ptrs.push_back(r.mutable_data());
-    absl::Status s = (*program)->Run(arg_ptrs, result_ptrs);
-    EXPECT_TRUE(s.ok()) << s;
-    return results;
+    absl::StatusOr<std::vector<Literal>> results = xjit::testing::RunOn("reference", module, args);
+    EXPECT_TRUE(results.ok()) << results.status();
+    return results.ok() ? *std::move(results) : std::vector<Literal>{};
   }
 };
 
@@ -285,4 +269,4 @@ TEST(ReferenceEvaluator, RejectsDeclaredShapeMismatchAndMissingArgs) {
 }
 
 }  // namespace
-}  // namespace xjit::reference
+}  // namespace xjit::reference::testing

@@ -8,13 +8,9 @@
 #include "reference_test_util.h"
 #include "xjit/backends/reference/ops.h"
 
-namespace xjit::reference {
+namespace xjit::reference::testing {
 namespace {
 
-using testing::Lit;
-using testing::Read;
-using testing::Scalar;
-using testing::Vec;
 using c64 = std::complex<float>;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -386,4 +382,4 @@ TEST(ReferenceTernary, SelectAndClamp) {
 }
 
 }  // namespace
-}  // namespace xjit::reference
+}  // namespace xjit::reference::testing

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <mutex>
 #include <cstdint>
 #include <thread>
 #include <vector>
@@ -85,6 +87,46 @@ TEST(WorkQueueTest, SurvivesThrowingTask) {
     q.Enqueue([&after] { after = 1; });
   }
   EXPECT_EQ(after.load(), 1);
+}
+
+TEST(WorkQueueTest, RunsInlineOnlyWhenIdle) {
+  WorkQueue q("test");
+  bool ran = false;
+  EXPECT_TRUE(q.TryRunInline([&ran] { ran = true; }));
+  EXPECT_TRUE(ran);
+
+  // Busy (a task runs): refused, and the inline task does not run.
+  std::atomic<bool> release{false}, started{false};
+  q.Enqueue([&] {
+    started = true;
+    while (!release) std::this_thread::yield();
+  });
+  while (!started) std::this_thread::yield();
+  ran = false;
+  EXPECT_FALSE(q.TryRunInline([&ran] { ran = true; }));
+  EXPECT_FALSE(ran);
+  release = true;
+}
+
+TEST(WorkQueueTest, TasksEnqueuedDuringAnInlineRunWaitForIt) {
+  WorkQueue q("test");
+  std::vector<int> order;
+  std::mutex mu;
+  auto record = [&](int i) {
+    std::lock_guard<std::mutex> lock(mu);
+    order.push_back(i);
+  };
+  EXPECT_TRUE(q.TryRunInline([&] {
+    // Another thread enqueues while this runs; the worker must not start it.
+    std::thread producer([&] { q.Enqueue([&] { record(2); }); });
+    producer.join();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    record(1);
+  }));
+  std::atomic<bool> done{false};
+  q.Enqueue([&] { done = true; });
+  while (!done) std::this_thread::yield();
+  EXPECT_EQ(order, (std::vector<int>{1, 2}));
 }
 
 TEST(BufferTest, AlignedZeroSizeAndTuples) {
@@ -199,6 +241,59 @@ TEST(ExecutableTest, PropagatesArgumentErrors) {
   bad->ready()->SetReady(absl::InternalError("producer failed"));
   std::vector<float> host(2);
   absl::Status s = downstream[0]->CopyToHost(host.data());
+  EXPECT_EQ(s.code(), absl::StatusCode::kInternal);
+  EXPECT_NE(s.message().find("producer failed"), std::string::npos);
+}
+
+TEST(ExecutableTest, CheapProgramOnIdleDeviceIsReadyOnReturn) {
+  for (const char* platform : {"reference", "cpu"}) {
+    SCOPED_TRACE(platform);
+    Device* d = (*Client::Get(platform))->devices()[0].get();
+    auto exe = *Executable::Compile(MulAddModule(3), d);
+    auto x = F32Buffer({1, 2, 3}, d);
+    // Whether or not this first call ran inline, the device is idle once its
+    // result is ready (a queued task lets go of the queue before publishing).
+    auto first = (*exe->Execute({x, x}))[0];
+    EXPECT_TRUE(first->ready()->Await().ok());
+    auto out = (*exe->Execute({x, x}))[0];
+    EXPECT_TRUE(out->ready()->IsReady());
+    EXPECT_EQ(ToVector(*out), (std::vector<float>{2, 6, 12}));
+  }
+}
+
+// The inline path must keep the device's order: a cheap Execute issued while
+// an earlier task is queued or running waits for it. The earlier task here
+// rewrites an argument in place (which only a task ordered before the
+// program may do), so a result computed too early shows the old values.
+TEST(ExecutableTest, CheapProgramNeverOvertakesQueuedWork) {
+  for (const char* platform : {"reference", "cpu"}) {
+    SCOPED_TRACE(platform);
+    Device* d = (*Client::Get(platform))->devices()[0].get();
+    auto exe = *Executable::Compile(MulAddModule(2), d);
+    auto x = F32Buffer({1, 2}, d);
+    std::atomic<bool> release{false};
+    d->Enqueue([&release, x] {
+      while (!release) std::this_thread::yield();
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      float* data = static_cast<float*>(x->data());
+      data[0] = 10;
+      data[1] = 20;
+    });
+    auto out = *exe->Execute({x, x});
+    EXPECT_FALSE(out[0]->ready()->IsReady());  // queued behind the slow task
+    release = true;
+    EXPECT_EQ(ToVector(*out[0]), (std::vector<float>{110, 420}));
+  }
+}
+
+TEST(ExecutableTest, InlineRunPropagatesReadyArgumentErrors) {
+  Device* d = ReferenceDevice();
+  auto exe = *Executable::Compile(MulAddModule(2), d);
+  auto bad = *Buffer::Allocate(Shape(DType::kF32, {2}), d);
+  bad->ready()->SetReady(absl::InternalError("producer failed"));
+  auto out = *exe->Execute({bad, F32Buffer({1, 1}, d)});
+  std::vector<float> host(2);
+  absl::Status s = out[0]->CopyToHost(host.data());
   EXPECT_EQ(s.code(), absl::StatusCode::kInternal);
   EXPECT_NE(s.message().find("producer failed"), std::string::npos);
 }

@@ -6,14 +6,14 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "test_util.h"
 
-namespace xjit {
+namespace xjit::testing {
 namespace {
 
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-Shape T(DType t, std::vector<int64_t> dims) { return Shape(t, std::move(dims)); }
 const DType F32 = DType::kF32, F64 = DType::kF64, S32 = DType::kS32, U8 = DType::kU8,
             PRED = DType::kPred, C64 = DType::kC64;
 
@@ -477,4 +477,4 @@ TEST(ShapeInference, Call) {
 }
 
 }  // namespace
-}  // namespace xjit
+}  // namespace xjit::testing

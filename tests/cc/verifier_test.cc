@@ -4,15 +4,14 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "test_util.h"
 #include "xjit/builder/builder.h"
 
-namespace xjit {
+namespace xjit::testing {
 namespace {
 
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
-
-Shape T(DType t, std::vector<int64_t> dims) { return Shape(t, std::move(dims)); }
 
 // Appends without any checking, the way a buggy pass might.
 Instruction* Raw(Computation* c, Opcode op, Shape shape, std::vector<Instruction*> operands,
@@ -155,4 +154,4 @@ TEST(Verifier, RejectsParameterGap) {
 }
 
 }  // namespace
-}  // namespace xjit
+}  // namespace xjit::testing

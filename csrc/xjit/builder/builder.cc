@@ -114,12 +114,9 @@ absl::StatusOr<Instruction*> ComputationBuilder::Add(Opcode op, std::vector<Inst
                             name, ": computation ", finished_->name(), " is already finished")),
                         source_location);
   }
-  const auto& instrs = computation_->instructions();
   for (size_t i = 0; i < operands.size(); ++i) {
     Instruction* o = operands[i];
-    bool ours = o != nullptr && o->id() >= 0 && o->id() < static_cast<int64_t>(instrs.size()) &&
-                instrs[o->id()].get() == o;
-    if (!ours) {
+    if (!Owns(o)) {
       return WithLocation(
           absl::InvalidArgumentError(absl::StrCat(
               name, ": operand ", i, o == nullptr ? " is null" : " belongs to another computation",
@@ -150,17 +147,20 @@ absl::StatusOr<Instruction*> ComputationBuilder::Add(Opcode op, std::vector<Inst
   return computation_->AddInstruction(std::move(instr));
 }
 
+bool ComputationBuilder::Owns(const Instruction* instr) const {
+  const auto& instrs = computation_->instructions();
+  return instr != nullptr && instr->id() >= 0 &&
+         instr->id() < static_cast<int64_t>(instrs.size()) && instrs[instr->id()].get() == instr;
+}
+
 absl::StatusOr<Computation*> ComputationBuilder::Finish(std::vector<Instruction*> results) {
   if (computation_ == nullptr) {
     return absl::FailedPreconditionError(
         absl::StrCat("finish: computation ", finished_->name(), " is already finished"));
   }
-  const auto& instrs = computation_->instructions();
   for (size_t i = 0; i < results.size(); ++i) {
     Instruction* r = results[i];
-    bool ours = r != nullptr && r->id() >= 0 && r->id() < static_cast<int64_t>(instrs.size()) &&
-                instrs[r->id()].get() == r;
-    if (!ours) {
+    if (!Owns(r)) {
       return absl::InvalidArgumentError(absl::StrCat("finish: result ", i, " of computation ",
                                                      computation_->name(),
                                                      " is null or belongs to another computation"));

@@ -49,6 +49,10 @@ class ComputationBuilder {
   Computation* computation() const { return computation_.get() ? computation_.get() : finished_; }
 
  private:
+  // True when `instr` is an instruction of the computation being built (not
+  // null, and not one of another computation).
+  bool Owns(const Instruction* instr) const;
+
   Module* module_;
   std::unique_ptr<Computation> computation_;
   Computation* finished_ = nullptr;

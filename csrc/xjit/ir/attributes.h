@@ -30,6 +30,11 @@ struct DotDimensionNumbers {
            lhs_contracting_dimensions == o.lhs_contracting_dimensions &&
            rhs_contracting_dimensions == o.rhs_contracting_dimensions;
   }
+  // The dimensions of an lhs (rhs) of rank `rank` that are neither batching
+  // nor contracting, in increasing order: after the batch dimensions, the
+  // result has the lhs's free dimensions, then the rhs's.
+  std::vector<int64_t> LhsFreeDimensions(int64_t rank) const;
+  std::vector<int64_t> RhsFreeDimensions(int64_t rank) const;
 };
 
 struct Attributes {

@@ -18,6 +18,13 @@ int64_t Shape::num_elements() const {
   return n;
 }
 
+int64_t Shape::total_elements() const {
+  if (!is_tuple) return num_elements();
+  int64_t n = 0;
+  for (const Shape& e : tuple_shapes) n += e.total_elements();
+  return n;
+}
+
 bool Shape::operator==(const Shape& o) const {
   if (is_tuple != o.is_tuple) return false;
   if (is_tuple) return tuple_shapes == o.tuple_shapes;

@@ -22,6 +22,8 @@ struct Shape {
 
   int64_t rank() const { return static_cast<int64_t>(dims.size()); }
   int64_t num_elements() const;
+  // Elements of an array, or summed over a tuple's leaves.
+  int64_t total_elements() const;
   int64_t byte_size() const { return num_elements() * ByteWidth(dtype); }
   bool SameDims(const Shape& o) const { return !is_tuple && !o.is_tuple && dims == o.dims; }
   bool operator==(const Shape& o) const;

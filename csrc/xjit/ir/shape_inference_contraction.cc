@@ -64,16 +64,8 @@ absl::StatusOr<Shape> InferDotGeneral(const Shape& lhs, const Shape& rhs, const 
   }
   Shape r(lhs.dtype, {});
   for (int64_t d : dn.lhs_batching_dimensions) r.dims.push_back(lhs.dims[d]);
-  auto append_free = [&r](const Shape& s, const std::vector<int64_t>& batch,
-                          const std::vector<int64_t>& contract) {
-    absl::flat_hash_set<int64_t> used(batch.begin(), batch.end());
-    used.insert(contract.begin(), contract.end());
-    for (int64_t d = 0; d < s.rank(); ++d) {
-      if (!used.contains(d)) r.dims.push_back(s.dims[d]);
-    }
-  };
-  append_free(lhs, dn.lhs_batching_dimensions, dn.lhs_contracting_dimensions);
-  append_free(rhs, dn.rhs_batching_dimensions, dn.rhs_contracting_dimensions);
+  for (int64_t d : dn.LhsFreeDimensions(lhs.rank())) r.dims.push_back(lhs.dims[d]);
+  for (int64_t d : dn.RhsFreeDimensions(rhs.rank())) r.dims.push_back(rhs.dims[d]);
   return r;
 }
 

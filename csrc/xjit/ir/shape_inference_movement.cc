@@ -34,6 +34,20 @@ absl::Status CheckNoTupleResult(Opcode op, const Attributes& attrs) {
   return absl::OkStatus();
 }
 
+// The declared result of an op that moves elements without converting them
+// (broadcast_in_dim, reshape): an array of the operand's element type.
+absl::StatusOr<Shape> DeclaredResultOfOperandType(Opcode op, const Shape& x,
+                                                  const Attributes& attrs) {
+  if (absl::Status s = CheckNoTupleResult(op, attrs); !s.ok()) return s;
+  const Shape& r = *attrs.result_shape;
+  if (r.dtype != x.dtype) {
+    return absl::InvalidArgumentError(absl::StrCat(OpcodeName(op), ": result ", r.ToString(),
+                                                   " must have the element type of the operand ",
+                                                   x.ToString()));
+  }
+  return r;
+}
+
 }  // namespace
 
 absl::StatusOr<Shape> InferIota(const Attributes& attrs) {
@@ -55,13 +69,9 @@ absl::StatusOr<Shape> InferIota(const Attributes& attrs) {
 }
 
 absl::StatusOr<Shape> InferBroadcastInDim(const Shape& x, const Attributes& attrs) {
-  if (absl::Status s = CheckNoTupleResult(Opcode::kBroadcastInDim, attrs); !s.ok()) return s;
-  const Shape& r = *attrs.result_shape;
-  if (r.dtype != x.dtype) {
-    return absl::InvalidArgumentError(absl::StrCat("broadcast_in_dim: result ", r.ToString(),
-                                                   " must have the element type of the operand ",
-                                                   x.ToString()));
-  }
+  absl::StatusOr<Shape> declared = DeclaredResultOfOperandType(Opcode::kBroadcastInDim, x, attrs);
+  if (!declared.ok()) return declared.status();
+  const Shape& r = *declared;
   const std::vector<int64_t>& bd = attrs.dimensions;
   if (static_cast<int64_t>(bd.size()) != x.rank()) {
     return absl::OutOfRangeError(
@@ -83,13 +93,9 @@ absl::StatusOr<Shape> InferBroadcastInDim(const Shape& x, const Attributes& attr
 }
 
 absl::StatusOr<Shape> InferReshape(const Shape& x, const Attributes& attrs) {
-  if (absl::Status s = CheckNoTupleResult(Opcode::kReshape, attrs); !s.ok()) return s;
-  const Shape& r = *attrs.result_shape;
-  if (r.dtype != x.dtype) {
-    return absl::InvalidArgumentError(absl::StrCat("reshape: result ", r.ToString(),
-                                                   " must have the element type of the operand ",
-                                                   x.ToString()));
-  }
+  absl::StatusOr<Shape> declared = DeclaredResultOfOperandType(Opcode::kReshape, x, attrs);
+  if (!declared.ok()) return declared.status();
+  const Shape& r = *declared;
   if (r.num_elements() != x.num_elements()) {
     return absl::InvalidArgumentError(absl::StrCat("reshape: cannot reshape ", x.ToString(), " (",
                                                    x.num_elements(), " elements) to ", r.ToString(),

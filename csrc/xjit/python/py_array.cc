@@ -24,7 +24,7 @@ py::tuple DimsTuple(const Shape& s) {
 }
 
 absl::Status AwaitReleasingGil(const Buffer& b) {
-  const std::shared_ptr<Event>& ready = b.ready();
+  Event* ready = b.ready();
   if (ready->IsReady()) return ready->Await();  // no GIL round trip when done
   py::gil_scoped_release release;
   return ready->Await();

@@ -21,6 +21,11 @@ class CompiledProgram {
   // results[i] at preallocated storage for result i. Results never alias args.
   virtual absl::Status Run(absl::Span<const void* const> args,
                            absl::Span<void* const> results) = 0;
+  // True when a run is so cheap (a few microseconds at most, single-threaded)
+  // that handing it to the device's worker thread costs more than running it:
+  // Execute then runs it on the caller's thread when the device is idle, as
+  // PJRT's CPU client does for cheap computations. Decided at compile time.
+  virtual bool PrefersInlineExecution() const { return false; }
 };
 
 class Compiler {

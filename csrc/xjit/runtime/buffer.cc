@@ -37,7 +37,7 @@ absl::StatusOr<void*> AlignedAllocate(const Shape& shape) {
 
 }  // namespace
 
-Buffer::Buffer(Shape shape, Device* device, void* data)
+Buffer::Buffer(PrivateTag, Shape shape, Device* device, void* data)
     : shape_(std::move(shape)), device_(device), data_(data) {}
 
 Buffer::~Buffer() { std::free(data_); }
@@ -45,24 +45,22 @@ Buffer::~Buffer() { std::free(data_); }
 absl::StatusOr<std::shared_ptr<Buffer>> Buffer::Allocate(Shape shape, Device* device) {
   absl::StatusOr<void*> data = AlignedAllocate(shape);
   if (!data.ok()) return data.status();
-  std::shared_ptr<Buffer> b(new Buffer(std::move(shape), device, *data));
-  b->ready_ = std::make_shared<Event>();
-  return b;
+  return std::make_shared<Buffer>(PrivateTag(), std::move(shape), device, *data);
 }
 
 absl::StatusOr<std::shared_ptr<Buffer>> Buffer::FromHost(Shape shape, const void* data,
                                                          Device* device) {
   absl::StatusOr<void*> storage = AlignedAllocate(shape);
   if (!storage.ok()) return storage.status();
-  std::shared_ptr<Buffer> b(new Buffer(std::move(shape), device, *storage));
-  size_t bytes = static_cast<size_t>(b->shape_.byte_size());
-  if (bytes != 0) std::memcpy(b->data_, data, bytes);
-  b->ready_ = Event::MakeReady();
+  size_t bytes = static_cast<size_t>(shape.byte_size());
+  if (bytes != 0) std::memcpy(*storage, data, bytes);
+  auto b = std::make_shared<Buffer>(PrivateTag(), std::move(shape), device, *storage);
+  b->ready_.SetReady();
   return b;
 }
 
 absl::Status Buffer::CopyToHost(void* dst) const {
-  absl::Status status = ready_->Await();
+  absl::Status status = ready_.Await();
   if (!status.ok()) return status;
   size_t bytes = static_cast<size_t>(shape_.byte_size());
   if (bytes != 0) std::memcpy(dst, data_, bytes);

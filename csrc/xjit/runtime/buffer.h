@@ -24,16 +24,23 @@ class Buffer {
   const Shape& shape() const { return shape_; }
   Device* device() const { return device_; }
   void* data() const { return data_; }
-  const std::shared_ptr<Event>& ready() const { return ready_; }
+  // The event lives inside the buffer (one allocation per buffer, not two):
+  // hold the buffer to keep the event alive.
+  Event* ready() const { return &ready_; }
   // Waits for the producer, then copies to host memory of byte_size().
   absl::Status CopyToHost(void* dst) const;
 
+  // Only Buffer's factories can make one; public for std::make_shared.
+  struct PrivateTag {
+    explicit PrivateTag() = default;
+  };
+  Buffer(PrivateTag, Shape shape, Device* device, void* data);
+
  private:
-  Buffer(Shape shape, Device* device, void* data);
   Shape shape_;
   Device* device_;
   void* data_;
-  std::shared_ptr<Event> ready_;
+  mutable Event ready_;
 };
 
 }  // namespace xjit

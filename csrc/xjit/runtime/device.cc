@@ -30,6 +30,10 @@ std::string Device::ToString() const {
 
 void Device::Enqueue(std::function<void()> task) { queue_->Enqueue(std::move(task)); }
 
+bool Device::TryRunInline(absl::FunctionRef<void()> task) { return queue_->TryRunInline(task); }
+
+void Device::ReleaseRunningTask() { queue_->ReleaseRunningTask(); }
+
 Client::Client(std::string platform) : platform_(std::move(platform)) {
   devices_.push_back(std::make_unique<Device>(this, 0));
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 
 namespace xjit {
@@ -28,6 +29,11 @@ class Device {
 
   // Runs `task` after all previously enqueued tasks, on the device's thread.
   void Enqueue(std::function<void()> task);
+  // Runs `task` on the calling thread if the device has nothing queued or
+  // running (see WorkQueue::TryRunInline); false when it is busy.
+  bool TryRunInline(absl::FunctionRef<void()> task);
+  // See WorkQueue::ReleaseRunningTask: a task calls it before publishing.
+  void ReleaseRunningTask();
 
  private:
   Client* client_;

@@ -1,6 +1,7 @@
 // A one-shot ready event with a status, like PJRT's PJRT_Event.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -14,15 +15,20 @@ class Event {
   static std::shared_ptr<Event> MakeReady(absl::Status status = absl::OkStatus());
 
   void SetReady(absl::Status status = absl::OkStatus());
-  bool IsReady() const;
+  // Lock-free: dispatch checks every argument's event on each call.
+  bool IsReady() const { return ready_.load(std::memory_order_acquire); }
   // Blocks until ready; returns the status the producer set.
   absl::Status Await() const;
 
  private:
+  // ready_ is published (release) after status_ is written, so a reader that
+  // sees it set may read status_ without the lock. The mutex orders setters
+  // and sleepers; the condvar is signalled only when someone sleeps on it.
+  std::atomic<bool> ready_{false};
+  absl::Status status_;
   mutable std::mutex mu_;
   mutable std::condition_variable cv_;
-  bool ready_ = false;
-  absl::Status status_;
+  mutable int sleepers_ = 0;  // guarded by mu_
 };
 
 }  // namespace xjit

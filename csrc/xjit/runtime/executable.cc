@@ -1,6 +1,7 @@
 #include "xjit/runtime/executable.h"
 
 #include <exception>
+#include <optional>
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
@@ -37,11 +38,49 @@ absl::Status ArgumentError(size_t index, const Buffer* arg, const Shape& expecte
                    " but the executable was compiled for ", device->ToString()));
 }
 
+// Runs the program on buffers whose arguments are ready, then marks the
+// results ready with the outcome (an argument's error, or the run's).
+// `device` (queued runs only) is told when the program is done, before the
+// results are published.
+template <typename ArgList, typename ResultList>
+void RunAndMarkReady(CompiledProgram& program, const ArgList& args, const ResultList& results,
+                     absl::Status status, Device* device = nullptr) {
+  if (status.ok()) {
+    absl::InlinedVector<const void*, 8> arg_ptrs;
+    absl::InlinedVector<void*, 4> result_ptrs;
+    arg_ptrs.reserve(args.size());
+    result_ptrs.reserve(results.size());
+    for (const auto& a : args) arg_ptrs.push_back(a->data());
+    for (const auto& r : results) result_ptrs.push_back(r->data());
+    try {
+      status = program.Run(arg_ptrs, result_ptrs);
+    } catch (const std::exception& e) {
+      status = absl::InternalError(absl::StrCat("Execution failed: ", e.what()));
+    }
+  }
+  if (device != nullptr) device->ReleaseRunningTask();
+  for (const auto& r : results) r->ready()->SetReady(status);
+}
+
+// OK when every argument is ready and fine, an argument's error when one
+// failed, nullopt while some producer has not finished.
+std::optional<absl::Status> ReadyArgumentsStatus(absl::Span<const std::shared_ptr<Buffer>> args) {
+  for (const auto& a : args) {
+    if (!a->ready()->IsReady()) return std::nullopt;
+  }
+  for (const auto& a : args) {
+    absl::Status s = a->ready()->Await();  // ready: returns at once
+    if (!s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 Executable::Executable(std::shared_ptr<const Module> module, Device* device,
                        std::shared_ptr<CompiledProgram> program)
-    : module_(std::move(module)), device_(device), program_(std::move(program)) {
+    : module_(std::move(module)), device_(device), program_(std::move(program)),
+      prefers_inline_(program_->PrefersInlineExecution()) {
   parameter_shapes_ = module_->ParameterShapes();
   result_shapes_ = module_->ResultShapes();
 }
@@ -109,30 +148,30 @@ absl::StatusOr<std::vector<std::shared_ptr<Buffer>>> Executable::Execute(
     results.push_back(*std::move(b));
   }
 
+  if (prefers_inline_) {
+    // Only with every argument ready: waiting on a producer here would block
+    // the caller on queued work. TryRunInline keeps the device's order.
+    if (std::optional<absl::Status> ready = ReadyArgumentsStatus(args)) {
+      CompiledProgram& program = *program_;
+      if (device_->TryRunInline([&] { RunAndMarkReady(program, args, results, *ready); })) {
+        return results;
+      }
+    }
+  }
+
   // The task owns what it touches: the arguments (kept alive until the
   // program ran), the results, and the program (the Executable may die first).
   using BufferList = absl::InlinedVector<std::shared_ptr<Buffer>, 4>;
   BufferList task_args(args.begin(), args.end());
   BufferList task_results(results.begin(), results.end());
-  device_->Enqueue([program = program_, task_args = std::move(task_args),
+  device_->Enqueue([program = program_, device = device_, task_args = std::move(task_args),
                     task_results = std::move(task_results)]() {
     absl::Status status;
     for (const auto& a : task_args) {
       status = a->ready()->Await();
       if (!status.ok()) break;
     }
-    if (status.ok()) {
-      absl::InlinedVector<const void*, 4> arg_ptrs;
-      absl::InlinedVector<void*, 4> result_ptrs;
-      for (const auto& a : task_args) arg_ptrs.push_back(a->data());
-      for (const auto& r : task_results) result_ptrs.push_back(r->data());
-      try {
-        status = program->Run(arg_ptrs, result_ptrs);
-      } catch (const std::exception& e) {
-        status = absl::InternalError(absl::StrCat("Execution failed: ", e.what()));
-      }
-    }
-    for (const auto& r : task_results) r->ready()->SetReady(status);
+    RunAndMarkReady(*program, task_args, task_results, std::move(status), device);
   });
   return results;
 }

@@ -1,6 +1,9 @@
 // A compiled module bound to a device. Execute is asynchronous: it allocates
 // the results, enqueues the program on the device's stream (which first waits
-// for the arguments' ready events) and returns at once.
+// for the arguments' ready events) and returns at once. A cheap program
+// (CompiledProgram::PrefersInlineExecution) whose arguments are ready runs
+// on the caller's thread instead when the device is idle: a thread handoff
+// would cost more than the run. Its results are then ready on return.
 #pragma once
 
 #include <memory>
@@ -39,6 +42,7 @@ class Executable {
   std::shared_ptr<CompiledProgram> program_;
   std::vector<Shape> parameter_shapes_;
   std::vector<Shape> result_shapes_;
+  bool prefers_inline_;  // program_->PrefersInlineExecution(), cached
 };
 
 }  // namespace xjit

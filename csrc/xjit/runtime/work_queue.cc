@@ -14,7 +14,8 @@ namespace {
 // A task must never take the process down: backends return statuses, but an
 // allocation failure or a library exception inside a task would otherwise
 // escape the worker thread and call std::terminate.
-void RunGuarded(const std::string& name, std::function<void()>& task) {
+template <typename Task>
+void RunGuarded(const std::string& name, Task& task) {
   try {
     task();
   } catch (const std::exception& e) {
@@ -76,19 +77,50 @@ void WorkQueue::Enqueue(std::function<void()> task) {
   if (wake) cv_.notify_one();
 }
 
+bool WorkQueue::TryRunInline(absl::FunctionRef<void()> task) {
+  if (SyncDispatchEnabled() || g_in_forked_child.load(std::memory_order_relaxed)) {
+    RunGuarded(name_, task);  // what Enqueue does in these modes anyway
+    return true;
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopping_ || worker_running_ || inline_running_ || !tasks_.empty()) return false;
+    inline_running_ = true;
+  }
+  RunGuarded(name_, task);
+  bool wake;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    inline_running_ = false;
+    wake = worker_sleeping_ && !tasks_.empty();
+  }
+  if (wake) cv_.notify_one();
+  return true;
+}
+
+void WorkQueue::ReleaseRunningTask() {
+  if (std::this_thread::get_id() != worker_.get_id()) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  worker_running_ = false;
+}
+
 void WorkQueue::WorkerLoop() {
   for (;;) {
     std::function<void()> task;
     {
       std::unique_lock<std::mutex> lock(mu_);
-      if (!stopping_ && tasks_.empty()) {
+      worker_running_ = false;
+      // While an inline task holds the queue, later tasks wait for it.
+      auto can_run = [this] { return !tasks_.empty() && !inline_running_; };
+      if (!can_run() && !(stopping_ && tasks_.empty())) {
         worker_sleeping_ = true;
-        cv_.wait(lock, [this] { return stopping_ || !tasks_.empty(); });
+        cv_.wait(lock, [&] { return can_run() || (stopping_ && tasks_.empty()); });
         worker_sleeping_ = false;
       }
       if (tasks_.empty()) return;  // stopping and drained
       task = std::move(tasks_.front());
       tasks_.pop_front();
+      worker_running_ = true;
     }
     RunGuarded(name_, task);
     // Drop the captures (buffers, programs) here, outside the lock.

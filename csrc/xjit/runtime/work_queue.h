@@ -8,6 +8,8 @@
 #include <string>
 #include <thread>
 
+#include "absl/functional/function_ref.h"
+
 namespace xjit {
 
 class WorkQueue {
@@ -20,6 +22,20 @@ class WorkQueue {
   // no worker thread), the task runs inline instead.
   void Enqueue(std::function<void()> task);
 
+  // Runs `task` on the calling thread, now, if the queue is idle: nothing
+  // queued, no task running and no other inline task. Tasks enqueued while it
+  // runs wait for it, so it takes its place in the queue's order. Returns
+  // false, without running it, when the queue is busy.
+  bool TryRunInline(absl::FunctionRef<void()> task);
+
+  // Called by the running task, on the worker thread, once what is left of it
+  // only publishes results (sets events, drops references): inline runs may
+  // start from then on. Without it, a caller woken by those events usually
+  // finds the task still "running" and queues its next call too, so one
+  // queued call would keep every later one off the inline path.
+  // A no-op on any other thread.
+  void ReleaseRunningTask();
+
  private:
   void WorkerLoop();
 
@@ -29,6 +45,8 @@ class WorkQueue {
   std::deque<std::function<void()>> tasks_;
   bool stopping_ = false;
   bool worker_sleeping_ = false;  // guarded by mu_
+  bool worker_running_ = false;   // guarded by mu_: a popped task still runs
+  bool inline_running_ = false;   // guarded by mu_: TryRunInline holds the queue
   std::thread worker_;
 };
 

@@ -14,12 +14,6 @@ bool IsFloatText(absl::string_view s) {
   return s.find_first_of(".eE") != absl::string_view::npos;
 }
 
-absl::Status Expect(Lexer& lex, TokenKind kind, absl::string_view what) {
-  Token t = lex.Next();
-  if (t.kind == kind) return absl::OkStatus();
-  return lex.Error(t.offset, absl::StrCat("expected ", what, ", got ", Describe(t)));
-}
-
 // Optional ": type" after a scalar.
 absl::Status ParseScalarType(Lexer& lex, AttrValue& v) {
   if (lex.Peek().kind != TokenKind::kColon) return absl::OkStatus();
@@ -36,7 +30,7 @@ absl::Status ParseScalarType(Lexer& lex, AttrValue& v) {
 // array<i64: 1, 2> or array<i1: true, false>; '<' not yet consumed.
 absl::Status ParseArrayBody(Lexer& lex, AttrValue& v) {
   v.kind = AttrValue::Kind::kArray;
-  if (absl::Status s = Expect(lex, TokenKind::kLess, "'<' after array"); !s.ok()) return s;
+  if (absl::Status s = lex.Expect(TokenKind::kLess, "'<' after array"); !s.ok()) return s;
   Token type = lex.Next();
   if (type.kind != TokenKind::kIdent) {
     return lex.Error(type.offset,
@@ -47,7 +41,7 @@ absl::Status ParseArrayBody(Lexer& lex, AttrValue& v) {
     lex.Next();
     return absl::OkStatus();
   }
-  if (absl::Status s = Expect(lex, TokenKind::kColon, "':' after the array element type");
+  if (absl::Status s = lex.Expect(TokenKind::kColon, "':' after the array element type");
       !s.ok()) {
     return s;
   }
@@ -120,7 +114,7 @@ absl::StatusOr<NamedAttr> ParseNamedAttr(Lexer& lex, bool value_required) {
 }  // namespace
 
 absl::StatusOr<std::vector<NamedAttr>> ParseAttrDict(Lexer& lex) {
-  if (absl::Status s = Expect(lex, TokenKind::kLBrace, "'{'"); !s.ok()) return s;
+  if (absl::Status s = lex.Expect(TokenKind::kLBrace, "'{'"); !s.ok()) return s;
   std::vector<NamedAttr> attrs;
   absl::Status s = ParseSeparated(lex, TokenKind::kRBrace, "}", "attribute dictionary", [&] {
     absl::StatusOr<NamedAttr> a = ParseNamedAttr(lex, /*value_required=*/false);
@@ -197,13 +191,13 @@ absl::StatusOr<AttrValue> ParseAttrValue(Lexer& lex) {
         return v;
       }
       if (t.text == "dense") {
-        if (absl::Status s = Expect(lex, TokenKind::kLess, "'<' after dense"); !s.ok()) return s;
+        if (absl::Status s = lex.Expect(TokenKind::kLess, "'<' after dense"); !s.ok()) return s;
         absl::StatusOr<DenseText> body = ParseDenseText(lex);
         if (!body.ok()) return body.status();
-        if (absl::Status s = Expect(lex, TokenKind::kGreater, "'>' closing dense<...>"); !s.ok()) {
+        if (absl::Status s = lex.Expect(TokenKind::kGreater, "'>' closing dense<...>"); !s.ok()) {
           return s;
         }
-        if (absl::Status s = Expect(lex, TokenKind::kColon, "':' and the type after dense<...>");
+        if (absl::Status s = lex.Expect(TokenKind::kColon, "':' and the type after dense<...>");
             !s.ok()) {
           return s;
         }
@@ -222,7 +216,7 @@ absl::StatusOr<AttrValue> ParseAttrValue(Lexer& lex) {
       v.text = t.text;
       if (t.text == "stablehlo") {
         // #stablehlo<comparison_direction LT>
-        if (absl::Status s = Expect(lex, TokenKind::kLess, "'<' after #stablehlo"); !s.ok()) {
+        if (absl::Status s = lex.Expect(TokenKind::kLess, "'<' after #stablehlo"); !s.ok()) {
           return s;
         }
         Token kind = lex.Next(), value = lex.Next();
@@ -230,7 +224,7 @@ absl::StatusOr<AttrValue> ParseAttrValue(Lexer& lex) {
           return lex.Error(kind.offset, "expected '#stablehlo<kind VALUE>' such as "
                                         "#stablehlo<comparison_direction LT>");
         }
-        if (absl::Status s = Expect(lex, TokenKind::kGreater, "'>' closing #stablehlo<...>");
+        if (absl::Status s = lex.Expect(TokenKind::kGreater, "'>' closing #stablehlo<...>");
             !s.ok()) {
           return s;
         }
@@ -240,7 +234,7 @@ absl::StatusOr<AttrValue> ParseAttrValue(Lexer& lex) {
         return v;
       }
       if (t.text == "stablehlo.dot" || t.text == "stablehlo.dot_algorithm") {
-        if (absl::Status s = Expect(lex, TokenKind::kLess, "'<'"); !s.ok()) return s;
+        if (absl::Status s = lex.Expect(TokenKind::kLess, "'<'"); !s.ok()) return s;
         v.kind = AttrValue::Kind::kStruct;
         absl::Status s = ParseSeparated(lex, TokenKind::kGreater, ">", v.text, [&] {
           absl::StatusOr<NamedAttr> field = ParseNamedAttr(lex, /*value_required=*/true);

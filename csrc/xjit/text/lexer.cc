@@ -21,6 +21,22 @@ void Lexer::Seek(size_t offset) {
   has_peeked_ = false;
 }
 
+absl::Status Lexer::Expect(TokenKind kind, absl::string_view what) {
+  Token t = Next();
+  if (t.kind == kind) return absl::OkStatus();
+  return Error(t.offset, absl::StrCat("expected ", what, ", got ", Describe(t)));
+}
+
+bool Lexer::Accept(TokenKind kind) {
+  if (Peek().kind != kind) return false;
+  Next();
+  return true;
+}
+
+bool Lexer::PeekIdent(absl::string_view word) {
+  return Peek().kind == TokenKind::kIdent && Peek().text == word;
+}
+
 void Lexer::SkipBlanksAndComments() {
   while (pos_ < text_.size()) {
     char c = text_[pos_];

@@ -41,6 +41,12 @@ class Lexer {
 
   const Token& Peek();
   Token Next();
+  // Consumes the next token; an error "expected <what>, got ..." unless it is `kind`.
+  absl::Status Expect(TokenKind kind, absl::string_view what);
+  // Consumes the next token when it is `kind`.
+  bool Accept(TokenKind kind);
+  // True when the next token is the identifier `word` (nothing is consumed).
+  bool PeekIdent(absl::string_view word);
   // Byte offset where the next token (or raw scan) starts looking.
   size_t position() const { return pos_; }
   void Seek(size_t offset);

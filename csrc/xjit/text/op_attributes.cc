@@ -41,6 +41,19 @@ absl::Status ExpectEnum(const AttrValue& v, const Lexer& lex, absl::string_view 
                                           " ...>, got ", v.KindName()));
 }
 
+// #stablehlo<enum_kind VALUE>, VALUE read by `parse`.
+template <typename E>
+Handler Enum(const Lexer& lex, std::string name, std::string enum_kind,
+             absl::StatusOr<E> (*parse)(absl::string_view), E& field) {
+  return [&lex, name, enum_kind, parse, &field](const AttrValue& v) -> absl::Status {
+    if (absl::Status s = ExpectEnum(v, lex, name, enum_kind); !s.ok()) return s;
+    absl::StatusOr<E> e = parse(v.text);
+    if (!e.ok()) return lex.Error(v.offset, e.status().message());
+    field = *e;
+    return absl::OkStatus();
+  };
+}
+
 absl::Status ParseDotDimensionNumbers(const AttrValue& v, const Lexer& lex,
                                       DotDimensionNumbers& dn) {
   if (v.kind != AttrValue::Kind::kStruct || v.text != "stablehlo.dot") {
@@ -98,27 +111,10 @@ std::vector<Spec> SpecsFor(Opcode op, const Lexer& lex, Attributes& a, std::stri
       return {{"index", true, Int(lex, "index", a.dimension)}};
     case Opcode::kCompare:
       return {{"comparison_direction", true,
-               [&lex, &a](const AttrValue& v) -> absl::Status {
-                 if (absl::Status s = ExpectEnum(v, lex, "comparison_direction",
-                                                 "comparison_direction");
-                     !s.ok()) {
-                   return s;
-                 }
-                 absl::StatusOr<ComparisonDirection> d = ParseComparisonDirection(v.text);
-                 if (!d.ok()) return lex.Error(v.offset, d.status().message());
-                 a.comparison_direction = *d;
-                 return absl::OkStatus();
-               }},
-              {"compare_type", false, [&lex, &a](const AttrValue& v) -> absl::Status {
-                 if (absl::Status s = ExpectEnum(v, lex, "compare_type", "comparison_type");
-                     !s.ok()) {
-                   return s;
-                 }
-                 absl::StatusOr<ComparisonType> t = ParseComparisonType(v.text);
-                 if (!t.ok()) return lex.Error(v.offset, t.status().message());
-                 a.compare_type = *t;
-                 return absl::OkStatus();
-               }}};
+               Enum(lex, "comparison_direction", "comparison_direction",
+                    &ParseComparisonDirection, a.comparison_direction)},
+              {"compare_type", false,
+               Enum(lex, "compare_type", "comparison_type", &ParseComparisonType, a.compare_type)}};
     case Opcode::kDotGeneral:
       return {{"dot_dimension_numbers", true,
                [&lex, &a](const AttrValue& v) { return ParseDotDimensionNumbers(v, lex, a.dot); }},

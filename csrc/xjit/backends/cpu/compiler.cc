@@ -16,6 +16,7 @@
 #include "xjit/backends/cpu/matmul.h"
 #include "xjit/backends/cpu/program.h"
 #include "xjit/backends/cpu/reduce.h"
+#include "xjit/backends/cpu/work_estimate.h"
 #include "xjit/runtime/backend.h"
 
 namespace xjit::cpu {
@@ -79,6 +80,7 @@ class Lowering : public LoweringContext {
   Leaves pending_scratch_;
   std::vector<bool> tile_local_;  // lives in a fused chain's tile buffers
   int depth_ = 0;
+  int64_t work_ = 0;  // EstimateInstructionWork summed over the thunks
 };
 
 absl::Status Unsupported(const Instruction& instr, absl::string_view why) {
@@ -158,6 +160,7 @@ absl::StatusOr<Leaves> Lowering::EmitInstruction(
     auto thunk = MakeReduceThunk(instr, in, outs);
     if (!thunk.ok()) return thunk.status();
     AddThunk(std::move(*thunk), in, outs);
+    work_ += EstimateInstructionWork(instr);
     return outs;
   }
   SlotId out = NewSlot(Slot::Kind::kArena, instr.shape().byte_size());
@@ -177,6 +180,7 @@ absl::StatusOr<Leaves> Lowering::EmitInstruction(
     return thunk.status();
   }
   AddThunk(std::move(*thunk), in, {out});
+  work_ += EstimateInstructionWork(instr);
   return Leaves{out};
 }
 
@@ -328,13 +332,14 @@ absl::StatusOr<std::unique_ptr<CpuProgram>> Lowering::Lower(const Module& module
     } else {
       SlotId dst = NewSlot(Slot::Kind::kResult, slots_[s].bytes, i);
       AddThunk(MakeCopyThunk(s, dst, slots_[s].bytes), {s}, {dst});
+      work_ += r->shape().num_elements();
     }
   }
   std::vector<int64_t> step = FuseElementwiseRuns();
   int64_t arena = PlanArena(step, static_cast<int64_t>(thunks_.size()));
   return std::make_unique<CpuProgram>(std::move(slots_), std::move(thunks_), std::move(constants_),
                                       arena, static_cast<int64_t>(params.size()),
-                                      static_cast<int64_t>(results->size()));
+                                      static_cast<int64_t>(results->size()), work_);
 }
 
 class CpuCompiler : public Compiler {

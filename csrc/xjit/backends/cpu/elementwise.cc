@@ -83,13 +83,21 @@ KernelOr Checked(const Instruction& instr, ElementwiseKernel k) {
   return k;
 }
 
-template <typename Op>
-KernelOr UnaryFor(const Instruction& instr) {
+// Op's kernel over the storage type of the operands (all of one type), or
+// Unsupported where Op has no definition for it.
+template <typename Op, int kArity>
+KernelOr ArithmeticFor(const Instruction& instr) {
   return DispatchDType(instr.operand(0)->shape().dtype, [&](auto tag) -> KernelOr {
     using T = typename decltype(tag)::type;
     using C = Compute<T>;
     if constexpr (Op::template supports<C>) {
-      return Checked<StoreAs<T, typename Op::template Out<C>>>(instr, &UnaryKernel<Op, T>);
+      ElementwiseKernel kernel;
+      if constexpr (kArity == 1) {
+        kernel = &UnaryKernel<Op, T>;
+      } else {
+        kernel = &BinaryKernel<Op, T>;
+      }
+      return Checked<StoreAs<T, typename Op::template Out<C>>>(instr, kernel);
     } else {
       return Unsupported(instr);
     }
@@ -97,17 +105,14 @@ KernelOr UnaryFor(const Instruction& instr) {
 }
 
 template <typename Op>
+KernelOr UnaryFor(const Instruction& instr) {
+  return ArithmeticFor<Op, 1>(instr);
+}
+
+template <typename Op>
 KernelOr BinaryFor(const Instruction& instr) {
   if (instr.operand(1)->shape().dtype != instr.operand(0)->shape().dtype) return Unsupported(instr);
-  return DispatchDType(instr.operand(0)->shape().dtype, [&](auto tag) -> KernelOr {
-    using T = typename decltype(tag)::type;
-    using C = Compute<T>;
-    if constexpr (Op::template supports<C>) {
-      return Checked<StoreAs<T, typename Op::template Out<C>>>(instr, &BinaryKernel<Op, T>);
-    } else {
-      return Unsupported(instr);
-    }
-  });
+  return ArithmeticFor<Op, 2>(instr);
 }
 
 template <bool kTotal>

@@ -83,18 +83,6 @@ OperandPlan PlanOperand(const Shape& s, const std::vector<int64_t>& batch,
   return p;
 }
 
-std::vector<int64_t> FreeDims(int64_t rank, const std::vector<int64_t>& batch,
-                              const std::vector<int64_t>& contracting) {
-  std::vector<int64_t> out;
-  for (int64_t d = 0; d < rank; ++d) {
-    if (std::find(batch.begin(), batch.end(), d) == batch.end() &&
-        std::find(contracting.begin(), contracting.end(), d) == contracting.end()) {
-      out.push_back(d);
-    }
-  }
-  return out;
-}
-
 // out[b, m, n] = sum_k lhs[b, m, k] * rhs[b, k, n] with the dtype's own add and
 // multiply (wrapping ints, or/and for pred, float accumulation for f16/bf16).
 template <typename T>
@@ -251,10 +239,8 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeDotGeneralThunk(const Instruction& in
         "dot_general: the cpu backend needs equal element types, got ", ls.ToString(), ", ",
         rs.ToString(), " -> ", instr.shape().ToString()));
   }
-  std::vector<int64_t> lhs_free =
-      FreeDims(ls.rank(), dn.lhs_batching_dimensions, dn.lhs_contracting_dimensions);
-  std::vector<int64_t> rhs_free =
-      FreeDims(rs.rank(), dn.rhs_batching_dimensions, dn.rhs_contracting_dimensions);
+  std::vector<int64_t> lhs_free = dn.LhsFreeDimensions(ls.rank());
+  std::vector<int64_t> rhs_free = dn.RhsFreeDimensions(rs.rank());
   auto plan_lhs = [&](bool force) {
     return PlanOperand(ls, dn.lhs_batching_dimensions, lhs_free, dn.lhs_contracting_dimensions,
                        force);

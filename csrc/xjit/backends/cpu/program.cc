@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "dnnl.hpp"
+#include "xjit/backends/cpu/work_estimate.h"
 
 namespace xjit::cpu {
 
@@ -10,9 +11,11 @@ constexpr int64_t kArenaAlignment = 64;
 }
 
 CpuProgram::CpuProgram(std::vector<Slot> slots, ThunkList thunks, std::vector<Literal> constants,
-                       int64_t arena_bytes, int64_t num_parameters, int64_t num_results)
+                       int64_t arena_bytes, int64_t num_parameters, int64_t num_results,
+                       int64_t work)
     : slots_(std::move(slots)), thunks_(std::move(thunks)), constants_(std::move(constants)),
       arena_bytes_(arena_bytes), num_parameters_(num_parameters), num_results_(num_results),
+      work_(work),
       arena_storage_(new unsigned char[arena_bytes + kArenaAlignment]) {
   auto base = reinterpret_cast<uintptr_t>(arena_storage_.get());
   unsigned char* arena = arena_storage_.get() + ((kArenaAlignment - base % kArenaAlignment) % kArenaAlignment);
@@ -27,6 +30,8 @@ CpuProgram::CpuProgram(std::vector<Slot> slots, ThunkList thunks, std::vector<Li
     }
   }
 }
+
+bool CpuProgram::PrefersInlineExecution() const { return work_ <= kInlineWorkLimit; }
 
 absl::Status CpuProgram::Run(absl::Span<const void* const> args,
                              absl::Span<void* const> results) {

@@ -26,14 +26,17 @@ struct Slot {
 class CpuProgram : public CompiledProgram {
  public:
   // The arena is allocated here, once; constants are owned by the program.
+  // `work` is the compiler's estimate of one run (see work_estimate.h).
   CpuProgram(std::vector<Slot> slots, ThunkList thunks, std::vector<Literal> constants,
-             int64_t arena_bytes, int64_t num_parameters, int64_t num_results);
+             int64_t arena_bytes, int64_t num_parameters, int64_t num_results, int64_t work);
 
   absl::Status Run(absl::Span<const void* const> args,
                    absl::Span<void* const> results) override;
+  bool PrefersInlineExecution() const override;
 
   int64_t arena_bytes() const { return arena_bytes_; }
   int64_t num_thunks() const { return static_cast<int64_t>(thunks_.size()); }
+  int64_t estimated_work() const { return work_; }
 
  private:
   std::vector<Slot> slots_;
@@ -41,6 +44,7 @@ class CpuProgram : public CompiledProgram {
   std::vector<Literal> constants_;
   int64_t arena_bytes_;
   int64_t num_parameters_, num_results_;
+  int64_t work_;
   std::unique_ptr<unsigned char[]> arena_storage_;
   // Slot -> address. Arena and constant entries are fixed at construction;
   // Run rebinds parameters and results (Run is never concurrent on one program).

@@ -1,8 +1,6 @@
 // dot_general: result dims are the batch dims, then lhs free dims, then rhs
 // free dims (each in operand order); every result element is a sum over the
 // contracting index space in row-major order.
-#include <algorithm>
-
 #include "xjit/backends/reference/elementwise_util.h"
 #include "xjit/backends/reference/index_util.h"
 #include "xjit/backends/reference/ops.h"
@@ -21,18 +19,6 @@ bool ValidDims(absl::Span<const int64_t> dims, int64_t rank) {
     seen[d] = true;
   }
   return true;
-}
-
-std::vector<int64_t> FreeDims(int64_t rank, absl::Span<const int64_t> batch,
-                              absl::Span<const int64_t> contracting) {
-  std::vector<int64_t> free;
-  for (int64_t d = 0; d < rank; ++d) {
-    if (std::find(batch.begin(), batch.end(), d) == batch.end() &&
-        std::find(contracting.begin(), contracting.end(), d) == contracting.end()) {
-      free.push_back(d);
-    }
-  }
-  return free;
 }
 
 // Multiply-accumulate with the element type's arithmetic; f16/bf16
@@ -67,10 +53,8 @@ absl::StatusOr<Literal> EvalDotGeneral(const Literal& lhs, const Literal& rhs,
   for (size_t k = 0; k < lhs_used.size(); ++k) {
     if (ls.dims[lhs_used[k]] != rs.dims[rhs_used[k]]) return BadDims("paired dimension sizes differ");
   }
-  const std::vector<int64_t> lhs_free =
-      FreeDims(ls.rank(), dn.lhs_batching_dimensions, dn.lhs_contracting_dimensions);
-  const std::vector<int64_t> rhs_free =
-      FreeDims(rs.rank(), dn.rhs_batching_dimensions, dn.rhs_contracting_dimensions);
+  const std::vector<int64_t> lhs_free = dn.LhsFreeDimensions(ls.rank());
+  const std::vector<int64_t> rhs_free = dn.RhsFreeDimensions(rs.rank());
 
   std::vector<int64_t> result_dims;
   for (int64_t d : dn.lhs_batching_dimensions) result_dims.push_back(ls.dims[d]);

@@ -9,9 +9,28 @@
 namespace xjit::reference {
 namespace {
 
+// The interpreter spends on the order of 100 ns per element and some
+// microseconds per instruction; a program under these limits and without
+// regions (loops, reductions with bodies) runs in microseconds.
+constexpr int64_t kInlineElementLimit = 1024;
+constexpr int64_t kInlineInstructionLimit = 32;
+
+bool IsTinyProgram(const Computation& entry) {
+  if (static_cast<int64_t>(entry.instructions().size()) > kInlineInstructionLimit) return false;
+  int64_t elements = 0;
+  for (const auto& instr : entry.instructions()) {
+    if (!instr->called_computations().empty()) return false;
+    elements += instr->shape().total_elements();
+  }
+  return elements <= kInlineElementLimit;
+}
+
 class ReferenceProgram : public CompiledProgram {
  public:
-  explicit ReferenceProgram(const Module* module) : module_(module) {}
+  explicit ReferenceProgram(const Module* module)
+      : module_(module), tiny_(IsTinyProgram(*module->entry())) {}
+
+  bool PrefersInlineExecution() const override { return tiny_; }
 
   absl::Status Run(absl::Span<const void* const> args, absl::Span<void* const> results) override {
     const Computation& entry = *module_->entry();
@@ -40,6 +59,7 @@ class ReferenceProgram : public CompiledProgram {
 
  private:
   const Module* module_;
+  bool tiny_;
 };
 
 class ReferenceCompiler : public Compiler {

@@ -1,0 +1,45 @@
+#include "xjit/backends/cpu/work_estimate.h"
+
+#include <algorithm>
+
+namespace xjit::cpu {
+namespace {
+
+// Ops that call into libm (or an equally long polynomial) per element cost
+// around ten simple adds; counting them as such keeps a 30K-element sin out
+// of the inline path.
+bool IsTranscendental(Opcode op) {
+  switch (op) {
+    case Opcode::kCbrt: case Opcode::kCosine: case Opcode::kErf: case Opcode::kExponential:
+    case Opcode::kExponentialMinusOne: case Opcode::kLog: case Opcode::kLogPlusOne:
+    case Opcode::kLogistic: case Opcode::kSine: case Opcode::kTan: case Opcode::kTanh:
+    case Opcode::kPower: case Opcode::kAtan2: case Opcode::kRemainder:
+      return true;
+    default:
+      return false;
+  }
+}
+
+constexpr int64_t kTranscendentalWeight = 10;
+
+}  // namespace
+
+int64_t EstimateInstructionWork(const Instruction& instr) {
+  const Opcode op = instr.opcode();
+  const int64_t out = instr.shape().total_elements();
+  if (op == Opcode::kDotGeneral) {
+    int64_t k = 1;
+    const Shape& lhs = instr.operand(0)->shape();
+    for (int64_t d : instr.attrs().dot.lhs_contracting_dimensions) k *= lhs.dims[d];
+    return out * std::max<int64_t>(k, 1);
+  }
+  if (op == Opcode::kReduce) {
+    int64_t in = 0;
+    for (const Instruction* o : instr.operands()) in += o->shape().total_elements();
+    return std::max(in, out);
+  }
+  if (IsTranscendental(op)) return out * kTranscendentalWeight;
+  return out;
+}
+
+}  // namespace xjit::cpu

@@ -1,0 +1,72 @@
+// The parser behind parser.h: the module, its functions, their bodies and
+// regions (parser.cc), and the spec examples' bare op sequences
+// (op_sequence_parser.cc). Functions are indexed first (name -> offset) and
+// built on demand, so a func.call may name a function defined later in the
+// text; the lexer seeks to it and back. Regions become computations of their
+// own, built before the op that owns them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "xjit/builder/builder.h"
+#include "xjit/text/lexer.h"
+#include "xjit/text/op_text.h"
+#include "xjit/text/parser.h"
+#include "xjit/text/value_scope.h"
+
+namespace xjit::text {
+
+class ModuleParser {
+ public:
+  explicit ModuleParser(absl::string_view text) : lex_(text) {}
+
+  absl::StatusOr<std::unique_ptr<Module>> ParseModule();
+  absl::StatusOr<ParsedOps> ParseOps();
+
+ private:
+  struct FuncInfo {
+    size_t offset = 0;
+    Computation* built = nullptr;
+    bool in_progress = false;
+  };
+
+  absl::Status IndexFunctions(bool wrapped);
+  absl::Status SkipBalancedBraces();
+  absl::StatusOr<Computation*> BuildFunction(const std::string& name, size_t use_offset);
+  absl::StatusOr<Computation*> ParseFunction();
+  // Function arguments and a region's block arguments: the same list, told
+  // apart in messages, and only the former may carry attributes.
+  struct ArgumentSyntax {
+    absl::string_view one;   // "an argument"
+    absl::string_view list;  // "the argument list"
+    bool allows_attributes;
+  };
+  static constexpr ArgumentSyntax kFunctionArguments{"an argument", "the argument list", true};
+  static constexpr ArgumentSyntax kBlockArguments{"a block argument", "the block arguments",
+                                                  false};
+  // %name ':' type {',' ...} ')' after the '(', each becoming a parameter
+  // of the scope's computation.
+  absl::Status ParseArguments(Scope& scope, const ArgumentSyntax& syntax);
+  // Ops up to and including the terminator; returns the values returned.
+  absl::StatusOr<std::vector<Instruction*>> ParseBody(Scope& scope, bool is_region,
+                                                      std::vector<Shape>* returned_types);
+  absl::StatusOr<Computation*> ParseRegion(const Scope& parent);
+  bool IsTerminator(bool is_region);
+  // One op: read, built into the scope's computation, its results named.
+  absl::StatusOr<Instruction*> ParseStatement(Scope& scope, OpText& op);
+
+  Lexer lex_;
+  std::unique_ptr<ModuleBuilder> mb_;
+  absl::flat_hash_map<std::string, FuncInfo> funcs_;
+  std::vector<std::string> func_order_;
+  int64_t region_count_ = 0;
+};
+
+}  // namespace xjit::text

@@ -1,0 +1,93 @@
+#include "xjit/text/op_builder.h"
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "xjit/text/op_attributes.h"
+
+namespace xjit::text {
+namespace {
+
+// The opcode the op's name spells, or Unimplemented for names xjit does not
+// have (and for stablehlo names of things the text cannot write as ops).
+absl::StatusOr<Opcode> OpcodeOf(const Lexer& lex, const OpText& op) {
+  if (op.name == "func.call" || op.name == "call") return Opcode::kCall;
+  if (absl::StartsWith(op.name, "stablehlo.")) {
+    absl::StatusOr<Opcode> parsed = ParseOpcode(op.name);
+    if (parsed.ok() && *parsed != Opcode::kParameter && *parsed != Opcode::kCall) return *parsed;
+  }
+  return absl::UnimplementedError(absl::StrCat(lex.Location(op.offset), ": op '", op.name,
+                                               "' is not supported by xjit"));
+}
+
+absl::Status CheckRegionCount(const Lexer& lex, const OpText& op, Opcode opcode) {
+  const bool takes_regions = opcode == Opcode::kReduce;
+  if (!takes_regions && !op.regions.empty()) {
+    return lex.Error(op.offset, absl::StrCat("'", op.name, "' takes no regions"));
+  }
+  if (takes_regions && op.regions.size() != 1) {
+    return lex.Error(op.offset, absl::StrCat("'", op.name, "' takes exactly one region, got ",
+                                             op.regions.size()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ResultMismatch(const Lexer& lex, const OpText& op, const Instruction& instr) {
+  return lex.Error(op.offset, absl::StrCat("'", op.name, "' is typed ",
+                                           TypesToString(op.result_types), " but its result is ",
+                                           TypesToString(ResultTypes(instr))));
+}
+
+}  // namespace
+
+absl::StatusOr<Instruction*> BuildOp(const Lexer& lex, Scope& scope, const OpText& op,
+                                     CalleeBuilder build_callee) {
+  absl::StatusOr<std::vector<Instruction*>> operands = ResolveOperands(lex, scope, op);
+  if (!operands.ok()) return operands.status();
+  absl::StatusOr<Opcode> opcode = OpcodeOf(lex, op);
+  if (!opcode.ok()) return opcode.status();
+  Attributes attrs;
+  std::string callee;
+  if (absl::Status s = ApplyOpAttributes(*opcode, op.name, op.attrs, op.offset, lex, attrs, callee);
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = CheckRegionCount(lex, op, *opcode); !s.ok()) return s;
+
+  if (*opcode == Opcode::kConstant) {
+    if (!operands->empty()) return lex.Error(op.offset, "'stablehlo.constant' takes no operands");
+    Instruction* c = scope.cb->Constant(*std::move(attrs.literal));
+    if (op.result_types.size() != 1 || op.result_types[0] != c->shape()) {
+      return ResultMismatch(lex, op, *c);
+    }
+    return c;
+  }
+  std::vector<Computation*> called = op.regions;
+  if (*opcode == Opcode::kCall) {
+    absl::StatusOr<Computation*> fn = build_callee(callee, op.offset);
+    if (!fn.ok()) return fn.status();
+    called = {*fn};
+  }
+  // Ops whose result type is not a function of their operands read it from
+  // the signature.
+  if (*opcode == Opcode::kIota || *opcode == Opcode::kReshape ||
+      *opcode == Opcode::kBroadcastInDim || *opcode == Opcode::kConvert) {
+    if (op.result_types.size() != 1) {
+      return lex.Error(op.offset, absl::StrCat("'", op.name, "' must have one result type"));
+    }
+    attrs.result_shape = op.result_types[0];
+  }
+  absl::StatusOr<Instruction*> instr =
+      scope.cb->Add(*opcode, *std::move(operands), std::move(attrs), std::move(called));
+  if (!instr.ok()) {
+    return absl::Status(instr.status().code(), absl::StrCat(lex.Location(op.offset), ": ",
+                                                            instr.status().message()));
+  }
+  if (ResultTypes(**instr) != op.result_types) return ResultMismatch(lex, op, **instr);
+  return *instr;
+}
+
+}  // namespace xjit::text

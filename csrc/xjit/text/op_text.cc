@@ -1,0 +1,291 @@
+#include "xjit/text/op_text.h"
+
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "xjit/text/type_parser.h"
+
+namespace xjit::text {
+namespace {
+
+// %a, %b:2 = ... up to and including the '='.
+absl::Status ParseOutputs(Lexer& lex, OpText& op) {
+  while (true) {
+    Token t = lex.Next();
+    if (t.kind != TokenKind::kValueId || absl::StrContains(t.text, '#')) {
+      return lex.Error(t.offset, absl::StrCat("expected a result name %name, got ", Describe(t)));
+    }
+    OutputName out{t.text, -1, t.offset};
+    if (lex.Accept(TokenKind::kColon)) {
+      Token n = lex.Next();
+      if (n.kind != TokenKind::kNumber || !absl::SimpleAtoi(n.text, &out.count) || out.count < 0) {
+        return lex.Error(n.offset, absl::StrCat("expected a result count after '%", t.text,
+                                                ":', got ", Describe(n)));
+      }
+    }
+    op.outputs.push_back(std::move(out));
+    Token sep = lex.Next();
+    if (sep.kind == TokenKind::kEqual) return absl::OkStatus();
+    if (sep.kind != TokenKind::kComma) {
+      return lex.Error(sep.offset,
+                       absl::StrCat("expected ',' or '=' after the result names, got ",
+                                    Describe(sep)));
+    }
+  }
+}
+
+absl::StatusOr<OperandRef> ParseOperand(Lexer& lex) {
+  Token t = lex.Next();
+  if (t.kind != TokenKind::kValueId) {
+    return lex.Error(t.offset, absl::StrCat("expected an operand %name, got ", Describe(t)));
+  }
+  OperandRef ref{t.text, -1, t.offset};
+  size_t hash = t.text.find('#');
+  if (hash != std::string::npos) {
+    ref.name = t.text.substr(0, hash);
+    if (!absl::SimpleAtoi(t.text.substr(hash + 1), &ref.index)) {
+      return lex.Error(t.offset, "result number is too large");
+    }
+  }
+  return ref;
+}
+
+// Operands separated by ',' up to `close`, which is consumed. The pretty
+// form ends at ':' (not consumed); the generic one at ')'.
+absl::Status ParseOperandList(Lexer& lex, OpText& op, TokenKind close) {
+  if (close == TokenKind::kRParen && lex.Accept(TokenKind::kRParen)) return absl::OkStatus();
+  while (true) {
+    absl::StatusOr<OperandRef> ref = ParseOperand(lex);
+    if (!ref.ok()) return ref.status();
+    op.operands.push_back(*std::move(ref));
+    if (close == TokenKind::kColon && lex.Peek().kind == TokenKind::kColon) {
+      lex.Next();
+      return absl::OkStatus();
+    }
+    Token sep = lex.Next();
+    if (sep.kind == close) return absl::OkStatus();
+    if (sep.kind != TokenKind::kComma) {
+      return lex.Error(sep.offset, absl::StrCat("expected ',' or '",
+                                                close == TokenKind::kColon ? ":" : ")",
+                                                "' in the operand list, got ", Describe(sep)));
+    }
+  }
+}
+
+// Types separated by ',' up to `close` (consumed); with kEof, up to the
+// first token that is not ',' (pretty forms end at the line's last type).
+absl::StatusOr<std::vector<Shape>> ParseTypeList(Lexer& lex, TokenKind close) {
+  std::vector<Shape> types;
+  if (close != TokenKind::kEof && lex.Accept(close)) return types;
+  while (true) {
+    absl::StatusOr<Shape> t = ParseType(lex);
+    if (!t.ok()) return t.status();
+    types.push_back(*std::move(t));
+    if (close == TokenKind::kEof) {
+      if (!lex.Accept(TokenKind::kComma)) return types;
+      continue;
+    }
+    Token sep = lex.Next();
+    if (sep.kind == close) return types;
+    if (sep.kind != TokenKind::kComma) {
+      return lex.Error(sep.offset,
+                       absl::StrCat("expected ',' or ')' in the type list, got ", Describe(sep)));
+    }
+  }
+}
+
+// operand types ')' '->' result types, after the '('. `arrow` names what the
+// '->' introduces, for the message when it is missing.
+absl::Status ParseFunctionType(Lexer& lex, OpText& op, absl::string_view arrow) {
+  absl::StatusOr<std::vector<Shape>> in = ParseTypeList(lex, TokenKind::kRParen);
+  if (!in.ok()) return in.status();
+  if (absl::Status s = lex.Expect(TokenKind::kArrow, arrow); !s.ok()) return s;
+  absl::StatusOr<std::vector<Shape>> out = ParseResultTypes(lex);
+  if (!out.ok()) return out.status();
+  op.has_signature = true;
+  op.operand_types = *std::move(in);
+  op.result_types = *std::move(out);
+  return absl::OkStatus();
+}
+
+// ':' '(' operand types ')' '->' (type | '(' types ')')
+absl::Status ParseSignature(Lexer& lex, OpText& op) {
+  if (absl::Status s = lex.Expect(TokenKind::kColon, "':' and the op's type"); !s.ok()) return s;
+  if (absl::Status s = lex.Expect(TokenKind::kLParen, "'(' opening the operand types"); !s.ok()) {
+    return s;
+  }
+  return ParseFunctionType(lex, op, "'->' and the result types");
+}
+
+// dense<...> : type, stored as the generic form's "value" attribute.
+absl::Status ParsePrettyConstant(Lexer& lex, OpText& op) {
+  absl::StatusOr<AttrValue> v = ParseAttrValue(lex);
+  if (!v.ok()) return v.status();
+  if (v->kind != AttrValue::Kind::kDense) {
+    return lex.Error(v->offset, absl::StrCat("expected dense<...> : tensor<...> after "
+                                             "stablehlo.constant, got ",
+                                             v->KindName()));
+  }
+  op.has_signature = true;
+  op.result_types = {v->literal->shape()};
+  NamedAttr attr{"value", v->offset, {}};
+  attr.value.push_back(*std::move(v));
+  op.attrs.push_back(std::move(attr));
+  return absl::OkStatus();
+}
+
+// @f(%a) : (..) -> .., the callee stored as the generic form's attribute so
+// one path reads it.
+absl::Status ParsePrettyCall(Lexer& lex, OpText& op) {
+  Token callee = lex.Next();
+  if (callee.kind != TokenKind::kSymbol) {
+    return lex.Error(callee.offset,
+                     absl::StrCat("expected the callee @name, got ", Describe(callee)));
+  }
+  NamedAttr attr{"callee", callee.offset, {}};
+  AttrValue symbol;
+  symbol.kind = AttrValue::Kind::kSymbol;
+  symbol.text = callee.text;
+  symbol.offset = callee.offset;
+  attr.value.push_back(std::move(symbol));
+  op.attrs.push_back(std::move(attr));
+  if (absl::Status s = lex.Expect(TokenKind::kLParen, "'(' opening the call's operands");
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = ParseOperandList(lex, op, TokenKind::kRParen); !s.ok()) return s;
+  return ParseSignature(lex, op);
+}
+
+// stablehlo.constant dense<...> : type | func.call @f(%a) : (..) -> .. |
+// stablehlo.op %a, %b : type | stablehlo.op %a : (type) -> type
+absl::Status ParsePrettyOp(Lexer& lex, OpText& op) {
+  if (op.name == "stablehlo.constant") return ParsePrettyConstant(lex, op);
+  if (op.name == "func.call" || op.name == "call") return ParsePrettyCall(lex, op);
+  if (absl::Status s = ParseOperandList(lex, op, TokenKind::kColon); !s.ok()) return s;
+  if (lex.Accept(TokenKind::kLParen)) return ParseFunctionType(lex, op, "'->' and the result type");
+  // One type for every operand and the result (element-wise ops).
+  absl::StatusOr<Shape> t = ParseType(lex);
+  if (!t.ok()) return t.status();
+  op.operand_types.assign(op.operands.size(), *t);
+  op.result_types = {*t};
+  op.has_signature = true;
+  return absl::OkStatus();
+}
+
+// '(' region {',' region} ')' after a generic op's operands.
+absl::Status ParseRegionList(Lexer& lex, OpText& op, RegionParser parse_region) {
+  lex.Next();  // '('
+  while (true) {
+    absl::StatusOr<Computation*> region = parse_region();
+    if (!region.ok()) return region.status();
+    op.regions.push_back(*region);
+    Token sep = lex.Next();
+    if (sep.kind == TokenKind::kRParen) return absl::OkStatus();
+    if (sep.kind != TokenKind::kComma) {
+      return lex.Error(sep.offset,
+                       absl::StrCat("expected ',' or ')' after a region, got ", Describe(sep)));
+    }
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<OpText> ParseOpText(Lexer& lex, RegionParser parse_region) {
+  OpText op;
+  op.offset = lex.Peek().offset;
+  if (lex.Peek().kind == TokenKind::kValueId) {
+    if (absl::Status s = ParseOutputs(lex, op); !s.ok()) return s;
+  }
+  Token name = lex.Next();
+  op.name = name.text;
+  if (name.kind == TokenKind::kIdent) {
+    if (absl::Status s = ParsePrettyOp(lex, op); !s.ok()) return s;
+    return op;
+  }
+  if (name.kind != TokenKind::kString) {
+    return lex.Error(name.offset, absl::StrCat("expected an op such as \"stablehlo.add\"(...), "
+                                               "got ",
+                                               Describe(name)));
+  }
+  if (absl::Status s = lex.Expect(TokenKind::kLParen, "'(' opening the operand list"); !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = ParseOperandList(lex, op, TokenKind::kRParen); !s.ok()) return s;
+  if (lex.Peek().kind == TokenKind::kLParen) {
+    if (absl::Status s = ParseRegionList(lex, op, parse_region); !s.ok()) return s;
+  }
+  if (lex.Peek().kind == TokenKind::kLBrace) {
+    absl::StatusOr<std::vector<NamedAttr>> attrs = ParseAttrDict(lex);
+    if (!attrs.ok()) return attrs.status();
+    op.attrs = *std::move(attrs);
+  }
+  if (absl::Status s = ParseSignature(lex, op); !s.ok()) return s;
+  return op;
+}
+
+absl::StatusOr<OpText> ParseTerminatorText(Lexer& lex) {
+  OpText ret;
+  ret.offset = lex.Peek().offset;
+  Token name = lex.Next();
+  ret.name = name.text;
+  if (name.kind == TokenKind::kString) {
+    if (absl::Status s = lex.Expect(TokenKind::kLParen, "'(' after the op name"); !s.ok()) {
+      return s;
+    }
+    if (absl::Status s = ParseOperandList(lex, ret, TokenKind::kRParen); !s.ok()) return s;
+    if (absl::Status s = ParseSignature(lex, ret); !s.ok()) return s;
+    if (!ret.result_types.empty()) {
+      return lex.Error(ret.offset, absl::StrCat(ret.name, " has no results; its type must end "
+                                                "in '-> ()'"));
+    }
+  } else if (lex.Peek().kind == TokenKind::kValueId) {
+    // stablehlo.return %a, %b : tensor<i64>, tensor<i64>
+    if (absl::Status s = ParseOperandList(lex, ret, TokenKind::kColon); !s.ok()) return s;
+    absl::StatusOr<std::vector<Shape>> types = ParseTypeList(lex, TokenKind::kEof);
+    if (!types.ok()) return types.status();
+    ret.has_signature = true;
+    ret.operand_types = *std::move(types);
+  } else {
+    ret.has_signature = true;  // a bare 'return' returns nothing
+  }
+  return ret;
+}
+
+absl::StatusOr<std::vector<Shape>> ParseResultTypes(Lexer& lex) {
+  std::vector<Shape> types;
+  if (!lex.Accept(TokenKind::kLParen)) {
+    absl::StatusOr<Shape> t = ParseType(lex);
+    if (!t.ok()) return t.status();
+    types.push_back(*std::move(t));
+    return types;
+  }
+  if (lex.Accept(TokenKind::kRParen)) return types;
+  while (true) {
+    absl::StatusOr<Shape> t = ParseType(lex);
+    if (!t.ok()) return t.status();
+    types.push_back(*std::move(t));
+    if (lex.Peek().kind == TokenKind::kLBrace) {  // result attributes
+      if (absl::StatusOr<std::vector<NamedAttr>> a = ParseAttrDict(lex); !a.ok()) {
+        return a.status();
+      }
+    }
+    Token sep = lex.Next();
+    if (sep.kind == TokenKind::kRParen) return types;
+    if (sep.kind != TokenKind::kComma) {
+      return lex.Error(sep.offset, absl::StrCat("expected ',' or ')' in the result types, got ",
+                                                Describe(sep)));
+    }
+  }
+}
+
+std::string TypesToString(const std::vector<Shape>& types) {
+  std::vector<std::string> parts;
+  for (const Shape& s : types) parts.push_back(s.ToString());
+  return absl::StrCat("(", absl::StrJoin(parts, ", "), ")");
+}
+
+}  // namespace xjit::text

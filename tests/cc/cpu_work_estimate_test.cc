@@ -1,0 +1,54 @@
+// The cpu backend's inline-execution hint: tiny programs prefer to run on the
+// caller's thread; anything big enough to fork an OpenMP team does not.
+#include <memory>
+
+#include "cpu_test_util.h"
+#include "gtest/gtest.h"
+#include "xjit/backends/cpu/program.h"
+
+namespace xjit::cpu::testing {
+namespace {
+
+bool PrefersInline(const Module& m) {
+  auto program = (*GetCompiler("cpu"))->Compile(m);
+  EXPECT_TRUE(program.ok()) << program.status();
+  return program.ok() && (*program)->PrefersInlineExecution();
+}
+
+TEST(CpuWorkEstimate, SmallProgramsRunInline) {
+  auto add = OneOpModule(Opcode::kAdd, {Shape(DType::kF32, {16}), Shape(DType::kF32, {16})});
+  ASSERT_TRUE(add.ok());
+  EXPECT_TRUE(PrefersInline(**add));
+  Attributes dot;
+  dot.dot.lhs_contracting_dimensions = {1};
+  dot.dot.rhs_contracting_dimensions = {0};
+  auto small_dot =
+      OneOpModule(Opcode::kDotGeneral, {Shape(DType::kF32, {8, 8}), Shape(DType::kF32, {8, 8})}, dot);
+  ASSERT_TRUE(small_dot.ok());
+  EXPECT_TRUE(PrefersInline(**small_dot));
+}
+
+TEST(CpuWorkEstimate, BigProgramsGoToTheWorker) {
+  auto add =
+      OneOpModule(Opcode::kAdd, {Shape(DType::kF32, {1 << 20}), Shape(DType::kF32, {1 << 20})});
+  ASSERT_TRUE(add.ok());
+  EXPECT_FALSE(PrefersInline(**add));
+  // Few elements, many multiply-adds.
+  Attributes dot;
+  dot.dot.lhs_contracting_dimensions = {1};
+  dot.dot.rhs_contracting_dimensions = {0};
+  auto big_dot = OneOpModule(Opcode::kDotGeneral,
+                             {Shape(DType::kF32, {64, 256}), Shape(DType::kF32, {256, 64})}, dot);
+  ASSERT_TRUE(big_dot.ok());
+  EXPECT_FALSE(PrefersInline(**big_dot));
+  // Transcendentals count as several elements each.
+  auto sin = OneOpModule(Opcode::kSine, {Shape(DType::kF32, {8192})});
+  ASSERT_TRUE(sin.ok());
+  EXPECT_FALSE(PrefersInline(**sin));
+  auto add_8192 = OneOpModule(Opcode::kAdd, {Shape(DType::kF32, {8192}), Shape(DType::kF32, {8192})});
+  ASSERT_TRUE(add_8192.ok());
+  EXPECT_TRUE(PrefersInline(**add_8192));
+}
+
+}  // namespace
+}  // namespace xjit::cpu::testing
