@@ -151,5 +151,42 @@ TEST(CpuDataMovement, ChainReusesArenaAndRejectsBadArity) {
   EXPECT_FALSE((*program)->Run({}, {}).ok());
 }
 
+
+// Scalar broadcasts feeding binary ops, select and clamp are read in place
+// (stride 0) and never materialized; one that is also a result is.
+TEST(CpuDataMovement, ScalarBroadcastsFuseIntoElementwiseOps) {
+  for (bool broadcast_is_result : {false, true}) {
+    ModuleBuilder mb("splat");
+    ComputationBuilder* main = mb.NewComputation("main");
+    Instruction* x = main->Parameter(Shape(DType::kF32, {1000}));
+    Instruction* c = main->Parameter(Shape(DType::kF32, {}));
+    Attributes to_vector;
+    to_vector.result_shape = Shape(DType::kF32, {1000});
+    Instruction* b = *main->Add(Opcode::kBroadcastInDim, {c}, to_vector);
+    Instruction* sum = *main->Add(Opcode::kAdd, {x, b});
+    Instruction* diff = *main->Add(Opcode::kSubtract, {b, sum});
+    Attributes lt;
+    lt.comparison_direction = ComparisonDirection::kLt;
+    Instruction* less = *main->Add(Opcode::kCompare, {diff, b}, lt);
+    Instruction* pick = *main->Add(Opcode::kSelect, {less, b, diff});
+    Instruction* both = *main->Add(Opcode::kMultiply, {b, b});
+    Instruction* clamped = *main->Add(Opcode::kClamp, {b, pick, both});
+    std::vector<Instruction*> results = {clamped};
+    if (broadcast_is_result) results.push_back(b);
+    auto entry = main->Finish(results);
+    ASSERT_TRUE(entry.ok()) << entry.status();
+    auto m = mb.Build(*entry);
+    ASSERT_TRUE(m.ok()) << m.status();
+    std::mt19937_64 rng(31);
+    EXPECT_TRUE(CrossCheck(**m, RandomArgs(**m, rng), "splat"));
+    auto program = (*GetCompiler("cpu"))->Compile(**m);
+    ASSERT_TRUE(program.ok());
+    auto* cpu_program = dynamic_cast<CpuProgram*>(program->get());
+    ASSERT_NE(cpu_program, nullptr);
+    // One fused chain, plus the broadcast when it is a result.
+    EXPECT_EQ(cpu_program->num_thunks(), broadcast_is_result ? 2 : 1);
+  }
+}
+
 }  // namespace
 }  // namespace xjit::cpu::testing

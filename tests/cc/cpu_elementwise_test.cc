@@ -148,7 +148,9 @@ TEST(CpuElementwise, FusedChainsMatchReference) {
     auto m = mb.Build(*entry);
     ASSERT_TRUE(m.ok()) << m.status();
     std::mt19937_64 rng(7);
-    EXPECT_TRUE(CrossCheck(**m, RandomArgs(**m, rng), "fused chain " + std::to_string(n)));
+    // The f64 results come from float32 tanh/exp, which the cpu backend
+    // computes with a few-ulp approximation (fast_math.h): float tolerance.
+    EXPECT_TRUE(CrossCheck(**m, RandomArgs(**m, rng), "fused chain " + std::to_string(n), 2e-6));
   }
 }
 

@@ -79,6 +79,14 @@ class Lowering : public LoweringContext {
   std::vector<Leaves> reads_, writes_;
   Leaves pending_scratch_;
   std::vector<bool> tile_local_;  // lives in a fused chain's tile buffers
+  // Broadcasts of one element, emitted only if a consumer needs the full
+  // array: binary element-wise ops, select and clamp read the source directly.
+  struct DeferredSplat {
+    const Instruction* instr;
+    SlotId source;
+  };
+  absl::flat_hash_map<SlotId, DeferredSplat> deferred_splats_;
+  absl::Status Materialize(const Leaves& slots);
   int depth_ = 0;
   int64_t work_ = 0;  // EstimateInstructionWork summed over the thunks
 };
@@ -99,6 +107,25 @@ absl::StatusOr<Leaves> Lowering::EmitInstruction(
     in.insert(in.end(), l.begin(), l.end());
   }
   const Opcode op = instr.opcode();
+  std::vector<bool> splat(in.size(), false);
+  const bool reads_splats = IsElementwiseBinary(op) || op == Opcode::kSelect || op == Opcode::kClamp;
+  if (reads_splats && !instr.shape().is_tuple) {
+    for (size_t i = 0; i < in.size(); ++i) {
+      auto it = deferred_splats_.find(in[i]);
+      if (it == deferred_splats_.end()) continue;
+      in[i] = it->second.source;
+      splat[i] = true;
+    }
+  } else if (op != Opcode::kTuple && op != Opcode::kGetTupleElement && op != Opcode::kCall) {
+    absl::Status st = Materialize(in);
+    if (!st.ok()) return st;
+  }
+  if (op == Opcode::kBroadcastInDim && instr.operand(0)->shape().num_elements() == 1 &&
+      instr.shape().num_elements() > 1) {
+    SlotId out = NewSlot(Slot::Kind::kArena, instr.shape().byte_size());
+    deferred_splats_[out] = DeferredSplat{&instr, in[0]};
+    return Leaves{out};
+  }
   switch (op) {
     case Opcode::kParameter: {
       int64_t number = instr.attrs().dimension;
@@ -166,7 +193,7 @@ absl::StatusOr<Leaves> Lowering::EmitInstruction(
   SlotId out = NewSlot(Slot::Kind::kArena, instr.shape().byte_size());
   absl::StatusOr<std::unique_ptr<Thunk>> thunk;
   if (IsElementwise(op)) {
-    thunk = MakeElementwiseThunk(instr, in, out);
+    thunk = MakeElementwiseThunk(instr, in, out, splat);
   } else if (op == Opcode::kDotGeneral) {
     thunk = MakeDotGeneralThunk(instr, in[0], in[1], out, *this);
   } else if (op == Opcode::kBroadcastInDim || op == Opcode::kTranspose || op == Opcode::kSlice ||
@@ -193,8 +220,26 @@ absl::StatusOr<std::vector<Leaves>> Lowering::EmitComputation(const Computation&
     values[instr.get()] = std::move(*leaves);
   }
   std::vector<Leaves> results;
-  for (const Instruction* r : c.results()) results.push_back(values.at(r));
+  for (const Instruction* r : c.results()) {
+    absl::Status st = Materialize(values.at(r));
+    if (!st.ok()) return st;
+    results.push_back(values.at(r));
+  }
   return results;
+}
+
+absl::Status Lowering::Materialize(const Leaves& slots) {
+  for (SlotId s : slots) {
+    auto it = deferred_splats_.find(s);
+    if (it == deferred_splats_.end()) continue;
+    const DeferredSplat splat = it->second;
+    deferred_splats_.erase(it);
+    auto thunk = MakeDataMovementThunk(*splat.instr, {splat.source}, s);
+    if (!thunk.ok()) return thunk.status();
+    AddThunk(std::move(*thunk), {splat.source}, {s});
+    work_ += EstimateInstructionWork(*splat.instr);
+  }
+  return absl::OkStatus();
 }
 
 // Replaces each maximal run of consecutive element-wise thunks of one size by

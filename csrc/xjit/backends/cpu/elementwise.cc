@@ -26,14 +26,27 @@ void UnaryKernel(const void* const* in, const int64_t*, void* out, int64_t begin
   for (int64_t i = begin; i < end; ++i) y[i] = S(Op::Apply(C(x[i])));
 }
 
+// A stride of 0 marks an operand splat from one element (a fused scalar
+// broadcast): each case is its own loop so that all of them vectorize.
 template <typename Op, typename T>
-void BinaryKernel(const void* const* in, const int64_t*, void* out, int64_t begin, int64_t end) {
+void BinaryKernel(const void* const* in, const int64_t* st, void* out, int64_t begin, int64_t end) {
   using C = Compute<T>;
   using S = StoreAs<T, typename Op::template Out<C>>;
   const T* __restrict a = static_cast<const T*>(in[0]);
   const T* __restrict b = static_cast<const T*>(in[1]);
   S* __restrict y = static_cast<S*>(out);
-  for (int64_t i = begin; i < end; ++i) y[i] = S(Op::Apply(C(a[i]), C(b[i])));
+  if (st[0] != 0 && st[1] != 0) {
+    for (int64_t i = begin; i < end; ++i) y[i] = S(Op::Apply(C(a[i]), C(b[i])));
+  } else if (st[1] != 0) {
+    const C av = C(a[0]);
+    for (int64_t i = begin; i < end; ++i) y[i] = S(Op::Apply(av, C(b[i])));
+  } else if (st[0] != 0) {
+    const C bv = C(b[0]);
+    for (int64_t i = begin; i < end; ++i) y[i] = S(Op::Apply(C(a[i]), bv));
+  } else {
+    const S v = S(Op::Apply(C(a[0]), C(b[0])));
+    for (int64_t i = begin; i < end; ++i) y[i] = v;
+  }
 }
 
 template <typename T>
@@ -263,15 +276,18 @@ void FusedElementwiseThunk::Execute(void* const* buffers) const {
 
 absl::StatusOr<std::unique_ptr<Thunk>> MakeElementwiseThunk(const Instruction& instr,
                                                             std::vector<SlotId> inputs,
-                                                            SlotId output) {
+                                                            SlotId output,
+                                                            const std::vector<bool>& splat) {
   auto kernel = GetElementwiseKernel(instr);
   if (!kernel.ok()) return kernel.status();
   if (inputs.size() > 3) return absl::InternalError("element-wise op with more than 3 operands");
   std::vector<int64_t> strides;
   int64_t n = instr.shape().num_elements();
-  for (const Instruction* operand : instr.operands()) {
-    // A rank-0 operand of a non-scalar select/clamp is broadcast.
-    strides.push_back(operand->shape().num_elements() == n ? 1 : 0);
+  for (size_t i = 0; i < instr.operands().size(); ++i) {
+    // A rank-0 operand of a non-scalar select/clamp is broadcast, and so is
+    // an operand the compiler fused from a scalar broadcast_in_dim.
+    const bool one = i < splat.size() && splat[i];
+    strides.push_back(!one && instr.operand(i)->shape().num_elements() == n ? 1 : 0);
   }
   std::vector<int64_t> widths;
   for (const Instruction* operand : instr.operands()) widths.push_back(ByteWidth(operand->shape().dtype));

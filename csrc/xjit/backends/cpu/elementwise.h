@@ -79,8 +79,11 @@ class FusedElementwiseThunk : public Thunk {
   mutable std::vector<unsigned char> serial_scratch_;  // Run is never concurrent
 };
 
+// splat[i]: operand i is read as one element broadcast to every position
+// (the compiler passes the source of a scalar broadcast_in_dim instead).
 absl::StatusOr<std::unique_ptr<Thunk>> MakeElementwiseThunk(const Instruction& instr,
                                                             std::vector<SlotId> inputs,
-                                                            SlotId output);
+                                                            SlotId output,
+                                                            const std::vector<bool>& splat = {});
 
 }  // namespace xjit::cpu

@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "xjit/ir/attributes.h"
+#include "xjit/backends/cpu/fast_math.h"
 #include "xjit/ir/dtype_dispatch.h"
 
 namespace xjit::cpu {
@@ -49,11 +50,26 @@ struct DefaultOut { template <typename T> using Out = T; };
 XJIT_FLOAT_OR_COMPLEX_UNARY(OpCosine, cos)
 XJIT_FLOAT_OR_COMPLEX_UNARY(OpSine, sin)
 XJIT_FLOAT_OR_COMPLEX_UNARY(OpTan, tan)
-XJIT_FLOAT_OR_COMPLEX_UNARY(OpTanh, tanh)
 XJIT_FLOAT_OR_COMPLEX_UNARY(OpExponential, exp)
 XJIT_FLOAT_OR_COMPLEX_UNARY(OpLog, log)
 XJIT_FLOAT_OR_COMPLEX_UNARY(OpSqrt, sqrt)
 #undef XJIT_FLOAT_OR_COMPLEX_UNARY
+
+// tanh: float32 takes the vectorizable version in fast_math.h.
+#define XJIT_FAST_FLOAT32_UNARY(Name, expr, fast)                                 \
+  struct Name : DefaultOut {                                                      \
+    template <typename T> static constexpr bool supports = kIsFloat<T> || kIsComplex<T>; \
+    template <typename T> static T Apply(T x) {                                   \
+      if constexpr (std::is_same_v<T, float>) {                                   \
+        return fast(x);                                                           \
+      } else {                                                                    \
+        using std::expr;                                                          \
+        return expr(x);                                                           \
+      }                                                                           \
+    }                                                                             \
+  };
+XJIT_FAST_FLOAT32_UNARY(OpTanh, tanh, FastTanh)
+#undef XJIT_FAST_FLOAT32_UNARY
 
 #define XJIT_FLOAT_UNARY(Name, expr)                                              \
   struct Name : DefaultOut {                                                      \
