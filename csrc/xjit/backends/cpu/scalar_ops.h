@@ -50,12 +50,11 @@ struct DefaultOut { template <typename T> using Out = T; };
 XJIT_FLOAT_OR_COMPLEX_UNARY(OpCosine, cos)
 XJIT_FLOAT_OR_COMPLEX_UNARY(OpSine, sin)
 XJIT_FLOAT_OR_COMPLEX_UNARY(OpTan, tan)
-XJIT_FLOAT_OR_COMPLEX_UNARY(OpExponential, exp)
 XJIT_FLOAT_OR_COMPLEX_UNARY(OpLog, log)
 XJIT_FLOAT_OR_COMPLEX_UNARY(OpSqrt, sqrt)
 #undef XJIT_FLOAT_OR_COMPLEX_UNARY
 
-// tanh: float32 takes the vectorizable version in fast_math.h.
+// tanh and exp: float32 takes the vectorizable versions in fast_math.h.
 #define XJIT_FAST_FLOAT32_UNARY(Name, expr, fast)                                 \
   struct Name : DefaultOut {                                                      \
     template <typename T> static constexpr bool supports = kIsFloat<T> || kIsComplex<T>; \
@@ -69,6 +68,7 @@ XJIT_FLOAT_OR_COMPLEX_UNARY(OpSqrt, sqrt)
     }                                                                             \
   };
 XJIT_FAST_FLOAT32_UNARY(OpTanh, tanh, FastTanh)
+XJIT_FAST_FLOAT32_UNARY(OpExponential, exp, FastExp)
 #undef XJIT_FAST_FLOAT32_UNARY
 
 #define XJIT_FLOAT_UNARY(Name, expr)                                              \

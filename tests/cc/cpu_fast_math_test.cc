@@ -1,0 +1,63 @@
+// The cpu backend's float32 tanh and exp against double-precision libm over a
+// sweep of bit patterns that covers every binade, plus the special values.
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+#include "gtest/gtest.h"
+#include "xjit/backends/cpu/fast_math.h"
+
+namespace xjit::cpu {
+namespace {
+
+float FromBits(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
+
+// Relative error of `got` against the float-rounded exact value.
+double RelativeError(float got, double exact) {
+  const float want = static_cast<float>(exact);
+  if (want == got) return 0;
+  return std::fabs(got - static_cast<double>(want)) /
+         std::fmax(std::fabs(static_cast<double>(want)), std::numeric_limits<float>::min());
+}
+
+TEST(FastMath, TanhWithinFourUlp) {
+  for (uint64_t b = 0; b <= 0xFFFFFFFFu; b += 4099) {
+    const float x = FromBits(static_cast<uint32_t>(b));
+    if (std::isnan(x)) continue;
+    ASSERT_LE(RelativeError(FastTanh(x), std::tanh(static_cast<double>(x))), 5e-7) << x;
+  }
+  EXPECT_TRUE(std::isnan(FastTanh(NAN)));
+  EXPECT_EQ(FastTanh(INFINITY), 1.0f);
+  EXPECT_EQ(FastTanh(-INFINITY), -1.0f);
+  EXPECT_TRUE(std::signbit(FastTanh(-0.0f)));
+}
+
+TEST(FastMath, ExpWithinOneUlp) {
+  for (uint64_t b = 0; b <= 0xFFFFFFFFu; b += 4099) {
+    const float x = FromBits(static_cast<uint32_t>(b));
+    if (std::isnan(x)) continue;
+    const double exact = std::exp(static_cast<double>(x));
+    const float got = FastExp(x);
+    if (std::isinf(static_cast<float>(exact))) {
+      ASSERT_TRUE(std::isinf(got)) << x;
+    } else if (static_cast<float>(exact) < std::numeric_limits<float>::min()) {
+      ASSERT_LE(std::fabs(got - exact), 2 * std::numeric_limits<float>::denorm_min()) << x;
+    } else {
+      ASSERT_LE(RelativeError(got, exact), 1.2e-7) << x;
+    }
+  }
+  EXPECT_TRUE(std::isnan(FastExp(NAN)));
+  EXPECT_EQ(FastExp(-INFINITY), 0.0f);
+  EXPECT_EQ(FastExp(INFINITY), INFINITY);
+  EXPECT_EQ(FastExp(89.0f), INFINITY);
+  EXPECT_EQ(FastExp(-200.0f), 0.0f);
+  EXPECT_EQ(FastExp(0.0f), 1.0f);
+}
+
+}  // namespace
+}  // namespace xjit::cpu
