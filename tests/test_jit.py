@@ -221,3 +221,18 @@ def test_jit_on_reference_platform():
         assert float(out) == 9.0
     finally:
         xjit.config.update("jax_platform_name", None)
+
+
+def test_cache_keys_on_default_platform():
+    """Changing jax_platform_name recompiles for the new default device."""
+    f = xjit.jit(lambda x: x * 2.0)
+    x = np.arange(3.0, dtype=np.float32)
+    assert f(x).device.platform == "cpu"
+    try:
+        xjit.config.update("jax_platform_name", "reference")
+        out = f(x)
+        assert out.device.platform == "reference"
+        np.testing.assert_allclose(np.asarray(out), x * 2.0)
+    finally:
+        xjit.config.update("jax_platform_name", None)
+    assert f(x).device.platform == "cpu"

@@ -55,6 +55,17 @@ def _observe_x64(value):
 
 config.observe("jax_enable_x64", _observe_x64)
 
+_platform_contexts = {}
+
+
+def _observe_platform(value):
+    # Executables are compiled for the default device: a different default
+    # platform must not hit entries compiled for another one.
+    _xjit.set_jit_context(_platform_contexts.setdefault(value, len(_platform_contexts)))
+
+
+config.observe("jax_platform_name", _observe_platform)
+
 from xjit import errors, lax, tree, tree_util  # noqa: E402
 from xjit._src import array_methods as _array_methods  # noqa: E402
 

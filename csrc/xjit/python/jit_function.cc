@@ -154,6 +154,7 @@ bool JitFunction::MakeSignature(PyObject* args, PyObject* kwargs, CallSignature&
   py::tuple tree = py::make_tuple(dyn_args, dyn_kwargs);
   sig.treedef = PyTreeDef::Flatten(tree, py::handle(), leaves.objects);
   sig.x64 = X64Enabled();
+  sig.context = JitContext();
   const size_t num_leaves = leaves.objects.size();
   sig.leaves.resize(num_leaves);
   leaves.sources.resize(num_leaves);
@@ -289,6 +290,9 @@ void RegisterJit(py::module_& m) {
   m.def("set_x64", &SetX64, py::arg("enabled"),
         "Sets the x64 flag the jit fast path keys on (config.update('jax_enable_x64')).");
   m.def("get_x64", &X64Enabled);
+  m.def("set_jit_context", &SetJitContext, py::arg("context"),
+        "Sets the number standing for other settings the jit cache keys on (the default platform).");
+  m.def("get_jit_context", &JitContext);
 
   py::class_<JitCacheEntry, std::shared_ptr<JitCacheEntry>>(m, "JitCacheEntry")
       .def(py::init([](py::object executable, const PyTreeDef& out_treedef,

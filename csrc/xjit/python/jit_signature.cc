@@ -8,6 +8,7 @@ namespace xjit::python {
 namespace {
 
 bool g_x64 = false;
+int64_t g_jit_context = 0;
 
 // The numpy dtype behind a descr, or nullopt for types xjit cannot hold
 // (object, str, longdouble, datetime ...).
@@ -29,6 +30,8 @@ bool IsNumpyScalar(py::handle obj) {
 
 bool X64Enabled() { return g_x64; }
 void SetX64(bool enabled) { g_x64 = enabled; }
+int64_t JitContext() { return g_jit_context; }
+void SetJitContext(int64_t context) { g_jit_context = context; }
 
 DType CanonicalDType(DType t, bool x64) {
   if (x64) return t;
@@ -106,14 +109,14 @@ bool ComputeLeafSignature(py::handle leaf, bool x64, LeafSignature* sig, LeafSou
 }
 
 void CallSignature::ComputeHash() {
-  size_t h = absl::HashOf(treedef.Hash(), x64, leaves.size());
+  size_t h = absl::HashOf(treedef.Hash(), x64, context, leaves.size());
   for (const StaticArg& s : statics) h = absl::HashOf(h, s.hash);
   for (const LeafSignature& leaf : leaves) h = absl::HashOf(h, leaf);
   hash = h;
 }
 
 bool CallSignature::operator==(const CallSignature& o) const {
-  if (hash != o.hash || x64 != o.x64 || leaves != o.leaves || statics.size() != o.statics.size()) {
+  if (hash != o.hash || x64 != o.x64 || context != o.context || leaves != o.leaves || statics.size() != o.statics.size()) {
     return false;
   }
   for (size_t i = 0; i < statics.size(); ++i) {

@@ -24,6 +24,12 @@ namespace py = pybind11;
 bool X64Enabled();
 void SetX64(bool enabled);
 
+// Any other process-wide setting a compiled executable depends on, as one
+// number the Python config changes when such a setting does (today: the
+// default platform, jax_platform_name). Part of every key, like x64.
+int64_t JitContext();
+void SetJitContext(int64_t context);
+
 // The 32-bit type a 64-bit one becomes when x64 is off (identity otherwise).
 DType CanonicalDType(DType t, bool x64);
 
@@ -62,6 +68,7 @@ struct CallSignature {
   absl::InlinedVector<StaticArg, 2> statics;  // positional in order, then kwargs by name
   absl::InlinedVector<LeafSignature, 8> leaves;
   bool x64 = false;
+  int64_t context = 0;
   size_t hash = 0;
 
   // Sets `hash` from everything above; call once the fields are final.

@@ -21,7 +21,7 @@ import numpy as np
 
 from xjit import _xjit
 from xjit._src import core, dispatch, tracing
-from xjit._src.config import x64_enabled
+from xjit._src.config import config, x64_enabled
 from xjit._src.traceback_util import api_boundary
 
 Array = _xjit.Array
@@ -164,7 +164,7 @@ class _PyJitFunction:
     """The jit call path in Python, with the contract of ``_xjit.JitFunction``.
 
     The cache key is (input tree structure, static argument values, each
-    leaf's (shape, dtype, weak_type), x64 flag). On a hit the executable runs
+    leaf's (shape, dtype, weak_type), x64 flag, default platform). On a hit the executable runs
     directly; on a miss ``cache_miss(*args, **kwargs)`` returns
     ``(outputs, entry)`` and a non-None entry is cached.
     """
@@ -194,7 +194,7 @@ class _PyJitFunction:
             return self._cache_miss(*args, **kwargs)[0]  # raises the TypeError
         if any(isinstance(x, core.Tracer) for x in leaves):
             return self._cache_miss(*args, **kwargs)[0]
-        key = (treedef, static_key, avals, self._x64())
+        key = (treedef, static_key, avals, self._x64(), config.read("jax_platform_name"))
         entry = self._cache.get(key)
         if entry is None:
             out, entry = self._cache_miss(*args, **kwargs)
