@@ -188,5 +188,29 @@ TEST(CpuDataMovement, ScalarBroadcastsFuseIntoElementwiseOps) {
   }
 }
 
+// Instructions no result depends on get no thunk.
+TEST(CpuDataMovement, DeadInstructionsAreNotCompiled) {
+  ModuleBuilder mb("dead");
+  ComputationBuilder* main = mb.NewComputation("main");
+  Instruction* x = main->Parameter(Shape(DType::kF32, {64, 64}));
+  Attributes perm;
+  perm.dimensions = {1, 0};
+  Instruction* unused = *main->Add(Opcode::kTranspose, {x}, perm);
+  (void)*main->Add(Opcode::kExponential, {unused});
+  Instruction* y = *main->Add(Opcode::kNegate, {x});
+  auto entry = main->Finish({y});
+  ASSERT_TRUE(entry.ok()) << entry.status();
+  auto m = mb.Build(*entry);
+  ASSERT_TRUE(m.ok()) << m.status();
+  std::mt19937_64 rng(5);
+  EXPECT_TRUE(CrossCheck(**m, RandomArgs(**m, rng), "dead"));
+  auto program = (*GetCompiler("cpu"))->Compile(**m);
+  ASSERT_TRUE(program.ok());
+  auto* cpu_program = dynamic_cast<CpuProgram*>(program->get());
+  ASSERT_NE(cpu_program, nullptr);
+  EXPECT_EQ(cpu_program->num_thunks(), 1);
+  EXPECT_EQ(cpu_program->arena_bytes(), 0);
+}
+
 }  // namespace
 }  // namespace xjit::cpu::testing

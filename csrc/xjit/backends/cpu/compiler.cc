@@ -213,8 +213,19 @@ absl::StatusOr<Leaves> Lowering::EmitInstruction(
 
 absl::StatusOr<std::vector<Leaves>> Lowering::EmitComputation(const Computation& c,
                                                               const std::vector<Leaves>& params) {
+  // Dead code elimination on the fly: an instruction no result depends on
+  // gets no thunk (ops have no side effects). Instructions are in SSA order,
+  // so one backward sweep marks everything live.
+  const auto& instrs = c.instructions();
+  std::vector<bool> live(instrs.size(), false);
+  for (const Instruction* r : c.results()) live[r->id()] = true;
+  for (size_t i = instrs.size(); i-- > 0;) {
+    if (!live[i]) continue;
+    for (const Instruction* o : instrs[i]->operands()) live[o->id()] = true;
+  }
   absl::flat_hash_map<const Instruction*, Leaves> values;
-  for (const auto& instr : c.instructions()) {
+  for (const auto& instr : instrs) {
+    if (!live[instr->id()]) continue;
     auto leaves = EmitInstruction(*instr, values, params);
     if (!leaves.ok()) return leaves.status();
     values[instr.get()] = std::move(*leaves);
