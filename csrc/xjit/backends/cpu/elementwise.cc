@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "xjit/backends/cpu/isa_clones.h"
 #include "xjit/backends/cpu/parallel.h"
 #include "xjit/backends/cpu/scalar_ops.h"
 #include "xjit/backends/cpu/storage_dtype.h"
@@ -18,7 +19,7 @@ template <typename T, typename O>
 using StoreAs = std::conditional_t<is_half_v<T> && std::is_same_v<O, float>, T, O>;
 
 template <typename Op, typename T>
-void UnaryKernel(const void* const* in, const int64_t*, void* out, int64_t begin, int64_t end) {
+XJIT_ISA_CLONES void UnaryKernel(const void* const* in, const int64_t*, void* out, int64_t begin, int64_t end) {
   using C = Compute<T>;
   using S = StoreAs<T, typename Op::template Out<C>>;
   const T* __restrict x = static_cast<const T*>(in[0]);
@@ -29,7 +30,7 @@ void UnaryKernel(const void* const* in, const int64_t*, void* out, int64_t begin
 // A stride of 0 marks an operand splat from one element (a fused scalar
 // broadcast): each case is its own loop so that all of them vectorize.
 template <typename Op, typename T>
-void BinaryKernel(const void* const* in, const int64_t* st, void* out, int64_t begin, int64_t end) {
+XJIT_ISA_CLONES void BinaryKernel(const void* const* in, const int64_t* st, void* out, int64_t begin, int64_t end) {
   using C = Compute<T>;
   using S = StoreAs<T, typename Op::template Out<C>>;
   const T* __restrict a = static_cast<const T*>(in[0]);
@@ -50,7 +51,7 @@ void BinaryKernel(const void* const* in, const int64_t* st, void* out, int64_t b
 }
 
 template <typename T>
-void SelectKernel(const void* const* in, const int64_t* st, void* out, int64_t begin, int64_t end) {
+XJIT_ISA_CLONES void SelectKernel(const void* const* in, const int64_t* st, void* out, int64_t begin, int64_t end) {
   const bool* p = static_cast<const bool*>(in[0]);
   const T* t = static_cast<const T*>(in[1]);
   const T* f = static_cast<const T*>(in[2]);
@@ -60,7 +61,7 @@ void SelectKernel(const void* const* in, const int64_t* st, void* out, int64_t b
 
 // clamp(min, x, max) = minimum(maximum(x, min), max), with their NaN rules.
 template <typename T>
-void ClampKernel(const void* const* in, const int64_t* st, void* out, int64_t begin, int64_t end) {
+XJIT_ISA_CLONES void ClampKernel(const void* const* in, const int64_t* st, void* out, int64_t begin, int64_t end) {
   using C = Compute<T>;
   const T* lo = static_cast<const T*>(in[0]);
   const T* x = static_cast<const T*>(in[1]);
@@ -73,7 +74,7 @@ void ClampKernel(const void* const* in, const int64_t* st, void* out, int64_t be
 }
 
 template <typename To, typename From>
-void ConvertKernel(const void* const* in, const int64_t*, void* out, int64_t begin, int64_t end) {
+XJIT_ISA_CLONES void ConvertKernel(const void* const* in, const int64_t*, void* out, int64_t begin, int64_t end) {
   const From* __restrict x = static_cast<const From*>(in[0]);
   To* __restrict y = static_cast<To*>(out);
   for (int64_t i = begin; i < end; ++i) y[i] = ConvertElement<To>(x[i]);
