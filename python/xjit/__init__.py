@@ -48,9 +48,8 @@ Array = _xjit.Array
 
 
 def _observe_x64(value):
-    setter = getattr(_xjit, "set_x64", None)
-    if setter is not None:
-        setter(bool(value))
+    # The C++ jit fast path keys its cache on x64 and canonicalizes with it.
+    _xjit.set_x64(bool(value))
 
 
 config.observe("jax_enable_x64", _observe_x64)
@@ -71,10 +70,6 @@ from xjit._src import array_methods as _array_methods  # noqa: E402
 
 _array_methods.attach()
 
-try:
-    from xjit import numpy  # noqa: E402
-except ImportError as _e:  # xjit.numpy is written alongside; keep the core usable
-    if "xjit.numpy" not in str(_e) and "xjit/numpy" not in str(_e):
-        raise
+from xjit import numpy  # noqa: E402
 
 __version__ = "0.1.0"
