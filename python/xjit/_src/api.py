@@ -393,7 +393,7 @@ def eval_shape(fun: Callable, *args, **kwargs):
     Arguments may be arrays, scalars or ``ShapeDtypeStruct``s (pytrees too).
 
     Example:
-        >>> eval_shape(lambda x: x.T, ShapeDtypeStruct((2, 3), np.float32))
+        >>> eval_shape(lambda x: x.T, xjit.ShapeDtypeStruct((2, 3), np.float32))
         ShapeDtypeStruct(shape=(3, 2), dtype=float32)
     """
     captured = {}
