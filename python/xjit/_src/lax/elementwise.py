@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from xjit._src import dispatch
+from xjit._src.dtypes import SUPPORTED_DTYPES
 from xjit._src.lax import operands as ops
 from xjit._src.traceback_util import api_boundary
 
@@ -431,6 +432,9 @@ def _convert_element_type(operand, new_dtype, weak_type: bool = False):
     ops.check_arraylike("convert_element_type", operand)
     new = dispatch.canonicalize_dtype(new_dtype if new_dtype is not None
                                       else ops.dtype_of(operand))
+    if new not in SUPPORTED_DTYPES:
+        raise TypeError(f"convert_element_type: dtype {new} is not a valid xjit array type; "
+                        "only bool and numeric dtypes are supported.")
     if not isinstance(operand, (ops.Array, ops.Tracer)):
         value = np.asarray(operand)
         if ops.kind(value.dtype) == "c" and ops.kind(new) != "c":
