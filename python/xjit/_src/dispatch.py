@@ -24,6 +24,7 @@ import numpy as np
 from xjit import _xjit
 from xjit._src import core, errors
 from xjit._src.config import config
+from xjit._src.dtypes import CANONICAL_32
 from xjit._src.traceback_util import user_location
 
 Array = _xjit.Array
@@ -64,17 +65,12 @@ def device_key(device) -> tuple:
 
 # ------------------------------------------------------------------------------ dtypes
 
-_CANONICAL_32 = {np.dtype(a): np.dtype(b) for a, b in (
-    ("int64", "int32"), ("uint64", "uint32"), ("float64", "float32"),
-    ("complex128", "complex64"))}
-
-
 def canonicalize_dtype(dtype) -> np.dtype:
     """``dtype`` narrowed to 32 bits unless x64 is enabled (hot path of ``bind``)."""
     dtype = np.dtype(dtype)
     if config._values["jax_enable_x64"]:
         return dtype
-    return _CANONICAL_32.get(dtype, dtype)
+    return CANONICAL_32.get(dtype, dtype)
 
 
 def python_scalar_dtype(x) -> np.dtype:
@@ -214,12 +210,9 @@ def _bind_eager(name, operands, attrs, weak_type, regions, region_key):
             _eager_cache[key] = entry
     exe, n, is_tuple = entry
     flags = weak_type if isinstance(weak_type, list) else [bool(weak_type)] * n
+    # An uncached executable may be released at once: a queued run keeps its
+    # program and module alive in the runtime (executable.cc).
     outs = exe.execute_with_weak_types(args, flags)
-    if not cacheable:
-        # Nothing else holds this executable: wait before it is released
-        # (the runtime must not free an executable while it still runs).
-        for o in outs:
-            o.block_until_ready()
     return list(outs) if is_tuple else outs[0]
 
 

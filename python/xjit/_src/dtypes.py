@@ -118,7 +118,8 @@ def x64_enabled() -> bool:
 _config_values: list = []
 
 
-_CANONICAL_32 = {
+# 64-bit types and what they become with x64 off (shared with dispatch's hot path).
+CANONICAL_32 = {
     np.dtype(np.int64): np.dtype(np.int32),
     np.dtype(np.uint64): np.dtype(np.uint32),
     np.dtype(np.float64): np.dtype(np.float32),
@@ -139,7 +140,7 @@ def canonicalize_dtype(dtype_like) -> np.dtype:
                         "Only arrays of numeric types are supported.")
     if x64_enabled():
         return dt
-    return _CANONICAL_32.get(dt, dt)
+    return CANONICAL_32.get(dt, dt)
 
 
 def _to_np_dtype(x) -> np.dtype:
