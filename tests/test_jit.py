@@ -131,13 +131,16 @@ def test_x64_switch():
     assert jf(np.arange(3)).dtype == np.int32
 
 
-def test_nested_jit_inlines():
+def test_nested_jit_is_a_call():
     inner, inner_calls = counting(lambda x: lax.mul(x, x))
     jinner = xjit.jit(inner)
     outer = xjit.jit(lambda x: lax.add(jinner(x), 1.0))
     np.testing.assert_allclose(np.asarray(outer(np.float32(3))), 10.0)
+    assert len(inner_calls) == 1  # traced once, inside the outer trace
+    assert jinner.cache_size() == 0  # only the outer function is compiled
     text = outer.lower(np.float32(3)).as_text()
     assert "stablehlo.multiply" in text and "stablehlo.add" in text
+    assert '"func.call"' in text
 
 
 def test_lower_as_text_and_compile():

@@ -298,10 +298,18 @@ class _JitMixin:
         leaves, _ = _xjit.tree_flatten((tuple(dyn_args), dyn_kwargs))
         return traced, leaves
 
+    def _trace_call(self, args, kwargs):
+        dyn_args, dyn_kwargs, rebuild, _, _ = _split_statics(
+            args, kwargs, self._static_argnums, self._static_argnames)
+        return tracing.trace_call(self._fun, dyn_args, dyn_kwargs, rebuild_args=rebuild,
+                                  name=_fun_name(self._fun))
+
     @api_boundary
     def _cache_miss(self, *args, **kwargs):
         if core.current_trace() is not None:
-            return self._fun(*args, **kwargs), None  # nested jit: inline
+            # Nested jit: a call of f's own computation inside the outer trace
+            # (which is what gets compiled), so nothing is cached here.
+            return self._trace_call(args, kwargs), None
         traced, leaves = self._trace(args, kwargs)
         device = default_device()
         exe = _xjit.compile(traced.module, device)

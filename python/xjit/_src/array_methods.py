@@ -16,52 +16,62 @@ import operator
 import numpy as np
 
 from xjit import _xjit
-from xjit._src import core
+from xjit._src import core, dispatch
+from xjit._src.lax import elementwise as lax_ew
+from xjit._src.lax import shapes as lax_shapes
+from xjit._src.numpy import cumulative as np_cumulative
+from xjit._src.numpy import diagonal as np_diagonal
+from xjit._src.numpy import elementwise as np_elementwise
+from xjit._src.numpy import indexing as np_indexing
+from xjit._src.numpy import linalg_ops as np_linalg_ops
+from xjit._src.numpy import reductions as np_reductions
+from xjit._src.numpy import shape_ops as np_shape_ops
 
 Array = _xjit.Array
 Tracer = core.Tracer
-_modules: dict = {}
+# The modules defining the xjit.numpy functions the methods delegate to.
+_NUMPY_MODULES = (np_elementwise, np_reductions, np_shape_ops, np_linalg_ops, np_indexing,
+                  np_cumulative, np_diagonal)
 
 
-def _jnp():
-    mod = _modules.get("jnp")
-    if mod is None:
-        import xjit.numpy as mod
-        _modules["jnp"] = mod
-    return mod
-
-
-def _lax():
-    mod = _modules.get("lax")
-    if mod is None:
-        from xjit import lax as mod
-        _modules["lax"] = mod
-    return mod
+def _jnp_function(name: str):
+    """The function ``xjit.numpy.<name>``, found in the private module defining it
+    (None for a name xjit.numpy lacks)."""
+    for module in _NUMPY_MODULES:
+        f = vars(module).get(name)
+        if f is not None:
+            return f
+    return None
 
 
 _OPERAND_TYPES = (Array, Tracer, np.ndarray, np.generic, bool, int, float, complex)
 
 
 def _binary(jnp_name: str, reflected: bool = False):
+    f = _jnp_function(jnp_name)
+
     def method(self, other):
         if not isinstance(other, _OPERAND_TYPES):
             return NotImplemented
-        f = getattr(_jnp(), jnp_name)
         return f(other, self) if reflected else f(self, other)
     method.__name__ = f"__{'r' if reflected else ''}{jnp_name}__"
     return method
 
 
 def _unary(jnp_name: str):
+    f = _jnp_function(jnp_name)
+
     def method(self):
-        return getattr(_jnp(), jnp_name)(self)
+        return f(self)
     method.__name__ = f"__{jnp_name}__"
     return method
 
 
 def _delegate(jnp_name: str):
+    f = _jnp_function(jnp_name)
+
     def method(self, *args, **kwargs):
-        return getattr(_jnp(), jnp_name)(self, *args, **kwargs)
+        return f(self, *args, **kwargs)
     method.__name__ = jnp_name
     method.__doc__ = f"Same as ``xjit.numpy.{jnp_name}(self, ...)``."
     return method
@@ -91,7 +101,7 @@ def reshape(self, *shape, order="C"):
     """
     if len(shape) == 1 and not isinstance(shape[0], (int, np.integer)):
         shape = tuple(shape[0])
-    return _jnp().reshape(self, shape, order=order)
+    return np_shape_ops.reshape(self, shape, order=order)
 
 
 def transpose(self, *axes):
@@ -100,7 +110,7 @@ def transpose(self, *axes):
         axes = None
     elif len(axes) == 1 and not isinstance(axes[0], (int, np.integer)):
         axes = tuple(axes[0])
-    return _jnp().transpose(self, axes)
+    return np_shape_ops.transpose(self, axes)
 
 
 def flatten(self, order="C"):
@@ -115,13 +125,12 @@ def astype(self, dtype, copy=False):
         >>> jnp.arange(3).astype("float32")
         Array([0., 1., 2.], dtype=float32)
     """
-    from xjit._src import dispatch
-    return _lax().convert_element_type(self, dispatch.canonicalize_dtype(dtype))
+    return lax_ew.convert_element_type(self, dispatch.canonicalize_dtype(dtype))
 
 
 def _t(self):
     nd = self.ndim
-    return self if nd < 2 else _lax().transpose(self, tuple(range(nd))[::-1])
+    return self if nd < 2 else lax_shapes.transpose(self, tuple(range(nd))[::-1])
 
 
 def _mt(self):
@@ -129,20 +138,19 @@ def _mt(self):
     if nd < 2:
         raise ValueError("matrix transpose with ndim < 2 is undefined")
     perm = tuple(range(nd - 2)) + (nd - 1, nd - 2)
-    return _lax().transpose(self, perm)
+    return lax_shapes.transpose(self, perm)
 
 
 def _real(self):
-    return _jnp().real(self)
+    return np_elementwise.real(self)
 
 
 def _imag(self):
-    return _jnp().imag(self)
+    return np_elementwise.imag(self)
 
 
 def _getitem(self, idx):
-    from xjit._src.numpy import indexing
-    return indexing.getitem(self, idx)
+    return np_indexing.getitem(self, idx)
 
 
 def _len(self):
@@ -164,9 +172,8 @@ def _array_iter(self):
 def _tracer_iter(self):
     if not self.shape:
         raise TypeError("iteration over a 0-d array")
-    lax = _lax()
     for i in range(self.shape[0]):
-        yield lax.index_in_dim(self, i, 0, keepdims=False)
+        yield lax_shapes.index_in_dim(self, i, 0, keepdims=False)
 
 
 def _array_repr(self):
@@ -256,7 +263,8 @@ def _common_methods() -> dict:
     for py, name in _UNARY_OPS.items():
         methods[f"__{py}__"] = _unary(name)
     for name in _DELEGATED:
-        methods[name] = _delegate(name)
+        if _jnp_function(name) is not None:  # (sort, argsort: not in xjit.numpy yet)
+            methods[name] = _delegate(name)
     methods.update({
         "reshape": reshape, "transpose": transpose, "flatten": flatten, "astype": astype,
         "T": property(_t), "mT": property(_mt), "real": property(_real),

@@ -91,15 +91,35 @@ class Trace:
 
     ``constants`` caches graph constants made from concrete arrays so that an
     array captured twice is embedded once.
+
+    A region trace (a called computation: a reduce body, a nested jit) has the
+    trace it is nested in as ``parent``. When it meets a tracer of an enclosing
+    live trace it lifts it (``lift``): the value becomes an extra parameter of
+    the region's computation, and ``captures`` records the value it stands for
+    in the parent trace (as a jaxpr's constvars), which the op owning the
+    region passes as operands. A value used twice is lifted once; a value of a
+    trace further out is lifted through every trace in between.
+    ``on_capture(tracer)`` may refuse a capture by raising (reduce bodies).
+    ``inline_calls``: a jitted function called inside this trace runs inline
+    instead of becoming a ``call`` (reduce bodies: the cpu backend evaluates
+    them with a scalar evaluator that has no calls).
     """
 
-    def __init__(self, module_builder, computation_builder, name: str = "main"):
+    def __init__(self, module_builder, computation_builder, name: str = "main", *,
+                 parent: "Trace | None" = None, on_capture=None, inline_calls: bool = False):
         self.mb = module_builder
         self.cb = computation_builder
         self.name = name
         self.live = True
+        self.parent = parent
         self.constants: dict[int, Any] = {}
         self._keepalive: list[Any] = []
+        self.captures: list[Tracer] = []
+        self._lifted: dict[Any, Any] = {}  # parent's graph value -> our parameter
+        self._on_capture = on_capture
+        self.inline_calls = inline_calls
+        # Names of the module's computations (shared by the traces of one module).
+        self.names: set[str] = parent.names if parent is not None else {"main"}
 
     def constant(self, value) -> Any:
         """A graph constant holding concrete ``value`` (numpy or xjit.Array)."""
@@ -111,6 +131,38 @@ class Trace:
             self._keepalive.append(value)  # keeps id(value) unique while tracing
         return v
 
+    def encloses(self, other: "Trace") -> bool:
+        """Whether ``other`` is nested (at any depth) in this trace."""
+        t = other.parent
+        while t is not None:
+            if t is self:
+                return True
+            t = t.parent
+        return False
+
+    def lift(self, x: "Tracer") -> Any:
+        """The parameter of this trace's computation standing for ``x``, a tracer
+        of a live trace enclosing this one (added on first use)."""
+        if self._on_capture is not None:
+            self._on_capture(x)
+        parent = self.parent
+        outer = x._value if x._trace is parent else parent.lift(x)
+        v = self._lifted.get(outer)
+        if v is None:
+            v = self.cb.parameter(x.aval.dtype.name, x.aval.shape)
+            self._lifted[outer] = v
+            self.captures.append(Tracer(parent, outer, x.aval))
+        return v
+
+    def unique_name(self, base: str) -> str:
+        """``base``, or ``base_1``, ``base_2``...: a computation name new in the module."""
+        name, i = base, 0
+        while name in self.names:
+            i += 1
+            name = f"{base}_{i}"
+        self.names.add(name)
+        return name
+
     def __repr__(self):
         return f"Trace({self.name})"
 
@@ -121,11 +173,6 @@ class _TraceState(threading.local):
 
 
 _state = _TraceState()
-
-
-def trace_stack() -> list:
-    """The active traces, innermost last."""
-    return _state.stack
 
 
 def current_trace():

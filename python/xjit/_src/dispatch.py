@@ -127,20 +127,27 @@ def _weak_flags(weak_type, n: int) -> list:
 
 
 def graph_value(trace: core.Trace, x):
-    """The builder value of operand ``x`` inside ``trace``."""
+    """The builder value of operand ``x`` inside ``trace``.
+
+    A tracer of a live trace enclosing ``trace`` is lifted into a parameter of
+    ``trace`` (``Trace.lift``); any other foreign tracer is an error.
+    """
     if isinstance(x, Tracer):
-        if x._trace is not trace:
-            raise _foreign_tracer_error(x, trace)
-        return x._value
+        if x._trace is trace:
+            return x._value
+        if x._trace.live and x._trace.encloses(trace):
+            return trace.lift(x)
+        raise _foreign_tracer_error(x, trace)
     return trace.constant(x)
 
 
 def _foreign_tracer_error(x: Tracer, trace: core.Trace) -> Exception:
     if x._trace.live:
         return errors.UnexpectedTracerError(
-            f"A traced value of an enclosing trace was used inside {trace.name}: {x!r}. "
-            f"Region bodies (lax.reduce computations) may not close over traced values; "
-            f"pass them as operands instead.")
+            f"A traced value of another trace was used inside {trace.name}: {x!r}. "
+            f"{trace.name} is not nested in the trace that value belongs to (for example "
+            f"eval_shape or jit(...).lower called while tracing), so it cannot be passed "
+            f"in; pass it as an argument instead.")
     return errors.UnexpectedTracerError(
         f"Encountered an unexpected tracer: {x!r}. A traced value escaped the function "
         f"being traced (for example it was stored in a global or returned through a "
@@ -241,7 +248,3 @@ def build_module(mb, cb, results):
 def eager_cache_size() -> int:
     """Number of cached one-op executables (for tests and benchmarks)."""
     return len(_eager_cache)
-
-
-def clear_eager_cache() -> None:
-    _eager_cache.clear()

@@ -357,8 +357,3 @@ def default_int_dtype() -> np.dtype:
 def default_float_dtype() -> np.dtype:
     """float32, or float64 with x64."""
     return canonicalize_dtype(np.float64)
-
-
-def default_complex_dtype() -> np.dtype:
-    """complex64, or complex128 with x64."""
-    return canonicalize_dtype(np.complex128)

@@ -2,8 +2,10 @@
 
 ``trace_to_module`` is what ``jit`` does on a cache miss: one parameter per
 flattened argument leaf, the function run on tracers, the output leaves made
-the computation's results. ``trace_region`` does the same for the called
-computations of ops such as ``reduce``.
+the computation's results. ``trace_call`` does the same for a jitted function
+called while another is traced (a ``call`` of its own computation), and
+``trace_region`` for the called computations of ops such as ``reduce``.
+Both nest in the current trace: outer tracers they use become captures.
 
 Example:
     >>> traced = trace_to_module(lambda x: x * 2, (np.ones(3, np.float32),), {})
@@ -63,6 +65,21 @@ def output_value(trace: core.Trace, leaf) -> tuple:
                     f"function is not a valid JAX type.")
 
 
+def _trace_function(trace: core.Trace, fun: Callable, in_treedef, in_avals,
+                    rebuild_args: Callable | None) -> tuple:
+    """Run ``fun`` on parameters of ``trace``: (out_treedef, [(value, weak)] per output leaf)."""
+    cb = trace.cb
+    with core.new_trace(trace):
+        tracers = [core.Tracer(trace, cb.parameter(a.dtype.name, a.shape), a) for a in in_avals]
+        args, kwargs = in_treedef.unflatten(tracers)
+        if rebuild_args is not None:
+            args, kwargs = rebuild_args(args, kwargs)
+        out = fun(*args, **kwargs)
+        out_leaves, out_treedef = _xjit.tree_flatten(out)
+        pairs = [output_value(trace, leaf) for leaf in out_leaves]
+    return out_treedef, pairs
+
+
 def trace_to_module(fun: Callable, dyn_args: Sequence, dyn_kwargs: dict, *,
                     rebuild_args: Callable | None = None, name: str = "main") -> TracedModule:
     """Trace ``fun`` on tracers standing for the leaves of (dyn_args, dyn_kwargs).
@@ -75,27 +92,73 @@ def trace_to_module(fun: Callable, dyn_args: Sequence, dyn_kwargs: dict, *,
     mb = _xjit.ModuleBuilder(f"jit_{_sanitize(name)}")
     cb = mb.computation("main")
     trace = core.Trace(mb, cb, f"jit({name})")
-    with core.new_trace(trace):
-        tracers = [core.Tracer(trace, cb.parameter(a.dtype.name, a.shape), a) for a in in_avals]
-        args, kwargs = in_treedef.unflatten(tracers)
-        if rebuild_args is not None:
-            args, kwargs = rebuild_args(args, kwargs)
-        out = fun(*args, **kwargs)
-        out_leaves, out_treedef = _xjit.tree_flatten(out)
-        pairs = [output_value(trace, leaf) for leaf in out_leaves]
+    out_treedef, pairs = _trace_function(trace, fun, in_treedef, in_avals, rebuild_args)
     module = dispatch.build_module(mb, cb, [v for v, _ in pairs])
     return TracedModule(module, in_treedef, in_avals, out_treedef, [w for _, w in pairs])
 
 
+def trace_call(fun: Callable, dyn_args: Sequence, dyn_kwargs: dict, *,
+               rebuild_args: Callable | None = None, name: str = "fun"):
+    """``fun`` applied inside the current trace as a ``call`` of its own computation.
+
+    What a jitted function does when called while another function is traced
+    (JAX's pjit inside jit): ``fun`` is traced into a computation of the outer
+    module named after it, whose parameters are the argument leaves followed by
+    the outer values ``fun`` closes over (its captures); the call's operands
+    are the arguments and those captures. Returns ``fun``'s output pytree of
+    tracers of the current trace.
+
+    Example:
+        >>> def outer(x):
+        ...     return trace_call(lambda y: y * x, (x + 1,), {}, name="inner")
+        >>> "func.call" in trace_to_module(outer, (np.float32(2),), {}).module.as_text()
+        True
+    """
+    parent = core.current_trace()
+    if parent.inline_calls:
+        args, kwargs = (rebuild_args(dyn_args, dyn_kwargs) if rebuild_args is not None
+                        else (tuple(dyn_args), dict(dyn_kwargs)))
+        return fun(*args, **kwargs)
+    leaves, in_treedef = _xjit.tree_flatten((tuple(dyn_args), dict(dyn_kwargs)))
+    in_avals = [leaf_aval(x) for x in leaves]
+    cb = parent.mb.computation(parent.unique_name(_sanitize(name)))
+    trace = core.Trace(parent.mb, cb, f"jit({name})", parent=parent)
+    out_treedef, pairs = _trace_function(trace, fun, in_treedef, in_avals, rebuild_args)
+    if not pairs:  # nothing to compute: the call would have no result
+        return out_treedef.unflatten([])
+    callee = cb.finish([v for v, _ in pairs])
+    operands = [x if isinstance(x, (core.Tracer, _xjit.Array))
+                else dispatch.to_numpy_operand(x, a.dtype) for x, a in zip(leaves, in_avals)]
+    out = dispatch.bind("call", operands + trace.captures, {},
+                        weak_type=[w for _, w in pairs], regions=[lambda mb: callee])
+    return out_treedef.unflatten(out if isinstance(out, list) else [out])
+
+
+class Region:
+    """A traced region: its computation and the outer values it captured (tracers
+    of the enclosing trace, the trailing parameters of ``computation``)."""
+    __slots__ = ("computation", "captures")
+
+    def __init__(self, computation, captures):
+        self.computation = computation
+        self.captures = captures
+
+
 def trace_region(mb, name: str, in_avals: Sequence[core.ShapedArray], fun: Callable,
-                 out_dtypes: Sequence[np.dtype]):
+                 out_dtypes: Sequence[np.dtype], on_capture: Callable | None = None,
+                 inline_calls: bool = False) -> Region:
     """Build computation ``name`` in module builder ``mb`` from ``fun``.
 
     ``fun`` receives one tracer per aval and returns a pytree whose leaves are
-    the results, converted to ``out_dtypes`` when they are Python scalars.
+    the results, converted to ``out_dtypes`` when they are Python scalars. The
+    region is nested in the current trace (if any): tracers of it or of traces
+    enclosing it become captures, unless ``on_capture(tracer)`` raises.
+    ``inline_calls``: jitted functions called by ``fun`` run inline (no call op).
     """
-    cb = mb.computation(name)
-    trace = core.Trace(mb, cb, f"region {name}")
+    parent = core.current_trace()
+    cb = mb.computation(name if parent is None else parent.unique_name(name))
+    trace = core.Trace(mb, cb, f"region {name}", parent=parent, on_capture=on_capture,
+                       inline_calls=inline_calls)
     with core.new_trace(trace):
         params = [core.Tracer(trace, cb.parameter(a.dtype.name, a.shape), a) for a in in_avals]
         out = fun(*params)
@@ -111,7 +174,7 @@ def trace_region(mb, name: str, in_avals: Sequence[core.ShapedArray], fun: Calla
                 raise TypeError(f"{name}: the computation returned {np.dtype(leaf.dtype).name}"
                                 f", expected {np.dtype(dt).name}")
             values.append(output_value(trace, leaf)[0])
-    return cb.finish(values) or cb
+    return Region(cb.finish(values), trace.captures)
 
 
 def _sanitize(name: str) -> str:

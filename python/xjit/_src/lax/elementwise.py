@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from xjit._src import dispatch
+from xjit._src import core, dispatch
 from xjit._src.dtypes import SUPPORTED_DTYPES
 from xjit._src.lax import operands as ops
 from xjit._src.traceback_util import api_boundary
@@ -64,10 +64,6 @@ def _make_binary(fn_name, name, op, accepted, doc, attrs=None, weak=None):
     f.__name__ = f.__qualname__ = fn_name
     f.__doc__ = doc
     return api_boundary(f)
-
-
-def _complex_component(dtype) -> np.dtype:
-    return np.dtype(np.float64 if np.dtype(dtype) == np.complex128 else np.float32)
 
 
 # ---------------------------------------------------------------- binary arithmetic
@@ -279,7 +275,7 @@ def integer_pow(x, y: int):
     ops.check_dtype("integer_pow", ops.dtype_of(x), *_NUM)
     y = int(y)
     if y == 0:
-        return full_like(x, 1)
+        return _full_like(x, 1)
     acc = None
     base = x
     n = -y if y < 0 else y
@@ -328,7 +324,7 @@ def asin(x):
 def acos(x):
     """Element-wise arccosine. Example: ``lax.acos(x)``."""
     r = mul(2.0, atan2(sqrt(sub(1.0, mul(x, x))), add(1.0, x)))
-    return select(ne(x, -1.0), r, full_like(r, math.pi))
+    return select(ne(x, -1.0), r, _full_like(r, math.pi))
 
 
 @api_boundary
@@ -450,7 +446,13 @@ def _convert_element_type(operand, new_dtype, weak_type: bool = False):
     return bind("convert", [operand], {"dtype": new.name}, weak_type=weak_type)
 
 
-def full_like(x, fill_value, dtype=None, shape=None):
-    """An array like ``x`` filled with ``fill_value`` (see ``lax.full_like``)."""
-    from xjit._src.lax.shapes import full_like as _full_like
-    return _full_like(x, fill_value, dtype, shape)
+def _full_like(x, value):
+    """``lax.full_like(x, value)`` for a Python scalar ``value``: the dtype, shape and
+    weak type of ``x``. (shapes.full_like is built on this module, so it is not used.)"""
+    dt = ops.dtype_of(x)
+    weak = ops.is_weak(x)
+    shape = ops.shape_of(x)
+    scalar = np.asarray(value).astype(dt)
+    if core.current_trace() is None:
+        return ops.concrete_value(np.full(shape, scalar, dt), weak)
+    return ops.broadcast_to(ops.concrete_value(scalar, weak), shape)

@@ -38,6 +38,15 @@ def _reduce_dims(name: str, dimensions, ndim: int) -> tuple:
     return dims
 
 
+def _refuse_capture(x) -> None:
+    # A reduce body takes exactly (accumulators, values): no operand can carry a
+    # captured value into it, so (as in JAX) it may not close over tracers.
+    raise NotImplementedError(
+        f"Reduction computations can't close over Tracers: the computation passed to "
+        f"lax.reduce uses {x!r} from an enclosing trace. Pass it as an operand of the "
+        f"reduction instead, or use a value known before tracing.")
+
+
 def _bind_reduce(name, operands, inits, body: Callable, dims, region_key, weak):
     """Variadic reduce of numpy/Array/Tracer operands with scalar ``inits``."""
     dtypes = [x.dtype for x in operands]
@@ -45,7 +54,10 @@ def _bind_reduce(name, operands, inits, body: Callable, dims, region_key, weak):
     def build_region(mb):
         # Built only when the op is traced or compiled (not on an eager cache hit).
         avals = [core.ShapedArray((), d) for d in dtypes] * 2
-        return tracing.trace_region(mb, _region_name(), avals, body, dtypes)
+        # Jitted functions the body calls run inline: the cpu backend runs
+        # non-monoid bodies on a scalar evaluator that has no call op.
+        return tracing.trace_region(mb, _region_name(), avals, body, dtypes,
+                                    on_capture=_refuse_capture, inline_calls=True).computation
 
     out = dispatch.bind("reduce", list(operands) + list(inits), {"dimensions": dims},
                         weak_type=weak, regions=[build_region], region_key=region_key)

@@ -14,6 +14,7 @@ import numpy as np
 
 from xjit._src import dispatch
 from xjit._src.lax import operands as ops
+from xjit._src.lax.elementwise import _convert_element_type
 from xjit._src.traceback_util import api_boundary
 
 bind = dispatch.bind
@@ -312,7 +313,6 @@ def full(shape: Sequence[int], fill_value, dtype=None):
                         f"{ops.shape_of(fill_value)}.")
     weak = dtype is None and ops.is_weak(fill_value)
     dt = ops.dtype_of(fill_value) if dtype is None else dispatch.canonicalize_dtype(dtype)
-    from xjit._src.lax.elementwise import _convert_element_type
     if isinstance(fill_value, (ops.Array, ops.Tracer)):
         value = _convert_element_type(fill_value, dt, weak)
         return broadcast_in_dim(value, shape, ())
@@ -336,7 +336,6 @@ def full_like(x, fill_value, dtype=None, shape=None):
     dt = ops.dtype_of(x) if dtype is None else dispatch.canonicalize_dtype(dtype)
     out = full(ops.shape_of(x) if shape is None else shape, fill_value, dt)
     if dtype is None and ops.is_weak(x):
-        from xjit._src.lax.elementwise import _convert_element_type
         out = _convert_element_type(out, dt, True)
     return out
 

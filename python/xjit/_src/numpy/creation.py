@@ -14,8 +14,12 @@ import operator
 import numpy as np
 
 from xjit._src import dtypes
+from xjit._src.errors import ConcretizationTypeError
+from xjit._src.lax import elementwise as lax_ew
+from xjit._src.lax import shapes as lax_shapes
+from xjit._src.numpy import elementwise
+from xjit._src.numpy import shape_ops
 from xjit._src.numpy import util
-from xjit._src.numpy.util import lax
 
 
 def _leaves(obj, out):
@@ -70,7 +74,7 @@ def array(object, dtype=None, copy=True, order="K", ndmin=0):  # noqa: A002
     else:
         raise TypeError(f"Unexpected input type for array: {type(object)}")
     if ndmin > out.ndim:
-        out = lax().reshape(out, (1,) * (ndmin - out.ndim) + tuple(out.shape))
+        out = lax_shapes.reshape(out, (1,) * (ndmin - out.ndim) + tuple(out.shape))
     return out
 
 
@@ -87,7 +91,6 @@ def _to_numpy_nested(obj):
 
 
 def _stack_nested(obj, want):
-    from xjit._src.numpy import shape_ops
     if isinstance(obj, (list, tuple)):
         parts = [_stack_nested(o, want) for o in obj]
         if not parts:
@@ -225,7 +228,6 @@ def full_like(a, fill_value, dtype=None, shape=None, *, device=None):
 
 def _concrete_scalar(name, v):
     if util.is_tracer(v):
-        from xjit._src.errors import ConcretizationTypeError
         raise ConcretizationTypeError(
             f"jnp.{name} requires concrete (non-traced) arguments; got a traced value. "
             "Mark it static with static_argnums.")
@@ -294,7 +296,6 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
 
 
 def _linspace_traced(start, stop, num, endpoint, retstep, want, axis, div):
-    from xjit._src.numpy import elementwise, shape_ops
     compute = util.to_inexact(want)
     s = util.convert(start, compute)
     e = util.convert(stop, compute)
@@ -303,13 +304,13 @@ def _linspace_traced(start, stop, num, endpoint, retstep, want, axis, div):
     step = elementwise.divide(elementwise.subtract(e, s), div) if div > 0 else \
         elementwise.subtract(e, s)
     out_shape = (num,) + bshape
-    iota = lax().broadcasted_iota(compute, out_shape, 0)
+    iota = lax_shapes.broadcasted_iota(compute, out_shape, 0)
     sb = util.broadcast_to(s, out_shape)
-    out = lax().add(sb, lax().mul(iota, util.broadcast_to(step, out_shape)))
+    out = lax_ew.add(sb, lax_ew.mul(iota, util.broadcast_to(step, out_shape)))
     if endpoint and num > 1:
-        last = lax().broadcasted_iota(dtypes.default_int_dtype(), out_shape, 0)
-        is_last = lax().eq(last, util.broadcast_to(util.convert(num - 1, last.dtype), out_shape))
-        out = lax().select(is_last, util.broadcast_to(e, out_shape), out)
+        last = lax_shapes.broadcasted_iota(dtypes.default_int_dtype(), out_shape, 0)
+        is_last = lax_ew.eq(last, util.broadcast_to(util.convert(num - 1, last.dtype), out_shape))
+        out = lax_ew.select(is_last, util.broadcast_to(e, out_shape), out)
     if dtypes.issubdtype(want, np.integer):
         out = elementwise.floor(out)
     out = util.convert(out, want, False)
@@ -332,11 +333,10 @@ def eye(N, M=None, k=0, dtype=None, *, device=None):
     if N < 0 or M < 0:
         raise ValueError(f"negative dimensions are not allowed, got {N} and {M}")
     k = operator.index(k)
-    _lax = lax()
     idx = dtypes.default_int_dtype()
-    rows = _lax.broadcasted_iota(idx, (N, M), 0)
-    cols = _lax.broadcasted_iota(idx, (N, M), 1)
-    diag = _lax.eq(_lax.add(rows, util.broadcast_to(util.convert(k, idx), (N, M))), cols)
+    rows = lax_shapes.broadcasted_iota(idx, (N, M), 0)
+    cols = lax_shapes.broadcasted_iota(idx, (N, M), 1)
+    diag = lax_ew.eq(lax_ew.add(rows, util.broadcast_to(util.convert(k, idx), (N, M))), cols)
     return util.convert(diag, want, False)
 
 
@@ -361,17 +361,15 @@ def tri(N, M=None, k=0, dtype=None):
     """
     want = util.requested_dtype(dtype) or dtypes.default_float_dtype()
     M = N if M is None else M
-    _lax = lax()
     idx = dtypes.default_int_dtype()
-    rows = _lax.broadcasted_iota(idx, (N, M), 0)
-    cols = _lax.broadcasted_iota(idx, (N, M), 1)
-    mask = _lax.ge(_lax.add(rows, util.broadcast_to(util.convert(k, idx), (N, M))), cols)
+    rows = lax_shapes.broadcasted_iota(idx, (N, M), 0)
+    cols = lax_shapes.broadcasted_iota(idx, (N, M), 1)
+    mask = lax_ew.ge(lax_ew.add(rows, util.broadcast_to(util.convert(k, idx), (N, M))), cols)
     return util.convert(mask, want, False)
 
 
 def _triangle(m, k, lower: bool):
     """``m`` with the elements above (``lower``) or below diagonal ``k`` zeroed."""
-    from xjit._src.numpy import elementwise
     x = util.asarray_any(m)
     mask = tri(x.shape[-2], x.shape[-1], k if lower else k - 1, dtype=np.bool_)
     return elementwise.where(mask, x, 0) if lower else elementwise.where(mask, 0, x)

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from xjit._src.lax import elementwise as lax_ew
+from xjit._src.lax import shapes as lax_shapes
 from xjit._src.numpy import reductions, util
-from xjit._src.numpy.util import lax
+from xjit._src.numpy import shape_ops
 
 
 def _scan(x, axis, combine, identity):
-    _lax = lax()
     n = x.shape[axis]
     pad_value = util.convert(identity, x.dtype, bool(x.weak_type))
     shift = 1
@@ -28,14 +29,13 @@ def _scan(x, axis, combine, identity):
         high = [0] * x.ndim
         high[axis] = -shift
         config = [(lo, hi, 0) for lo, hi in zip(low, high)]
-        shifted = _lax.pad(x, pad_value, config)
+        shifted = lax_shapes.pad(x, pad_value, config)
         x = combine(x, shifted)
         shift *= 2
     return x
 
 
 def _cumulative(name, a, axis, dtype, is_prod):
-    from xjit._src.numpy import shape_ops
     util.check_arraylike(name, a)
     x = util.asarray_any(a)
     if axis is None:
@@ -51,7 +51,7 @@ def _cumulative(name, a, axis, dtype, is_prod):
     if compute == np.bool_:
         compute = np.dtype(np.int32)
     x = util.convert(x, compute, False)
-    combine = lax().mul if is_prod else lax().add
+    combine = lax_ew.mul if is_prod else lax_ew.add
     out = _scan(x, ax, combine, 1 if is_prod else 0)
     return util.convert(out, out_dtype, weak)
 

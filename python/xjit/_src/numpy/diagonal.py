@@ -9,8 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from xjit._src.lax import elementwise as lax_ew
+from xjit._src.lax import reductions as lax_reductions
+from xjit._src.lax import shapes as lax_shapes
+from xjit._src.numpy import elementwise
+from xjit._src.numpy import reductions
+from xjit._src.numpy import shape_ops
 from xjit._src.numpy import util
-from xjit._src.numpy.util import lax
 
 
 def diagonal(a, offset=0, axis1=0, axis2=1):
@@ -20,7 +25,6 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
         >>> jnp.diagonal(jnp.arange(9).reshape(3, 3), 1)
         Array([1, 5], dtype=int32)
     """
-    from xjit._src.numpy import elementwise, reductions, shape_ops
     util.check_arraylike("diagonal", a)
     x = util.asarray_any(a)
     if x.ndim < 2:
@@ -35,21 +39,21 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     # Mask the (n, m) plane to the diagonal, then reduce away the row axis.
     shape = tuple(x.shape)
     idx_dtype = np.dtype(np.int32)
-    r = lax().broadcasted_iota(idx_dtype, shape, x.ndim - 2)
-    c = lax().broadcasted_iota(idx_dtype, shape, x.ndim - 1)
-    on_diag = lax().eq(lax().add(r, util.broadcast_to(util.convert(offset, idx_dtype), shape)), c)
+    r = lax_shapes.broadcasted_iota(idx_dtype, shape, x.ndim - 2)
+    c = lax_shapes.broadcasted_iota(idx_dtype, shape, x.ndim - 1)
+    on_diag = lax_ew.eq(lax_ew.add(r, util.broadcast_to(util.convert(offset, idx_dtype), shape)), c)
     picked = elementwise.where(on_diag, x, util.convert(0, x.dtype, bool(x.weak_type)))
     if x.dtype == np.bool_:
         summed = reductions.any(picked, axis=-2)
     else:
-        summed = lax().reduce_sum(picked, (x.ndim - 2,))
+        summed = lax_reductions.reduce_sum(picked, (x.ndim - 2,))
     start = [0] * (x.ndim - 1)
     limit = list(summed.shape)
     if length == 0:
         limit[-1] = 0
     else:
         start[-1], limit[-1] = int(cols[0]), int(cols[-1]) + 1
-    return lax().slice(summed, tuple(start), tuple(limit))
+    return lax_shapes.slice(summed, tuple(start), tuple(limit))
 
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
@@ -59,7 +63,6 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
         >>> jnp.trace(jnp.arange(4).reshape(2, 2))
         Array(3, dtype=int32)
     """
-    from xjit._src.numpy import reductions
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.trace is not supported.")
     return reductions.sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
@@ -73,7 +76,6 @@ def diag(v, k=0):
         Array([[1, 0],
                [0, 2]], dtype=int32)
     """
-    from xjit._src.numpy import elementwise
     util.check_arraylike("diag", v)
     x = util.asarray_any(v)
     if x.ndim == 2:
@@ -82,13 +84,13 @@ def diag(v, k=0):
         raise ValueError("diag input must be 1d or 2d")
     n = x.shape[0] + abs(k)
     idx_dtype = np.dtype(np.int32)
-    r = lax().broadcasted_iota(idx_dtype, (n, n), 0)
-    c = lax().broadcasted_iota(idx_dtype, (n, n), 1)
-    on_diag = lax().eq(lax().add(r, util.broadcast_to(util.convert(k, idx_dtype), (n, n))), c)
+    r = lax_shapes.broadcasted_iota(idx_dtype, (n, n), 0)
+    c = lax_shapes.broadcasted_iota(idx_dtype, (n, n), 1)
+    on_diag = lax_ew.eq(lax_ew.add(r, util.broadcast_to(util.convert(k, idx_dtype), (n, n))), c)
     # Value at (i, i + k) is v[min(i, i + k)]: pad v to length n and broadcast along the
     # axis that indexes it.
-    padded = lax().pad(x, util.convert(0, x.dtype, bool(x.weak_type)),
+    padded = lax_shapes.pad(x, util.convert(0, x.dtype, bool(x.weak_type)),
                        [(0, n - x.shape[0], 0)])
     along = 0 if k >= 0 else 1
-    vals = lax().broadcast_in_dim(padded, (n, n), (along,))
+    vals = lax_shapes.broadcast_in_dim(padded, (n, n), (along,))
     return elementwise.where(on_diag, vals, util.convert(0, x.dtype, bool(x.weak_type)))

@@ -12,8 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from xjit._src import dtypes
+from xjit._src.lax import elementwise as lax_ew
+from xjit._src.numpy import indexing
 from xjit._src.numpy import util
-from xjit._src.numpy.util import lax
 
 
 def _kind(dt) -> str:
@@ -50,8 +51,8 @@ def _binary_inexact(name, fn, doc_example):
 
 
 def _lax_fn(fn_name):
-    """A function applying ``xjit.lax.<fn_name>`` (looked up at call time)."""
-    return lambda a, b: getattr(lax(), fn_name)(a, b)
+    """The element-wise lax function ``fn_name``."""
+    return getattr(lax_ew, fn_name)
 
 
 def _unary(name, fn, doc_example, inexact=False, allowed="biufc"):
@@ -79,16 +80,16 @@ def _zeros_like(x):
 
 # ----------------------------------------------------------------------- arithmetic
 
-add = _binary("add", lambda a, b: lax().add(a, b) if _kind(a.dtype) != "b" else lax().or_(a, b),
+add = _binary("add", lambda a, b: lax_ew.add(a, b) if _kind(a.dtype) != "b" else lax_ew.or_(a, b),
               "    >>> jnp.add(jnp.int8(1), 2).dtype\n    dtype('int8')")
 subtract = _binary("subtract", lambda a, b: _subtract(a, b),
                    "    >>> jnp.subtract(3, jnp.arange(3))\n    Array([3, 2, 1], dtype=int32)")
 multiply = _binary("multiply",
-                   lambda a, b: lax().mul(a, b) if _kind(a.dtype) != "b" else lax().and_(a, b),
+                   lambda a, b: lax_ew.mul(a, b) if _kind(a.dtype) != "b" else lax_ew.and_(a, b),
                    "    >>> jnp.multiply(2, 3.5)\n    Array(7., dtype=float32, weak_type=True)")
-true_divide = _binary_inexact("true_divide", lambda a, b: lax().div(a, b),
+true_divide = _binary_inexact("true_divide", lambda a, b: lax_ew.div(a, b),
                               "    >>> jnp.true_divide(1, 2)\n    Array(0.5, dtype=float32, weak_type=True)")
-divide = _binary_inexact("divide", lambda a, b: lax().div(a, b),
+divide = _binary_inexact("divide", lambda a, b: lax_ew.div(a, b),
                          "    >>> jnp.divide(jnp.arange(3), 2).dtype\n    dtype('float32')")
 
 
@@ -96,7 +97,7 @@ def _subtract(a, b):
     if _kind(a.dtype) == "b":
         raise TypeError("numpy boolean subtract, the `-` operator, is not supported, "
                         "use the bitwise_xor, the `^` operator, or the logical_xor function instead.")
-    return lax().sub(a, b)
+    return lax_ew.sub(a, b)
 
 
 def _as_int_if_bool(a, b):
@@ -106,26 +107,24 @@ def _as_int_if_bool(a, b):
 
 
 def _int_floor_divide(a, b):
-    _lax = lax()
     if _kind(a.dtype) == "u":
-        return _lax.div(a, b)
-    q = _lax.div(a, b)
+        return lax_ew.div(a, b)
+    q = lax_ew.div(a, b)
     zero = _zeros_like(a)
-    r = _lax.rem(a, b)
-    signs_differ = _lax.ne(_lax.lt(a, zero), _lax.lt(b, zero))
-    fix = _lax.and_(signs_differ, _lax.ne(r, zero))
-    return _lax.select(fix, _lax.sub(q, _const_like(q, 1)), q)
+    r = lax_ew.rem(a, b)
+    signs_differ = lax_ew.ne(lax_ew.lt(a, zero), lax_ew.lt(b, zero))
+    fix = lax_ew.and_(signs_differ, lax_ew.ne(r, zero))
+    return lax_ew.select(fix, lax_ew.sub(q, _const_like(q, 1)), q)
 
 
 def _float_divmod(a, b):
     """numpy's float floor-divide and modulo (as JAX's _float_divmod)."""
-    _lax = lax()
-    mod = _lax.rem(a, b)
-    div = _lax.div(_lax.sub(a, mod), b)
+    mod = lax_ew.rem(a, b)
+    div = lax_ew.div(lax_ew.sub(a, mod), b)
     zero = _zeros_like(a)
-    ind = _lax.and_(_lax.ne(mod, zero), _lax.ne(_lax.sign(b), _lax.sign(mod)))
-    mod = _lax.select(ind, _lax.add(mod, b), mod)
-    div = _lax.select(ind, _lax.sub(div, _const_like(div, 1)), div)
+    ind = lax_ew.and_(lax_ew.ne(mod, zero), lax_ew.ne(lax_ew.sign(b), lax_ew.sign(mod)))
+    mod = lax_ew.select(ind, lax_ew.add(mod, b), mod)
+    div = lax_ew.select(ind, lax_ew.sub(div, _const_like(div, 1)), div)
     return _round_half_even(div), mod
 
 
@@ -157,14 +156,13 @@ def remainder(x1, x2, /):
     k = _kind(a.dtype)
     if k == "c":
         raise TypeError("remainder does not support complex-valued inputs")
-    _lax = lax()
     if k == "u":
-        out = _lax.rem(a, b)
+        out = lax_ew.rem(a, b)
     elif k == "i":
-        r = _lax.rem(a, b)
+        r = lax_ew.rem(a, b)
         zero = _zeros_like(a)
-        fix = _lax.and_(_lax.ne(_lax.lt(r, zero), _lax.lt(b, zero)), _lax.ne(r, zero))
-        out = _lax.select(fix, _lax.add(r, b), r)
+        fix = lax_ew.and_(lax_ew.ne(lax_ew.lt(r, zero), lax_ew.lt(b, zero)), lax_ew.ne(r, zero))
+        out = lax_ew.select(fix, lax_ew.add(r, b), r)
     else:
         out = _float_divmod(a, b)[1]
     return util.convert(out, np.bool_) if was_bool else out
@@ -191,31 +189,30 @@ def fmod(x1, x2, /):
         Array(-1, dtype=int32, weak_type=True)
     """
     a, b = util.promote_args("fmod", x1, x2)
-    return lax().rem(a, b)
+    return lax_ew.rem(a, b)
 
 
 def _int_pow(base, exponent):
     """Integer power by squaring over the exponent's bits (negative exponents as numpy's
     limit: 1 and -1 keep their powers, everything else gives 0)."""
-    _lax = lax()
     one = _const_like(base, 1)
     zero = _zeros_like(base)
     bits = np.iinfo(base.dtype).bits
-    neg = _lax.lt(exponent, zero)
-    e = _lax.select(neg, zero, exponent)
+    neg = lax_ew.lt(exponent, zero)
+    e = lax_ew.select(neg, zero, exponent)
     acc, sq = one, base
     for _ in range(bits - (1 if _kind(base.dtype) == "i" else 0)):
-        bit = _lax.ne(_lax.and_(e, one), zero)
-        acc = _lax.select(bit, _lax.mul(acc, sq), acc)
-        sq = _lax.mul(sq, sq)
-        e = _lax.shift_right_logical(e, one)
+        bit = lax_ew.ne(lax_ew.and_(e, one), zero)
+        acc = lax_ew.select(bit, lax_ew.mul(acc, sq), acc)
+        sq = lax_ew.mul(sq, sq)
+        e = lax_ew.shift_right_logical(e, one)
     # Negative exponent: base**e == 1/base**|e|, truncated toward zero.
-    odd = _lax.ne(_lax.and_(exponent, one), zero)
-    neg_result = _lax.select(_lax.eq(base, one), one,
-                             _lax.select(_lax.eq(base, _lax.neg(one)) if _kind(base.dtype) == "i"
-                                         else _lax.ne(base, base),
-                                         _lax.select(odd, _lax.neg(one), one), zero))
-    return _lax.select(neg, neg_result, acc)
+    odd = lax_ew.ne(lax_ew.and_(exponent, one), zero)
+    neg_result = lax_ew.select(lax_ew.eq(base, one), one,
+                             lax_ew.select(lax_ew.eq(base, lax_ew.neg(one)) if _kind(base.dtype) == "i"
+                                         else lax_ew.ne(base, base),
+                                         lax_ew.select(odd, lax_ew.neg(one), one), zero))
+    return lax_ew.select(neg, neg_result, acc)
 
 
 def power(x1, x2, /):
@@ -231,14 +228,14 @@ def power(x1, x2, /):
         (a,) = util.promote_dtypes(x1)
         if _kind(a.dtype) == "b":
             raise TypeError("power does not support boolean inputs")
-        return lax().integer_pow(a, x2)
+        return lax_ew.integer_pow(a, x2)
     a, b = util.promote_args("power", x1, x2)
     k = _kind(a.dtype)
     if k == "b":
         raise TypeError("power does not support boolean inputs")
     if k in "iu":
         return _int_pow(a, b)
-    return lax().pow(a, b)
+    return lax_ew.pow(a, b)
 
 
 pow = power  # noqa: A001  (numpy 2 alias)
@@ -252,7 +249,7 @@ def float_power(x1, x2, /):
         Array(8., dtype=float32, weak_type=True)
     """
     a, b = util.promote_args_inexact("float_power", x1, x2)
-    return lax().pow(a, b)
+    return lax_ew.pow(a, b)
 
 
 def negative(x, /):
@@ -267,7 +264,7 @@ def negative(x, /):
     if _kind(x.dtype) == "b":
         raise TypeError("The numpy boolean negative, the `-` operator, is not supported, "
                         "use the `~` operator or the logical_not function instead.")
-    return lax().neg(x)
+    return lax_ew.neg(x)
 
 
 def positive(x, /):
@@ -293,7 +290,7 @@ def absolute(x, /):
     k = _kind(x.dtype)
     if k in "bu":
         return x
-    return lax().abs(x)
+    return lax_ew.abs(x)
 
 
 abs = absolute  # noqa: A001
@@ -311,8 +308,8 @@ def sign(x, /):
     if _kind(x.dtype) == "b":
         return x
     if _kind(x.dtype) == "u":
-        return util.convert(lax().ne(x, _zeros_like(x)), x.dtype, bool(x.weak_type))
-    return lax().sign(x)
+        return util.convert(lax_ew.ne(x, _zeros_like(x)), x.dtype, bool(x.weak_type))
+    return lax_ew.sign(x)
 
 
 def square(x, /):
@@ -325,8 +322,8 @@ def square(x, /):
     util.check_arraylike("square", x)
     x = util.asarray_any(x)
     if _kind(x.dtype) == "b":
-        return lax().and_(x, x)
-    return lax().mul(x, x)
+        return lax_ew.and_(x, x)
+    return lax_ew.mul(x, x)
 
 
 def reciprocal(x, /):
@@ -338,59 +335,54 @@ def reciprocal(x, /):
     """
     util.check_arraylike("reciprocal", x)
     x = util.asarray_any(x)
-    return lax().div(_const_like(x, 1), x)
+    return lax_ew.div(_const_like(x, 1), x)
 
 
 # ------------------------------------------------------------------------ float math
 
 def _log_base(x, base):
-    _lax = lax()
-    return _lax.div(_lax.log(x), _const_like(x, np.log(base)))
+    return lax_ew.div(lax_ew.log(x), _const_like(x, np.log(base)))
 
 
-exp = _unary("exp", lambda x: lax().exp(x), "    >>> jnp.exp(0.0)\n    Array(1., dtype=float32, weak_type=True)", inexact=True)
-exp2 = _unary("exp2", lambda x: lax().exp(lax().mul(x, _const_like(x, np.log(2.0)))),
+exp = _unary("exp", lambda x: lax_ew.exp(x), "    >>> jnp.exp(0.0)\n    Array(1., dtype=float32, weak_type=True)", inexact=True)
+exp2 = _unary("exp2", lambda x: lax_ew.exp(lax_ew.mul(x, _const_like(x, np.log(2.0)))),
               "    >>> jnp.exp2(3.0)\n    Array(8., dtype=float32, weak_type=True)", inexact=True)
-expm1 = _unary("expm1", lambda x: lax().expm1(x), "    >>> jnp.expm1(0.0)\n    Array(0., dtype=float32, weak_type=True)", inexact=True)
-log = _unary("log", lambda x: lax().log(x), "    >>> jnp.log(1.0)\n    Array(0., dtype=float32, weak_type=True)", inexact=True)
+expm1 = _unary("expm1", lambda x: lax_ew.expm1(x), "    >>> jnp.expm1(0.0)\n    Array(0., dtype=float32, weak_type=True)", inexact=True)
+log = _unary("log", lambda x: lax_ew.log(x), "    >>> jnp.log(1.0)\n    Array(0., dtype=float32, weak_type=True)", inexact=True)
 log2 = _unary("log2", lambda x: _log_base(x, 2.0), "    >>> jnp.log2(8.0)\n    Array(3., dtype=float32, weak_type=True)", inexact=True)
 log10 = _unary("log10", lambda x: _log_base(x, 10.0), "    >>> jnp.log10(100.0)\n    Array(2., dtype=float32, weak_type=True)", inexact=True)
-log1p = _unary("log1p", lambda x: lax().log1p(x), "    >>> jnp.log1p(0.0)\n    Array(0., dtype=float32, weak_type=True)", inexact=True)
-sqrt = _unary("sqrt", lambda x: lax().sqrt(x), "    >>> jnp.sqrt(4)\n    Array(2., dtype=float32, weak_type=True)", inexact=True)
-cbrt = _unary("cbrt", lambda x: lax().cbrt(x), "    >>> jnp.cbrt(8.0)\n    Array(2., dtype=float32, weak_type=True)", inexact=True, allowed="f")
-sin = _unary("sin", lambda x: lax().sin(x), "    >>> jnp.sin(0.0)\n    Array(0., dtype=float32, weak_type=True)", inexact=True)
-cos = _unary("cos", lambda x: lax().cos(x), "    >>> jnp.cos(0.0)\n    Array(1., dtype=float32, weak_type=True)", inexact=True)
-tan = _unary("tan", lambda x: lax().tan(x), "    >>> jnp.tan(0.0)\n    Array(0., dtype=float32, weak_type=True)", inexact=True)
-tanh = _unary("tanh", lambda x: lax().tanh(x), "    >>> jnp.tanh(0.0)\n    Array(0., dtype=float32, weak_type=True)", inexact=True)
+log1p = _unary("log1p", lambda x: lax_ew.log1p(x), "    >>> jnp.log1p(0.0)\n    Array(0., dtype=float32, weak_type=True)", inexact=True)
+sqrt = _unary("sqrt", lambda x: lax_ew.sqrt(x), "    >>> jnp.sqrt(4)\n    Array(2., dtype=float32, weak_type=True)", inexact=True)
+cbrt = _unary("cbrt", lambda x: lax_ew.cbrt(x), "    >>> jnp.cbrt(8.0)\n    Array(2., dtype=float32, weak_type=True)", inexact=True, allowed="f")
+sin = _unary("sin", lambda x: lax_ew.sin(x), "    >>> jnp.sin(0.0)\n    Array(0., dtype=float32, weak_type=True)", inexact=True)
+cos = _unary("cos", lambda x: lax_ew.cos(x), "    >>> jnp.cos(0.0)\n    Array(1., dtype=float32, weak_type=True)", inexact=True)
+tan = _unary("tan", lambda x: lax_ew.tan(x), "    >>> jnp.tan(0.0)\n    Array(0., dtype=float32, weak_type=True)", inexact=True)
+tanh = _unary("tanh", lambda x: lax_ew.tanh(x), "    >>> jnp.tanh(0.0)\n    Array(0., dtype=float32, weak_type=True)", inexact=True)
 
 
 def _sinh(x):
-    _lax = lax()
-    return _lax.mul(_lax.sub(_lax.expm1(x), _lax.expm1(_lax.neg(x))), _const_like(x, 0.5))
+    return lax_ew.mul(lax_ew.sub(lax_ew.expm1(x), lax_ew.expm1(lax_ew.neg(x))), _const_like(x, 0.5))
 
 
 def _cosh(x):
-    _lax = lax()
-    return _lax.mul(_lax.add(_lax.exp(x), _lax.exp(_lax.neg(x))), _const_like(x, 0.5))
+    return lax_ew.mul(lax_ew.add(lax_ew.exp(x), lax_ew.exp(lax_ew.neg(x))), _const_like(x, 0.5))
 
 
 def _arcsin(x):
-    _lax = lax()
-    return _lax.atan2(x, _lax.sqrt(_lax.mul(_lax.sub(_const_like(x, 1), x), _lax.add(_const_like(x, 1), x))))
+    return lax_ew.atan2(x, lax_ew.sqrt(lax_ew.mul(lax_ew.sub(_const_like(x, 1), x), lax_ew.add(_const_like(x, 1), x))))
 
 
 def _arccos(x):
-    _lax = lax()
-    return _lax.atan2(_lax.sqrt(_lax.mul(_lax.sub(_const_like(x, 1), x), _lax.add(_const_like(x, 1), x))), x)
+    return lax_ew.atan2(lax_ew.sqrt(lax_ew.mul(lax_ew.sub(_const_like(x, 1), x), lax_ew.add(_const_like(x, 1), x))), x)
 
 
 sinh = _unary("sinh", _sinh, "    >>> jnp.sinh(0.0)\n    Array(0., dtype=float32, weak_type=True)", inexact=True, allowed="f")
 cosh = _unary("cosh", _cosh, "    >>> jnp.cosh(0.0)\n    Array(1., dtype=float32, weak_type=True)", inexact=True, allowed="f")
-arctan = _unary("arctan", lambda x: lax().atan2(x, _const_like(x, 1)),
+arctan = _unary("arctan", lambda x: lax_ew.atan2(x, _const_like(x, 1)),
                 "    >>> jnp.arctan(0.0)\n    Array(0., dtype=float32, weak_type=True)", inexact=True, allowed="f")
 arcsin = _unary("arcsin", _arcsin, "    >>> jnp.arcsin(0.0)\n    Array(0., dtype=float32, weak_type=True)", inexact=True, allowed="f")
 arccos = _unary("arccos", _arccos, "    >>> jnp.arccos(1.0)\n    Array(0., dtype=float32, weak_type=True)", inexact=True, allowed="f")
-arctan2 = _binary_inexact("arctan2", lambda a, b: lax().atan2(a, b),
+arctan2 = _binary_inexact("arctan2", lambda a, b: lax_ew.atan2(a, b),
                           "    >>> jnp.arctan2(0.0, 1.0)\n    Array(0., dtype=float32, weak_type=True)")
 atan2, atan, asin, acos = arctan2, arctan, arcsin, arccos
 
@@ -403,31 +395,19 @@ def hypot(x1, x2, /):
         Array(5., dtype=float32, weak_type=True)
     """
     a, b = util.promote_args_inexact("hypot", x1, x2)
-    _lax = lax()
-    a, b = _lax.abs(a), _lax.abs(b)
-    big, small = _lax.max(a, b), _lax.min(a, b)
+    a, b = lax_ew.abs(a), lax_ew.abs(b)
+    big, small = lax_ew.max(a, b), lax_ew.min(a, b)
     zero = _zeros_like(big)
-    ratio = _lax.div(small, _lax.select(_lax.eq(big, zero), _const_like(big, 1), big))
-    out = _lax.mul(big, _lax.sqrt(_lax.add(_const_like(big, 1), _lax.mul(ratio, ratio))))
-    return _lax.select(_lax.eq(big, zero), zero, out)
+    ratio = lax_ew.div(small, lax_ew.select(lax_ew.eq(big, zero), _const_like(big, 1), big))
+    out = lax_ew.mul(big, lax_ew.sqrt(lax_ew.add(_const_like(big, 1), lax_ew.mul(ratio, ratio))))
+    return lax_ew.select(lax_ew.eq(big, zero), zero, out)
 
 
 # ------------------------------------------------------------------------- rounding
 
 def _round_half_even(x):
     """Round floats to the nearest integer, ties to even (numpy's rule)."""
-    _lax = lax()
-    method = getattr(_lax, "RoundingMethod", None)
-    if method is not None:
-        return _lax.round(x, method.TO_NEAREST_EVEN)
-    f = _lax.floor(x)
-    diff = _lax.sub(x, f)
-    half = _const_like(x, 0.5)
-    two = _const_like(x, 2)
-    f_odd = _lax.ne(_lax.sub(f, _lax.mul(two, _lax.floor(_lax.div(f, two)))), _zeros_like(x))
-    up = _lax.add(f, _const_like(x, 1))
-    tie = _lax.select(f_odd, up, f)
-    return _lax.select(_lax.gt(diff, half), up, _lax.select(_lax.lt(diff, half), f, tie))
+    return lax_ew.round(x, lax_ew.RoundingMethod.TO_NEAREST_EVEN)
 
 
 def _integer_passthrough(name, float_fn, doc):
@@ -443,15 +423,14 @@ def _integer_passthrough(name, float_fn, doc):
     return _named(op, name, f"numpy's ``{name}``; integers are returned unchanged.", doc)
 
 
-floor = _integer_passthrough("floor", lambda x: lax().floor(x),
+floor = _integer_passthrough("floor", lambda x: lax_ew.floor(x),
                              "    >>> jnp.floor(jnp.array([-1.5, 1.5]))\n    Array([-2.,  1.], dtype=float32)")
-ceil = _integer_passthrough("ceil", lambda x: lax().ceil(x),
+ceil = _integer_passthrough("ceil", lambda x: lax_ew.ceil(x),
                             "    >>> jnp.ceil(jnp.array([-1.5, 1.5]))\n    Array([-1.,  2.], dtype=float32)")
 
 
 def _trunc(x):
-    _lax = lax()
-    return _lax.select(_lax.lt(x, _zeros_like(x)), _lax.ceil(x), _lax.floor(x))
+    return lax_ew.select(lax_ew.lt(x, _zeros_like(x)), lax_ew.ceil(x), lax_ew.floor(x))
 
 
 trunc = _integer_passthrough("trunc", _trunc,
@@ -471,20 +450,19 @@ def round(a, decimals=0, out=None):  # noqa: A001
     util.check_arraylike("round", a)
     x = util.asarray_any(a)
     k = _kind(x.dtype)
-    _lax = lax()
     if k in "biu":
         if decimals >= 0:
             return x
         factor = _const_like(x, 10 ** (-decimals))
         xf = util.convert(x, dtypes.default_float_dtype())
-        q = _round_half_even(_lax.div(xf, util.convert(factor, xf.dtype)))
-        return util.convert(_lax.mul(q, util.convert(factor, xf.dtype)), x.dtype, bool(x.weak_type))
+        q = _round_half_even(lax_ew.div(xf, util.convert(factor, xf.dtype)))
+        return util.convert(lax_ew.mul(q, util.convert(factor, xf.dtype)), x.dtype, bool(x.weak_type))
     if k == "c":
-        return _lax.complex(round(_lax.real(x), decimals), round(_lax.imag(x), decimals))
+        return lax_ew.complex(round(lax_ew.real(x), decimals), round(lax_ew.imag(x), decimals))
     if decimals == 0:
         return _round_half_even(x)
     factor = _const_like(x, 10.0 ** decimals)
-    return _lax.div(_round_half_even(_lax.mul(x, factor)), factor)
+    return lax_ew.div(_round_half_even(lax_ew.mul(x, factor)), factor)
 
 
 around = round
@@ -505,11 +483,11 @@ def rint(x, /):
 # ------------------------------------------------------------------- max/min, clip
 
 def _max(a, b):
-    return lax().max(a, b) if _kind(a.dtype) != "b" else lax().or_(a, b)
+    return lax_ew.max(a, b) if _kind(a.dtype) != "b" else lax_ew.or_(a, b)
 
 
 def _min(a, b):
-    return lax().min(a, b) if _kind(a.dtype) != "b" else lax().and_(a, b)
+    return lax_ew.min(a, b) if _kind(a.dtype) != "b" else lax_ew.and_(a, b)
 
 
 maximum = _binary("maximum", _max, "    >>> jnp.maximum(jnp.array([1, 5]), 3)\n    Array([3, 5], dtype=int32)")
@@ -517,17 +495,15 @@ minimum = _binary("minimum", _min, "    >>> jnp.minimum(jnp.array([1, 5]), 3)\n 
 
 
 def _fmax(a, b):
-    _lax = lax()
     if _kind(a.dtype) not in "fc":
         return _max(a, b)
-    return _lax.select(_lax.ne(a, a), b, _lax.select(_lax.ne(b, b), a, _lax.max(a, b)))
+    return lax_ew.select(lax_ew.ne(a, a), b, lax_ew.select(lax_ew.ne(b, b), a, lax_ew.max(a, b)))
 
 
 def _fmin(a, b):
-    _lax = lax()
     if _kind(a.dtype) not in "fc":
         return _min(a, b)
-    return _lax.select(_lax.ne(a, a), b, _lax.select(_lax.ne(b, b), a, _lax.min(a, b)))
+    return lax_ew.select(lax_ew.ne(a, a), b, lax_ew.select(lax_ew.ne(b, b), a, lax_ew.min(a, b)))
 
 
 fmax = _binary("fmax", _fmax, "    >>> jnp.fmax(jnp.array([1.0, jnp.nan]), 0.5)\n    Array([1. , 0.5], dtype=float32)")
@@ -571,7 +547,7 @@ def isnan(x, /):
     x = util.asarray_any(x)
     if _kind(x.dtype) not in "fc":
         return util.broadcast_to(util.convert(False, np.bool_), x.shape)
-    return lax().ne(x, x)
+    return lax_ew.ne(x, x)
 
 
 def isfinite(x, /):
@@ -584,12 +560,11 @@ def isfinite(x, /):
     util.check_arraylike("isfinite", x)
     x = util.asarray_any(x)
     k = _kind(x.dtype)
-    _lax = lax()
     if k == "c":
-        return _lax.and_(_lax.is_finite(_lax.real(x)), _lax.is_finite(_lax.imag(x)))
+        return lax_ew.and_(lax_ew.is_finite(lax_ew.real(x)), lax_ew.is_finite(lax_ew.imag(x)))
     if k != "f":
         return util.broadcast_to(util.convert(True, np.bool_), x.shape)
-    return _lax.is_finite(x)
+    return lax_ew.is_finite(x)
 
 
 def isinf(x, /):
@@ -602,12 +577,11 @@ def isinf(x, /):
     util.check_arraylike("isinf", x)
     x = util.asarray_any(x)
     k = _kind(x.dtype)
-    _lax = lax()
     if k == "c":
-        return _lax.or_(isinf(_lax.real(x)), isinf(_lax.imag(x)))
+        return lax_ew.or_(isinf(lax_ew.real(x)), isinf(lax_ew.imag(x)))
     if k != "f":
         return util.broadcast_to(util.convert(False, np.bool_), x.shape)
-    return _lax.eq(_lax.abs(x), _const_like(x, np.inf))
+    return lax_ew.eq(lax_ew.abs(x), _const_like(x, np.inf))
 
 
 def _equals_inf(x, inf):
@@ -615,7 +589,7 @@ def _equals_inf(x, inf):
     x = util.asarray_any(x)
     if _kind(x.dtype) != "f":
         return isinf(x)
-    return lax().eq(x, _const_like(x, inf))
+    return lax_ew.eq(x, _const_like(x, inf))
 
 
 def isposinf(x, /):
@@ -646,13 +620,12 @@ def signbit(x, /):
         Array([ True, False], dtype=bool)
     """
     x = util.asarray_any(x)
-    _lax = lax()
     if _kind(x.dtype) == "f":
         zero = _zeros_like(x)
-        negative_zero = _lax.and_(_lax.eq(x, zero), _lax.lt(_lax.div(_const_like(x, 1), x), zero))
-        return _lax.or_(_lax.lt(x, zero), negative_zero)
+        negative_zero = lax_ew.and_(lax_ew.eq(x, zero), lax_ew.lt(lax_ew.div(_const_like(x, 1), x), zero))
+        return lax_ew.or_(lax_ew.lt(x, zero), negative_zero)
     if _kind(x.dtype) == "i":
-        return _lax.lt(x, _zeros_like(x))
+        return lax_ew.lt(x, _zeros_like(x))
     return util.broadcast_to(util.convert(False, np.bool_), x.shape)
 
 
@@ -677,7 +650,7 @@ def _to_bool(x):
     x = util.asarray_any(x)
     if x.dtype == np.bool_:
         return x
-    return lax().ne(x, _zeros_like(x))
+    return lax_ew.ne(x, _zeros_like(x))
 
 
 def _logical(name, fn_name, doc):
@@ -686,7 +659,7 @@ def _logical(name, fn_name, doc):
         shape = util.broadcast_shapes(util.shape_of(x1), util.shape_of(x2))
         a = util.broadcast_to(_to_bool(x1), shape)
         b = util.broadcast_to(_to_bool(x2), shape)
-        return getattr(lax(), fn_name)(a, b)
+        return getattr(lax_ew, fn_name)(a, b)
     return _named(op, name, f"numpy's ``{name}``: truth values combined element-wise.", doc)
 
 
@@ -703,7 +676,7 @@ def logical_not(x, /):
         Array([ True, False], dtype=bool)
     """
     util.check_arraylike("logical_not", x)
-    return lax().not_(_to_bool(x))
+    return lax_ew.not_(_to_bool(x))
 
 
 # ------------------------------------------------------------------------ bitwise
@@ -729,7 +702,7 @@ def invert(x, /):
     x = util.asarray_any(x)
     if _kind(x.dtype) not in "biu":
         raise TypeError(f"invert requires an integer or boolean argument, got {x.dtype}")
-    return lax().not_(x)
+    return lax_ew.not_(x)
 
 
 bitwise_not = bitwise_invert = invert
@@ -745,7 +718,7 @@ def left_shift(x1, x2, /):
     a, b = util.promote_args("left_shift", x1, x2)
     if _kind(a.dtype) not in "iu":
         raise TypeError(f"left_shift requires integer arguments, got {a.dtype}")
-    return lax().shift_left(a, b)
+    return lax_ew.shift_left(a, b)
 
 
 def right_shift(x1, x2, /):
@@ -759,7 +732,7 @@ def right_shift(x1, x2, /):
     k = _kind(a.dtype)
     if k not in "iu":
         raise TypeError(f"right_shift requires integer arguments, got {a.dtype}")
-    return lax().shift_right_arithmetic(a, b) if k == "i" else lax().shift_right_logical(a, b)
+    return lax_ew.shift_right_arithmetic(a, b) if k == "i" else lax_ew.shift_right_logical(a, b)
 
 
 bitwise_left_shift, bitwise_right_shift = left_shift, right_shift
@@ -776,7 +749,7 @@ def real(x, /):
     """
     util.check_arraylike("real", x)
     x = util.asarray_any(x)
-    return lax().real(x) if _kind(x.dtype) == "c" else x
+    return lax_ew.real(x) if _kind(x.dtype) == "c" else x
 
 
 def imag(x, /):
@@ -788,7 +761,7 @@ def imag(x, /):
     """
     util.check_arraylike("imag", x)
     x = util.asarray_any(x)
-    return lax().imag(x) if _kind(x.dtype) == "c" else _zeros_like(x)
+    return lax_ew.imag(x) if _kind(x.dtype) == "c" else _zeros_like(x)
 
 
 def conjugate(x, /):
@@ -800,7 +773,7 @@ def conjugate(x, /):
     """
     util.check_arraylike("conjugate", x)
     x = util.asarray_any(x)
-    return lax().conj(x) if _kind(x.dtype) == "c" else x
+    return lax_ew.conj(x) if _kind(x.dtype) == "c" else x
 
 
 conj = conjugate
@@ -814,13 +787,12 @@ def angle(z, deg=False):
         Array(1.5707964, dtype=float32, weak_type=True)
     """
     (z,) = util.promote_args_inexact("angle", z)
-    _lax = lax()
     if _kind(z.dtype) == "c":
-        re, im = _lax.real(z), _lax.imag(z)
+        re, im = lax_ew.real(z), lax_ew.imag(z)
     else:
         re, im = z, _zeros_like(z)
-    out = _lax.atan2(im, re)
-    return _lax.mul(out, _const_like(out, 180.0 / np.pi)) if deg else out
+    out = lax_ew.atan2(im, re)
+    return lax_ew.mul(out, _const_like(out, 180.0 / np.pi)) if deg else out
 
 
 # -------------------------------------------------------------------------- where
@@ -835,7 +807,6 @@ def where(condition, x=None, y=None, /):
         Array([0., 0., 1., 1.], dtype=float32, weak_type=True)
     """
     if x is None and y is None:
-        from xjit._src.numpy import indexing
         return indexing.nonzero(condition)
     if x is None or y is None:
         raise ValueError("Either both or neither of the x and y arguments should be provided "
@@ -844,4 +815,4 @@ def where(condition, x=None, y=None, /):
     x, y = util.promote_dtypes(x, y)
     shape = util.broadcast_shapes(util.shape_of(condition), x.shape, y.shape)
     cond = util.broadcast_to(_to_bool(condition), shape)
-    return lax().select(cond, util.broadcast_to(x, shape), util.broadcast_to(y, shape))
+    return lax_ew.select(cond, util.broadcast_to(x, shape), util.broadcast_to(y, shape))

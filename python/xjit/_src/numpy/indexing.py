@@ -19,8 +19,11 @@ import operator
 import numpy as np
 
 from xjit._src import dtypes
+from xjit._src.errors import ConcretizationTypeError
+from xjit._src.lax import elementwise as lax_ew
+from xjit._src.lax import reductions as lax_reductions
+from xjit._src.lax import shapes as lax_shapes
 from xjit._src.numpy import util
-from xjit._src.numpy.util import lax
 
 
 def _is_int_scalar(i) -> bool:
@@ -57,8 +60,7 @@ def _expand(idx, ndim):
             a = _as_index_array(i)
             if a.dtype == np.bool_:
                 if util.is_tracer(a):
-                    from xjit._src.errors import ConcretizationTypeError
-                    raise ConcretizationTypeError(
+                                raise ConcretizationTypeError(
                         "Array boolean indices must be concrete; got a traced boolean mask. "
                         "Use jnp.where(mask, x, fill) instead.")
                 entries.extend(np.nonzero(np.asarray(a)))
@@ -99,7 +101,6 @@ def getitem(x, idx):
     x = util.asarray_any(x)
     entries = _expand(idx, x.ndim)
     has_array = any(not (e is None or isinstance(e, slice) or _is_int_scalar(e)) for e in entries)
-    _lax = lax()
 
     starts, limits, strides, reversed_axes = [], [], [], []
     out_shape = []          # shape after basic indexing (None axes included)
@@ -135,11 +136,11 @@ def getitem(x, idx):
 
     y = x
     if starts != [0] * x.ndim or limits != list(x.shape) or strides != [1] * x.ndim:
-        y = _lax.slice(y, tuple(starts), tuple(limits), tuple(strides))
+        y = lax_shapes.slice(y, tuple(starts), tuple(limits), tuple(strides))
     if tuple(out_shape) != tuple(y.shape):
-        y = _lax.reshape(y, tuple(out_shape))
+        y = lax_shapes.reshape(y, tuple(out_shape))
     if reversed_axes:
-        y = _lax.rev(y, tuple(reversed_axes))
+        y = lax_shapes.rev(y, tuple(reversed_axes))
     if advanced:
         y = _advanced(y, advanced)
     return y
@@ -147,7 +148,6 @@ def getitem(x, idx):
 
 def _normalized_index(e, n):
     """An integer index array as an int32/int64 xjit value in [0, n) (clamped as JAX)."""
-    _lax = lax()
     idx_dtype = dtypes.default_int_dtype()
     if not util.is_xjit_value(e):
         a = np.asarray(e).astype(np.int64)
@@ -156,44 +156,60 @@ def _normalized_index(e, n):
     a = util.convert(e, idx_dtype)
     zero = util.broadcast_to(util.convert(0, idx_dtype), a.shape)
     nn = util.broadcast_to(util.convert(n, idx_dtype), a.shape)
-    a = _lax.select(_lax.lt(a, zero), _lax.add(a, nn), a)
+    a = lax_ew.select(lax_ew.lt(a, zero), lax_ew.add(a, nn), a)
     hi = util.broadcast_to(util.convert(max(n - 1, 0), idx_dtype), a.shape)
-    return _lax.clamp(zero, a, hi)
+    return lax_ew.clamp(zero, a, hi)
 
 
 def _advanced(y, advanced):
     """Gather ``y`` at integer index arrays on some axes (numpy's advanced indexing)."""
-    _lax = lax()
     positions = [p for p, _, _ in advanced]
     sizes = [n for _, _, n in advanced]
     b_shape = util.broadcast_shapes(*(util.shape_of(e) for _, e, _ in advanced))
     idxs = [util.broadcast_to(_normalized_index(e, n), b_shape) for _, e, n in advanced]
     rest = [i for i in range(y.ndim) if i not in positions]
     r_shape = tuple(y.shape[i] for i in rest)
-    yt = _lax.transpose(y, tuple(rest + positions)) if rest + positions != list(range(y.ndim)) else y
+    yt = lax_shapes.transpose(y, tuple(rest + positions)) if rest + positions != list(range(y.ndim)) else y
     nb, nr, m = len(b_shape), len(r_shape), len(sizes)
     full = tuple(b_shape) + r_shape + tuple(sizes)
     mask = None
     idx_dtype = dtypes.default_int_dtype()
     for k, idx in enumerate(idxs):
-        ib = _lax.broadcast_in_dim(idx, full, tuple(range(nb)))
-        io = _lax.broadcasted_iota(idx_dtype, full, nb + nr + k)
-        eq = _lax.eq(ib, io)
-        mask = eq if mask is None else _lax.and_(mask, eq)
-    yb = _lax.broadcast_in_dim(yt, full, tuple(range(nb, nb + nr + m)))
+        ib = lax_shapes.broadcast_in_dim(idx, full, tuple(range(nb)))
+        io = lax_shapes.broadcasted_iota(idx_dtype, full, nb + nr + k)
+        eq = lax_ew.eq(ib, io)
+        mask = eq if mask is None else lax_ew.and_(mask, eq)
+    yb = lax_shapes.broadcast_in_dim(yt, full, tuple(range(nb, nb + nr + m)))
     zero = util.broadcast_to(util.convert(0, y.dtype, bool(y.weak_type)), full)
-    picked = _lax.select(mask, yb, zero)
+    picked = lax_ew.select(mask, yb, zero)
     red_axes = tuple(range(nb + nr, nb + nr + m))
     if y.dtype == np.bool_:
-        out = _lax.reduce_or(picked, red_axes)
+        out = lax_reductions.reduce_or(picked, red_axes)
     else:
-        out = _lax.reduce_sum(picked, red_axes)
+        out = lax_reductions.reduce_sum(picked, red_axes)
     adjacent = positions == list(range(positions[0], positions[0] + m))
     if adjacent and positions[0] != 0:
         p = positions[0]
         perm = list(range(nb, nb + p)) + list(range(nb)) + list(range(nb + p, nb + nr))
-        out = _lax.transpose(out, tuple(perm))
+        out = lax_shapes.transpose(out, tuple(perm))
     return out
+
+
+def _nonzero_host(a, size, fill_value) -> tuple:
+    """numpy's nonzero of concrete ``a`` (padded/truncated to ``size``), in the
+    default int dtype."""
+    util.check_arraylike("nonzero", a)
+    if util.is_tracer(a):
+        raise ConcretizationTypeError(
+            "nonzero requires a concrete array: its output shape depends on the values. "
+            "Pass size= is not supported yet; use jnp.where(cond, x, y) under jit.")
+    res = np.nonzero(np.asarray(a))
+    if size is not None:
+        fill = 0 if fill_value is None else fill_value
+        res = tuple(np.concatenate([r[:size], np.full(max(size - len(r), 0), fill, r.dtype)])
+                    for r in res)
+    idx_dtype = dtypes.default_int_dtype()
+    return tuple(r.astype(idx_dtype) for r in res)
 
 
 def nonzero(a, *, size=None, fill_value=None):
@@ -203,20 +219,8 @@ def nonzero(a, *, size=None, fill_value=None):
         >>> jnp.nonzero(jnp.array([0, 3, 0, 4]))
         (Array([1, 3], dtype=int32),)
     """
-    util.check_arraylike("nonzero", a)
-    if util.is_tracer(a):
-        from xjit._src.errors import ConcretizationTypeError
-        raise ConcretizationTypeError(
-            "nonzero requires a concrete array: its output shape depends on the values. "
-            "Pass size= is not supported yet; use jnp.where(cond, x, y) under jit.")
-    arr = np.asarray(a)
-    res = np.nonzero(arr)
-    if size is not None:
-        fill = 0 if fill_value is None else fill_value
-        res = tuple(np.concatenate([r[:size], np.full(max(size - len(r), 0), fill, r.dtype)])
-                    for r in res)
     idx_dtype = dtypes.default_int_dtype()
-    return tuple(util.convert(r.astype(idx_dtype), idx_dtype) for r in res)
+    return tuple(util.convert(r, idx_dtype) for r in _nonzero_host(a, size, fill_value))
 
 
 def argwhere(a, *, size=None, fill_value=None):
@@ -227,11 +231,11 @@ def argwhere(a, *, size=None, fill_value=None):
         Array([[1],
                [2]], dtype=int32)
     """
-    cols = nonzero(a, size=size, fill_value=fill_value)
-    from xjit._src.numpy import shape_ops
+    cols = _nonzero_host(a, size, fill_value)
+    idx_dtype = dtypes.default_int_dtype()
     if not cols:
-        return util.convert(np.zeros((1, 0), dtypes.default_int_dtype()), dtypes.default_int_dtype())
-    return shape_ops.stack(cols, axis=1)
+        return util.convert(np.zeros((1, 0), idx_dtype), idx_dtype)
+    return util.convert(np.stack(cols, axis=1), idx_dtype)
 
 
 def take(a, indices, axis=None, mode=None):
@@ -241,10 +245,10 @@ def take(a, indices, axis=None, mode=None):
         >>> jnp.take(jnp.array([10, 20, 30]), jnp.array([2, 0]))
         Array([30, 10], dtype=int32)
     """
-    from xjit._src.numpy import shape_ops
     x = util.asarray_any(a)
     if axis is None:
-        x = shape_ops.ravel(x)
+        if x.ndim != 1:
+            x = lax_shapes.reshape(x, (util.size_of(x.shape),))
         axis = 0
     ax = util.canonicalize_axis(axis, x.ndim)
     return getitem(x, (slice(None),) * ax + (indices,))

@@ -12,8 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from xjit._src.lax import elementwise as lax_ew
+from xjit._src.lax import linalg as lax_linalg
+from xjit._src.lax import shapes as lax_shapes
+from xjit._src.numpy import elementwise
+from xjit._src.numpy import shape_ops
 from xjit._src.numpy import util
-from xjit._src.numpy.util import lax
 
 
 def _promote(name, a, b):
@@ -25,12 +29,12 @@ def _dot_general(a, b, contract, batch=((), ()), preferred_element_type=None):
     if a.dtype == np.bool_:
         # Bool products are logical OR of ANDs; compute in int32 and compare.
         ai, bi = util.convert(a, np.int32), util.convert(b, np.int32)
-        out = lax().dot_general(ai, bi, (contract, batch))
-        return lax().ne(out, util.broadcast_to(util.convert(0, np.int32), out.shape))
+        out = lax_linalg.dot_general(ai, bi, (contract, batch))
+        return lax_ew.ne(out, util.broadcast_to(util.convert(0, np.int32), out.shape))
     kwargs = {}
     if preferred_element_type is not None:
         kwargs["preferred_element_type"] = preferred_element_type
-    return lax().dot_general(a, b, (contract, batch), **kwargs)
+    return lax_linalg.dot_general(a, b, (contract, batch), **kwargs)
 
 
 def matmul(a, b, *, precision=None, preferred_element_type=None):
@@ -57,9 +61,9 @@ def matmul(a, b, *, precision=None, preferred_element_type=None):
         # does), rather than reshaping vectors to matrices and back.
         return _dot_general(a, b, ((a.ndim - 1,), (0,)), preferred_element_type=preferred_element_type)
     if a_vec:
-        a = lax().reshape(a, a_shape)
+        a = lax_shapes.reshape(a, a_shape)
     if b_vec:
-        b = lax().reshape(b, b_shape)
+        b = lax_shapes.reshape(b, b_shape)
     try:
         batch = util.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     except ValueError:
@@ -77,7 +81,7 @@ def matmul(a, b, *, precision=None, preferred_element_type=None):
         shape = shape[:-2] + shape[-1:]
     elif b_vec:
         shape = shape[:-1]
-    return lax().reshape(out, shape) if shape != tuple(out.shape) else out
+    return lax_shapes.reshape(out, shape) if shape != tuple(out.shape) else out
 
 
 def dot(a, b, *, precision=None, preferred_element_type=None):
@@ -90,7 +94,6 @@ def dot(a, b, *, precision=None, preferred_element_type=None):
     """
     a, b = _promote("dot", a, b)
     if a.ndim == 0 or b.ndim == 0:
-        from xjit._src.numpy import elementwise
         return elementwise.multiply(a, b)
     b_axis = 0 if b.ndim == 1 else b.ndim - 2
     if a.shape[-1] != b.shape[b_axis]:
@@ -106,7 +109,6 @@ def vdot(a, b, *, precision=None, preferred_element_type=None):
         >>> jnp.vdot(jnp.array([1j, 2]), jnp.array([1j, 2]))
         Array(5.+0.j, dtype=complex64)
     """
-    from xjit._src.numpy import elementwise, shape_ops
     a, b = _promote("vdot", a, b)
     a, b = shape_ops.ravel(elementwise.conjugate(a)), shape_ops.ravel(b)
     if a.shape != b.shape:
@@ -123,7 +125,6 @@ def inner(a, b, *, precision=None, preferred_element_type=None):
     """
     a, b = _promote("inner", a, b)
     if a.ndim == 0 or b.ndim == 0:
-        from xjit._src.numpy import elementwise
         return elementwise.multiply(a, b)
     if a.shape[-1] != b.shape[-1]:
         raise TypeError(f"inner: last dimensions differ: {tuple(a.shape)} and {tuple(b.shape)}")
@@ -138,12 +139,11 @@ def outer(a, b, out=None):
         >>> jnp.outer(jnp.arange(2), jnp.arange(3)).shape
         (2, 3)
     """
-    from xjit._src.numpy import elementwise, shape_ops
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.outer is not supported.")
     a, b = _promote("outer", a, b)
     a, b = shape_ops.ravel(a), shape_ops.ravel(b)
-    return elementwise.multiply(lax().reshape(a, (a.shape[0], 1)), lax().reshape(b, (1, b.shape[0])))
+    return elementwise.multiply(lax_shapes.reshape(a, (a.shape[0], 1)), lax_shapes.reshape(b, (1, b.shape[0])))
 
 
 def tensordot(a, b, axes=2, *, precision=None, preferred_element_type=None):

@@ -17,8 +17,11 @@ import functools
 import numpy as np
 
 from xjit._src import dtypes
+from xjit._src.lax import elementwise as lax_ew
+from xjit._src.lax import reductions as lax_reductions
+from xjit._src.lax import shapes as lax_shapes
+from xjit._src.numpy import elementwise
 from xjit._src.numpy import util
-from xjit._src.numpy.util import lax
 
 _LOW_PRECISION = (np.dtype(np.float16), np.dtype(dtypes.bfloat16))
 
@@ -50,7 +53,7 @@ def _keepdims_shape(shape, axes):
 
 def _finish(result, in_shape, axes, keepdims):
     if keepdims:
-        return lax().reshape(result, _keepdims_shape(in_shape, axes))
+        return lax_shapes.reshape(result, _keepdims_shape(in_shape, axes))
     return result
 
 
@@ -67,10 +70,9 @@ def _masked(x, where, identity):
     """Replace masked-out elements by the reduction's identity."""
     if where is None:
         return x
-    from xjit._src.numpy import elementwise
     mask = util.broadcast_to(elementwise._to_bool(where), x.shape)
     fill = util.broadcast_to(util.convert(identity, x.dtype, bool(x.weak_type)), x.shape)
-    return lax().select(mask, x, fill)
+    return lax_ew.select(mask, x, fill)
 
 
 def _sum_like(name, a, axis, dtype, keepdims, initial, where, promote_integers, is_prod):
@@ -88,12 +90,11 @@ def _sum_like(name, a, axis, dtype, keepdims, initial, where, promote_integers, 
     weak = weak and out_dtype == x.dtype
     x = util.convert(x, compute, False)
     x = _masked(x, where, 1 if is_prod else 0)
-    _lax = lax()
-    out = (_lax.reduce_prod if is_prod else _lax.reduce_sum)(x, axes)
+    out = (lax_reductions.reduce_prod if is_prod else lax_reductions.reduce_sum)(x, axes)
     if initial is not None:
         init = util.convert(initial, compute, False)
-        out = _lax.mul(out, util.broadcast_to(init, out.shape)) if is_prod else \
-            _lax.add(out, util.broadcast_to(init, out.shape))
+        out = lax_ew.mul(out, util.broadcast_to(init, out.shape)) if is_prod else \
+            lax_ew.add(out, util.broadcast_to(init, out.shape))
     out = util.convert(out, out_dtype, weak)
     return _finish(out, a_shape(a), axes, keepdims)
 
@@ -138,19 +139,16 @@ def _extremum(name, a, axis, keepdims, initial, where, is_max):
                          "where mask one has to specify 'initial'.")
     if initial is None and builtins.any(x.shape[i] == 0 for i in axes):
         raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
-    _lax = lax()
     is_bool = x.dtype == np.bool_
     if where is not None:
-        from xjit._src.numpy import elementwise
         mask = util.broadcast_to(elementwise._to_bool(where), x.shape)
         init = util.broadcast_to(util.convert(initial, x.dtype, bool(x.weak_type)), x.shape)
-        x = _lax.select(mask, x, init)
+        x = lax_ew.select(mask, x, init)
     if is_bool:
-        out = (_lax.reduce_or if is_max else _lax.reduce_and)(x, axes)
+        out = (lax_reductions.reduce_or if is_max else lax_reductions.reduce_and)(x, axes)
     else:
-        out = (_lax.reduce_max if is_max else _lax.reduce_min)(x, axes)
+        out = (lax_reductions.reduce_max if is_max else lax_reductions.reduce_min)(x, axes)
     if initial is not None:
-        from xjit._src.numpy import elementwise
         out = (elementwise.maximum if is_max else elementwise.minimum)(
             out, util.convert(initial, x.dtype, bool(x.weak_type)))
     return _finish(out, x.shape, axes, keepdims)
@@ -182,13 +180,12 @@ amax, amin = max, min
 
 
 def _boolean_reduce(name, a, axis, keepdims, where, is_any):
-    from xjit._src.numpy import elementwise
     x, axes = _prepare(name, a, axis, where)
     b = elementwise._to_bool(x)
     if where is not None:
         mask = util.broadcast_to(elementwise._to_bool(where), b.shape)
-        b = lax().and_(b, mask) if is_any else lax().or_(b, lax().not_(mask))
-    out = (lax().reduce_or if is_any else lax().reduce_and)(b, axes)
+        b = lax_ew.and_(b, mask) if is_any else lax_ew.or_(b, lax_ew.not_(mask))
+    out = (lax_reductions.reduce_or if is_any else lax_reductions.reduce_and)(b, axes)
     return _finish(out, x.shape, axes, keepdims)
 
 
@@ -249,8 +246,8 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     else:
         denom = util.convert(n, compute)
         if keepdims:
-            denom = lax().reshape(denom, total.shape)
-    out = lax().div(total, util.broadcast_to(denom, total.shape))
+            denom = lax_shapes.reshape(denom, total.shape)
+    out = lax_ew.div(total, util.broadcast_to(denom, total.shape))
     return util.convert(out, out_dtype, bool(x.weak_type) and dtype is None)
 
 
@@ -269,22 +266,22 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     in_dtype = _mean_dtype(x.dtype, dtype)
     compute = np.dtype(np.float32) if in_dtype in _LOW_PRECISION else in_dtype
     xc = util.convert(x, compute, False)
-    centered = lax().sub(xc, util.broadcast_to(
+    centered = lax_ew.sub(xc, util.broadcast_to(
         mean(xc, axis=axes, dtype=compute, keepdims=True, where=where), xc.shape))
     if dtypes.issubdtype(compute, np.complexfloating):
-        sq = lax().real(lax().mul(centered, lax().conj(centered)))
+        sq = lax_ew.real(lax_ew.mul(centered, lax_ew.conj(centered)))
     else:
-        sq = lax().mul(centered, centered)
+        sq = lax_ew.mul(centered, centered)
     total = sum(sq, axis=axes, keepdims=keepdims, where=where)
     n = _count(x.shape, axes, where)
     real_compute = util.real_dtype(compute)
     if isinstance(n, int):
         denom = util.convert(builtins.max(n - ddof, 0), real_compute)
     else:
-        denom = lax().sub(util.convert(n, real_compute), util.convert(ddof, real_compute))
+        denom = lax_ew.sub(util.convert(n, real_compute), util.convert(ddof, real_compute))
         if keepdims:
-            denom = lax().reshape(denom, total.shape)
-    out = lax().div(total, util.broadcast_to(denom, total.shape))
+            denom = lax_shapes.reshape(denom, total.shape)
+    out = lax_ew.div(total, util.broadcast_to(denom, total.shape))
     return util.convert(out, util.real_dtype(in_dtype), False)
 
 
@@ -298,24 +295,24 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     """
     v = var(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims, where=where,
             correction=correction)
-    return lax().sqrt(v)
+    return lax_ew.sqrt(v)
 
 
 def _arg_extremum(name, a, axis, keepdims, is_max):
     util.check_arraylike(name, a)
     x = util.asarray_any(a)
     if axis is None:
-        flat = lax().reshape(x, (util.size_of(x.shape),))
+        flat = lax_shapes.reshape(x, (util.size_of(x.shape),))
         if flat.shape[0] == 0:
             raise ValueError(f"attempt to get {name} of an empty sequence")
         out = _arg_extremum(name, flat, 0, False, is_max)
-        return lax().reshape(out, (1,) * x.ndim) if keepdims else out
+        return lax_shapes.reshape(out, (1,) * x.ndim) if keepdims else out
     ax = util.canonicalize_axis(axis, x.ndim)
     if x.shape[ax] == 0:
         raise ValueError(f"attempt to get {name} of an empty sequence")
     if x.dtype == np.bool_:
         x = util.convert(x, np.int8)
-    fn = lax().argmax if is_max else lax().argmin
+    fn = lax_reductions.argmax if is_max else lax_reductions.argmin
     out = fn(x, ax, dtypes.default_int_dtype())
     return _finish(out, x.shape, (ax,), keepdims)
 
@@ -349,7 +346,6 @@ def count_nonzero(a, axis=None, keepdims=False):
         >>> jnp.count_nonzero(jnp.array([0, 1, 2]))
         Array(2, dtype=int32)
     """
-    from xjit._src.numpy import elementwise
     util.check_arraylike("count_nonzero", a)
     return sum(elementwise._to_bool(a), axis=axis, dtype=dtypes.default_int_dtype(),
                keepdims=keepdims)
@@ -363,4 +359,4 @@ def ptp(a, axis=None, out=None, keepdims=False):
         Array(8, dtype=int32)
     """
     _no_out("ptp", out)
-    return lax().sub(max(a, axis=axis, keepdims=keepdims), min(a, axis=axis, keepdims=keepdims))
+    return lax_ew.sub(max(a, axis=axis, keepdims=keepdims), min(a, axis=axis, keepdims=keepdims))

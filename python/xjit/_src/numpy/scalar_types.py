@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from xjit._src import dtypes
+from xjit._src.numpy import creation
 
 
 class _ScalarMeta(type):
@@ -31,7 +32,6 @@ class _ScalarMeta(type):
         return not cls.__eq__(other)
 
     def __call__(cls, x):
-        from xjit._src.numpy import creation
         return creation.array(x, dtype=cls.dtype)
 
     def __instancecheck__(cls, instance):

@@ -13,8 +13,10 @@ import operator
 import numpy as np
 
 from xjit._src import dtypes
+from xjit._src.errors import ConcretizationTypeError
+from xjit._src.lax import shapes as lax_shapes
+from xjit._src.numpy import indexing
 from xjit._src.numpy import util
-from xjit._src.numpy.util import lax
 
 
 def _arr(name, a):
@@ -96,14 +98,14 @@ def reshape(a, shape=None, order="C", *, newshape=None):
     new = _resolve_shape(shape, util.size_of(x.shape))
     if order == "F":
         rev = tuple(range(x.ndim))[::-1]
-        xt = lax().transpose(x, rev) if x.ndim > 1 else x
-        y = lax().reshape(xt, new[::-1])
-        return lax().transpose(y, tuple(range(len(new)))[::-1]) if len(new) > 1 else y
+        xt = lax_shapes.transpose(x, rev) if x.ndim > 1 else x
+        y = lax_shapes.reshape(xt, new[::-1])
+        return lax_shapes.transpose(y, tuple(range(len(new)))[::-1]) if len(new) > 1 else y
     if order not in ("C", "A"):
         raise ValueError(f"Unexpected value for 'order' argument: {order}.")
     if tuple(x.shape) == new:
         return x
-    return lax().reshape(x, new)
+    return lax_shapes.reshape(x, new)
 
 
 def ravel(a, order="C"):
@@ -132,7 +134,7 @@ def transpose(a, axes=None):
             raise ValueError(f"axes {tuple(axes)} don't match array of dimension {x.ndim}")
     if perm == tuple(range(x.ndim)):
         return x
-    return lax().transpose(x, perm)
+    return lax_shapes.transpose(x, perm)
 
 
 def permute_dims(a, axes):
@@ -209,7 +211,7 @@ def squeeze(a, axis=None):
                 raise ValueError("cannot select an axis to squeeze out which has size not equal "
                                  f"to one, got shape={x.shape} and dimensions={axes}")
     new = tuple(d for i, d in enumerate(x.shape) if i not in axes)
-    return x if new == tuple(x.shape) else lax().reshape(x, new)
+    return x if new == tuple(x.shape) else lax_shapes.reshape(x, new)
 
 
 def expand_dims(a, axis):
@@ -225,7 +227,7 @@ def expand_dims(a, axis):
     axes = util.canonicalize_axes(axes, out_nd)
     it = iter(x.shape)
     new = tuple(1 if i in axes else next(it) for i in range(out_nd))
-    return lax().reshape(x, new)
+    return lax_shapes.reshape(x, new)
 
 
 def broadcast_to(array, shape):
@@ -303,7 +305,7 @@ def concatenate(arrays, axis=0, dtype=None):
                              f"match exactly, got shapes {[tuple(x.shape) for x in arrays]}")
     if len(arrays) == 1:
         return arrays[0]
-    return lax().concatenate(arrays, ax)
+    return lax_shapes.concatenate(arrays, ax)
 
 
 concat = concatenate
@@ -429,7 +431,7 @@ def flip(m, axis=None):
     """
     x = _arr("flip", m)
     axes = util.canonicalize_axes(axis, x.ndim)
-    return lax().rev(x, axes) if axes else x
+    return lax_shapes.rev(x, axes) if axes else x
 
 
 def fliplr(m):
@@ -482,7 +484,7 @@ def _split(name, ary, indices_or_sections, axis, strict):
         start = [0] * x.ndim
         limit = list(x.shape)
         start[ax], limit[ax] = lo, hi
-        out.append(lax().slice(x, tuple(start), tuple(limit)))
+        out.append(lax_shapes.slice(x, tuple(start), tuple(limit)))
     return out
 
 
@@ -585,12 +587,10 @@ def repeat(a, repeats, axis=None, *, total_repeat_length=None):
                       tuple(x.shape[:ax]) + (x.shape[ax] * r,) + tuple(x.shape[ax + 1:]))
     else:
         if util.is_tracer(repeats):
-            from xjit._src.errors import ConcretizationTypeError
             raise ConcretizationTypeError("jnp.repeat with traced per-element repeats is not "
                                           "supported; pass concrete counts.")
         counts = np.asarray(repeats)
         idx = np.repeat(np.arange(x.shape[ax]), counts)
-        from xjit._src.numpy import indexing
         out = indexing.getitem(x, (slice(None),) * ax + (idx,))
     if total_repeat_length is not None and out.shape[ax] != total_repeat_length:
         raise ValueError(f"total_repeat_length={total_repeat_length} does not match the "
@@ -614,5 +614,5 @@ def tile(A, reps):
     for r, d in zip(reps, x.shape):
         interleaved += [r, d]
     dims = tuple(range(1, 2 * nd, 2))
-    y = lax().broadcast_in_dim(x, tuple(interleaved), dims)
+    y = lax_shapes.broadcast_in_dim(x, tuple(interleaved), dims)
     return reshape(y, tuple(r * d for r, d in zip(reps, x.shape)))

@@ -19,9 +19,11 @@ from typing import Any, Sequence
 import numpy as np
 
 from xjit import _xjit
-from xjit._src import core, dtypes
+from xjit._src import core, dispatch, dtypes
 from xjit._src.config import config
+from xjit._src.lax import elementwise as lax_ew
 from xjit._src.lax import operands as lax_operands
+from xjit._src.lax import shapes as lax_shapes
 
 try:
     from numpy.exceptions import AxisError
@@ -38,25 +40,6 @@ _trace_state = core._state
 
 
 # --------------------------------------------------------------------------- values
-
-_lax_module = []
-
-
-def lax():
-    """The xjit.lax module (imported lazily: it imports xjit.numpy's callers)."""
-    if not _lax_module:
-        from xjit import lax as _lax
-        _lax_module.append(_lax)
-    return _lax_module[0]
-
-
-def array_class():
-    return _xjit.Array
-
-
-def tracer_class():
-    return core.Tracer
-
 
 def is_xjit_value(x) -> bool:
     """True for xjit.Array and tracers (values lax operates on natively)."""
@@ -104,13 +87,11 @@ def size_of(shape: Sequence[int]) -> int:
 
 
 def default_device():
-    from xjit._src import dispatch
     return dispatch.default_device()
 
 
 def put(value: np.ndarray, weak: bool = False):
     """Place a numpy array on the default device as an xjit.Array with that weak flag."""
-    from xjit import _xjit
     value = np.asarray(value)
     dt = dtypes.canonicalize_dtype(value.dtype)
     if value.dtype != dt:
@@ -134,16 +115,8 @@ def convert(x, dtype, weak: bool = False):
         return put(np.asarray(x).astype(dtype), weak)
     if x.dtype == dtype and bool(getattr(x, "weak_type", False)) == weak:
         return x
-    return _weak_convert()(x, dtype, weak)
-
-
-def _weak_convert():
-    """lax's convert_element_type variant that also sets the weak-type flag."""
-    internal = getattr(lax(), "_convert_element_type", None)
-    if internal is None:
-        from xjit._src.lax import elementwise as lax_elementwise
-        internal = lax_elementwise._convert_element_type
-    return internal
+    # lax's convert_element_type variant that also sets the weak-type flag.
+    return lax_ew._convert_element_type(x, dtype, weak)
 
 
 def _check_int_fits(x, dtype) -> None:
@@ -197,7 +170,7 @@ def broadcast_to(x, shape: Sequence[int]):
         raise ValueError(f"Incompatible shapes for broadcasting: {xs} and requested shape {shape}")
     x = asarray_any(x)
     nd = len(shape)
-    return lax().broadcast_in_dim(x, shape, tuple(range(nd - len(xs), nd)))
+    return lax_shapes.broadcast_in_dim(x, shape, tuple(range(nd - len(xs), nd)))
 
 
 def promote_dtypes(*args):
