@@ -168,3 +168,16 @@ def test_graph_reads_the_real_tree():
     graph = import_graph(PACKAGE_DIR)
     assert {"xjit._src.core", "xjit._xjit"} <= graph["xjit._src.dispatch"]
     assert "xjit._src.lax.elementwise" in graph["xjit.lax"]
+
+
+def test_array_methods_delegate_to_what_xjit_numpy_exports():
+    # array_methods finds the functions in the private numpy modules; they must
+    # be the very functions the public xjit.numpy exports under those names.
+    import xjit.numpy as jnp
+    from xjit._src import array_methods
+
+    names = (list(array_methods._BINARY_OPS.values()) + list(array_methods._COMPARISONS.values())
+             + list(array_methods._UNARY_OPS.values()) + list(array_methods._DELEGATED))
+    for name in names:
+        f = array_methods._jnp_function(name)
+        assert f is getattr(jnp, name, None), name

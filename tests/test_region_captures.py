@@ -233,3 +233,14 @@ def test_tracer_of_an_unrelated_live_trace_is_refused():
 
     with pytest.raises(UnexpectedTracerError, match="not nested"):
         xjit.jit(outer)(np.float32(1))
+
+
+def test_callee_names_are_ascii_symbols_that_parse_back():
+    def fé(y):  # a non-ASCII function name
+        return y + 1.0
+
+    x = np.float32(1)
+    text = _lowered_text(lambda v: xjit.jit(fé)(v), x)
+    assert _funcs(text) == ["main", "f_"]
+    (out,) = _roundtrip(text, x)
+    np.testing.assert_allclose(out, 2.0)

@@ -178,5 +178,6 @@ def trace_region(mb, name: str, in_avals: Sequence[core.ShapedArray], fun: Calla
 
 
 def _sanitize(name: str) -> str:
-    out = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+    # ASCII only: the name is a symbol of the printed text (@name), which the parser reads.
+    out = "".join(c if (c.isascii() and c.isalnum()) or c == "_" else "_" for c in name)
     return out or "fun"
