@@ -244,3 +244,16 @@ def test_callee_names_are_ascii_symbols_that_parse_back():
     assert _funcs(text) == ["main", "f_"]
     (out,) = _roundtrip(text, x)
     np.testing.assert_allclose(out, 2.0)
+
+
+def test_nested_jit_positional_static_argument_and_eval_shape():
+    power = xjit.jit(lambda v, n: v ** n, static_argnums=1)
+
+    def outer(x):
+        return power(x, 3) + power(x, 2)
+
+    x = np.arange(4, dtype=np.float32)
+    np.testing.assert_allclose(np.asarray(xjit.jit(outer)(x)), x ** 3 + x ** 2)
+    assert _lowered_text(outer, x).count('"func.call"') == 2
+    shape = xjit.eval_shape(outer, xjit.ShapeDtypeStruct((4,), np.float32))
+    assert shape.shape == (4,) and shape.dtype == np.float32
