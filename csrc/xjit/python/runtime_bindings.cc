@@ -12,6 +12,7 @@
 #include "xjit/python/status_casters.h"
 #include "xjit/runtime/backend.h"
 #include "xjit/runtime/executable.h"
+#include "xjit/runtime/platform.h"
 #include "xjit/text/printer.h"
 
 namespace xjit::python {
@@ -34,6 +35,7 @@ std::vector<std::shared_ptr<Buffer>> ArgumentBuffers(const Executable& exe, py::
   buffers.reserve(n);
   for (Py_ssize_t i = 0; i < n; ++i) {
     if (PyArray* a = TryGetPyArray(items[i])) {
+      CheckNotDeleted(*a);
       buffers.push_back(a->buffer);
       continue;
     }
@@ -47,6 +49,33 @@ std::vector<std::shared_ptr<Buffer>> ArgumentBuffers(const Executable& exe, py::
     buffers.push_back(*std::move(b));
   }
   return buffers;
+}
+
+using DonationFlags = absl::InlinedVector<bool, 8>;
+
+// One flag per argument (empty: nothing donated). Arguments passed as numpy
+// arrays or scalars were copied in: donating those consumes only the copy.
+DonationFlags DonationFlagsFor(const std::vector<std::shared_ptr<Buffer>>& buffers,
+                               const std::optional<std::vector<bool>>& donated) {
+  DonationFlags flags;
+  if (!donated || donated->empty()) return flags;
+  if (donated->size() != buffers.size()) {
+    ThrowIfError(absl::OutOfRangeError(absl::StrCat("execute: got ", donated->size(),
+                                                    " donation flags for ", buffers.size(),
+                                                    " arguments")));
+  }
+  flags.assign(donated->begin(), donated->end());
+  return flags;
+}
+
+// A donated array's own numpy view must not keep its memory from reuse.
+void DropDonatedViews(py::handle args, const DonationFlags& flags) {
+  if (flags.empty()) return;
+  py::sequence seq = py::reinterpret_borrow<py::sequence>(args);
+  for (size_t i = 0; i < flags.size(); ++i) {
+    if (!flags[i]) continue;
+    if (PyArray* a = TryGetPyArray(seq[i])) a->numpy_cache = py::object();
+  }
 }
 
 py::list WrapResults(std::vector<std::shared_ptr<Buffer>> results, const bool* weak_flags) {
@@ -100,6 +129,7 @@ void RegisterRuntimeBindings(py::module_& m) {
         std::optional<DType> t;
         if (!dtype.is_none()) t = ValueOrThrow(DTypeFromPython(dtype));
         if (PyArray* a = TryGetPyArray(value)) {
+          CheckNotDeleted(*a);
           if (a->buffer->device() == device && a->weak_type == weak_type &&
               (!t || *t == a->buffer->shape().dtype)) {
             return py::reinterpret_borrow<py::object>(value);
@@ -112,22 +142,29 @@ void RegisterRuntimeBindings(py::module_& m) {
 
   py::class_<Executable, std::shared_ptr<Executable>>(m, "Executable")
       .def("execute",
-           [](Executable& exe, py::handle args) {
+           [](Executable& exe, py::handle args, std::optional<std::vector<bool>> donated) {
              std::vector<std::shared_ptr<Buffer>> buffers = ArgumentBuffers(exe, args);
-             return WrapResults(ValueOrThrow(exe.Execute(buffers)), nullptr);
-           })
+             DonationFlags flags = DonationFlagsFor(buffers, donated);
+             DropDonatedViews(args, flags);
+             return WrapResults(ValueOrThrow(exe.Execute(buffers, flags)), nullptr);
+           },
+           py::arg("args"), py::arg("donated") = py::none())
       .def("execute_with_weak_types",
-           [](Executable& exe, py::handle args, const std::vector<bool>& weak_types) {
+           [](Executable& exe, py::handle args, const std::vector<bool>& weak_types,
+              std::optional<std::vector<bool>> donated) {
              if (weak_types.size() != exe.result_shapes().size()) {
                ThrowIfError(absl::OutOfRangeError(
                    absl::StrCat("execute_with_weak_types: got ", weak_types.size(),
                                 " weak_type flags for ", exe.result_shapes().size(), " results")));
              }
              std::vector<std::shared_ptr<Buffer>> buffers = ArgumentBuffers(exe, args);
+             DonationFlags donation = DonationFlagsFor(buffers, donated);
+             DropDonatedViews(args, donation);
              std::unique_ptr<bool[]> flags(new bool[weak_types.size() + 1]);
              for (size_t i = 0; i < weak_types.size(); ++i) flags[i] = weak_types[i];
-             return WrapResults(ValueOrThrow(exe.Execute(buffers)), flags.get());
-           })
+             return WrapResults(ValueOrThrow(exe.Execute(buffers, donation)), flags.get());
+           },
+           py::arg("args"), py::arg("weak_types"), py::arg("donated") = py::none())
       .def("as_text", [](const Executable& exe) { return PrintModule(exe.module()); })
       .def_property_readonly("device", &Executable::device, py::return_value_policy::reference)
       .def_property_readonly("name", [](const Executable& exe) { return exe.module().name(); })
