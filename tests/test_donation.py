@@ -152,3 +152,25 @@ def test_array_delete():
         np.asarray(x)
     with pytest.raises(RuntimeError, match=DELETED):
         xjit.jit(lambda v: v)(alias)
+
+
+def test_python_fallback_jit_function_donates_on_hits():
+    from xjit._src import api, tracing
+
+    def fun(x):
+        return x + 1
+
+    def miss(*args):
+        traced = tracing.trace_to_module(fun, args, {})
+        exe = xjit._xjit.compile(traced.module, api.default_device())
+        leaves, _ = xjit._xjit.tree_flatten((tuple(args), {}))
+        out = api._execute(exe, leaves, traced.in_avals, exe.device, traced.out_treedef,
+                           traced.out_weak_types, [True])
+        return out, api._PyJitCacheEntry(exe, traced.out_treedef, traced.out_weak_types, [True])
+
+    fallback = api._PyJitFunction(fun, miss, (), ())
+    for _ in range(2):  # the miss, then the hit
+        x = jnp.ones(3)
+        np.testing.assert_array_equal(np.asarray(fallback(x)), [2, 2, 2])
+        assert x.is_deleted()
+    assert fallback.cache_size() == 1

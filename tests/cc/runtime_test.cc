@@ -74,6 +74,17 @@ TEST(EventTest, SetFromAnotherThreadAndFirstWins) {
   EXPECT_EQ(e->Await().code(), absl::StatusCode::kOutOfRange);
 }
 
+TEST(EventTest, AwaitSettledWaitsForASetterOnAnotherThread) {
+  // The waiter destroys the event right after: the setter must be done with it.
+  for (int i = 0; i < 100; ++i) {
+    auto* e = new Event();
+    std::thread t([e] { e->SetReady(absl::DataLossError("late")); });
+    EXPECT_EQ(e->AwaitSettled().code(), absl::StatusCode::kDataLoss);
+    delete e;
+    t.join();
+  }
+}
+
 TEST(WorkQueueTest, RunsInOrderAndDrainsOnDestruction) {
   std::vector<int> seen;
   {
