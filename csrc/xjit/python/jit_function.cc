@@ -190,8 +190,7 @@ py::object JitFunction::Execute(const JitCacheEntry& entry, const CallSignature&
       if (entry.donated[i] && leaves.arrays[i] != nullptr) leaves.arrays[i]->numpy_cache = py::object();
     }
   }
-  std::vector<std::shared_ptr<Buffer>> results =
-      ValueOrThrow(exe.Execute(buffers, absl::MakeConstSpan(entry.donated)));
+  ResultBuffers results = ValueOrThrow(exe.Execute(buffers, absl::MakeConstSpan(entry.donated)));
   if (results.size() != entry.out_weak_types.size()) {
     throw py::value_error(absl::StrCat("jit: the executable returned ", results.size(),
                                        " results but the cache entry expects ",

@@ -53,18 +53,23 @@ std::vector<std::shared_ptr<Buffer>> ArgumentBuffers(const Executable& exe, py::
 
 using DonationFlags = absl::InlinedVector<bool, 8>;
 
-// One flag per argument (empty: nothing donated). Arguments passed as numpy
-// arrays or scalars were copied in: donating those consumes only the copy.
+// One flag per argument from None or a list of bools (empty: nothing
+// donated). Arguments passed as numpy arrays or scalars were copied in:
+// donating those consumes only the copy. `donated` is a py::object, not an
+// optional vector: eager ops pass None on every call, which then costs no
+// conversion.
 DonationFlags DonationFlagsFor(const std::vector<std::shared_ptr<Buffer>>& buffers,
-                               const std::optional<std::vector<bool>>& donated) {
+                               py::handle donated) {
   DonationFlags flags;
-  if (!donated || donated->empty()) return flags;
-  if (donated->size() != buffers.size()) {
-    ThrowIfError(absl::OutOfRangeError(absl::StrCat("execute: got ", donated->size(),
+  if (donated.is_none()) return flags;
+  std::vector<bool> values = donated.cast<std::vector<bool>>();
+  if (values.empty()) return flags;
+  if (values.size() != buffers.size()) {
+    ThrowIfError(absl::OutOfRangeError(absl::StrCat("execute: got ", values.size(),
                                                     " donation flags for ", buffers.size(),
                                                     " arguments")));
   }
-  flags.assign(donated->begin(), donated->end());
+  flags.assign(values.begin(), values.end());
   return flags;
 }
 
@@ -78,13 +83,28 @@ void DropDonatedViews(py::handle args, const DonationFlags& flags) {
   }
 }
 
-py::list WrapResults(std::vector<std::shared_ptr<Buffer>> results, const bool* weak_flags) {
+py::list WrapResults(ResultBuffers results, const bool* weak_flags) {
   py::list out(results.size());
   for (size_t i = 0; i < results.size(); ++i) {
     PyList_SET_ITEM(out.ptr(), i,
                     MakePyArray(std::move(results[i]), weak_flags && weak_flags[i]).release().ptr());
   }
   return out;
+}
+
+py::list ExecuteWithWeakTypes(Executable& exe, py::handle args,
+                              const std::vector<bool>& weak_types, py::handle donated) {
+  if (weak_types.size() != exe.result_shapes().size()) {
+    ThrowIfError(absl::OutOfRangeError(absl::StrCat("execute_with_weak_types: got ",
+                                                    weak_types.size(), " weak_type flags for ",
+                                                    exe.result_shapes().size(), " results")));
+  }
+  std::vector<std::shared_ptr<Buffer>> buffers = ArgumentBuffers(exe, args);
+  DonationFlags donation = DonationFlagsFor(buffers, donated);
+  DropDonatedViews(args, donation);
+  std::unique_ptr<bool[]> flags(new bool[weak_types.size() + 1]);
+  for (size_t i = 0; i < weak_types.size(); ++i) flags[i] = weak_types[i];
+  return WrapResults(ValueOrThrow(exe.Execute(buffers, donation)), flags.get());
 }
 
 py::list ShapeList(const std::vector<Shape>& shapes) {
@@ -142,29 +162,22 @@ void RegisterRuntimeBindings(py::module_& m) {
 
   py::class_<Executable, std::shared_ptr<Executable>>(m, "Executable")
       .def("execute",
-           [](Executable& exe, py::handle args, std::optional<std::vector<bool>> donated) {
+           [](Executable& exe, py::handle args) {
              std::vector<std::shared_ptr<Buffer>> buffers = ArgumentBuffers(exe, args);
-             DonationFlags flags = DonationFlagsFor(buffers, donated);
-             DropDonatedViews(args, flags);
-             return WrapResults(ValueOrThrow(exe.Execute(buffers, flags)), nullptr);
-           },
-           py::arg("args"), py::arg("donated") = py::none())
+             return WrapResults(ValueOrThrow(exe.Execute(buffers)), nullptr);
+           })
+      // Eager ops call this on every op: positional arguments only, no
+      // defaults, so pybind11 dispatches it at its cheapest.
       .def("execute_with_weak_types",
+           [](Executable& exe, py::handle args, const std::vector<bool>& weak_types) {
+             return ExecuteWithWeakTypes(exe, args, weak_types, py::none());
+           })
+      .def("execute_donating",
            [](Executable& exe, py::handle args, const std::vector<bool>& weak_types,
-              std::optional<std::vector<bool>> donated) {
-             if (weak_types.size() != exe.result_shapes().size()) {
-               ThrowIfError(absl::OutOfRangeError(
-                   absl::StrCat("execute_with_weak_types: got ", weak_types.size(),
-                                " weak_type flags for ", exe.result_shapes().size(), " results")));
-             }
-             std::vector<std::shared_ptr<Buffer>> buffers = ArgumentBuffers(exe, args);
-             DonationFlags donation = DonationFlagsFor(buffers, donated);
-             DropDonatedViews(args, donation);
-             std::unique_ptr<bool[]> flags(new bool[weak_types.size() + 1]);
-             for (size_t i = 0; i < weak_types.size(); ++i) flags[i] = weak_types[i];
-             return WrapResults(ValueOrThrow(exe.Execute(buffers, donation)), flags.get());
-           },
-           py::arg("args"), py::arg("weak_types"), py::arg("donated") = py::none())
+              py::handle donated) { return ExecuteWithWeakTypes(exe, args, weak_types, donated); },
+           py::arg("args"), py::arg("weak_types"), py::arg("donated"),
+           "execute_with_weak_types that consumes args[i] where donated[i] (one flag per "
+           "argument; None or [] donates nothing).")
       .def("as_text", [](const Executable& exe) { return PrintModule(exe.module()); })
       .def_property_readonly("device", &Executable::device, py::return_value_policy::reference)
       .def_property_readonly("name", [](const Executable& exe) { return exe.module().name(); })

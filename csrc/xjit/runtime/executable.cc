@@ -142,7 +142,7 @@ absl::StatusOr<std::shared_ptr<Executable>> Executable::Compile(
 
 absl::Status Executable::AllocateResultsWithDonation(
     absl::Span<const std::shared_ptr<Buffer>> args, absl::Span<const bool> donated,
-    std::vector<std::shared_ptr<Buffer>>& results) {
+    ResultBuffers& results) {
   if (donated.size() != args.size()) {
     return absl::InvalidArgumentError(absl::StrCat("Executable for '", module_->name(), "': ",
                                                    donated.size(), " donation flags for ",
@@ -179,7 +179,7 @@ absl::Status Executable::AllocateResultsWithDonation(
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<std::shared_ptr<Buffer>>> Executable::Execute(
+absl::StatusOr<ResultBuffers> Executable::Execute(
     absl::Span<const std::shared_ptr<Buffer>> args, absl::Span<const bool> donated) {
   if (args.size() != parameter_shapes_.size()) {
     return absl::InvalidArgumentError(absl::StrCat("Executable for '", module_->name(),
@@ -194,7 +194,7 @@ absl::StatusOr<std::vector<std::shared_ptr<Buffer>>> Executable::Execute(
     }
   }
 
-  std::vector<std::shared_ptr<Buffer>> results;
+  ResultBuffers results;
   results.reserve(result_shapes_.size());
   if (donated.empty()) {
     for (const Shape& s : result_shapes_) {

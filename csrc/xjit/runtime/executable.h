@@ -15,6 +15,7 @@
 #include <memory>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "xjit/ir/graph.h"
@@ -23,6 +24,10 @@
 #include "xjit/runtime/device.h"
 
 namespace xjit {
+
+// Execute's results: inline storage, so a call with few results allocates
+// nothing besides the buffers.
+using ResultBuffers = absl::InlinedVector<std::shared_ptr<Buffer>, 4>;
 
 class Executable {
  public:
@@ -33,7 +38,7 @@ class Executable {
   // Checks argument count, shapes and devices synchronously (InvalidArgument;
   // FailedPrecondition for a deleted argument), then dispatches without
   // waiting. `donated` is empty (nothing donated) or one flag per argument.
-  absl::StatusOr<std::vector<std::shared_ptr<Buffer>>> Execute(
+  absl::StatusOr<ResultBuffers> Execute(
       absl::Span<const std::shared_ptr<Buffer>> args, absl::Span<const bool> donated = {});
 
   const Module& module() const { return *module_; }
@@ -48,7 +53,7 @@ class Executable {
   // marks the donated arguments deleted.
   absl::Status AllocateResultsWithDonation(absl::Span<const std::shared_ptr<Buffer>> args,
                                            absl::Span<const bool> donated,
-                                           std::vector<std::shared_ptr<Buffer>>& results);
+                                           ResultBuffers& results);
   std::shared_ptr<const Module> module_;
   Device* device_;
   std::shared_ptr<CompiledProgram> program_;

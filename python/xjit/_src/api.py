@@ -209,7 +209,10 @@ def _jit_device(leaves):
 
 def _execute(exe, leaves, avals, device, out_treedef, out_weak_types, donated=None):
     args = [_put_arg(x, a, device) for x, a in zip(leaves, avals)]
-    outs = exe.execute_with_weak_types(args, list(out_weak_types), donated or None)
+    if donated:
+        outs = exe.execute_donating(args, list(out_weak_types), donated)
+    else:
+        outs = exe.execute_with_weak_types(args, list(out_weak_types))
     return out_treedef.unflatten(list(outs))
 
 
