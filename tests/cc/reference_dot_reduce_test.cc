@@ -10,6 +10,7 @@
 #include "xjit/backends/reference/ops.h"
 #include "xjit/builder/builder.h"
 #include "xjit/runtime/backend.h"
+#include "xjit/runtime/platform.h"
 
 namespace xjit::reference::testing {
 namespace {

@@ -1,9 +1,12 @@
-// The runtime: events, per-device work queues, buffers, clients and
-// asynchronous execution with argument checking (on the reference platform).
+// The runtime: events, per-device work queues, platforms, buffers, clients,
+// asynchronous execution with argument checking (on the reference platform)
+// and donation.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <mutex>
 #include <cstdint>
 #include <thread>
@@ -15,6 +18,8 @@
 #include "xjit/runtime/device.h"
 #include "xjit/runtime/event.h"
 #include "xjit/runtime/executable.h"
+#include "xjit/runtime/host_platform.h"
+#include "xjit/runtime/platform.h"
 #include "xjit/runtime/work_queue.h"
 
 namespace xjit {
@@ -67,6 +72,17 @@ TEST(EventTest, SetFromAnotherThreadAndFirstWins) {
   t.join();
   e->SetReady();  // ignored: events are one-shot
   EXPECT_EQ(e->Await().code(), absl::StatusCode::kOutOfRange);
+}
+
+TEST(EventTest, AwaitSettledWaitsForASetterOnAnotherThread) {
+  // The waiter destroys the event right after: the setter must be done with it.
+  for (int i = 0; i < 100; ++i) {
+    auto* e = new Event();
+    std::thread t([e] { e->SetReady(absl::DataLossError("late")); });
+    EXPECT_EQ(e->AwaitSettled().code(), absl::StatusCode::kDataLoss);
+    delete e;
+    t.join();
+  }
 }
 
 TEST(WorkQueueTest, RunsInOrderAndDrainsOnDestruction) {
@@ -305,6 +321,225 @@ TEST(ExecutableTest, CompileRejectsBadInput) {
             absl::StatusCode::kInvalidArgument);
   auto no_entry = std::make_shared<Module>("empty");
   EXPECT_EQ(Executable::Compile(no_entry, d).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+
+// A platform whose memory the runtime may only reach through it: memory is
+// handed out with a tag in front and every call is counted, so a runtime
+// that memcpy'd device memory itself, or freed it with free(), would fail.
+struct CountingStats {
+  std::atomic<int> allocations{0}, deallocations{0}, to_device{0}, to_host{0};
+};
+CountingStats& Stats() {
+  static CountingStats* stats = new CountingStats();
+  return *stats;
+}
+
+class CountingPlatform : public Platform {
+ public:
+  static constexpr uint64_t kTag = 0x5eedf00d;
+  const std::string& name() const override { return name_; }
+  int DeviceCount() const override { return 3; }
+  Compiler& compiler() override { return **GetCompiler("reference"); }
+  absl::StatusOr<void*> Allocate(int device, size_t bytes) override {
+    ++Stats().allocations;
+    auto* block = static_cast<uint64_t*>(std::aligned_alloc(64, 64 + (bytes + 63) / 64 * 64));
+    block[0] = kTag + device;
+    return reinterpret_cast<char*>(block) + 64;
+  }
+  void Deallocate(int device, void* memory) override {
+    ++Stats().deallocations;
+    auto* block = reinterpret_cast<uint64_t*>(static_cast<char*>(memory) - 64);
+    EXPECT_EQ(block[0], kTag + device);
+    std::free(block);
+  }
+  void CopyToDevice(int, const void* host, void* memory, size_t bytes, Event* done) override {
+    ++Stats().to_device;
+    std::memcpy(memory, host, bytes);
+    // Completes later, from another thread, as a device's stream would.
+    std::thread([done] { done->SetReady(); }).detach();
+  }
+  void CopyToHost(int, const void* memory, void* host, size_t bytes, Event* done) override {
+    ++Stats().to_host;
+    std::memcpy(host, memory, bytes);
+    done->SetReady();
+  }
+
+ private:
+  std::string name_ = "counting";
+};
+
+const bool kCountingRegistered = [] {
+  RegisterPlatform("counting", [] { return std::make_unique<CountingPlatform>(); });
+  return true;
+}();
+
+TEST(PlatformTest, RegistryListsCpuFirstAndNamesUnknownPlatforms) {
+  std::vector<std::string> platforms = RegisteredPlatforms();
+  ASSERT_FALSE(platforms.empty());
+  EXPECT_EQ(platforms[0], "cpu");
+  EXPECT_NE(std::find(platforms.begin(), platforms.end(), "reference"), platforms.end());
+  absl::StatusOr<Platform*> cpu = GetPlatform("cpu");
+  ASSERT_TRUE(cpu.ok());
+  EXPECT_EQ((*cpu)->name(), "cpu");
+  EXPECT_TRUE((*cpu)->HostVisibleMemory());
+  EXPECT_EQ(*GetPlatform("cpu"), *cpu);  // one instance
+  absl::StatusOr<Platform*> missing = GetPlatform("tpu");
+  EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_NE(missing.status().message().find("reference"), std::string::npos);
+  EXPECT_EQ(GetCompiler("tpu").status().code(), absl::StatusCode::kNotFound);
+}
+
+TEST(PlatformTest, ForcedHostDeviceCountReadsXlaFlags) {
+  EXPECT_EQ(ForcedHostDeviceCount(nullptr), 1);
+  EXPECT_EQ(ForcedHostDeviceCount(""), 1);
+  EXPECT_EQ(ForcedHostDeviceCount("--xla_force_host_platform_device_count=4"), 4);
+  EXPECT_EQ(ForcedHostDeviceCount("--xla_cpu_foo=1  --xla_force_host_platform_device_count=8 "
+                                  "--xla_bar"), 8);
+  EXPECT_EQ(ForcedHostDeviceCount("--xla_force_host_platform_device_count=2 "
+                                  "--xla_force_host_platform_device_count=3"), 3);
+  EXPECT_EQ(ForcedHostDeviceCount("--xla_force_host_platform_device_count=zero"), 1);
+  EXPECT_EQ(ForcedHostDeviceCount("--xla_force_host_platform_device_count=0"), 1);
+  EXPECT_EQ(ForcedHostDeviceCount("--xla_force_host_platform_device_count=-2"), 1);
+  EXPECT_EQ(ForcedHostDeviceCount("--xla_force_host_platform_device_countx=5"), 1);
+}
+
+TEST(PlatformTest, HostPlatformAllocatesAlignedAndCopies) {
+  std::unique_ptr<Platform> p = MakeHostPlatform("host-test", nullptr, 0);
+  EXPECT_EQ(p->DeviceCount(), 1);  // at least one device
+  void* m = *p->Allocate(0, 100);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(m) % 64, 0u);
+  int in[3] = {1, 2, 3}, out[3] = {0, 0, 0};
+  Event to_device, to_host;
+  p->CopyToDevice(0, in, m, sizeof(in), &to_device);
+  EXPECT_TRUE(to_device.IsReady());  // host copies are synchronous
+  p->CopyToHost(0, m, out, sizeof(out), &to_host);
+  EXPECT_TRUE(to_host.IsReady());
+  EXPECT_EQ(out[2], 3);
+  p->Deallocate(0, m);
+}
+
+TEST(PlatformTest, RuntimeReachesDeviceMemoryOnlyThroughThePlatform) {
+  absl::StatusOr<Client*> client = Client::Get("counting");
+  ASSERT_TRUE(client.ok()) << client.status();
+  ASSERT_EQ((*client)->devices().size(), 3u);
+  Device* d2 = (*client)->devices()[2].get();
+  EXPECT_EQ(d2->id(), 2);
+  EXPECT_EQ(d2->ToString(), "CountingDevice(id=2)");
+  int allocations = Stats().allocations, deallocations = Stats().deallocations;
+  int to_device = Stats().to_device, to_host = Stats().to_host;
+  {
+    auto x = F32Buffer({1, 2, 3}, d2);  // waits for the asynchronous transfer
+    EXPECT_TRUE(x->ready()->IsReady());
+    auto exe = *Executable::Compile(MulAddModule(3), d2);
+    auto out = *exe->Execute({x, x});
+    EXPECT_EQ(ToVector(*out[0]), (std::vector<float>{2, 6, 12}));
+  }
+  EXPECT_EQ(Stats().allocations - allocations, 2);
+  EXPECT_EQ(Stats().deallocations - deallocations, 2);
+  EXPECT_EQ(Stats().to_device - to_device, 1);
+  EXPECT_EQ(Stats().to_host - to_host, 1);
+}
+
+TEST(DonationTest, ResultTakesOverDonatedMemory) {
+  Device* d = ReferenceDevice();
+  auto exe = *Executable::Compile(MulAddModule(3), d);
+  auto x = F32Buffer({1, 2, 3}, d);
+  auto y = F32Buffer({4, 5, 6}, d);
+  void* x_memory = x->data();
+  const bool donated[] = {true, false};
+  auto out = exe->Execute({x, y}, donated);
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0]->data(), x_memory);
+  EXPECT_TRUE(x->is_deleted());
+  EXPECT_FALSE(y->is_deleted());
+  EXPECT_EQ(ToVector(*(*out)[0]), (std::vector<float>{5, 12, 21}));
+
+  auto again = exe->Execute({x, y});
+  EXPECT_EQ(again.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(again.status().message().find("deleted"), std::string::npos);
+}
+
+TEST(DonationTest, ChainsOnUnreadyDonatedBuffers) {
+  Device* d = ReferenceDevice();
+  std::shared_ptr<Buffer> acc = F32Buffer({1, 1}, d);
+  void* memory = acc->data();
+  auto two = F32Buffer({2, 2}, d);
+  auto exe = *Executable::Compile(MulAddModule(2), d);
+  const bool donated[] = {true, false};
+  for (int i = 0; i < 10; ++i) acc = (*exe->Execute({acc, two}, donated))[0];
+  EXPECT_EQ(ToVector(*acc), (std::vector<float>{59049, 59049}));
+  EXPECT_EQ(acc->data(), memory);  // one allocation all along
+}
+
+TEST(DonationTest, MemoryOthersCanReadIsNotReused) {
+  Device* d = ReferenceDevice();
+  auto exe = *Executable::Compile(MulAddModule(3), d);
+  const bool first_donated[] = {true, false};
+
+  // Passed at another position as well: the program reads it there.
+  auto x = F32Buffer({1, 2, 3}, d);
+  auto out = *exe->Execute({x, x}, first_donated);
+  EXPECT_NE(out[0]->data(), x->data());
+  EXPECT_TRUE(x->is_deleted());
+  EXPECT_EQ(ToVector(*out[0]), (std::vector<float>{2, 6, 12}));
+
+  // Viewed from outside (a numpy array over host memory).
+  auto viewed = F32Buffer({1, 2, 3}, d);
+  viewed->AddExternalReference();
+  out = *exe->Execute({viewed, F32Buffer({1, 1, 1}, d)}, first_donated);
+  EXPECT_NE(out[0]->data(), viewed->data());
+  EXPECT_TRUE(viewed->is_deleted());
+  viewed->DropExternalReference();
+}
+
+TEST(DonationTest, OnlyResultsOfTheSameShapeAndAllowedAliasesReuse) {
+  // main(x: f32[2], y: f32[3]) = (y, x * x): result 0 matches only y.
+  ModuleBuilder mb("swap");
+  ComputationBuilder* cb = mb.NewComputation("main");
+  Instruction* x = cb->Parameter(Shape(DType::kF32, {2}));
+  Instruction* y = cb->Parameter(Shape(DType::kF32, {3}));
+  Instruction* sq = *cb->Add(Opcode::kMultiply, {x, x});
+  Computation* main = *cb->Finish({y, sq});
+  std::shared_ptr<Module> module(*mb.Build(main));
+
+  Device* ref = ReferenceDevice();
+  auto exe = *Executable::Compile(module, ref);
+  auto xb = F32Buffer({3, 4}, ref);
+  auto yb = F32Buffer({7, 8, 9}, ref);
+  void* x_memory = xb->data();
+  void* y_memory = yb->data();
+  const bool both[] = {true, true};
+  auto out = *exe->Execute({xb, yb}, both);
+  EXPECT_EQ(out[0]->data(), y_memory);
+  EXPECT_EQ(out[1]->data(), x_memory);
+  EXPECT_EQ(ToVector(*out[0]), (std::vector<float>{7, 8, 9}));
+  EXPECT_EQ(ToVector(*out[1]), (std::vector<float>{9, 16}));
+
+  // The cpu program does not declare any alias safe: fresh memory, and the
+  // donated arguments are still consumed.
+  Device* cpu = (*Client::Get("cpu"))->devices()[0].get();
+  auto cpu_exe = *Executable::Compile(module, cpu);
+  auto xc = F32Buffer({3, 4}, cpu);
+  auto yc = F32Buffer({7, 8, 9}, cpu);
+  auto cpu_out = *cpu_exe->Execute({xc, yc}, both);
+  EXPECT_NE(cpu_out[0]->data(), yc->data());
+  EXPECT_TRUE(xc->is_deleted());
+  EXPECT_TRUE(yc->is_deleted());
+  EXPECT_EQ(ToVector(*cpu_out[1]), (std::vector<float>{9, 16}));
+
+  const bool wrong_count[] = {true};
+  EXPECT_EQ(exe->Execute({F32Buffer({1, 2}, ref), F32Buffer({1, 2, 3}, ref)}, wrong_count)
+                .status()
+                .code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST(BufferTest, DeleteMarksTheBuffer) {
+  auto b = F32Buffer({1}, ReferenceDevice());
+  EXPECT_FALSE(b->is_deleted());
+  b->Delete();
+  EXPECT_TRUE(b->is_deleted());
 }
 
 }  // namespace

@@ -34,6 +34,7 @@ absl::StatusOr<std::shared_ptr<Buffer>> BufferFromPython(py::handle value, Devic
   if (device == nullptr) return absl::InvalidArgumentError("device_put: device is None");
   py::object host;
   if (PyArray* a = TryGetPyArray(value)) {
+    CheckNotDeleted(*a);
     if (a->buffer->device() == device && (!dtype || *dtype == a->buffer->shape().dtype)) {
       return a->buffer;  // buffers are immutable: sharing is a valid copy
     }

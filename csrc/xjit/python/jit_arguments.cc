@@ -44,6 +44,7 @@ std::shared_ptr<Buffer> LeafToBuffer(py::handle leaf, LeafSource source, PyArray
                                      const LeafSignature& sig, Device* device) {
   switch (source) {
     case LeafSource::kArray:
+      CheckNotDeleted(*array);
       if (array->buffer->device() == device) return array->buffer;
       break;  // another device: BufferFromPython copies it over
     case LeafSource::kNumpy:

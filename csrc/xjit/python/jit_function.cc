@@ -26,6 +26,9 @@ struct JitCacheEntry {
   std::shared_ptr<Executable> executable;
   PyTreeDef out_treedef;
   absl::InlinedVector<bool, 4> out_weak_types;
+  // One flag per leaf (empty: nothing donated): donate_argnums/argnames
+  // resolved to leaves, fixed by the key's tree structure.
+  absl::InlinedVector<bool, 8> donated;
 };
 
 // What one call's leaves were classified as, kept for the hit path.
@@ -164,6 +167,9 @@ bool JitFunction::MakeSignature(PyObject* args, PyObject* kwargs, CallSignature&
                               &leaves.arrays[i])) {
       return false;
     }
+    if (sig.first_array_device == nullptr && leaves.arrays[i] != nullptr) {
+      sig.first_array_device = leaves.arrays[i]->buffer->device();
+    }
   }
   sig.ComputeHash();
   return true;
@@ -178,7 +184,13 @@ py::object JitFunction::Execute(const JitCacheEntry& entry, const CallSignature&
     buffers.push_back(LeafToBuffer(leaves.objects[i], leaves.sources[i], leaves.arrays[i],
                                    sig.leaves[i], exe.device()));
   }
-  std::vector<std::shared_ptr<Buffer>> results = ValueOrThrow(exe.Execute(buffers));
+  if (!entry.donated.empty()) {
+    // A donated array's own numpy view must not keep its memory from reuse.
+    for (size_t i = 0; i < leaves.arrays.size(); ++i) {
+      if (entry.donated[i] && leaves.arrays[i] != nullptr) leaves.arrays[i]->numpy_cache = py::object();
+    }
+  }
+  ResultBuffers results = ValueOrThrow(exe.Execute(buffers, absl::MakeConstSpan(entry.donated)));
   if (results.size() != entry.out_weak_types.size()) {
     throw py::value_error(absl::StrCat("jit: the executable returned ", results.size(),
                                        " results but the cache entry expects ",
@@ -196,6 +208,10 @@ py::object JitFunction::Execute(const JitCacheEntry& entry, const CallSignature&
 // would otherwise fail (or worse, misinterpret) on every later call.
 void CheckEntryMatches(const JitCacheEntry& entry, const CallSignature& sig) {
   const std::vector<Shape>& params = entry.executable->parameter_shapes();
+  if (!entry.donated.empty() && entry.donated.size() != sig.leaves.size()) {
+    throw py::value_error(absl::StrCat("jit: the cache entry donates ", entry.donated.size(),
+                                       " leaves but the call has ", sig.leaves.size()));
+  }
   if (params.size() != sig.leaves.size()) {
     throw py::value_error(absl::StrCat(
         "jit: the cache entry's executable takes ", params.size(),
@@ -296,7 +312,7 @@ void RegisterJit(py::module_& m) {
 
   py::class_<JitCacheEntry, std::shared_ptr<JitCacheEntry>>(m, "JitCacheEntry")
       .def(py::init([](py::object executable, const PyTreeDef& out_treedef,
-                       const std::vector<bool>& out_weak_types) {
+                       const std::vector<bool>& out_weak_types, const std::vector<bool>& donated) {
              auto entry = std::make_shared<JitCacheEntry>();
              try {
                entry->executable = executable.cast<std::shared_ptr<Executable>>();
@@ -315,13 +331,20 @@ void RegisterJit(py::module_& m) {
              }
              entry->out_treedef = out_treedef;
              entry->out_weak_types.assign(out_weak_types.begin(), out_weak_types.end());
+             if (std::find(donated.begin(), donated.end(), true) != donated.end()) {
+               entry->donated.assign(donated.begin(), donated.end());
+             }
              return entry;
            }),
-           py::arg("executable"), py::arg("out_treedef"), py::arg("out_weak_types"))
+           py::arg("executable"), py::arg("out_treedef"), py::arg("out_weak_types"),
+           py::arg("donated") = std::vector<bool>())
       .def_property_readonly("executable", [](const JitCacheEntry& e) { return e.executable; })
       .def_property_readonly("out_treedef", [](const JitCacheEntry& e) { return e.out_treedef; })
       .def_property_readonly("out_weak_types", [](const JitCacheEntry& e) {
         return std::vector<bool>(e.out_weak_types.begin(), e.out_weak_types.end());
+      })
+      .def_property_readonly("donated", [](const JitCacheEntry& e) {
+        return std::vector<bool>(e.donated.begin(), e.donated.end());
       });
 
   py::class_<JitFunction>(m, "JitFunction", py::custom_type_setup([](PyHeapTypeObject* heap) {

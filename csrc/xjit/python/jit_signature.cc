@@ -109,14 +109,16 @@ bool ComputeLeafSignature(py::handle leaf, bool x64, LeafSignature* sig, LeafSou
 }
 
 void CallSignature::ComputeHash() {
-  size_t h = absl::HashOf(treedef.Hash(), x64, context, leaves.size());
+  size_t h = absl::HashOf(treedef.Hash(), x64, context, leaves.size(), first_array_device);
   for (const StaticArg& s : statics) h = absl::HashOf(h, s.hash);
   for (const LeafSignature& leaf : leaves) h = absl::HashOf(h, leaf);
   hash = h;
 }
 
 bool CallSignature::operator==(const CallSignature& o) const {
-  if (hash != o.hash || x64 != o.x64 || context != o.context || leaves != o.leaves || statics.size() != o.statics.size()) {
+  if (hash != o.hash || x64 != o.x64 || context != o.context ||
+      first_array_device != o.first_array_device || leaves != o.leaves ||
+      statics.size() != o.statics.size()) {
     return false;
   }
   for (size_t i = 0; i < statics.size(); ++i) {

@@ -67,6 +67,10 @@ struct CallSignature {
   PyTreeDef treedef;  // of (tuple(dynamic_args), dynamic_kwargs)
   absl::InlinedVector<StaticArg, 2> statics;  // positional in order, then kwargs by name
   absl::InlinedVector<LeafSignature, 8> leaves;
+  // The device of the first xjit.Array leaf (null: none). The computation
+  // runs there when it is on the default platform, as JAX runs a
+  // computation where its committed inputs are (api.py, _jit_device).
+  const void* first_array_device = nullptr;
   bool x64 = false;
   int64_t context = 0;
   size_t hash = 0;

@@ -8,7 +8,10 @@
 
 #include "xjit/python/dtype_conversion.h"
 #include "xjit/python/status_casters.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "xjit/runtime/device.h"
+#include "xjit/runtime/platform.h"
 
 namespace xjit::python {
 namespace {
@@ -30,14 +33,26 @@ absl::Status AwaitReleasingGil(const Buffer& b) {
   return ready->Await();
 }
 
-// Waits for the buffer, then exposes its memory as a read-only numpy array
-// that keeps the buffer alive: no copy, and users cannot corrupt the value
-// (results never alias and buffers are never written after they are ready).
+// Waits for the buffer, then exposes it as a read-only numpy array. Host
+// memory is viewed without a copy: the view keeps the buffer alive and
+// counts as an external reference, so donation never reuses memory a view
+// can still read, and users cannot write it. Other memory is copied out.
 py::object NumpyValue(PyArray& self) {
+  CheckNotDeleted(self);
   if (self.numpy_cache && !self.numpy_cache.is_none()) return self.numpy_cache;
-  const Buffer& b = *self.buffer;
+  Buffer& b = *self.buffer;
   ThrowIfError(AwaitReleasingGil(b));
   const Shape& s = b.shape();
+  if (!b.device()->platform_impl().HostVisibleMemory()) {
+    py::array copy(ToNumpyDType(s.dtype), std::vector<py::ssize_t>(s.dims.begin(), s.dims.end()));
+    {
+      py::gil_scoped_release release;
+      ThrowIfError(b.CopyToHost(copy.mutable_data()));
+    }
+    py::detail::array_proxy(copy.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+    self.numpy_cache = copy;
+    return copy;
+  }
   std::vector<py::ssize_t> shape(s.dims.begin(), s.dims.end());
   std::vector<py::ssize_t> strides(s.dims.size());
   py::ssize_t stride = ByteWidth(s.dtype);
@@ -46,7 +61,12 @@ py::object NumpyValue(PyArray& self) {
     stride *= s.dims[i] == 0 ? 1 : s.dims[i];
   }
   auto* keep_alive = new std::shared_ptr<Buffer>(self.buffer);
-  py::capsule owner(keep_alive, [](void* p) { delete static_cast<std::shared_ptr<Buffer>*>(p); });
+  b.AddExternalReference();
+  py::capsule owner(keep_alive, [](void* p) {
+    auto* held = static_cast<std::shared_ptr<Buffer>*>(p);
+    (*held)->DropExternalReference();
+    delete held;
+  });
   py::array arr(ToNumpyDType(s.dtype), std::move(shape), std::move(strides), b.data(), owner);
   py::detail::array_proxy(arr.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
   self.numpy_cache = arr;
@@ -83,6 +103,19 @@ std::string ArrayRepr(PyArray& self) {
 
 }  // namespace
 
+void ThrowArrayDeleted(const Buffer& buffer) {
+  const Shape& s = buffer.shape();
+  std::string message = absl::StrCat("Array has been deleted with shape=", NumpyName(s.dtype), "[",
+                                     absl::StrJoin(s.dims, ","), "].");
+  PyErr_SetString(PyExc_RuntimeError, message.c_str());
+  throw py::error_already_set();
+}
+
+void DeletePyArray(PyArray& a) {
+  a.buffer->Delete();
+  a.numpy_cache = py::none();
+}
+
 py::object MakePyArray(std::shared_ptr<Buffer> buffer, bool weak_type) {
   PyArray value;
   value.buffer = std::move(buffer);
@@ -117,16 +150,22 @@ void RegisterPyArray(py::module_& m) {
       .def("is_ready", [](const PyArray& a) { return a.buffer->ready()->IsReady(); })
       .def("block_until_ready",
            [](py::object self) {
-             ThrowIfError(AwaitReleasingGil(*self.cast<PyArray&>().buffer));
+             PyArray& a = self.cast<PyArray&>();
+             CheckNotDeleted(a);
+             ThrowIfError(AwaitReleasingGil(*a.buffer));
              return self;
            })
       .def_property_readonly("_value", [](PyArray& a) { return NumpyValue(a); })
       // JAX API details that cost nothing on host memory.
       .def("copy_to_host_async", [](const PyArray&) {})
-      .def("is_deleted", [](const PyArray&) { return false; })
+      .def("is_deleted", [](const PyArray& a) { return a.buffer->is_deleted(); })
+      .def("delete", &DeletePyArray)
       .def("on_device_size_in_bytes", [](const PyArray& a) { return a.buffer->shape().byte_size(); })
       .def("unsafe_buffer_pointer",
-           [](const PyArray& a) { return reinterpret_cast<uintptr_t>(a.buffer->data()); })
+           [](const PyArray& a) {
+             CheckNotDeleted(a);
+             return reinterpret_cast<uintptr_t>(a.buffer->data());
+           })
       .def("__array__", &ArrayDunder, py::arg("dtype") = py::none(), py::arg("copy") = py::none())
       .def("__repr__", &ArrayRepr);
   g_array_type = reinterpret_cast<PyTypeObject*>(cls.ptr());

@@ -12,6 +12,7 @@
 #include "xjit/python/status_casters.h"
 #include "xjit/runtime/backend.h"
 #include "xjit/runtime/executable.h"
+#include "xjit/runtime/platform.h"
 #include "xjit/text/printer.h"
 
 namespace xjit::python {
@@ -34,6 +35,7 @@ std::vector<std::shared_ptr<Buffer>> ArgumentBuffers(const Executable& exe, py::
   buffers.reserve(n);
   for (Py_ssize_t i = 0; i < n; ++i) {
     if (PyArray* a = TryGetPyArray(items[i])) {
+      CheckNotDeleted(*a);
       buffers.push_back(a->buffer);
       continue;
     }
@@ -49,13 +51,60 @@ std::vector<std::shared_ptr<Buffer>> ArgumentBuffers(const Executable& exe, py::
   return buffers;
 }
 
-py::list WrapResults(std::vector<std::shared_ptr<Buffer>> results, const bool* weak_flags) {
+using DonationFlags = absl::InlinedVector<bool, 8>;
+
+// One flag per argument from None or a list of bools (empty: nothing
+// donated). Arguments passed as numpy arrays or scalars were copied in:
+// donating those consumes only the copy. `donated` is a py::object, not an
+// optional vector: eager ops pass None on every call, which then costs no
+// conversion.
+DonationFlags DonationFlagsFor(const std::vector<std::shared_ptr<Buffer>>& buffers,
+                               py::handle donated) {
+  DonationFlags flags;
+  if (donated.is_none()) return flags;
+  std::vector<bool> values = donated.cast<std::vector<bool>>();
+  if (values.empty()) return flags;
+  if (values.size() != buffers.size()) {
+    ThrowIfError(absl::OutOfRangeError(absl::StrCat("execute: got ", values.size(),
+                                                    " donation flags for ", buffers.size(),
+                                                    " arguments")));
+  }
+  flags.assign(values.begin(), values.end());
+  return flags;
+}
+
+// A donated array's own numpy view must not keep its memory from reuse.
+void DropDonatedViews(py::handle args, const DonationFlags& flags) {
+  if (flags.empty()) return;
+  py::sequence seq = py::reinterpret_borrow<py::sequence>(args);
+  for (size_t i = 0; i < flags.size(); ++i) {
+    if (!flags[i]) continue;
+    if (PyArray* a = TryGetPyArray(seq[i])) a->numpy_cache = py::object();
+  }
+}
+
+py::list WrapResults(ResultBuffers results, const bool* weak_flags) {
   py::list out(results.size());
   for (size_t i = 0; i < results.size(); ++i) {
     PyList_SET_ITEM(out.ptr(), i,
                     MakePyArray(std::move(results[i]), weak_flags && weak_flags[i]).release().ptr());
   }
   return out;
+}
+
+py::list ExecuteWithWeakTypes(Executable& exe, py::handle args,
+                              const std::vector<bool>& weak_types, py::handle donated) {
+  if (weak_types.size() != exe.result_shapes().size()) {
+    ThrowIfError(absl::OutOfRangeError(absl::StrCat("execute_with_weak_types: got ",
+                                                    weak_types.size(), " weak_type flags for ",
+                                                    exe.result_shapes().size(), " results")));
+  }
+  std::vector<std::shared_ptr<Buffer>> buffers = ArgumentBuffers(exe, args);
+  DonationFlags donation = DonationFlagsFor(buffers, donated);
+  DropDonatedViews(args, donation);
+  std::unique_ptr<bool[]> flags(new bool[weak_types.size() + 1]);
+  for (size_t i = 0; i < weak_types.size(); ++i) flags[i] = weak_types[i];
+  return WrapResults(ValueOrThrow(exe.Execute(buffers, donation)), flags.get());
 }
 
 py::list ShapeList(const std::vector<Shape>& shapes) {
@@ -100,6 +149,7 @@ void RegisterRuntimeBindings(py::module_& m) {
         std::optional<DType> t;
         if (!dtype.is_none()) t = ValueOrThrow(DTypeFromPython(dtype));
         if (PyArray* a = TryGetPyArray(value)) {
+          CheckNotDeleted(*a);
           if (a->buffer->device() == device && a->weak_type == weak_type &&
               (!t || *t == a->buffer->shape().dtype)) {
             return py::reinterpret_borrow<py::object>(value);
@@ -116,18 +166,18 @@ void RegisterRuntimeBindings(py::module_& m) {
              std::vector<std::shared_ptr<Buffer>> buffers = ArgumentBuffers(exe, args);
              return WrapResults(ValueOrThrow(exe.Execute(buffers)), nullptr);
            })
+      // Eager ops call this on every op: positional arguments only, no
+      // defaults, so pybind11 dispatches it at its cheapest.
       .def("execute_with_weak_types",
            [](Executable& exe, py::handle args, const std::vector<bool>& weak_types) {
-             if (weak_types.size() != exe.result_shapes().size()) {
-               ThrowIfError(absl::OutOfRangeError(
-                   absl::StrCat("execute_with_weak_types: got ", weak_types.size(),
-                                " weak_type flags for ", exe.result_shapes().size(), " results")));
-             }
-             std::vector<std::shared_ptr<Buffer>> buffers = ArgumentBuffers(exe, args);
-             std::unique_ptr<bool[]> flags(new bool[weak_types.size() + 1]);
-             for (size_t i = 0; i < weak_types.size(); ++i) flags[i] = weak_types[i];
-             return WrapResults(ValueOrThrow(exe.Execute(buffers)), flags.get());
+             return ExecuteWithWeakTypes(exe, args, weak_types, py::none());
            })
+      .def("execute_donating",
+           [](Executable& exe, py::handle args, const std::vector<bool>& weak_types,
+              py::handle donated) { return ExecuteWithWeakTypes(exe, args, weak_types, donated); },
+           py::arg("args"), py::arg("weak_types"), py::arg("donated"),
+           "execute_with_weak_types that consumes args[i] where donated[i] (one flag per "
+           "argument; None or [] donates nothing).")
       .def("as_text", [](const Executable& exe) { return PrintModule(exe.module()); })
       .def_property_readonly("device", &Executable::device, py::return_value_policy::reference)
       .def_property_readonly("name", [](const Executable& exe) { return exe.module().name(); })

@@ -4,7 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "oneapi/dnnl/dnnl.h"
-#include "xjit/runtime/backend.h"
+#include "xjit/runtime/platform.h"
 
 namespace xjit::python {
 

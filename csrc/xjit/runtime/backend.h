@@ -1,6 +1,7 @@
-// What a backend provides to the runtime: a compiler from a verified Module to
-// a program that runs synchronously on memory owned by the runtime. The
-// runtime adds asynchrony, buffers and events on top (see executable.h).
+// What a backend's compiler makes of a verified Module: a program that runs
+// synchronously on device memory owned by the runtime. The runtime adds
+// asynchrony, buffers and events on top (see executable.h); a backend
+// registers its compiler as part of its Platform (platform.h).
 #pragma once
 
 #include <functional>
@@ -18,9 +19,15 @@ class CompiledProgram {
  public:
   virtual ~CompiledProgram() = default;
   // args[i] points at parameter i (row-major, shape from the module);
-  // results[i] at preallocated storage for result i. Results never alias args.
+  // results[i] at preallocated storage for result i. A result aliases an
+  // argument only where ResultMayReuseParameter said it may (donation).
   virtual absl::Status Run(absl::Span<const void* const> args,
                            absl::Span<void* const> results) = 0;
+  // True when Run stays correct if results[result] is the same storage as
+  // args[parameter] (same shape): the program never reads the parameter
+  // after it starts writing that result. The runtime then hands a donated
+  // argument's storage over to the result instead of allocating.
+  virtual bool ResultMayReuseParameter(int result, int parameter) const { return false; }
   // True when a run is so cheap (a few microseconds at most, single-threaded)
   // that handing it to the device's worker thread costs more than running it:
   // Execute then runs it on the caller's thread when the device is idle, as
@@ -34,11 +41,7 @@ class Compiler {
   virtual absl::StatusOr<std::unique_ptr<CompiledProgram>> Compile(const Module& module) = 0;
 };
 
-// Backends register themselves by platform name ("reference", "cpu", "cuda").
-using CompilerFactory = std::function<std::unique_ptr<Compiler>()>;
-void RegisterCompiler(const std::string& platform, CompilerFactory factory);
-// Returns a shared compiler instance, or NotFound.
+// The compiler of a registered platform (GetPlatform(name)->compiler()), or NotFound.
 absl::StatusOr<Compiler*> GetCompiler(const std::string& platform);
-std::vector<std::string> RegisteredPlatforms();
 
 }  // namespace xjit

@@ -1,18 +1,14 @@
 #include "xjit/runtime/buffer.h"
 
-#include <cstdlib>
-#include <cstring>
-#include <new>
-
 #include "absl/strings/str_cat.h"
+#include "xjit/runtime/device.h"
+#include "xjit/runtime/platform.h"
 
 namespace xjit {
 namespace {
 
-// oneDNN and the vectorized kernels want cache-line aligned storage.
-constexpr size_t kAlignment = 64;
-
-absl::StatusOr<void*> AlignedAllocate(const Shape& shape) {
+absl::StatusOr<void*> AllocateFor(const Shape& shape, Device* device) {
+  if (device == nullptr) return absl::InvalidArgumentError("Buffers need a device");
   if (shape.is_tuple) {
     return absl::InvalidArgumentError(
         absl::StrCat("Buffers hold arrays, not tuples: ", shape.ToString()));
@@ -23,16 +19,7 @@ absl::StatusOr<void*> AlignedAllocate(const Shape& shape) {
           absl::StrCat("Negative dimension in buffer shape ", shape.ToString()));
     }
   }
-  // std::aligned_alloc needs a multiple of the alignment; a zero-size array
-  // still gets a real (one line) allocation so data() is never null.
-  size_t bytes = static_cast<size_t>(shape.byte_size());
-  size_t rounded = bytes == 0 ? kAlignment : (bytes + kAlignment - 1) / kAlignment * kAlignment;
-  void* p = std::aligned_alloc(kAlignment, rounded);
-  if (p == nullptr) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat("Out of memory allocating ", bytes, " bytes for ", shape.ToString()));
-  }
-  return p;
+  return device->platform_impl().Allocate(device->id(), static_cast<size_t>(shape.byte_size()));
 }
 
 }  // namespace
@@ -40,31 +27,44 @@ absl::StatusOr<void*> AlignedAllocate(const Shape& shape) {
 Buffer::Buffer(PrivateTag, Shape shape, Device* device, void* data)
     : shape_(std::move(shape)), device_(device), data_(data) {}
 
-Buffer::~Buffer() { std::free(data_); }
+Buffer::~Buffer() {
+  if (owns_memory_) device_->platform_impl().Deallocate(device_->id(), data_);
+}
 
 absl::StatusOr<std::shared_ptr<Buffer>> Buffer::Allocate(Shape shape, Device* device) {
-  absl::StatusOr<void*> data = AlignedAllocate(shape);
+  absl::StatusOr<void*> data = AllocateFor(shape, device);
   if (!data.ok()) return data.status();
   return std::make_shared<Buffer>(PrivateTag(), std::move(shape), device, *data);
 }
 
 absl::StatusOr<std::shared_ptr<Buffer>> Buffer::FromHost(Shape shape, const void* data,
                                                          Device* device) {
-  absl::StatusOr<void*> storage = AlignedAllocate(shape);
-  if (!storage.ok()) return storage.status();
+  absl::StatusOr<void*> memory = AllocateFor(shape, device);
+  if (!memory.ok()) return memory.status();
   size_t bytes = static_cast<size_t>(shape.byte_size());
-  if (bytes != 0) std::memcpy(*storage, data, bytes);
-  auto b = std::make_shared<Buffer>(PrivateTag(), std::move(shape), device, *storage);
-  b->ready_.SetReady();
+  auto b = std::make_shared<Buffer>(PrivateTag(), std::move(shape), device, *memory);
+  device->platform_impl().CopyToDevice(device->id(), data, *memory, bytes, &b->ready_);
+  // Callers free `data` (and may drop the buffer) on return: wait for an
+  // asynchronous transfer (host platforms have finished already).
+  absl::Status s = b->ready_.AwaitSettled();
+  if (!s.ok()) return s;
+  return b;
+}
+
+std::shared_ptr<Buffer> Buffer::TakeOverMemory(Buffer& donor) {
+  auto b = std::make_shared<Buffer>(PrivateTag(), donor.shape_, donor.device_, donor.data_);
+  donor.owns_memory_ = false;
+  donor.Delete();
   return b;
 }
 
 absl::Status Buffer::CopyToHost(void* dst) const {
   absl::Status status = ready_.Await();
   if (!status.ok()) return status;
-  size_t bytes = static_cast<size_t>(shape_.byte_size());
-  if (bytes != 0) std::memcpy(dst, data_, bytes);
-  return absl::OkStatus();
+  Event done;
+  device_->platform_impl().CopyToHost(device_->id(), data_, dst,
+                                      static_cast<size_t>(shape_.byte_size()), &done);
+  return done.AwaitSettled();
 }
 
 }  // namespace xjit

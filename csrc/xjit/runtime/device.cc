@@ -5,13 +5,14 @@
 #include <mutex>
 
 #include "absl/strings/str_cat.h"
-#include "xjit/runtime/backend.h"
+#include "xjit/runtime/platform.h"
 #include "xjit/runtime/work_queue.h"
 
 namespace xjit {
 
 Device::Device(Client* client, int id)
     : client_(client),
+      platform_impl_(&client->platform_impl()),
       id_(id),
       queue_(std::make_unique<WorkQueue>(absl::StrCat(client->platform(), ":", id))) {}
 
@@ -34,8 +35,11 @@ bool Device::TryRunInline(absl::FunctionRef<void()> task) { return queue_->TryRu
 
 void Device::ReleaseRunningTask() { queue_->ReleaseRunningTask(); }
 
-Client::Client(std::string platform) : platform_(std::move(platform)) {
-  devices_.push_back(std::make_unique<Device>(this, 0));
+const std::string& Client::platform() const { return platform_->name(); }
+
+Client::Client(Platform* platform) : platform_(platform) {
+  const int n = platform->DeviceCount();
+  for (int i = 0; i < n; ++i) devices_.push_back(std::make_unique<Device>(this, i));
 }
 
 absl::StatusOr<Client*> Client::Get(const std::string& platform) {
@@ -46,16 +50,17 @@ absl::StatusOr<Client*> Client::Get(const std::string& platform) {
   std::lock_guard<std::mutex> lock(*mu);
   auto it = clients->find(platform);
   if (it != clients->end()) return it->second.get();
-  bool known = false;
-  std::vector<std::string> platforms = RegisteredPlatforms();
-  for (const std::string& p : platforms) known |= (p == platform);
-  if (!known) {
+  absl::StatusOr<Platform*> impl = GetPlatform(platform);
+  if (!impl.ok()) {
     std::string list;
-    for (const std::string& p : platforms) absl::StrAppend(&list, list.empty() ? "" : ", ", p);
+    for (const std::string& p : RegisteredPlatforms()) {
+      absl::StrAppend(&list, list.empty() ? "" : ", ", p);
+    }
+    if (impl.status().code() != absl::StatusCode::kNotFound) return impl.status();
     return absl::NotFoundError(absl::StrCat("Unknown backend '", platform,
-                                                   "'; available platforms: [", list, "]"));
+                                            "'; available platforms: [", list, "]"));
   }
-  Client* raw = new Client(platform);
+  Client* raw = new Client(*impl);
   clients->emplace(platform, std::unique_ptr<Client>(raw));
   return raw;
 }

@@ -1,5 +1,6 @@
 // A device and the client that owns the devices of one platform.
-// Each device runs enqueued work in order on its own thread (a stream).
+// Each device runs enqueued work in order on its own thread (a stream); its
+// memory and transfers belong to the platform (platform.h).
 #pragma once
 
 #include <functional>
@@ -13,6 +14,7 @@
 namespace xjit {
 
 class Client;
+class Platform;
 class WorkQueue;
 
 class Device {
@@ -22,7 +24,10 @@ class Device {
 
   int id() const { return id_; }
   Client* client() const { return client_; }
+  // The platform's name ("cpu"): what Python sees as Device.platform.
   const std::string& platform() const;
+  // The platform itself: allocator, transfers, compiler.
+  Platform& platform_impl() const { return *platform_impl_; }
   // "cpu", "reference": what JAX calls device_kind.
   std::string device_kind() const;
   std::string ToString() const;  // "CpuDevice(id=0)"
@@ -37,21 +42,24 @@ class Device {
 
  private:
   Client* client_;
+  Platform* platform_impl_;
   int id_;
   std::unique_ptr<WorkQueue> queue_;
 };
 
 class Client {
  public:
-  // Shared client for a registered platform ("cpu", "reference").
+  // Shared client for a registered platform ("cpu", "reference"), with the
+  // platform's DeviceCount() devices.
   static absl::StatusOr<Client*> Get(const std::string& platform);
 
-  const std::string& platform() const { return platform_; }
+  const std::string& platform() const;
+  Platform& platform_impl() const { return *platform_; }
   const std::vector<std::unique_ptr<Device>>& devices() const { return devices_; }
 
  private:
-  explicit Client(std::string platform);
-  std::string platform_;
+  explicit Client(Platform* platform);
+  Platform* platform_;
   std::vector<std::unique_ptr<Device>> devices_;
 };
 

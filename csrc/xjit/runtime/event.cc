@@ -31,4 +31,11 @@ absl::Status Event::Await() const {
   return status_;
 }
 
+absl::Status Event::AwaitSettled() const {
+  absl::Status status = Await();
+  // SetReady holds mu_ until it is done with the event.
+  std::lock_guard<std::mutex> lock(mu_);
+  return status;
+}
+
 }  // namespace xjit

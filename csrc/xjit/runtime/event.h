@@ -19,6 +19,9 @@ class Event {
   bool IsReady() const { return ready_.load(std::memory_order_acquire); }
   // Blocks until ready; returns the status the producer set.
   absl::Status Await() const;
+  // Await for a caller about to destroy the event: also waits until a setter
+  // on another thread (an asynchronous transfer) has let go of it.
+  absl::Status AwaitSettled() const;
 
  private:
   // ready_ is published (release) after status_ is written, so a reader that

@@ -6,6 +6,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "xjit/ir/verifier.h"
+#include "xjit/runtime/platform.h"
 
 namespace xjit {
 namespace {
@@ -26,6 +27,11 @@ absl::Status ArgumentError(size_t index, const Buffer* arg, const Shape& expecte
                            const Device* device) {
   if (arg == nullptr) {
     return absl::InvalidArgumentError(absl::StrCat("Argument ", index, " is null"));
+  }
+  if (arg->is_deleted()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "Argument ", index, " has been deleted (donated or deleted) with shape=",
+        arg->shape().ToString()));
   }
   if (arg->shape() != expected) {
     return absl::InvalidArgumentError(absl::StrCat("Argument ", index, " has type ",
@@ -83,6 +89,15 @@ Executable::Executable(std::shared_ptr<const Module> module, Device* device,
       prefers_inline_(program_->PrefersInlineExecution()) {
   parameter_shapes_ = module_->ParameterShapes();
   result_shapes_ = module_->ResultShapes();
+  reusable_parameters_.resize(result_shapes_.size());
+  for (size_t r = 0; r < result_shapes_.size(); ++r) {
+    for (size_t p = 0; p < parameter_shapes_.size(); ++p) {
+      if (parameter_shapes_[p] == result_shapes_[r] &&
+          program_->ResultMayReuseParameter(static_cast<int>(r), static_cast<int>(p))) {
+        reusable_parameters_[r].push_back(static_cast<int>(p));
+      }
+    }
+  }
 }
 
 absl::StatusOr<std::shared_ptr<Executable>> Executable::Compile(
@@ -106,9 +121,8 @@ absl::StatusOr<std::shared_ptr<Executable>> Executable::Compile(
   st = CheckArrayShapes(module->ResultShapes(), "result");
   if (!st.ok()) return st;
 
-  absl::StatusOr<Compiler*> compiler = GetCompiler(device->platform());
-  if (!compiler.ok()) return compiler.status();
-  absl::StatusOr<std::unique_ptr<CompiledProgram>> program = (*compiler)->Compile(*module);
+  absl::StatusOr<std::unique_ptr<CompiledProgram>> program =
+      device->platform_impl().compiler().Compile(*module);
   if (!program.ok()) return program.status();
   if (*program == nullptr) {
     return absl::InternalError(
@@ -126,8 +140,47 @@ absl::StatusOr<std::shared_ptr<Executable>> Executable::Compile(
   return std::shared_ptr<Executable>(new Executable(std::move(module), device, std::move(shared)));
 }
 
-absl::StatusOr<std::vector<std::shared_ptr<Buffer>>> Executable::Execute(
-    absl::Span<const std::shared_ptr<Buffer>> args) {
+absl::Status Executable::AllocateResultsWithDonation(
+    absl::Span<const std::shared_ptr<Buffer>> args, absl::Span<const bool> donated,
+    ResultBuffers& results) {
+  if (donated.size() != args.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("Executable for '", module_->name(), "': ",
+                                                   donated.size(), " donation flags for ",
+                                                   args.size(), " arguments"));
+  }
+  // A donated buffer's memory may be reused only when this call is its one
+  // reader: not passed at another position too, no numpy view of it.
+  absl::InlinedVector<bool, 8> reusable(args.size(), false);
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (!donated[i] || args[i]->has_external_references()) continue;
+    reusable[i] = true;
+    for (size_t j = 0; j < args.size(); ++j) {
+      if (j != i && args[j] == args[i]) reusable[i] = false;
+    }
+  }
+  for (size_t r = 0; r < result_shapes_.size(); ++r) {
+    std::shared_ptr<Buffer> result;
+    for (int p : reusable_parameters_[r]) {
+      if (!reusable[p]) continue;
+      reusable[p] = false;  // one result per donated buffer
+      result = Buffer::TakeOverMemory(*args[p]);
+      break;
+    }
+    if (result == nullptr) {
+      absl::StatusOr<std::shared_ptr<Buffer>> b = Buffer::Allocate(result_shapes_[r], device_);
+      if (!b.ok()) return b.status();
+      result = *std::move(b);
+    }
+    results.push_back(std::move(result));
+  }
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (donated[i]) args[i]->Delete();
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ResultBuffers> Executable::Execute(
+    absl::Span<const std::shared_ptr<Buffer>> args, absl::Span<const bool> donated) {
   if (args.size() != parameter_shapes_.size()) {
     return absl::InvalidArgumentError(absl::StrCat("Executable for '", module_->name(),
                                                    "' takes ", parameter_shapes_.size(),
@@ -135,17 +188,23 @@ absl::StatusOr<std::vector<std::shared_ptr<Buffer>>> Executable::Execute(
   }
   for (size_t i = 0; i < args.size(); ++i) {
     const Buffer* a = args[i].get();
-    if (a == nullptr || a->device() != device_ || a->shape() != parameter_shapes_[i]) {
+    if (a == nullptr || a->device() != device_ || a->shape() != parameter_shapes_[i] ||
+        a->is_deleted()) {
       return ArgumentError(i, a, parameter_shapes_[i], device_);
     }
   }
 
-  std::vector<std::shared_ptr<Buffer>> results;
+  ResultBuffers results;
   results.reserve(result_shapes_.size());
-  for (const Shape& s : result_shapes_) {
-    absl::StatusOr<std::shared_ptr<Buffer>> b = Buffer::Allocate(s, device_);
-    if (!b.ok()) return b.status();
-    results.push_back(*std::move(b));
+  if (donated.empty()) {
+    for (const Shape& s : result_shapes_) {
+      absl::StatusOr<std::shared_ptr<Buffer>> b = Buffer::Allocate(s, device_);
+      if (!b.ok()) return b.status();
+      results.push_back(*std::move(b));
+    }
+  } else {
+    absl::Status st = AllocateResultsWithDonation(args, donated, results);
+    if (!st.ok()) return st;
   }
 
   if (prefers_inline_) {

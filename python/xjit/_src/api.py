@@ -57,9 +57,8 @@ def device_count(backend: str | None = None) -> int:
 
 def _put_leaf(x, device):
     if isinstance(x, Array):
-        if dispatch.device_key(x.device) == dispatch.device_key(device):
-            return x
-        return _xjit.device_put(np.asarray(x), device, x.weak_type)
+        # The array itself when already there; a deleted one raises.
+        return _xjit.device_put(x, device, x.weak_type)
     if isinstance(x, core.Tracer):
         return x
     weak = isinstance(x, _PY_SCALARS) and not isinstance(x, bool)
@@ -127,11 +126,93 @@ def _split_statics(args, kwargs, static_argnums, static_argnames):
     return dyn_args, dyn_kwargs, rebuild, statics, static_kw
 
 
+# ---------------------------------------------------------------------- donation
+
+def _index_tuple(x) -> tuple:
+    if x is None:
+        return ()
+    return (x,) if isinstance(x, int) else tuple(x)
+
+
+def _str_tuple(x) -> tuple:
+    if x is None:
+        return ()
+    return (x,) if isinstance(x, str) else tuple(x)
+
+
+def _normalize_donation(fun, donate_argnums, donate_argnames, static_argnums):
+    """(donate_argnums, donate_argnames) as JAX resolves them.
+
+    Given only one of the two, the other is inferred from ``fun``'s signature
+    (positional-or-keyword parameters); given both, they are used as they are.
+    Donated and static arguments may not intersect.
+    """
+    nums, names = _index_tuple(donate_argnums), _str_tuple(donate_argnames)
+    try:
+        params = list(inspect.signature(fun).parameters.values())
+    except (TypeError, ValueError):
+        params = None
+    if params is not None:
+        positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        nums = tuple(i + len(positional) if i < 0 else i for i in nums)
+        by_name = [(i, p.name) for i, p in enumerate(params)
+                   if p.kind == inspect.Parameter.POSITIONAL_OR_KEYWORD]
+        if donate_argnums is None and donate_argnames is not None:
+            nums = tuple(i for i, n in by_name if n in names)
+        elif donate_argnames is None and donate_argnums is not None:
+            names = tuple(n for i, n in by_name if i in nums)
+    nums = tuple(sorted(set(nums)))
+    clash = sorted(set(nums) & set(static_argnums))
+    if clash:
+        raise ValueError(f"`static_argnums` {sorted(set(static_argnums))} and "
+                         f"`donate_argnums` {list(nums)} cannot intersect.")
+    return nums, names
+
+
+def _donated_leaves(args, kwargs, donate_argnums, donate_argnames, static_argnums,
+                    static_argnames):
+    """One flag per leaf of the dynamic arguments: whether it is donated.
+
+    Leaves are in the order the jit key flattens ``(dynamic args, dynamic
+    kwargs)``; an empty list when nothing is donated.
+    """
+    if not donate_argnums and not donate_argnames:
+        return []
+    nargs = len(args)
+    static_pos = {i % nargs for i in static_argnums if -nargs <= i < nargs}
+
+    def flags(value, donated):
+        leaves, treedef = _xjit.tree_flatten(value)
+        return treedef.unflatten([donated] * len(leaves))
+
+    dyn_args = tuple(flags(a, i in donate_argnums) for i, a in enumerate(args)
+                     if i not in static_pos)
+    dyn_kwargs = {k: flags(v, k in donate_argnames) for k, v in kwargs.items()
+                  if k not in static_argnames}
+    mask = _xjit.tree_flatten((dyn_args, dyn_kwargs))[0]
+    return mask if any(mask) else []
+
+
 # ---------------------------------------------------------------------------- jit
 
-def _execute(exe, leaves, avals, device, out_treedef, out_weak_types):
+def _jit_device(leaves):
+    """Where a jit call runs: the device of its first array argument when that
+    is on the default backend (JAX runs a computation where its committed
+    inputs are), else the default device. The C++ fast path keys on the same
+    first array's device."""
+    for x in leaves:
+        if isinstance(x, Array):
+            d = x.device
+            return d if d.platform == default_backend() else default_device()
+    return default_device()
+
+
+def _execute(exe, leaves, avals, device, out_treedef, out_weak_types, donated=None):
     args = [_put_arg(x, a, device) for x, a in zip(leaves, avals)]
-    outs = exe.execute_with_weak_types(args, list(out_weak_types))
+    if donated:
+        outs = exe.execute_donating(args, list(out_weak_types), donated)
+    else:
+        outs = exe.execute_with_weak_types(args, list(out_weak_types))
     return out_treedef.unflatten(list(outs))
 
 
@@ -149,12 +230,13 @@ def _fun_name(fun) -> str:
 
 class _PyJitCacheEntry:
     """Python twin of ``_xjit.JitCacheEntry``."""
-    __slots__ = ("executable", "out_treedef", "out_weak_types")
+    __slots__ = ("executable", "out_treedef", "out_weak_types", "donated")
 
-    def __init__(self, executable, out_treedef, out_weak_types):
+    def __init__(self, executable, out_treedef, out_weak_types, donated=()):
         self.executable = executable
         self.out_treedef = out_treedef
         self.out_weak_types = list(out_weak_types)
+        self.donated = list(donated) if any(donated) else []
 
 
 JitCacheEntry = getattr(_xjit, "JitCacheEntry", _PyJitCacheEntry)
@@ -164,7 +246,8 @@ class _PyJitFunction:
     """The jit call path in Python, with the contract of ``_xjit.JitFunction``.
 
     The cache key is (input tree structure, static argument values, each
-    leaf's (shape, dtype, weak_type), x64 flag, default platform). On a hit the executable runs
+    leaf's (shape, dtype, weak_type), the first array leaf's device, x64 flag,
+    default platform). On a hit the executable runs
     directly; on a miss ``cache_miss(*args, **kwargs)`` returns
     ``(outputs, entry)`` and a non-None entry is cached.
     """
@@ -194,15 +277,17 @@ class _PyJitFunction:
             return self._cache_miss(*args, **kwargs)[0]  # raises the TypeError
         if any(isinstance(x, core.Tracer) for x in leaves):
             return self._cache_miss(*args, **kwargs)[0]
-        key = (treedef, static_key, avals, self._x64(), config.read("jax_platform_name"))
+        first_device = next((x.device for x in leaves if isinstance(x, Array)), None)
+        key = (treedef, static_key, avals, first_device, self._x64(),
+               config.read("jax_platform_name"))
         entry = self._cache.get(key)
         if entry is None:
             out, entry = self._cache_miss(*args, **kwargs)
             if entry is not None:
                 self._cache[key] = entry
             return out
-        return _execute(entry.executable, leaves, avals, default_device(),
-                        entry.out_treedef, entry.out_weak_types)
+        return _execute(entry.executable, leaves, avals, entry.executable.device,
+                        entry.out_treedef, entry.out_weak_types, entry.donated)
 
     def cache_size(self) -> int:
         return len(self._cache)
@@ -214,11 +299,14 @@ class _PyJitFunction:
 class Lowered:
     """A traced function, before compilation. ``as_text()`` is its StableHLO."""
 
-    def __init__(self, traced: tracing.TracedModule, static_argnums, static_argnames, name):
+    def __init__(self, traced: tracing.TracedModule, static_argnums, static_argnames, name,
+                 device=None, donated=()):
         self._traced = traced
         self._static_argnums = static_argnums
         self._static_argnames = static_argnames
         self._name = name
+        self._device = device
+        self._donated = list(donated)
 
     @property
     def in_avals(self):
@@ -233,8 +321,8 @@ class Lowered:
         return self._traced.module.as_text()
 
     def compile(self) -> "Compiled":
-        """Compile for the default device."""
-        device = default_device()
+        """Compile for the device the traced arguments were on (else the default)."""
+        device = self._device or default_device()
         exe = _xjit.compile(self._traced.module, device)
         return Compiled(exe, self._traced, device, self)
 
@@ -267,20 +355,25 @@ class Compiled:
                     f"compiled: argument {i} is {got.str_short()}, expected "
                     f"{want.str_short()}")
         return _execute(self._exe, leaves, t.in_avals, self._device, t.out_treedef,
-                        t.out_weak_types)
+                        t.out_weak_types, self._lowered._donated)
 
 
 class _JitMixin:
     """Methods of jitted functions; combined with the JitFunction class below."""
 
-    def _setup(self, fun, static_argnums, static_argnames, donate_argnums):
+    def _setup(self, fun, static_argnums, static_argnames, donate_argnums, donate_argnames):
         functools.update_wrapper(self, fun)
         self._fun = fun
         nums, names = _normalize_statics(fun, static_argnums, static_argnames)
         self._static_argnums = nums
         self._static_argnames = names
-        self._donate_argnums = donate_argnums  # accepted; CPU buffers are not donated
+        self._donate_argnums, self._donate_argnames = _normalize_donation(
+            fun, donate_argnums, donate_argnames, nums)
         return nums, names
+
+    def _donated_leaves(self, args, kwargs) -> list:
+        return _donated_leaves(args, kwargs, self._donate_argnums, self._donate_argnames,
+                               self._static_argnums, self._static_argnames)
 
     def __get__(self, instance, owner=None):
         if instance is None:
@@ -311,11 +404,12 @@ class _JitMixin:
             # (which is what gets compiled), so nothing is cached here.
             return self._trace_call(args, kwargs), None
         traced, leaves = self._trace(args, kwargs)
-        device = default_device()
+        device = _jit_device(leaves)
         exe = _xjit.compile(traced.module, device)
+        donated = self._donated_leaves(args, kwargs)
         out = _execute(exe, leaves, traced.in_avals, device, traced.out_treedef,
-                       traced.out_weak_types)
-        return out, JitCacheEntry(exe, traced.out_treedef, traced.out_weak_types)
+                       traced.out_weak_types, donated)
+        return out, JitCacheEntry(exe, traced.out_treedef, traced.out_weak_types, donated)
 
     @api_boundary
     def lower(self, *args, **kwargs) -> Lowered:
@@ -324,9 +418,10 @@ class _JitMixin:
         Example:
             >>> jit(lambda x: x + 1).lower(1.0).as_text()  # doctest: +SKIP
         """
-        traced, _ = self._trace(args, kwargs)
+        traced, leaves = self._trace(args, kwargs)
         return Lowered(traced, self._static_argnums, self._static_argnames,
-                       _fun_name(self._fun))
+                       _fun_name(self._fun), _jit_device(leaves),
+                       self._donated_leaves(args, kwargs))
 
     def _cache_size(self) -> int:
         return self.cache_size()
@@ -348,8 +443,9 @@ def _make_jit_class():
 
     class JitWrapped(_JitMixin, base):
         def __init__(self, fun, static_argnums=None, static_argnames=None,
-                     donate_argnums=None):
-            nums, names = self._setup(fun, static_argnums, static_argnames, donate_argnums)
+                     donate_argnums=None, donate_argnames=None):
+            nums, names = self._setup(fun, static_argnums, static_argnames, donate_argnums,
+                                      donate_argnames)
             _init_base(base, self, fun, self._cache_miss, nums, names)
 
     return JitWrapped
@@ -359,11 +455,14 @@ JitWrapped = _make_jit_class()
 
 
 def jit(fun: Callable | None = None, *, static_argnums=None, static_argnames=None,
-        donate_argnums=None, **unused_options):
+        donate_argnums=None, donate_argnames=None, **unused_options):
     """Compile ``fun``: traced once per input signature, then run from the cache.
 
     Args mirror ``jax.jit``: ``static_argnums``/``static_argnames`` mark
     arguments whose Python values (hashable) are part of the cache key.
+    ``donate_argnums``/``donate_argnames`` mark arguments the call consumes:
+    their arrays are deleted and their memory may hold the outputs (donating
+    a Python scalar or numpy array consumes only its copy).
 
     Example:
         >>> @jit
@@ -375,10 +474,11 @@ def jit(fun: Callable | None = None, *, static_argnums=None, static_argnames=Non
     if fun is None:
         return functools.partial(jit, static_argnums=static_argnums,
                                  static_argnames=static_argnames,
-                                 donate_argnums=donate_argnums)
+                                 donate_argnums=donate_argnums,
+                                 donate_argnames=donate_argnames)
     if not callable(fun):
         raise TypeError(f"Expected a callable value, got {fun!r}")
-    return JitWrapped(fun, static_argnums, static_argnames, donate_argnums)
+    return JitWrapped(fun, static_argnums, static_argnames, donate_argnums, donate_argnames)
 
 
 def block_until_ready(x):

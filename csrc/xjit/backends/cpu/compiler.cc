@@ -18,6 +18,7 @@
 #include "xjit/backends/cpu/reduce.h"
 #include "xjit/backends/cpu/work_estimate.h"
 #include "xjit/runtime/backend.h"
+#include "xjit/runtime/host_platform.h"
 
 namespace xjit::cpu {
 namespace {
@@ -413,7 +414,11 @@ class CpuCompiler : public Compiler {
 };
 
 const bool kRegistered = [] {
-  RegisterCompiler("cpu", [] { return std::make_unique<CpuCompiler>(); });
+  // JAX's XLA_FLAGS=--xla_force_host_platform_device_count=N gives N devices.
+  RegisterPlatform("cpu", [] {
+    return MakeHostPlatform("cpu", std::make_unique<CpuCompiler>(),
+                            ForcedHostDeviceCountFromEnvironment());
+  });
   return true;
 }();
 

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "xjit/backends/reference/evaluator.h"
 #include "xjit/runtime/backend.h"
+#include "xjit/runtime/host_platform.h"
 
 namespace xjit::reference {
 namespace {
@@ -31,6 +32,9 @@ class ReferenceProgram : public CompiledProgram {
       : module_(module), tiny_(IsTinyProgram(*module->entry())) {}
 
   bool PrefersInlineExecution() const override { return tiny_; }
+  // Run copies every argument into a Literal before evaluating and writes
+  // the results only at the end, so any result may reuse a donated argument.
+  bool ResultMayReuseParameter(int, int) const override { return true; }
 
   absl::Status Run(absl::Span<const void* const> args, absl::Span<void* const> results) override {
     const Computation& entry = *module_->entry();
@@ -77,7 +81,9 @@ class ReferenceCompiler : public Compiler {
 };
 
 const bool kRegistered = [] {
-  RegisterCompiler("reference", [] { return std::make_unique<ReferenceCompiler>(); });
+  RegisterPlatform("reference", [] {
+    return MakeHostPlatform("reference", std::make_unique<ReferenceCompiler>());
+  });
   return true;
 }();
 
