@@ -30,7 +30,8 @@ int64_t EstimateInstructionWork(const Instruction& instr) {
   if (op == Opcode::kDotGeneral) {
     int64_t k = 1;
     const Shape& lhs = instr.operand(0)->shape();
-    for (int64_t d : instr.attrs().dot.lhs_contracting_dimensions) k *= lhs.dims[d];
+    const DotDimensionNumbers& dn = instr.attrs<DotGeneralAttrs>().dot_dimension_numbers;
+    for (int64_t d : dn.lhs_contracting_dimensions) k *= lhs.dims[d];
     return out * std::max<int64_t>(k, 1);
   }
   if (op == Opcode::kReduce) {
