@@ -170,8 +170,11 @@ absl::StatusOr<Leaves> Lowering::EmitInstruction(
     }
     case Opcode::kReshape:
       return in;  // row-major bytes are unchanged: the same slot
-    default:
-      break;
+    XJIT_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
+    case Opcode::kBroadcastInDim: case Opcode::kTranspose: case Opcode::kSlice:
+    case Opcode::kConcatenate: case Opcode::kPad: case Opcode::kReverse:
+    case Opcode::kDotGeneral: case Opcode::kReduce:
+      break;  // a kernel, below
   }
   if (instr.shape().is_tuple && op != Opcode::kReduce) return Unsupported(instr, "a tuple result");
   for (const Instruction* o : instr.operands()) {

@@ -136,10 +136,16 @@ absl::StatusOr<std::vector<CopyPiece>> PlanPieces(const Instruction& instr, int*
       }
       return std::vector<CopyPiece>{{0, p}};
     }
-    default:
-      return absl::InternalError(
-          absl::StrCat(OpcodeName(instr.opcode()), " is not a data-movement op"));
+    XJIT_STRUCTURAL_OPS(XJIT_OPCODE_CASE)
+    XJIT_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
+    XJIT_CONTRACTION_OPS(XJIT_OPCODE_CASE)
+    XJIT_REDUCTION_OPS(XJIT_OPCODE_CASE)
+    XJIT_TUPLE_OPS(XJIT_OPCODE_CASE)
+    XJIT_CALL_OPS(XJIT_OPCODE_CASE)
+      break;
   }
+  return absl::InternalError(
+      absl::StrCat(OpcodeName(instr.opcode()), " is not a data-movement op"));
 }
 
 class CopyThunk : public Thunk {

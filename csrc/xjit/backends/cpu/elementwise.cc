@@ -192,10 +192,11 @@ absl::StatusOr<ElementwiseKernel> GetElementwiseKernel(const Instruction& instr)
     case Opcode::kConvert: return ConvertFor(instr);
     case Opcode::kSelect:
     case Opcode::kClamp: return SelectOrClampFor(instr);
-    default:
-      return absl::InternalError(
-          absl::StrCat(OpcodeName(instr.opcode()), " is not an element-wise op"));
+    XJIT_NON_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
+      break;
   }
+  return absl::InternalError(
+      absl::StrCat(OpcodeName(instr.opcode()), " is not an element-wise op"));
 }
 
 namespace {

@@ -185,8 +185,16 @@ FastKernel RecogniseBody(const Instruction& instr) {
     case Opcode::kMinimum: return FastFor<OpMinimum>(t);
     case Opcode::kAnd: return FastFor<OpAnd>(t);
     case Opcode::kOr: return FastFor<OpOr>(t);
-    default: return nullptr;
+    XJIT_ELEMENTWISE_UNARY_OPS(XJIT_OPCODE_CASE)
+    case Opcode::kSubtract: case Opcode::kDivide: case Opcode::kRemainder: case Opcode::kPower:
+    case Opcode::kXor: case Opcode::kShiftLeft: case Opcode::kShiftRightArithmetic:
+    case Opcode::kShiftRightLogical: case Opcode::kAtan2: case Opcode::kComplex:
+    case Opcode::kCompare:
+    XJIT_ELEMENTWISE_TERNARY_OPS(XJIT_OPCODE_CASE)
+    XJIT_NON_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
+      break;
   }
+  return nullptr;  // no fast path for this body
 }
 
 class FastReduceThunk : public Thunk {

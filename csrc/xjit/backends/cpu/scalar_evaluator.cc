@@ -52,8 +52,7 @@ absl::StatusOr<ScalarEvaluator> ScalarEvaluator::Compile(const Computation& regi
         value_of[&instr] = it->second[instr.attrs<GetTupleElementAttrs>().index];
         break;
       }
-      default: {
-        if (!IsElementwise(instr.opcode())) return fail(instr, "");
+      XJIT_ELEMENTWISE_OPS(XJIT_OPCODE_CASE) {
         auto kernel = GetElementwiseKernel(instr);
         if (!kernel.ok()) return kernel.status();
         Step step{*kernel, {0, 0, 0}, static_cast<int32_t>(instr.operands().size()), i};
@@ -62,6 +61,10 @@ absl::StatusOr<ScalarEvaluator> ScalarEvaluator::Compile(const Computation& regi
         value_of[&instr] = i;
         break;
       }
+      case Opcode::kIota: case Opcode::kTranspose: case Opcode::kSlice: case Opcode::kConcatenate:
+      case Opcode::kPad: case Opcode::kReverse: case Opcode::kDotGeneral: case Opcode::kReduce:
+      case Opcode::kTuple: case Opcode::kCall:
+        return fail(instr, "");
     }
   }
   std::vector<const Instruction*> results(region.results().begin(), region.results().end());
