@@ -179,12 +179,12 @@ FastKernel RecogniseBody(const Instruction& instr) {
   DType t = instr.operand(0)->shape().dtype;
   if (r->shape().dtype != t || instr.shape().dtype != t) return nullptr;
   switch (r->opcode()) {
-    case Opcode::kAdd: return FastFor<OpAdd>(t);
-    case Opcode::kMultiply: return FastFor<OpMultiply>(t);
-    case Opcode::kMaximum: return FastFor<OpMaximum>(t);
-    case Opcode::kMinimum: return FastFor<OpMinimum>(t);
-    case Opcode::kAnd: return FastFor<OpAnd>(t);
-    case Opcode::kOr: return FastFor<OpOr>(t);
+    case Opcode::kAdd: return FastFor<Add>(t);
+    case Opcode::kMultiply: return FastFor<Multiply>(t);
+    case Opcode::kMaximum: return FastFor<Maximum>(t);
+    case Opcode::kMinimum: return FastFor<Minimum>(t);
+    case Opcode::kAnd: return FastFor<And>(t);
+    case Opcode::kOr: return FastFor<Or>(t);
     XJIT_ELEMENTWISE_UNARY_OPS(XJIT_OPCODE_CASE)
     case Opcode::kSubtract: case Opcode::kDivide: case Opcode::kRemainder: case Opcode::kPower:
     case Opcode::kXor: case Opcode::kShiftLeft: case Opcode::kShiftRightArithmetic:
