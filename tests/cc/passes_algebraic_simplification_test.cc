@@ -74,6 +74,35 @@ TEST(AlgebraicSimplification, CollapsesChains) {
   ExpectPassKeepsValues(RunAlgebraicSimplification, text);
 }
 
+TEST(AlgebraicSimplification, MovedSplatIsABroadcast) {
+  const std::string text = R"(module @m {
+  func.func @main(%arg0: tensor<f32>, %arg1: tensor<1xf32>) -> (tensor<3x2xf32>, tensor<2x3xf32>, tensor<2x2xf32>, tensor<6xf32>, tensor<6xf32>) {
+    %0 = "stablehlo.broadcast_in_dim"(%arg0) {broadcast_dimensions = array<i64>} : (tensor<f32>) -> tensor<2x3xf32>
+    %1 = "stablehlo.transpose"(%0) {permutation = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+    %2 = "stablehlo.reverse"(%0) {dimensions = array<i64: 1>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    %3 = "stablehlo.slice"(%0) {start_indices = array<i64: 0, 1>, limit_indices = array<i64: 2, 3>, strides = array<i64: 1, 1>} : (tensor<2x3xf32>) -> tensor<2x2xf32>
+    %4 = "stablehlo.reshape"(%0) : (tensor<2x3xf32>) -> tensor<6xf32>
+    %5 = "stablehlo.broadcast_in_dim"(%arg1) {broadcast_dimensions = array<i64: 1>} : (tensor<1xf32>) -> tensor<2x3xf32>
+    %6 = "stablehlo.reshape"(%5) : (tensor<2x3xf32>) -> tensor<6xf32>
+    "func.return"(%1, %2, %3, %4, %6) : (tensor<3x2xf32>, tensor<2x3xf32>, tensor<2x2xf32>, tensor<6xf32>, tensor<6xf32>) -> ()
+  }
+}
+)";
+  EXPECT_EQ(RunPass(SimplifyThenClean, text), R"(module @m {
+  func.func @main(%arg0: tensor<f32>, %arg1: tensor<1xf32>) -> (tensor<3x2xf32>, tensor<2x3xf32>, tensor<2x2xf32>, tensor<6xf32>, tensor<6xf32>) {
+    %0 = "stablehlo.broadcast_in_dim"(%arg0) {broadcast_dimensions = array<i64>} : (tensor<f32>) -> tensor<3x2xf32>
+    %1 = "stablehlo.broadcast_in_dim"(%arg0) {broadcast_dimensions = array<i64>} : (tensor<f32>) -> tensor<2x3xf32>
+    %2 = "stablehlo.broadcast_in_dim"(%arg0) {broadcast_dimensions = array<i64>} : (tensor<f32>) -> tensor<2x2xf32>
+    %3 = "stablehlo.broadcast_in_dim"(%arg0) {broadcast_dimensions = array<i64>} : (tensor<f32>) -> tensor<6xf32>
+    %4 = "stablehlo.broadcast_in_dim"(%arg1) {broadcast_dimensions = array<i64: 1>} : (tensor<1xf32>) -> tensor<2x3xf32>
+    %5 = "stablehlo.reshape"(%4) : (tensor<2x3xf32>) -> tensor<6xf32>
+    "func.return"(%0, %1, %2, %3, %5) : (tensor<3x2xf32>, tensor<2x3xf32>, tensor<2x2xf32>, tensor<6xf32>, tensor<6xf32>) -> ()
+  }
+}
+)");
+  ExpectPassKeepsValues(RunAlgebraicSimplification, text);
+}
+
 // A module computing `op`(x, c) and `op`(c, x) for a splat constant c.
 std::string NeutralModule(const std::string& op, const std::string& type,
                           const std::string& value, bool broadcast) {

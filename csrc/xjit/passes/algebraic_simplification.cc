@@ -97,13 +97,21 @@ Simplified Simplify(const Instruction& instr, absl::Span<Instruction* const> ope
   const Opcode op = instr.opcode();
   if (instr.shape().is_tuple) return {};
   if (IsElementwiseBinary(op)) return {DropNeutral(op, operands[0], operands[1])};
-  if (op != Opcode::kReshape && op != Opcode::kTranspose && op != Opcode::kBroadcastInDim &&
-      op != Opcode::kConvert && op != Opcode::kNegate) {
-    return {};
-  }
+  const bool moves_data = op == Opcode::kReshape || op == Opcode::kTranspose ||
+                          op == Opcode::kBroadcastInDim || op == Opcode::kSlice ||
+                          op == Opcode::kReverse;
+  if (!moves_data && op != Opcode::kConvert && op != Opcode::kNegate) return {};
   Instruction* x = operands[0];
   if (x->shape().is_tuple) return {};
   const Attributes& attrs = instr.attrs();
+  // Moving a broadcast scalar around is broadcasting it to the new shape:
+  // backends read such splats in place.
+  if (moves_data && op != Opcode::kBroadcastInDim && x->opcode() == Opcode::kBroadcastInDim &&
+      x->operand(0)->shape().rank() == 0) {
+    Attributes splat;
+    splat.result_shape = instr.shape();
+    return {nullptr, Opcode::kBroadcastInDim, x->operand(0), splat};
+  }
   switch (op) {
     case Opcode::kNegate:
       return {x->opcode() == Opcode::kNegate ? x->operand(0) : nullptr};

@@ -3,6 +3,8 @@
 //   to the same shape in order, convert to the same type -> the operand;
 //   reshape(reshape(x)), transpose(transpose(x)),
 //   broadcast_in_dim(broadcast_in_dim(x)) -> one op;
+//   reshape, transpose, slice or reverse of broadcast_in_dim(scalar) ->
+//   broadcast_in_dim(scalar) to the result shape;
 //   negate(negate(x)) -> x;
 //   x * 1, 1 * x, x / 1 -> x (not complex: (inf+0i)*(1+0i) is inf+nan*i);
 //   integers: x + 0, 0 + x, x - 0 -> x;
