@@ -5,6 +5,7 @@
 #include "xjit/builder/rewriter.h"
 #include "xjit/passes/algebraic_simplification.h"
 #include "xjit/passes/call_inlining.h"
+#include "xjit/passes/common_subexpression_elimination.h"
 #include "xjit/passes/constant_folding.h"
 #include "xjit/passes/dead_code_elimination.h"
 #include "xjit/passes/dot_canonicalization.h"
@@ -38,7 +39,7 @@ absl::StatusOr<std::unique_ptr<Module>> RunDefaultPipeline(const Module& module)
   for (int round = 0; round < kMaxPipelineRounds; ++round) {
     absl::StatusOr<bool> changed =
         RunAll(m, {RunTupleSimplification, RunConstantFolding, RunAlgebraicSimplification,
-                   RunDeadCodeElimination});
+                   RunCommonSubexpressionElimination, RunDeadCodeElimination});
     if (!changed.ok()) return changed.status();
     if (!*changed) break;
   }

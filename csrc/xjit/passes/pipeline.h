@@ -6,9 +6,10 @@
 // unoptimised, as JAX does. A backend compiles the returned module instead.
 //
 // Order: calls are inlined once; then tuple simplification, constant
-// folding, algebraic simplification and dead-code elimination repeat until
-// none changes anything (at most kMaxPipelineRounds rounds); then dot_general
-// canonicalisation and a last dead-code elimination. Every rewrite builds the
+// folding, algebraic simplification, common-subexpression elimination and
+// dead-code elimination repeat until none changes anything (at most
+// kMaxPipelineRounds rounds); then dot_general canonicalisation (reshapes
+// only) and a last dead-code elimination. Every rewrite builds the
 // new module through ModuleBuilder::Build, which verifies it, so a pass that
 // breaks the graph is an error here, never a crash in a backend.
 #pragma once
