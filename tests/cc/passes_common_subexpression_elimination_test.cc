@@ -92,6 +92,45 @@ TEST(CommonSubexpressionElimination, KeepsDifferentInstructionsApart) {
   EXPECT_FALSE(changed);
 }
 
+TEST(CommonSubexpressionElimination, MergesReducesWithEqualBodies) {
+  // Tracing gives each reduce its own body; equal bodies count as the same.
+  const std::string text = R"(module @m {
+  func.func @main(%arg0: tensor<3x4xf32>) -> (tensor<3xf32>) {
+    %0 = "stablehlo.constant"() {value = dense<0xFF800000> : tensor<f32>} : () -> tensor<f32>
+    %1 = "stablehlo.reduce"(%arg0, %0) ({
+    ^bb0(%arg1: tensor<f32>, %arg2: tensor<f32>):
+      %2 = "stablehlo.maximum"(%arg1, %arg2) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%2) : (tensor<f32>) -> ()
+    }) {dimensions = array<i64: 1>} : (tensor<3x4xf32>, tensor<f32>) -> tensor<3xf32>
+    %3 = "stablehlo.constant"() {value = dense<0xFF800000> : tensor<f32>} : () -> tensor<f32>
+    %4 = "stablehlo.reduce"(%arg0, %3) ({
+    ^bb0(%arg3: tensor<f32>, %arg4: tensor<f32>):
+      %5 = "stablehlo.maximum"(%arg3, %arg4) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%5) : (tensor<f32>) -> ()
+    }) {dimensions = array<i64: 1>} : (tensor<3x4xf32>, tensor<f32>) -> tensor<3xf32>
+    %6 = "stablehlo.subtract"(%1, %4) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    "func.return"(%6) : (tensor<3xf32>) -> ()
+  }
+}
+)";
+  bool changed = false;
+  EXPECT_EQ(RunPass(CseThenClean, text, &changed), R"(module @m {
+  func.func @main(%arg0: tensor<3x4xf32>) -> (tensor<3xf32>) {
+    %0 = "stablehlo.constant"() {value = dense<0xFF800000> : tensor<f32>} : () -> tensor<f32>
+    %1 = "stablehlo.reduce"(%arg0, %0) ({
+    ^bb0(%arg1: tensor<f32>, %arg2: tensor<f32>):
+      %2 = "stablehlo.maximum"(%arg1, %arg2) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%2) : (tensor<f32>) -> ()
+    }) {dimensions = array<i64: 1>} : (tensor<3x4xf32>, tensor<f32>) -> tensor<3xf32>
+    %3 = "stablehlo.subtract"(%1, %1) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    "func.return"(%3) : (tensor<3xf32>) -> ()
+  }
+}
+)");
+  EXPECT_TRUE(changed);
+  ExpectPassKeepsValues(RunCommonSubexpressionElimination, text);
+}
+
 TEST(CommonSubexpressionElimination, WorksInsideRegions) {
   const std::string text = R"(module @m {
   func.func @main(%arg0: tensor<2x2xf32>, %arg1: tensor<f32>) -> (tensor<2xf32>) {

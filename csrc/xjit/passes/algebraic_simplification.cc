@@ -2,6 +2,7 @@
 
 #include <complex>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "xjit/ir/dtype_dispatch.h"
@@ -55,6 +56,25 @@ bool IsIdentityPermutation(const std::vector<int64_t>& dims) {
     if (dims[i] != static_cast<int64_t>(i)) return false;
   }
   return true;
+}
+
+// When `to` is `from` (no unit dimensions) with unit dimensions inserted,
+// the position in `to` of each dimension of `from`.
+std::optional<std::vector<int64_t>> UnitDimensionsAdded(const std::vector<int64_t>& from,
+                                                        const std::vector<int64_t>& to) {
+  std::vector<int64_t> positions;
+  size_t i = 0;
+  for (size_t j = 0; j < to.size(); ++j) {
+    if (i < from.size() && to[j] == from[i]) {
+      if (from[i] == 1) return std::nullopt;
+      positions.push_back(static_cast<int64_t>(j));
+      ++i;
+    } else if (to[j] != 1) {
+      return std::nullopt;
+    }
+  }
+  if (i != from.size()) return std::nullopt;
+  return positions;
 }
 
 // The value of an element-wise binary `op` on (a, b) when one side is a
@@ -133,6 +153,17 @@ Simplified Simplify(const Instruction& instr, absl::Span<Instruction* const> ope
     }
     case Opcode::kBroadcastInDim: {
       if (x->shape() == instr.shape() && IsIdentityPermutation(attrs.dimensions)) return {x};
+      if (x->opcode() == Opcode::kReshape) {
+        // A reshape that only adds unit dimensions to y (as keepdims does)
+        // feeding a broadcast: broadcast y directly.
+        std::optional<std::vector<int64_t>> dims =
+            UnitDimensionsAdded(x->operand(0)->shape().dims, x->shape().dims);
+        if (!dims) return {};
+        Attributes direct = attrs;
+        direct.dimensions.clear();
+        for (int64_t d : *dims) direct.dimensions.push_back(attrs.dimensions[d]);
+        return {nullptr, op, x->operand(0), direct};
+      }
       if (x->opcode() != Opcode::kBroadcastInDim) return {};
       // x's operand dimension i went to x's dimension inner[i], which goes
       // to dimension outer[inner[i]] here.

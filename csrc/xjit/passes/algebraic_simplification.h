@@ -3,6 +3,8 @@
 //   to the same shape in order, convert to the same type -> the operand;
 //   reshape(reshape(x)), transpose(transpose(x)),
 //   broadcast_in_dim(broadcast_in_dim(x)) -> one op;
+//   broadcast_in_dim(reshape(y)) where the reshape only adds unit
+//   dimensions (keepdims) -> broadcast_in_dim(y);
 //   reshape, transpose, slice or reverse of broadcast_in_dim(scalar) ->
 //   broadcast_in_dim(scalar) to the result shape;
 //   negate(negate(x)) -> x;

@@ -22,6 +22,41 @@ bool SameAttributes(const Attributes& a, const Attributes& b) {
          a.result_shape == b.result_shape;
 }
 
+bool SameComputation(const Computation& a, const Computation& b);
+
+// Called computations are the same when they are one, or compute the same
+// thing the same way: tracing makes a fresh body for every reduce.
+bool SameCallees(const std::vector<Computation*>& a, const std::vector<Computation*>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i] && !SameComputation(*a[i], *b[i])) return false;
+  }
+  return true;
+}
+
+// Instruction by instruction, with operands compared by position.
+bool SameComputation(const Computation& a, const Computation& b) {
+  const auto& ai = a.instructions();
+  const auto& bi = b.instructions();
+  if (ai.size() != bi.size() || a.results().size() != b.results().size()) return false;
+  for (size_t i = 0; i < a.results().size(); ++i) {
+    if (a.results()[i]->id() != b.results()[i]->id()) return false;
+  }
+  for (size_t i = 0; i < ai.size(); ++i) {
+    const Instruction& x = *ai[i];
+    const Instruction& y = *bi[i];
+    if (x.opcode() != y.opcode() || x.shape() != y.shape() ||
+        x.operands().size() != y.operands().size() || !SameAttributes(x.attrs(), y.attrs()) ||
+        !SameCallees(x.called_computations(), y.called_computations())) {
+      return false;
+    }
+    for (size_t j = 0; j < x.operands().size(); ++j) {
+      if (x.operand(j)->id() != y.operand(j)->id()) return false;
+    }
+  }
+  return true;
+}
+
 // One instruction already seen in a computation: its value (in the graph
 // being scanned or built) and its operands there.
 struct Seen {
@@ -48,7 +83,7 @@ class Table {
 
  private:
   static size_t Hash(const Instruction& instr, absl::Span<Instruction* const> operands) {
-    size_t h = absl::HashOf(instr.opcode(), operands, instr.called_computations(),
+    size_t h = absl::HashOf(instr.opcode(), operands, instr.called_computations().size(),
                             instr.shape().dims, instr.shape().dtype);
     if (instr.opcode() == Opcode::kConstant && instr.attrs().literal) {
       const Literal& lit = *instr.attrs().literal;
@@ -63,8 +98,8 @@ class Table {
                    const Instruction& b, absl::Span<Instruction* const> b_operands) {
     return a.opcode() == b.opcode() && a.shape() == b.shape() &&
            absl::MakeConstSpan(a_operands) == b_operands &&
-           a.called_computations() == b.called_computations() &&
-           SameAttributes(a.attrs(), b.attrs());
+           SameAttributes(a.attrs(), b.attrs()) &&
+           SameCallees(a.called_computations(), b.called_computations());
   }
 
   absl::flat_hash_map<size_t, std::vector<Seen>> buckets_;
