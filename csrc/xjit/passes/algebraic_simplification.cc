@@ -82,26 +82,22 @@ std::optional<std::vector<int64_t>> UnitDimensionsAdded(const std::vector<int64_
 Instruction* DropNeutral(Opcode op, Instruction* a, Instruction* b) {
   const DType t = a->shape().dtype;
   const bool integer = IsInteger(t), exact_float = IsFloat(t) || IsComplex(t);
-  switch (op) {
-    case Opcode::kMultiply:
-      if (IsComplex(t) || IsPred(t)) return nullptr;
-      if (IsSplat(b, Splat::kOne)) return a;
-      if (IsSplat(a, Splat::kOne)) return b;
-      return nullptr;
-    case Opcode::kDivide:
-      return !IsComplex(t) && !IsPred(t) && IsSplat(b, Splat::kOne) ? a : nullptr;
-    case Opcode::kAdd: {
-      const Splat zero = integer ? Splat::kZero : Splat::kNegativeZero;
-      if (!integer && !exact_float) return nullptr;
-      if (IsSplat(b, zero)) return a;
-      if (IsSplat(a, zero)) return b;
-      return nullptr;
-    }
-    case Opcode::kSubtract:
-      return (integer || exact_float) && IsSplat(b, Splat::kZero) ? a : nullptr;
-    default:
-      return nullptr;
+  if (op == Opcode::kMultiply) {
+    if (IsComplex(t) || IsPred(t)) return nullptr;
+    if (IsSplat(b, Splat::kOne)) return a;
+    return IsSplat(a, Splat::kOne) ? b : nullptr;
   }
+  if (op == Opcode::kDivide) {
+    return !IsComplex(t) && !IsPred(t) && IsSplat(b, Splat::kOne) ? a : nullptr;
+  }
+  if (!integer && !exact_float) return nullptr;
+  if (op == Opcode::kAdd) {
+    const Splat zero = integer ? Splat::kZero : Splat::kNegativeZero;
+    if (IsSplat(b, zero)) return a;
+    return IsSplat(a, zero) ? b : nullptr;
+  }
+  if (op == Opcode::kSubtract) return IsSplat(b, Splat::kZero) ? a : nullptr;
+  return nullptr;
 }
 
 struct Simplified {
@@ -110,6 +106,49 @@ struct Simplified {
   Instruction* operand = nullptr;
   Attributes attrs;
 };
+
+Simplified SimplifyTranspose(const Instruction& instr, Instruction* x) {
+  const std::vector<int64_t>& permutation = instr.attrs().dimensions;
+  if (IsIdentityPermutation(permutation)) return {x};
+  if (x->opcode() != Opcode::kTranspose) return {};
+  // Result dimension i is x's dimension p[i], which is x's operand's
+  // dimension inner[p[i]].
+  Attributes composed;
+  for (int64_t d : permutation) composed.dimensions.push_back(x->attrs().dimensions[d]);
+  if (IsIdentityPermutation(composed.dimensions)) return {x->operand(0)};
+  return {nullptr, Opcode::kTranspose, x->operand(0), composed};
+}
+
+Simplified SimplifyBroadcast(const Instruction& instr, Instruction* x) {
+  const Attributes& attrs = instr.attrs();
+  if (x->shape() == instr.shape() && IsIdentityPermutation(attrs.dimensions)) return {x};
+  if (x->opcode() == Opcode::kReshape) {
+    // A reshape that only adds unit dimensions to y (as keepdims does)
+    // feeding a broadcast: broadcast y directly.
+    std::optional<std::vector<int64_t>> dims =
+        UnitDimensionsAdded(x->operand(0)->shape().dims, x->shape().dims);
+    if (!dims) return {};
+    Attributes direct = attrs;
+    direct.dimensions.clear();
+    for (int64_t d : *dims) direct.dimensions.push_back(attrs.dimensions[d]);
+    return {nullptr, Opcode::kBroadcastInDim, x->operand(0), direct};
+  }
+  if (x->opcode() != Opcode::kBroadcastInDim) return {};
+  // x's operand dimension i went to x's dimension inner[i], which goes to
+  // dimension outer[inner[i]] here.
+  Attributes composed = attrs;
+  composed.dimensions.clear();
+  for (int64_t d : x->attrs().dimensions) composed.dimensions.push_back(attrs.dimensions[d]);
+  return {nullptr, Opcode::kBroadcastInDim, x->operand(0), composed};
+}
+
+Simplified SimplifyReshape(const Instruction& instr, Instruction* x) {
+  if (x->shape() == instr.shape()) return {x};
+  if (x->opcode() == Opcode::kReshape) {
+    return {nullptr, Opcode::kReshape, x->operand(0), instr.attrs()};
+  }
+  return {};
+}
 
 // What `instr` (with these operands) simplifies to; both fields null when
 // it does not.
@@ -123,7 +162,6 @@ Simplified Simplify(const Instruction& instr, absl::Span<Instruction* const> ope
   if (!moves_data && op != Opcode::kConvert && op != Opcode::kNegate) return {};
   Instruction* x = operands[0];
   if (x->shape().is_tuple) return {};
-  const Attributes& attrs = instr.attrs();
   // Moving a broadcast scalar around is broadcasting it to the new shape:
   // backends read such splats in place.
   if (moves_data && op != Opcode::kBroadcastInDim && x->opcode() == Opcode::kBroadcastInDim &&
@@ -132,49 +170,12 @@ Simplified Simplify(const Instruction& instr, absl::Span<Instruction* const> ope
     splat.result_shape = instr.shape();
     return {nullptr, Opcode::kBroadcastInDim, x->operand(0), splat};
   }
-  switch (op) {
-    case Opcode::kNegate:
-      return {x->opcode() == Opcode::kNegate ? x->operand(0) : nullptr};
-    case Opcode::kConvert:
-      return {x->shape() == instr.shape() ? x : nullptr};
-    case Opcode::kReshape:
-      if (x->shape() == instr.shape()) return {x};
-      if (x->opcode() == Opcode::kReshape) return {nullptr, op, x->operand(0), attrs};
-      return {};
-    case Opcode::kTranspose: {
-      if (IsIdentityPermutation(attrs.dimensions)) return {x};
-      if (x->opcode() != Opcode::kTranspose) return {};
-      // Result dimension i is x's dimension p[i], which is x's operand's
-      // dimension inner[p[i]].
-      Attributes composed;
-      for (int64_t d : attrs.dimensions) composed.dimensions.push_back(x->attrs().dimensions[d]);
-      if (IsIdentityPermutation(composed.dimensions)) return {x->operand(0)};
-      return {nullptr, op, x->operand(0), composed};
-    }
-    case Opcode::kBroadcastInDim: {
-      if (x->shape() == instr.shape() && IsIdentityPermutation(attrs.dimensions)) return {x};
-      if (x->opcode() == Opcode::kReshape) {
-        // A reshape that only adds unit dimensions to y (as keepdims does)
-        // feeding a broadcast: broadcast y directly.
-        std::optional<std::vector<int64_t>> dims =
-            UnitDimensionsAdded(x->operand(0)->shape().dims, x->shape().dims);
-        if (!dims) return {};
-        Attributes direct = attrs;
-        direct.dimensions.clear();
-        for (int64_t d : *dims) direct.dimensions.push_back(attrs.dimensions[d]);
-        return {nullptr, op, x->operand(0), direct};
-      }
-      if (x->opcode() != Opcode::kBroadcastInDim) return {};
-      // x's operand dimension i went to x's dimension inner[i], which goes
-      // to dimension outer[inner[i]] here.
-      Attributes composed = attrs;
-      composed.dimensions.clear();
-      for (int64_t d : x->attrs().dimensions) composed.dimensions.push_back(attrs.dimensions[d]);
-      return {nullptr, op, x->operand(0), composed};
-    }
-    default:
-      return {};
-  }
+  if (op == Opcode::kNegate) return {x->opcode() == Opcode::kNegate ? x->operand(0) : nullptr};
+  if (op == Opcode::kConvert) return {x->shape() == instr.shape() ? x : nullptr};
+  if (op == Opcode::kReshape) return SimplifyReshape(instr, x);
+  if (op == Opcode::kTranspose) return SimplifyTranspose(instr, x);
+  if (op == Opcode::kBroadcastInDim) return SimplifyBroadcast(instr, x);
+  return {};
 }
 
 bool Simplifies(const Simplified& s) { return s.value != nullptr || s.operand != nullptr; }

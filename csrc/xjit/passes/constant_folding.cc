@@ -11,35 +11,25 @@ namespace {
 
 // Whether `instr` (with these operands) is folded.
 bool Foldable(const Instruction& instr, absl::Span<Instruction* const> operands) {
+  const Opcode op = instr.opcode();
   if (instr.shape().is_tuple || instr.shape().num_elements() > kMaxFoldedElements) return false;
-  switch (instr.opcode()) {
-    case Opcode::kIota:
-      return true;
-    case Opcode::kReshape:
-    case Opcode::kTranspose:
-      return operands[0]->opcode() == Opcode::kConstant;
-    case Opcode::kBroadcastInDim:
-      return operands[0]->opcode() == Opcode::kConstant &&
-             operands[0]->shape().num_elements() > 1;
-    default:
-      return false;
+  if (op == Opcode::kIota) return true;
+  if (op != Opcode::kReshape && op != Opcode::kTranspose && op != Opcode::kBroadcastInDim) {
+    return false;
   }
+  if (operands[0]->opcode() != Opcode::kConstant) return false;
+  return op != Opcode::kBroadcastInDim || operands[0]->shape().num_elements() > 1;
 }
 
+// The folded value of a Foldable `instr`.
 absl::StatusOr<Literal> Fold(const Instruction& instr, absl::Span<Instruction* const> operands) {
+  const Opcode op = instr.opcode();
   const Attributes& attrs = instr.attrs();
-  switch (instr.opcode()) {
-    case Opcode::kIota:
-      return IotaLiteral(instr.shape(), attrs.dimension);
-    case Opcode::kReshape:
-      return ReshapeLiteral(*operands[0]->attrs().literal, instr.shape());
-    case Opcode::kTranspose:
-      return TransposeLiteral(*operands[0]->attrs().literal, attrs.dimensions);
-    case Opcode::kBroadcastInDim:
-      return BroadcastLiteral(*operands[0]->attrs().literal, instr.shape(), attrs.dimensions);
-    default:
-      return absl::InternalError("constant folding: not a foldable op");
-  }
+  if (op == Opcode::kIota) return IotaLiteral(instr.shape(), attrs.dimension);
+  const Literal& x = *operands[0]->attrs().literal;
+  if (op == Opcode::kReshape) return ReshapeLiteral(x, instr.shape());
+  if (op == Opcode::kTranspose) return TransposeLiteral(x, attrs.dimensions);
+  return BroadcastLiteral(x, instr.shape(), attrs.dimensions);
 }
 
 }  // namespace
