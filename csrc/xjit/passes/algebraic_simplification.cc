@@ -7,7 +7,6 @@
 
 #include "xjit/ir/dtype_dispatch.h"
 #include "xjit/ir/walk.h"
-#include "xjit/passes/rewrite_module.h"
 
 namespace xjit::passes {
 namespace {
@@ -180,18 +179,17 @@ Simplified Simplify(const Instruction& instr, absl::Span<Instruction* const> ope
 
 bool Simplifies(const Simplified& s) { return s.value != nullptr || s.operand != nullptr; }
 
-}  // namespace
-
-absl::StatusOr<bool> RunAlgebraicSimplification(Module& module) {
-  bool found = false;
-  for (const Computation* c : ComputationPostOrder(module)) {
-    for (const auto& instr : c->instructions()) {
-      found = found || Simplifies(Simplify(*instr, instr->operands()));
+class AlgebraicSimplification : public RewriteRule {
+ public:
+  bool Prepare(const Module& module) override {
+    for (const Computation* c : ComputationPostOrder(module)) {
+      for (const auto& instr : c->instructions()) {
+        if (Simplifies(Simplify(*instr, instr->operands()))) return true;
+      }
     }
+    return false;
   }
-  if (!found) return false;
-  CloneOptions options;
-  options.hook = [](const CloneContext& ctx) -> absl::StatusOr<CloneAction> {
+  absl::StatusOr<CloneAction> Rewrite(const CloneContext& ctx) override {
     Simplified s = Simplify(ctx.old, ctx.operands);
     if (s.value != nullptr) return CloneAction::Replace(s.value);
     if (s.operand == nullptr) return CloneAction::Clone();
@@ -199,9 +197,16 @@ absl::StatusOr<bool> RunAlgebraicSimplification(Module& module) {
         ctx.builder.Add(s.op, {s.operand}, s.attrs, {}, ctx.old.source_location());
     if (!rebuilt.ok()) return rebuilt.status();
     return CloneAction::Replace(*rebuilt);
-  };
-  if (absl::Status s = RewriteModule(module, options); !s.ok()) return s;
-  return true;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<RewriteRule> MakeAlgebraicSimplificationRule() { return std::make_unique<AlgebraicSimplification>(); }
+
+absl::StatusOr<bool> RunAlgebraicSimplification(Module& module) {
+  AlgebraicSimplification rule;
+  return RunRule(module, rule);
 }
 
 }  // namespace xjit::passes

@@ -7,10 +7,17 @@
 // meet.
 #pragma once
 
+#include <memory>
+
 #include "absl/status/statusor.h"
 #include "xjit/ir/graph.h"
+#include "xjit/passes/rewrite_rule.h"
 
 namespace xjit::passes {
+
+// The rule, for chaining in a sweep: put it last, since it clones the
+// instructions it keeps itself (to remember them).
+std::unique_ptr<RewriteRule> MakeCommonSubexpressionEliminationRule();
 
 // True when something was merged.
 absl::StatusOr<bool> RunCommonSubexpressionElimination(Module& module);

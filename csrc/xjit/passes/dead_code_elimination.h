@@ -4,10 +4,17 @@
 // that does must be kept here when it is added.
 #pragma once
 
+#include <memory>
+
 #include "absl/status/statusor.h"
 #include "xjit/ir/graph.h"
+#include "xjit/passes/rewrite_rule.h"
 
 namespace xjit::passes {
+
+// The rule, for chaining in a sweep: put it first, so nothing is rewritten
+// only to be dropped.
+std::unique_ptr<RewriteRule> MakeDeadCodeEliminationRule();
 
 // True when something was removed.
 absl::StatusOr<bool> RunDeadCodeElimination(Module& module);

@@ -4,7 +4,6 @@
 #include <vector>
 
 #include "xjit/ir/walk.h"
-#include "xjit/passes/rewrite_module.h"
 
 namespace xjit::passes {
 namespace {
@@ -88,7 +87,7 @@ absl::StatusOr<Instruction*> Collapse(Instruction* x, const std::vector<int64_t>
   return b.Add(Opcode::kReshape, {x}, r, {}, loc);
 }
 
-absl::StatusOr<Instruction*> Rewrite(const CloneContext& ctx, const Plan& plan) {
+absl::StatusOr<Instruction*> RewriteDot(const CloneContext& ctx, const Plan& plan) {
   const std::string& loc = ctx.old.source_location();
   absl::StatusOr<Instruction*> lhs =
       Collapse(ctx.operands[0], plan.lhs_permutation, plan.lhs_groups, ctx.builder, loc);
@@ -115,28 +114,43 @@ absl::StatusOr<Instruction*> Rewrite(const CloneContext& ctx, const Plan& plan) 
   return ctx.builder.Add(Opcode::kReshape, {*product}, r, {}, loc);
 }
 
+class DotCanonicalization : public RewriteRule {
+ public:
+  explicit DotCanonicalization(const DotCanonicalizationOptions& options) : options_(options) {}
+
+  bool Prepare(const Module& module) override {
+    for (const Computation* c : ComputationPostOrder(module)) {
+      for (const auto& instr : c->instructions()) {
+        Plan plan;
+        if (MakePlan(*instr, options_, plan)) return true;
+      }
+    }
+    return false;
+  }
+
+  absl::StatusOr<CloneAction> Rewrite(const CloneContext& ctx) override {
+    Plan plan;
+    if (!MakePlan(ctx.old, options_, plan)) return CloneAction::Clone();
+    absl::StatusOr<Instruction*> value = RewriteDot(ctx, plan);
+    if (!value.ok()) return value.status();
+    return CloneAction::Replace(*value);
+  }
+
+ private:
+  DotCanonicalizationOptions options_;
+};
+
 }  // namespace
+
+std::unique_ptr<RewriteRule> MakeDotCanonicalizationRule(
+    const DotCanonicalizationOptions& options) {
+  return std::make_unique<DotCanonicalization>(options);
+}
 
 absl::StatusOr<bool> RunDotCanonicalization(Module& module,
                                             const DotCanonicalizationOptions& options) {
-  bool found = false;
-  for (const Computation* c : ComputationPostOrder(module)) {
-    for (const auto& instr : c->instructions()) {
-      Plan plan;
-      found = found || MakePlan(*instr, options, plan);
-    }
-  }
-  if (!found) return false;
-  CloneOptions clone;
-  clone.hook = [&options](const CloneContext& ctx) -> absl::StatusOr<CloneAction> {
-    Plan plan;
-    if (!MakePlan(ctx.old, options, plan)) return CloneAction::Clone();
-    absl::StatusOr<Instruction*> value = Rewrite(ctx, plan);
-    if (!value.ok()) return value.status();
-    return CloneAction::Replace(*value);
-  };
-  if (absl::Status s = RewriteModule(module, clone); !s.ok()) return s;
-  return true;
+  DotCanonicalization rule(options);
+  return RunRule(module, rule);
 }
 
 }  // namespace xjit::passes
