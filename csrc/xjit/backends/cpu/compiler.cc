@@ -128,19 +128,19 @@ absl::StatusOr<Leaves> Lowering::EmitInstruction(
   }
   switch (op) {
     case Opcode::kParameter: {
-      int64_t number = instr.attrs().dimension;
+      int64_t number = instr.attrs<ParameterAttrs>().number;
       if (number < 0 || number >= static_cast<int64_t>(params.size())) {
         return absl::InvalidArgumentError(absl::StrCat("parameter number ", number, " out of range"));
       }
       return params[number];
     }
     case Opcode::kConstant:
-      if (!instr.attrs().literal || instr.attrs().literal->shape() != instr.shape()) {
+      if (instr.attrs<ConstantAttrs>().value.shape() != instr.shape()) {
         return absl::InvalidArgumentError("constant: missing or mistyped literal");
       }
-      return Leaves{NewConstant(*instr.attrs().literal)};
+      return Leaves{NewConstant(instr.attrs<ConstantAttrs>().value)};
     case Opcode::kIota: {
-      auto lit = EvaluateIota(instr.shape(), instr.attrs().dimension);
+      auto lit = EvaluateIota(instr.shape(), instr.attrs<IotaAttrs>().iota_dimension);
       if (!lit.ok()) return lit.status();
       return Leaves{NewConstant(std::move(*lit))};
     }
@@ -148,7 +148,7 @@ absl::StatusOr<Leaves> Lowering::EmitInstruction(
       return in;
     case Opcode::kGetTupleElement: {
       const Shape& t = instr.operand(0)->shape();
-      int64_t index = instr.attrs().dimension;
+      int64_t index = instr.attrs<GetTupleElementAttrs>().index;
       if (!t.is_tuple || index < 0 || index >= static_cast<int64_t>(t.tuple_shapes.size())) {
         return absl::InvalidArgumentError("get_tuple_element: index out of range");
       }
@@ -170,8 +170,11 @@ absl::StatusOr<Leaves> Lowering::EmitInstruction(
     }
     case Opcode::kReshape:
       return in;  // row-major bytes are unchanged: the same slot
-    default:
-      break;
+    XJIT_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
+    case Opcode::kBroadcastInDim: case Opcode::kTranspose: case Opcode::kSlice:
+    case Opcode::kConcatenate: case Opcode::kPad: case Opcode::kReverse:
+    case Opcode::kDotGeneral: case Opcode::kReduce:
+      break;  // a kernel, below
   }
   if (instr.shape().is_tuple && op != Opcode::kReduce) return Unsupported(instr, "a tuple result");
   for (const Instruction* o : instr.operands()) {

@@ -179,14 +179,22 @@ FastKernel RecogniseBody(const Instruction& instr) {
   DType t = instr.operand(0)->shape().dtype;
   if (r->shape().dtype != t || instr.shape().dtype != t) return nullptr;
   switch (r->opcode()) {
-    case Opcode::kAdd: return FastFor<OpAdd>(t);
-    case Opcode::kMultiply: return FastFor<OpMultiply>(t);
-    case Opcode::kMaximum: return FastFor<OpMaximum>(t);
-    case Opcode::kMinimum: return FastFor<OpMinimum>(t);
-    case Opcode::kAnd: return FastFor<OpAnd>(t);
-    case Opcode::kOr: return FastFor<OpOr>(t);
-    default: return nullptr;
+    case Opcode::kAdd: return FastFor<Add>(t);
+    case Opcode::kMultiply: return FastFor<Multiply>(t);
+    case Opcode::kMaximum: return FastFor<Maximum>(t);
+    case Opcode::kMinimum: return FastFor<Minimum>(t);
+    case Opcode::kAnd: return FastFor<And>(t);
+    case Opcode::kOr: return FastFor<Or>(t);
+    XJIT_ELEMENTWISE_UNARY_OPS(XJIT_OPCODE_CASE)
+    case Opcode::kSubtract: case Opcode::kDivide: case Opcode::kRemainder: case Opcode::kPower:
+    case Opcode::kXor: case Opcode::kShiftLeft: case Opcode::kShiftRightArithmetic:
+    case Opcode::kShiftRightLogical: case Opcode::kAtan2: case Opcode::kComplex:
+    case Opcode::kCompare:
+    XJIT_ELEMENTWISE_TERNARY_OPS(XJIT_OPCODE_CASE)
+    XJIT_NON_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
+      break;
   }
+  return nullptr;  // no fast path for this body
 }
 
 class FastReduceThunk : public Thunk {
@@ -258,7 +266,7 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeReduceThunk(const Instruction& instr,
   if (static_cast<int64_t>(inputs.size()) != 2 * n || instr.called_computations().size() != 1) {
     return absl::InternalError("reduce: operand/result count mismatch in the cpu lowering");
   }
-  Geometry g = MakeGeometry(instr.operand(0)->shape(), instr.attrs().dimensions);
+  Geometry g = MakeGeometry(instr.operand(0)->shape(), instr.attrs<ReduceAttrs>().dimensions);
   if (FastKernel fast = RecogniseBody(instr)) {
     return std::unique_ptr<Thunk>(new FastReduceThunk(fast, std::move(g), inputs[0], inputs[1], outputs[0]));
   }
