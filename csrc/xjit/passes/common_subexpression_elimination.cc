@@ -11,16 +11,6 @@
 namespace xjit::passes {
 namespace {
 
-bool SameAttributes(const Attributes& a, const Attributes& b) {
-  return a.dimensions == b.dimensions && a.dimension == b.dimension &&
-         a.start_indices == b.start_indices && a.limit_indices == b.limit_indices &&
-         a.strides == b.strides && a.edge_padding_low == b.edge_padding_low &&
-         a.edge_padding_high == b.edge_padding_high && a.interior_padding == b.interior_padding &&
-         a.dot == b.dot && a.comparison_direction == b.comparison_direction &&
-         a.compare_type == b.compare_type && a.literal == b.literal &&
-         a.result_shape == b.result_shape;
-}
-
 bool SameComputation(const Computation& a, const Computation& b);
 
 // Called computations are the same when they are one, or compute the same
@@ -45,7 +35,7 @@ bool SameComputation(const Computation& a, const Computation& b) {
     const Instruction& x = *ai[i];
     const Instruction& y = *bi[i];
     if (x.opcode() != y.opcode() || x.shape() != y.shape() ||
-        x.operands().size() != y.operands().size() || !SameAttributes(x.attrs(), y.attrs()) ||
+        x.operands().size() != y.operands().size() || x.attributes() != y.attributes() ||
         !SameCallees(x.called_computations(), y.called_computations())) {
       return false;
     }
@@ -73,27 +63,22 @@ class Table {
 
  private:
   static size_t Hash(const Instruction& instr, absl::Span<Instruction* const> operands) {
-    size_t h = absl::HashOf(instr.opcode(), operands, instr.called_computations().size(),
-                            instr.shape().dims, instr.shape().dtype);
-    if (instr.opcode() == Opcode::kConstant && instr.attrs().literal) {
-      const Literal& lit = *instr.attrs().literal;
-      // A prefix of the bytes tells most constants apart at a bounded cost.
-      absl::string_view bytes(reinterpret_cast<const char*>(lit.data()),
-                              std::min<int64_t>(lit.size_bytes(), 64));
-      h = absl::HashOf(h, bytes);
-    }
-    return h;
+    return absl::HashOf(instr.opcode(), operands, instr.called_computations().size(),
+                        instr.shape(), instr.attributes());
   }
   static bool Same(const Instruction& kept, const Instruction& b,
                    absl::Span<Instruction* const> b_operands) {
     return kept.opcode() == b.opcode() && kept.shape() == b.shape() &&
            absl::MakeConstSpan(kept.operands()) == b_operands &&
-           SameAttributes(kept.attrs(), b.attrs()) &&
+           kept.attributes() == b.attributes() &&
            SameCallees(kept.called_computations(), b.called_computations());
   }
 
   absl::flat_hash_map<size_t, std::vector<Instruction*>> buckets_;
 };
+
+// Parameters are distinct inputs; an op with side effects must run each time.
+bool Mergeable(Opcode op) { return op != Opcode::kParameter && !HasSideEffects(op); }
 
 class CommonSubexpressionElimination : public RewriteRule {
  public:
@@ -102,7 +87,7 @@ class CommonSubexpressionElimination : public RewriteRule {
     for (const Computation* c : ComputationPostOrder(module)) {
       Table table;
       for (const auto& instr : c->instructions()) {
-        if (instr->opcode() == Opcode::kParameter) continue;
+        if (!Mergeable(instr->opcode())) continue;
         if (table.Find(*instr, instr->operands()) != nullptr) return true;
         table.Insert(instr.get());
       }
@@ -111,7 +96,7 @@ class CommonSubexpressionElimination : public RewriteRule {
   }
 
   absl::StatusOr<CloneAction> Rewrite(const CloneContext& ctx) override {
-    if (ctx.old.opcode() == Opcode::kParameter) return CloneAction::Clone();
+    if (!Mergeable(ctx.old.opcode())) return CloneAction::Clone();
     if (Instruction* kept = tables_[&ctx.builder].Find(ctx.old, ctx.operands)) {
       return CloneAction::Replace(kept);
     }

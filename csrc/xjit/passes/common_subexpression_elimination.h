@@ -2,7 +2,8 @@
 // with the same op, operands, attributes, called computations and type, the
 // later is replaced by the earlier (ops are pure). Called computations match
 // when they are one or have the same instructions (tracing gives every
-// reduce its own body). Parameters are never merged. Run it with dead-code elimination: nothing is left unused here,
+// reduce its own body). Parameters and ops with side effects are never
+// merged. Run it with dead-code elimination: nothing is left unused here,
 // but it makes earlier rewrites' duplicates (two broadcasts of one scalar)
 // meet.
 #pragma once

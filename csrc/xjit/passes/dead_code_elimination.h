@@ -1,7 +1,7 @@
 // Dead-code elimination: drops every instruction no result of its
 // computation depends on (parameters stay: they are the signature) and every
-// computation the entry does not reach. No op has side effects today; one
-// that does must be kept here when it is added.
+// computation the entry does not reach. Ops with side effects (the op
+// table's kSideEffects) and what they use are kept.
 #pragma once
 
 #include <memory>
