@@ -108,7 +108,7 @@ absl::StatusOr<Leaves> Lowering::EmitInstruction(
   }
   const Opcode op = instr.opcode();
   std::vector<bool> splat(in.size(), false);
-  const bool reads_splats = IsElementwiseBinary(op) || op == Opcode::kSelect || op == Opcode::kClamp;
+  const bool reads_splats = IsElementwiseBinary(op) || IsElementwiseTernary(op);
   if (reads_splats && !instr.shape().is_tuple) {
     for (size_t i = 0; i < in.size(); ++i) {
       auto it = deferred_splats_.find(in[i]);
@@ -116,7 +116,7 @@ absl::StatusOr<Leaves> Lowering::EmitInstruction(
       in[i] = it->second.source;
       splat[i] = true;
     }
-  } else if (op != Opcode::kTuple && op != Opcode::kGetTupleElement && op != Opcode::kCall) {
+  } else if (OpcodeFamily(op) != OpFamily::kTuple && OpcodeFamily(op) != OpFamily::kCall) {
     absl::Status st = Materialize(in);
     if (!st.ok()) return st;
   }
@@ -176,7 +176,9 @@ absl::StatusOr<Leaves> Lowering::EmitInstruction(
     case Opcode::kDotGeneral: case Opcode::kReduce:
       break;  // a kernel, below
   }
-  if (instr.shape().is_tuple && op != Opcode::kReduce) return Unsupported(instr, "a tuple result");
+  if (instr.shape().is_tuple && !HasMultipleResults(op)) {
+    return Unsupported(instr, "a tuple result");
+  }
   for (const Instruction* o : instr.operands()) {
     if (o->shape().is_tuple) return Unsupported(instr, "a tuple operand");
   }

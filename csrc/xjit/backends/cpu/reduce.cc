@@ -178,22 +178,14 @@ FastKernel RecogniseBody(const Instruction& instr) {
   }
   DType t = instr.operand(0)->shape().dtype;
   if (r->shape().dtype != t || instr.shape().dtype != t) return nullptr;
-  switch (r->opcode()) {
-    case Opcode::kAdd: return FastFor<Add>(t);
-    case Opcode::kMultiply: return FastFor<Multiply>(t);
-    case Opcode::kMaximum: return FastFor<Maximum>(t);
-    case Opcode::kMinimum: return FastFor<Minimum>(t);
-    case Opcode::kAnd: return FastFor<And>(t);
-    case Opcode::kOr: return FastFor<Or>(t);
-    XJIT_ELEMENTWISE_UNARY_OPS(XJIT_OPCODE_CASE)
-    case Opcode::kSubtract: case Opcode::kDivide: case Opcode::kRemainder: case Opcode::kPower:
-    case Opcode::kXor: case Opcode::kShiftLeft: case Opcode::kShiftRightArithmetic:
-    case Opcode::kShiftRightLogical: case Opcode::kAtan2: case Opcode::kComplex:
-    case Opcode::kCompare:
-    XJIT_ELEMENTWISE_TERNARY_OPS(XJIT_OPCODE_CASE)
-    XJIT_NON_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
-      break;
-  }
+  // Not a switch: a new op never needs a fast path here.
+  const Opcode op = r->opcode();
+  if (op == Opcode::kAdd) return FastFor<Add>(t);
+  if (op == Opcode::kMultiply) return FastFor<Multiply>(t);
+  if (op == Opcode::kMaximum) return FastFor<Maximum>(t);
+  if (op == Opcode::kMinimum) return FastFor<Minimum>(t);
+  if (op == Opcode::kAnd) return FastFor<And>(t);
+  if (op == Opcode::kOr) return FastFor<Or>(t);
   return nullptr;  // no fast path for this body
 }
 
