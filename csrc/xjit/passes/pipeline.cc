@@ -1,0 +1,53 @@
+#include "xjit/passes/pipeline.h"
+
+#include <utility>
+#include <vector>
+
+#include "xjit/builder/rewriter.h"
+#include "xjit/passes/algebraic_simplification.h"
+#include "xjit/passes/call_inlining.h"
+#include "xjit/passes/common_subexpression_elimination.h"
+#include "xjit/passes/constant_folding.h"
+#include "xjit/passes/dead_code_elimination.h"
+#include "xjit/passes/dot_canonicalization.h"
+#include "xjit/passes/tuple_simplification.h"
+
+namespace xjit::passes {
+
+absl::StatusOr<std::unique_ptr<Module>> RunDefaultPipeline(const Module& module) {
+  // Dead code first (nothing is rewritten only to be dropped), CSE last (it
+  // clones what it keeps).
+  std::unique_ptr<RewriteRule> owned_rules[] = {
+      MakeDeadCodeEliminationRule(),      MakeCallInliningRule(),
+      MakeTupleSimplificationRule(),      MakeConstantFoldingRule(),
+      MakeAlgebraicSimplificationRule(),  MakeCommonSubexpressionEliminationRule(),
+  };
+  std::vector<RewriteRule*> rules;
+  for (const auto& r : owned_rules) rules.push_back(r.get());
+
+  // `current` is the input until the first sweep makes a copy.
+  const Module* current = &module;
+  std::unique_ptr<Module> optimised;
+  auto sweep = [&](absl::Span<RewriteRule* const> with) -> absl::Status {
+    absl::StatusOr<std::unique_ptr<Module>> next = Sweep(*current, with);
+    if (!next.ok()) return next.status();
+    optimised = *std::move(next);
+    current = optimised.get();
+    return absl::OkStatus();
+  };
+  for (int round = 0; round < kMaxPipelineRounds; ++round) {
+    bool work = false;
+    for (RewriteRule* r : rules) work = r->Prepare(*current) || work;  // prepare every rule
+    if (!work) break;
+    if (absl::Status s = sweep(rules); !s.ok()) return s;
+  }
+  std::unique_ptr<RewriteRule> dots = MakeDotCanonicalizationRule();
+  if (dots->Prepare(*current)) {
+    RewriteRule* last[] = {dots.get()};
+    if (absl::Status s = sweep(last); !s.ok()) return s;
+  }
+  if (optimised == nullptr) return CloneModule(module);
+  return optimised;
+}
+
+}  // namespace xjit::passes
