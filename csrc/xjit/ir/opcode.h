@@ -81,7 +81,9 @@ enum class OpArity : uint8_t { kNullary, kUnary, kBinary, kTernary, kVariadic };
   /* tuples and calls */                                           \
   V(Tuple, "tuple", kVariadic)                                     \
   V(GetTupleElement, "get_tuple_element", kUnary)                  \
-  V(Call, "call", kVariadic)
+  V(Call, "call", kVariadic)                                       \
+  /* produced by passes (passes/elementwise_fusion.h) */           \
+  V(Fusion, "fusion", kVariadic)
 
 enum class Opcode : uint16_t {
 #define XJIT_OPCODE_ENUM(e, name, arity) k##e,

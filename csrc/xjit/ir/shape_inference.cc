@@ -107,7 +107,7 @@ absl::StatusOr<Shape> InferShape(Opcode op, absl::Span<const Shape* const> opera
   if (op != Opcode::kTuple && op != Opcode::kGetTupleElement && op != Opcode::kCall) {
     if (absl::Status s = si::CheckArrays(op, operands); !s.ok()) return s;
   }
-  bool needs_called = op == Opcode::kReduce || op == Opcode::kCall;
+  bool needs_called = op == Opcode::kReduce || op == Opcode::kCall || op == Opcode::kFusion;
   if (!needs_called && !called.empty()) {
     return absl::InvalidArgumentError(
         absl::StrCat(OpcodeName(op), ": takes no called computations, got ", called.size()));
@@ -150,6 +150,8 @@ absl::StatusOr<Shape> InferShape(Opcode op, absl::Span<const Shape* const> opera
       return si::InferGetTupleElement(*operands[0], attrs);
     case Opcode::kCall:
       return si::InferCall(operands, called);
+    case Opcode::kFusion:
+      return si::InferFusion(operands, called);
     default:
       break;
   }

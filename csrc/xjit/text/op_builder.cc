@@ -15,6 +15,7 @@ namespace {
 // have (and for stablehlo names of things the text cannot write as ops).
 absl::StatusOr<Opcode> OpcodeOf(const Lexer& lex, const OpText& op) {
   if (op.name == "func.call" || op.name == "call") return Opcode::kCall;
+  if (op.name == "xjit.fusion") return Opcode::kFusion;
   if (absl::StartsWith(op.name, "stablehlo.")) {
     absl::StatusOr<Opcode> parsed = ParseOpcode(op.name);
     if (parsed.ok() && *parsed != Opcode::kParameter && *parsed != Opcode::kCall) return *parsed;
@@ -24,7 +25,7 @@ absl::StatusOr<Opcode> OpcodeOf(const Lexer& lex, const OpText& op) {
 }
 
 absl::Status CheckRegionCount(const Lexer& lex, const OpText& op, Opcode opcode) {
-  const bool takes_regions = opcode == Opcode::kReduce;
+  const bool takes_regions = opcode == Opcode::kReduce || opcode == Opcode::kFusion;
   if (!takes_regions && !op.regions.empty()) {
     return lex.Error(op.offset, absl::StrCat("'", op.name, "' takes no regions"));
   }

@@ -22,7 +22,8 @@ std::string ArrayAttr(absl::Span<const int64_t> values) {
 
 bool IsMultiResult(const Instruction& instr) {
   return instr.shape().is_tuple &&
-         (instr.opcode() == Opcode::kReduce || instr.opcode() == Opcode::kCall);
+         (instr.opcode() == Opcode::kReduce || instr.opcode() == Opcode::kCall ||
+          instr.opcode() == Opcode::kFusion);
 }
 
 std::string DotAttr(const DotDimensionNumbers& dn) {
@@ -199,10 +200,12 @@ class ModulePrinter {
     std::string pad(indent, ' ');
     absl::StrAppend(&out_, pad, name);
     if (IsMultiResult(instr)) absl::StrAppend(&out_, ":", instr.shape().tuple_shapes.size());
-    std::string op_name =
-        op == Opcode::kCall ? "func.call" : absl::StrCat("stablehlo.", OpcodeName(op));
+    // fusion is xjit's own op (no StableHLO counterpart): "xjit.fusion".
+    std::string op_name = op == Opcode::kCall     ? "func.call"
+                          : op == Opcode::kFusion ? "xjit.fusion"
+                                                  : absl::StrCat("stablehlo.", OpcodeName(op));
     absl::StrAppend(&out_, " = \"", op_name, "\"(", OperandList(instr.operands()), ")");
-    if (op == Opcode::kReduce && !instr.called_computations().empty()) {
+    if ((op == Opcode::kReduce || op == Opcode::kFusion) && !instr.called_computations().empty()) {
       PrintRegion(*instr.called_computations()[0], indent);
     }
     if (op == Opcode::kCall) {

@@ -53,7 +53,8 @@ absl::StatusOr<Instruction*> Resolve(const Lexer& lex, Scope& scope, const Opera
 
 bool IsMultiResult(const Instruction& instr) {
   return instr.shape().is_tuple &&
-         (instr.opcode() == Opcode::kReduce || instr.opcode() == Opcode::kCall);
+         (instr.opcode() == Opcode::kReduce || instr.opcode() == Opcode::kCall ||
+          instr.opcode() == Opcode::kFusion);
 }
 
 std::vector<Shape> ResultTypes(const Instruction& instr) {
