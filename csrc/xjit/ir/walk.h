@@ -1,0 +1,30 @@
+// Walks over a computation's instructions and a module's computations, in
+// both orders. Post order visits what a node depends on before the node
+// (operands before users, callees before callers); reverse post order the
+// other way round.
+#pragma once
+
+#include <vector>
+
+#include "xjit/ir/graph.h"
+
+namespace xjit {
+
+// Every instruction of `c`, operands before users (the SSA order).
+std::vector<Instruction*> PostOrder(const Computation& c);
+// Every instruction of `c`, users before operands.
+std::vector<Instruction*> ReversePostOrder(const Computation& c);
+
+// Indexed by instruction id: true when some result of `c` depends on it.
+// Parameters count only when used (they are never removed, though).
+std::vector<bool> LiveInstructions(const Computation& c);
+// The instructions some result depends on, operands before users.
+std::vector<Instruction*> LivePostOrder(const Computation& c);
+
+// The computations reachable from the entry, each once, callees before
+// callers: the entry comes last.
+std::vector<Computation*> ComputationPostOrder(const Module& module);
+// The same, callers before callees: the entry comes first.
+std::vector<Computation*> ComputationReversePostOrder(const Module& module);
+
+}  // namespace xjit

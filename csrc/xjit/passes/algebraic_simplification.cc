@@ -1,0 +1,207 @@
+#include "xjit/passes/algebraic_simplification.h"
+
+#include <complex>
+#include <cstring>
+#include <optional>
+#include <vector>
+
+#include "xjit/ir/dtype_dispatch.h"
+#include "xjit/ir/walk.h"
+#include "xjit/passes/rewrite_module.h"
+
+namespace xjit::passes {
+namespace {
+
+enum class Splat { kOne, kZero, kNegativeZero };
+
+// The bytes of one element of `dtype` with the value `splat` has.
+Literal Element(DType dtype, Splat splat) {
+  return DispatchDType(dtype, [splat, dtype](auto tag) {
+    using T = typename decltype(tag)::type;
+    T v{};
+    if constexpr (std::is_same_v<T, bool>) {
+      v = splat == Splat::kOne;
+    } else if constexpr (is_half_v<T>) {
+      v = T(splat == Splat::kOne ? 1.0f : splat == Splat::kZero ? 0.0f : -0.0f);
+    } else if constexpr (is_complex_v<T>) {
+      using R = typename T::value_type;
+      R r = splat == Splat::kOne ? R(1) : splat == Splat::kZero ? R(0) : -R(0);
+      v = T(r, splat == Splat::kNegativeZero ? -R(0) : R(0));
+    } else if constexpr (std::is_floating_point_v<T>) {
+      v = splat == Splat::kOne ? T(1) : splat == Splat::kZero ? T(0) : -T(0);
+    } else {
+      v = splat == Splat::kOne ? T(1) : T(0);
+    }
+    return Literal::Scalar<T>(dtype, v);
+  });
+}
+
+// Whether every element of `value` is `splat`: a constant, or a
+// broadcast_in_dim of one.
+bool IsSplat(const Instruction* value, Splat splat) {
+  while (value->opcode() == Opcode::kBroadcastInDim) value = value->operand(0);
+  if (value->opcode() != Opcode::kConstant || !value->attrs().literal) return false;
+  const Literal& lit = *value->attrs().literal;
+  if (lit.shape().is_tuple) return false;
+  Literal want = Element(lit.shape().dtype, splat);
+  const int64_t width = want.size_bytes();
+  for (int64_t i = 0; i < lit.shape().num_elements(); ++i) {
+    if (std::memcmp(lit.data() + i * width, want.data(), width) != 0) return false;
+  }
+  return true;
+}
+
+bool IsIdentityPermutation(const std::vector<int64_t>& dims) {
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i] != static_cast<int64_t>(i)) return false;
+  }
+  return true;
+}
+
+// When `to` is `from` (no unit dimensions) with unit dimensions inserted,
+// the position in `to` of each dimension of `from`.
+std::optional<std::vector<int64_t>> UnitDimensionsAdded(const std::vector<int64_t>& from,
+                                                        const std::vector<int64_t>& to) {
+  std::vector<int64_t> positions;
+  size_t i = 0;
+  for (size_t j = 0; j < to.size(); ++j) {
+    if (i < from.size() && to[j] == from[i]) {
+      if (from[i] == 1) return std::nullopt;
+      positions.push_back(static_cast<int64_t>(j));
+      ++i;
+    } else if (to[j] != 1) {
+      return std::nullopt;
+    }
+  }
+  if (i != from.size()) return std::nullopt;
+  return positions;
+}
+
+// The value of an element-wise binary `op` on (a, b) when one side is a
+// neutral element, or null.
+Instruction* DropNeutral(Opcode op, Instruction* a, Instruction* b) {
+  const DType t = a->shape().dtype;
+  const bool integer = IsInteger(t), exact_float = IsFloat(t) || IsComplex(t);
+  if (op == Opcode::kMultiply) {
+    if (IsComplex(t) || IsPred(t)) return nullptr;
+    if (IsSplat(b, Splat::kOne)) return a;
+    return IsSplat(a, Splat::kOne) ? b : nullptr;
+  }
+  if (op == Opcode::kDivide) {
+    return !IsComplex(t) && !IsPred(t) && IsSplat(b, Splat::kOne) ? a : nullptr;
+  }
+  if (!integer && !exact_float) return nullptr;
+  if (op == Opcode::kAdd) {
+    const Splat zero = integer ? Splat::kZero : Splat::kNegativeZero;
+    if (IsSplat(b, zero)) return a;
+    return IsSplat(a, zero) ? b : nullptr;
+  }
+  if (op == Opcode::kSubtract) return IsSplat(b, Splat::kZero) ? a : nullptr;
+  return nullptr;
+}
+
+struct Simplified {
+  Instruction* value = nullptr;  // use this value, or
+  Opcode op = Opcode::kReshape;  // build `op` on `operand` with `attrs`
+  Instruction* operand = nullptr;
+  Attributes attrs;
+};
+
+Simplified SimplifyTranspose(const Instruction& instr, Instruction* x) {
+  const std::vector<int64_t>& permutation = instr.attrs().dimensions;
+  if (IsIdentityPermutation(permutation)) return {x};
+  if (x->opcode() != Opcode::kTranspose) return {};
+  // Result dimension i is x's dimension p[i], which is x's operand's
+  // dimension inner[p[i]].
+  Attributes composed;
+  for (int64_t d : permutation) composed.dimensions.push_back(x->attrs().dimensions[d]);
+  if (IsIdentityPermutation(composed.dimensions)) return {x->operand(0)};
+  return {nullptr, Opcode::kTranspose, x->operand(0), composed};
+}
+
+Simplified SimplifyBroadcast(const Instruction& instr, Instruction* x) {
+  const Attributes& attrs = instr.attrs();
+  if (x->shape() == instr.shape() && IsIdentityPermutation(attrs.dimensions)) return {x};
+  if (x->opcode() == Opcode::kReshape) {
+    // A reshape that only adds unit dimensions to y (as keepdims does)
+    // feeding a broadcast: broadcast y directly.
+    std::optional<std::vector<int64_t>> dims =
+        UnitDimensionsAdded(x->operand(0)->shape().dims, x->shape().dims);
+    if (!dims) return {};
+    Attributes direct = attrs;
+    direct.dimensions.clear();
+    for (int64_t d : *dims) direct.dimensions.push_back(attrs.dimensions[d]);
+    return {nullptr, Opcode::kBroadcastInDim, x->operand(0), direct};
+  }
+  if (x->opcode() != Opcode::kBroadcastInDim) return {};
+  // x's operand dimension i went to x's dimension inner[i], which goes to
+  // dimension outer[inner[i]] here.
+  Attributes composed = attrs;
+  composed.dimensions.clear();
+  for (int64_t d : x->attrs().dimensions) composed.dimensions.push_back(attrs.dimensions[d]);
+  return {nullptr, Opcode::kBroadcastInDim, x->operand(0), composed};
+}
+
+Simplified SimplifyReshape(const Instruction& instr, Instruction* x) {
+  if (x->shape() == instr.shape()) return {x};
+  if (x->opcode() == Opcode::kReshape) {
+    return {nullptr, Opcode::kReshape, x->operand(0), instr.attrs()};
+  }
+  return {};
+}
+
+// What `instr` (with these operands) simplifies to; both fields null when
+// it does not.
+Simplified Simplify(const Instruction& instr, absl::Span<Instruction* const> operands) {
+  const Opcode op = instr.opcode();
+  if (instr.shape().is_tuple) return {};
+  if (IsElementwiseBinary(op)) return {DropNeutral(op, operands[0], operands[1])};
+  const bool moves_data = op == Opcode::kReshape || op == Opcode::kTranspose ||
+                          op == Opcode::kBroadcastInDim || op == Opcode::kSlice ||
+                          op == Opcode::kReverse;
+  if (!moves_data && op != Opcode::kConvert && op != Opcode::kNegate) return {};
+  Instruction* x = operands[0];
+  if (x->shape().is_tuple) return {};
+  // Moving a broadcast scalar around is broadcasting it to the new shape:
+  // backends read such splats in place.
+  if (moves_data && op != Opcode::kBroadcastInDim && x->opcode() == Opcode::kBroadcastInDim &&
+      x->operand(0)->shape().rank() == 0) {
+    Attributes splat;
+    splat.result_shape = instr.shape();
+    return {nullptr, Opcode::kBroadcastInDim, x->operand(0), splat};
+  }
+  if (op == Opcode::kNegate) return {x->opcode() == Opcode::kNegate ? x->operand(0) : nullptr};
+  if (op == Opcode::kConvert) return {x->shape() == instr.shape() ? x : nullptr};
+  if (op == Opcode::kReshape) return SimplifyReshape(instr, x);
+  if (op == Opcode::kTranspose) return SimplifyTranspose(instr, x);
+  if (op == Opcode::kBroadcastInDim) return SimplifyBroadcast(instr, x);
+  return {};
+}
+
+bool Simplifies(const Simplified& s) { return s.value != nullptr || s.operand != nullptr; }
+
+}  // namespace
+
+absl::StatusOr<bool> RunAlgebraicSimplification(Module& module) {
+  bool found = false;
+  for (const Computation* c : ComputationPostOrder(module)) {
+    for (const auto& instr : c->instructions()) {
+      found = found || Simplifies(Simplify(*instr, instr->operands()));
+    }
+  }
+  if (!found) return false;
+  CloneOptions options;
+  options.hook = [](const CloneContext& ctx) -> absl::StatusOr<CloneAction> {
+    Simplified s = Simplify(ctx.old, ctx.operands);
+    if (s.value != nullptr) return CloneAction::Replace(s.value);
+    if (s.operand == nullptr) return CloneAction::Clone();
+    absl::StatusOr<Instruction*> rebuilt =
+        ctx.builder.Add(s.op, {s.operand}, s.attrs, {}, ctx.old.source_location());
+    if (!rebuilt.ok()) return rebuilt.status();
+    return CloneAction::Replace(*rebuilt);
+  };
+  if (absl::Status s = RewriteModule(module, options); !s.ok()) return s;
+  return true;
+}
+
+}  // namespace xjit::passes

@@ -1,0 +1,47 @@
+#include "xjit/passes/call_inlining.h"
+
+#include <vector>
+
+#include "xjit/ir/walk.h"
+#include "xjit/passes/rewrite_module.h"
+
+namespace xjit::passes {
+namespace {
+
+bool HasCall(const Module& module) {
+  for (const Computation* c : ComputationPostOrder(module)) {
+    for (const auto& instr : c->instructions()) {
+      if (instr->opcode() == Opcode::kCall) return true;
+    }
+  }
+  return false;
+}
+
+absl::StatusOr<CloneAction> InlineCall(const CloneContext& ctx) {
+  if (ctx.old.opcode() != Opcode::kCall) return CloneAction::Clone();
+  const Computation& callee = *ctx.old.called_computations()[0];
+  ValueMap map;
+  for (size_t i = 0; i < callee.parameters().size(); ++i) {
+    map[callee.parameters()[i]] = ctx.operands[i];
+  }
+  absl::StatusOr<std::vector<Instruction*>> results =
+      ctx.cloner.CloneBody(callee, ctx.builder, map);
+  if (!results.ok()) return results.status();
+  if (results->size() == 1) return CloneAction::Replace((*results)[0]);
+  absl::StatusOr<Instruction*> tuple =
+      ctx.builder.Add(Opcode::kTuple, *std::move(results), {}, {}, ctx.old.source_location());
+  if (!tuple.ok()) return tuple.status();
+  return CloneAction::Replace(*tuple);
+}
+
+}  // namespace
+
+absl::StatusOr<bool> RunCallInlining(Module& module) {
+  if (!HasCall(module)) return false;
+  CloneOptions options;
+  options.hook = InlineCall;
+  if (absl::Status s = RewriteModule(module, options); !s.ok()) return s;
+  return true;
+}
+
+}  // namespace xjit::passes

@@ -1,0 +1,56 @@
+#include "xjit/passes/constant_folding.h"
+
+#include <optional>
+
+#include "xjit/ir/walk.h"
+#include "xjit/passes/literal_movement.h"
+#include "xjit/passes/rewrite_module.h"
+
+namespace xjit::passes {
+namespace {
+
+// Whether `instr` (with these operands) is folded.
+bool Foldable(const Instruction& instr, absl::Span<Instruction* const> operands) {
+  const Opcode op = instr.opcode();
+  if (instr.shape().is_tuple || instr.shape().num_elements() > kMaxFoldedElements) return false;
+  if (op == Opcode::kIota) return true;
+  if (op != Opcode::kReshape && op != Opcode::kTranspose && op != Opcode::kBroadcastInDim) {
+    return false;
+  }
+  if (operands[0]->opcode() != Opcode::kConstant) return false;
+  return op != Opcode::kBroadcastInDim || operands[0]->shape().num_elements() > 1;
+}
+
+// The folded value of a Foldable `instr`.
+absl::StatusOr<Literal> Fold(const Instruction& instr, absl::Span<Instruction* const> operands) {
+  const Opcode op = instr.opcode();
+  const Attributes& attrs = instr.attrs();
+  if (op == Opcode::kIota) return IotaLiteral(instr.shape(), attrs.dimension);
+  const Literal& x = *operands[0]->attrs().literal;
+  if (op == Opcode::kReshape) return ReshapeLiteral(x, instr.shape());
+  if (op == Opcode::kTranspose) return TransposeLiteral(x, attrs.dimensions);
+  return BroadcastLiteral(x, instr.shape(), attrs.dimensions);
+}
+
+}  // namespace
+
+absl::StatusOr<bool> RunConstantFolding(Module& module) {
+  bool found = false;
+  for (const Computation* c : ComputationPostOrder(module)) {
+    for (const auto& instr : c->instructions()) {
+      found = found || Foldable(*instr, instr->operands());
+    }
+  }
+  if (!found) return false;
+  CloneOptions options;
+  options.hook = [](const CloneContext& ctx) -> absl::StatusOr<CloneAction> {
+    if (!Foldable(ctx.old, ctx.operands)) return CloneAction::Clone();
+    absl::StatusOr<Literal> folded = Fold(ctx.old, ctx.operands);
+    if (!folded.ok()) return folded.status();
+    return CloneAction::Replace(ctx.builder.Constant(*std::move(folded)));
+  };
+  if (absl::Status s = RewriteModule(module, options); !s.ok()) return s;
+  return true;
+}
+
+}  // namespace xjit::passes

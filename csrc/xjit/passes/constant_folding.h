@@ -1,0 +1,22 @@
+// Constant and iota folding, for small results only (at most
+// kMaxFoldedElements elements, so compile time and the module's size stay
+// small): iota becomes a constant; reshape, transpose and broadcast_in_dim
+// of a constant become constants. A broadcast of a single element is left
+// alone: backends read such splats in place instead of materialising them.
+// Element-wise arithmetic and convert on constants are not folded: they need
+// the backends' kernels and semantics, which this layer does not include.
+#pragma once
+
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+#include "xjit/ir/graph.h"
+
+namespace xjit::passes {
+
+inline constexpr int64_t kMaxFoldedElements = 4096;
+
+// True when something was folded.
+absl::StatusOr<bool> RunConstantFolding(Module& module);
+
+}  // namespace xjit::passes

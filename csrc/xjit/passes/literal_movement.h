@@ -1,0 +1,26 @@
+// Data movement on literals, for constant folding at compile time: the
+// index maps of iota, reshape, broadcast_in_dim and transpose, on bytes, so
+// no element semantics (rounding, conversions) are involved. Arithmetic on
+// constants needs kernels, which live in the backends: it is not folded.
+#pragma once
+
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "xjit/ir/literal.h"
+
+namespace xjit::passes {
+
+// iota: element i along `iota_dimension` is i, for integer, floating-point
+// and complex `shape`s (values exact: callers cap the size).
+absl::StatusOr<Literal> IotaLiteral(const Shape& shape, int64_t iota_dimension);
+// The same bytes under another shape with as many elements.
+Literal ReshapeLiteral(const Literal& literal, const Shape& shape);
+// broadcast_in_dim: operand dimension i becomes result dimension dims[i].
+Literal BroadcastLiteral(const Literal& literal, const Shape& shape,
+                         absl::Span<const int64_t> dims);
+// transpose: result dimension i is operand dimension permutation[i].
+Literal TransposeLiteral(const Literal& literal, absl::Span<const int64_t> permutation);
+
+}  // namespace xjit::passes

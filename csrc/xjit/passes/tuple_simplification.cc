@@ -1,0 +1,53 @@
+#include "xjit/passes/tuple_simplification.h"
+
+#include "xjit/ir/walk.h"
+#include "xjit/passes/rewrite_module.h"
+
+namespace xjit::passes {
+namespace {
+
+// The tuple `operands` take apart element by element, in order and whole;
+// null if they do not.
+Instruction* TupleTakenApart(absl::Span<Instruction* const> operands) {
+  if (operands.empty() || operands[0]->opcode() != Opcode::kGetTupleElement) return nullptr;
+  Instruction* whole = operands[0]->operand(0);
+  if (whole->shape().tuple_shapes.size() != operands.size()) return nullptr;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    const Instruction* o = operands[i];
+    if (o->opcode() != Opcode::kGetTupleElement || o->operand(0) != whole ||
+        o->attrs().dimension != static_cast<int64_t>(i)) {
+      return nullptr;
+    }
+  }
+  return whole;
+}
+
+// The simpler value for `instr` (given its operands), or null.
+Instruction* Simplify(const Instruction& instr, absl::Span<Instruction* const> operands) {
+  if (instr.opcode() == Opcode::kGetTupleElement && operands[0]->opcode() == Opcode::kTuple) {
+    return operands[0]->operand(instr.attrs().dimension);
+  }
+  if (instr.opcode() == Opcode::kTuple) return TupleTakenApart(operands);
+  return nullptr;
+}
+
+}  // namespace
+
+absl::StatusOr<bool> RunTupleSimplification(Module& module) {
+  bool found = false;
+  for (const Computation* c : ComputationPostOrder(module)) {
+    for (const auto& instr : c->instructions()) {
+      found = found || Simplify(*instr, instr->operands()) != nullptr;
+    }
+  }
+  if (!found) return false;
+  CloneOptions options;
+  options.hook = [](const CloneContext& ctx) -> absl::StatusOr<CloneAction> {
+    Instruction* simpler = Simplify(ctx.old, ctx.operands);
+    return simpler != nullptr ? CloneAction::Replace(simpler) : CloneAction::Clone();
+  };
+  if (absl::Status s = RewriteModule(module, options); !s.ok()) return s;
+  return true;
+}
+
+}  // namespace xjit::passes

@@ -1,0 +1,109 @@
+// Constant and iota folding: small iotas and data movement of constants
+// become constants; large results, single-element broadcasts and arithmetic
+// are left alone.
+#include "xjit/passes/constant_folding.h"
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "pass_test_util.h"
+#include "xjit/passes/dead_code_elimination.h"
+#include "xjit/passes/literal_movement.h"
+
+namespace xjit::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using passes::RunConstantFolding;
+
+absl::StatusOr<bool> FoldThenClean(Module& m) {
+  absl::StatusOr<bool> c = RunConstantFolding(m);
+  if (!c.ok()) return c;
+  absl::StatusOr<bool> d = passes::RunDeadCodeElimination(m);
+  if (!d.ok()) return d;
+  return *c;
+}
+
+TEST(ConstantFolding, IotaAndMovementChains) {
+  const std::string text = R"(module @m {
+  func.func @main(%arg0: tensor<3x2xf32>) -> (tensor<3x2xf32>, tensor<2x3xi32>, tensor<2x2x3xi32>) {
+    %0 = "stablehlo.iota"() {iota_dimension = 1 : i64} : () -> tensor<2x3xf32>
+    %1 = "stablehlo.transpose"(%0) {permutation = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+    %2 = "stablehlo.add"(%arg0, %1) : (tensor<3x2xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+    %3 = "stablehlo.constant"() {value = dense<[1, 2, 3, 4, 5, 6]> : tensor<6xi32>} : () -> tensor<6xi32>
+    %4 = "stablehlo.reshape"(%3) : (tensor<6xi32>) -> tensor<2x3xi32>
+    %5 = "stablehlo.constant"() {value = dense<[7, 8]> : tensor<2xi32>} : () -> tensor<2xi32>
+    %6 = "stablehlo.broadcast_in_dim"(%5) {broadcast_dimensions = array<i64: 0>} : (tensor<2xi32>) -> tensor<2x2x3xi32>
+    "func.return"(%2, %4, %6) : (tensor<3x2xf32>, tensor<2x3xi32>, tensor<2x2x3xi32>) -> ()
+  }
+}
+)";
+  bool changed = false;
+  EXPECT_EQ(RunPass(FoldThenClean, text, &changed), R"(module @m {
+  func.func @main(%arg0: tensor<3x2xf32>) -> (tensor<3x2xf32>, tensor<2x3xi32>, tensor<2x2x3xi32>) {
+    %0 = "stablehlo.constant"() {value = dense<[[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]]> : tensor<3x2xf32>} : () -> tensor<3x2xf32>
+    %1 = "stablehlo.add"(%arg0, %0) : (tensor<3x2xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+    %2 = "stablehlo.constant"() {value = dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>} : () -> tensor<2x3xi32>
+    %3 = "stablehlo.constant"() {value = dense<[[[7, 7, 7], [7, 7, 7]], [[8, 8, 8], [8, 8, 8]]]> : tensor<2x2x3xi32>} : () -> tensor<2x2x3xi32>
+    "func.return"(%1, %2, %3) : (tensor<3x2xf32>, tensor<2x3xi32>, tensor<2x2x3xi32>) -> ()
+  }
+}
+)");
+  EXPECT_TRUE(changed);
+  ExpectPassKeepsValues(RunConstantFolding, text);
+}
+
+TEST(ConstantFolding, IotaOfEveryKindOfType) {
+  for (const char* type : {"i8", "ui16", "i64", "f16", "bf16", "f64", "complex<f32>"}) {
+    const std::string text = absl::StrCat(R"(module @m {
+  func.func @main() -> (tensor<2x3x)", type, R"(>) {
+    %0 = "stablehlo.iota"() {iota_dimension = 0 : i64} : () -> tensor<2x3x)", type, R"(>
+    "func.return"(%0) : (tensor<2x3x)", type, R"(>) -> ()
+  }
+}
+)");
+    EXPECT_THAT(RunPass(RunConstantFolding, text), HasSubstr("stablehlo.constant")) << type;
+    ExpectPassKeepsValues(RunConstantFolding, text);
+  }
+}
+
+TEST(ConstantFolding, LeavesLargeSplatsAndArithmeticAlone) {
+  const std::string text = R"(module @m {
+  func.func @main() -> (tensor<5000xi32>, tensor<4x4xf32>, tensor<2xf32>) {
+    %0 = "stablehlo.iota"() {iota_dimension = 0 : i64} : () -> tensor<5000xi32>
+    %1 = "stablehlo.constant"() {value = dense<1.5> : tensor<f32>} : () -> tensor<f32>
+    %2 = "stablehlo.broadcast_in_dim"(%1) {broadcast_dimensions = array<i64>} : (tensor<f32>) -> tensor<4x4xf32>
+    %3 = "stablehlo.constant"() {value = dense<[1.0, 2.0]> : tensor<2xf32>} : () -> tensor<2xf32>
+    %4 = "stablehlo.add"(%3, %3) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    "func.return"(%0, %2, %4) : (tensor<5000xi32>, tensor<4x4xf32>, tensor<2xf32>) -> ()
+  }
+}
+)";
+  bool changed = true;
+  EXPECT_EQ(RunPass(RunConstantFolding, text, &changed), text);
+  EXPECT_FALSE(changed);
+}
+
+TEST(LiteralMovement, TransposeAndBroadcastIndexMaps) {
+  Literal x(T(DType::kS32, {2, 3, 4}));
+  for (int32_t i = 0; i < 24; ++i) x.mutable_data_as<int32_t>()[i] = i;
+  Literal t = passes::TransposeLiteral(x, {2, 0, 1});
+  ASSERT_EQ(t.shape(), T(DType::kS32, {4, 2, 3}));
+  // t[k][i][j] == x[i][j][k]
+  for (int k = 0; k < 4; ++k)
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 3; ++j)
+        EXPECT_EQ(t.data_as<int32_t>()[k * 6 + i * 3 + j], x.data_as<int32_t>()[i * 12 + j * 4 + k]);
+  Literal row(T(DType::kS32, {1, 3}));
+  for (int32_t i = 0; i < 3; ++i) row.mutable_data_as<int32_t>()[i] = 10 + i;
+  Literal b = passes::BroadcastLiteral(row, T(DType::kS32, {3, 2, 4}), {1, 0});
+  // b[i][j][k] == row[j][i]: dimension 0 of row (size 1) is broadcast.
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 2; ++j)
+      for (int k = 0; k < 4; ++k) EXPECT_EQ(b.data_as<int32_t>()[i * 8 + j * 4 + k], 10 + i);
+  EXPECT_FALSE(passes::IotaLiteral(T(DType::kPred, {2}), 0).ok());
+  EXPECT_FALSE(passes::IotaLiteral(T(DType::kS32, {2}), 1).ok());
+}
+
+}  // namespace
+}  // namespace xjit::testing
