@@ -8,6 +8,9 @@
 #include "test_util.h"
 
 namespace xjit::testing {
+using passes::BufferAssignment;
+using passes::BufferId;
+using passes::LogicalBuffer;
 namespace {
 
 using Kind = LogicalBuffer::Kind;

@@ -15,6 +15,7 @@
 #include "xjit/text/printer.h"
 
 namespace xjit::testing {
+using passes::FuseElementwise;
 namespace {
 
 using cpu::testing::ExpectLiteralsMatch;

@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 
-namespace xjit {
+namespace xjit::passes {
 namespace {
 
 int64_t LeafCount(const Shape& s) {
@@ -188,4 +188,4 @@ void BufferAssignment::AssignOffsets() {
   arena_bytes_ = arena_end;
 }
 
-}  // namespace xjit
+}  // namespace xjit::passes

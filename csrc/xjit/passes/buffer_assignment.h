@@ -23,7 +23,7 @@
 #include "absl/types/span.h"
 #include "xjit/ir/graph.h"
 
-namespace xjit {
+namespace xjit::passes {
 
 using BufferId = int32_t;
 
@@ -89,4 +89,4 @@ class BufferAssignment {
   bool offsets_assigned_ = false;
 };
 
-}  // namespace xjit
+}  // namespace xjit::passes

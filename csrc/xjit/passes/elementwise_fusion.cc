@@ -7,9 +7,9 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "xjit/builder/builder.h"
-#include "xjit/passes/module_copy.h"
+#include "xjit/builder/rewriter.h"
 
-namespace xjit {
+namespace xjit::passes {
 namespace {
 
 // A broadcast of one element to many: read in place by a fused region.
@@ -122,8 +122,8 @@ FusionPlan Plan(const Computation& c, const std::vector<bool>& live) {
 class FusionEmitter {
  public:
   FusionEmitter(const Computation& entry, const FusionPlan& plan, ModuleBuilder& mb,
-                ModuleCopier& copier)
-      : entry_(entry), plan_(plan), mb_(mb), copier_(copier) {}
+                Cloner& cloner)
+      : entry_(entry), plan_(plan), mb_(mb), cloner_(cloner) {}
 
   absl::StatusOr<Computation*> Emit();
 
@@ -142,11 +142,12 @@ class FusionEmitter {
   }
   void MarkNeeded();
   absl::Status EmitCluster(int32_t k);
+  absl::StatusOr<Instruction*> Copy(const Instruction& instr);
 
   const Computation& entry_;
   const FusionPlan& plan_;
   ModuleBuilder& mb_;
-  ModuleCopier& copier_;
+  Cloner& cloner_;  // copies the computations outside instructions call
   ComputationBuilder* cb_ = nullptr;
   std::vector<bool> needed_;   // non-members emitted in the new entry
   std::vector<bool> escapes_;  // members used outside their cluster
@@ -257,6 +258,19 @@ absl::Status FusionEmitter::EmitCluster(int32_t k) {
   return absl::OkStatus();
 }
 
+absl::StatusOr<Instruction*> FusionEmitter::Copy(const Instruction& instr) {
+  std::vector<Instruction*> operands;
+  for (const Instruction* o : instr.operands()) operands.push_back(value_.at(o));
+  std::vector<Computation*> called;
+  for (const Computation* c : instr.called_computations()) {
+    auto copy = cloner_.CloneComputation(*c);
+    if (!copy.ok()) return copy.status();
+    called.push_back(*copy);
+  }
+  return cb_->Add(instr.opcode(), std::move(operands), instr.attrs(), std::move(called),
+                  instr.source_location());
+}
+
 absl::StatusOr<Computation*> FusionEmitter::Emit() {
   MarkNeeded();
   cb_ = mb_.NewComputation(entry_.name());
@@ -269,7 +283,7 @@ absl::StatusOr<Computation*> FusionEmitter::Emit() {
     if (i == instrs.size()) break;
     const Instruction* x = instrs[i].get();
     if (FusedClusterOf(x) >= 0 || !needed_[i]) continue;
-    auto copied = copier_.CopyInstruction(*x, *cb_, value_);
+    auto copied = Copy(*x);
     if (!copied.ok()) return copied.status();
     value_[x] = *copied;
   }
@@ -284,11 +298,22 @@ absl::StatusOr<std::unique_ptr<Module>> FuseElementwise(const Module& module) {
   const Computation* entry = module.entry();
   if (entry == nullptr) return absl::InvalidArgumentError("fusion: module has no entry computation");
   ModuleBuilder mb(module.name());
-  ModuleCopier copier(mb);
+  Cloner cloner(mb);
   FusionPlan plan = Plan(*entry, LiveInstructions(*entry));
-  auto fused = FusionEmitter(*entry, plan, mb, copier).Emit();
+  auto fused = FusionEmitter(*entry, plan, mb, cloner).Emit();
   if (!fused.ok()) return fused.status();
   return mb.Build(*fused);
 }
 
-}  // namespace xjit
+absl::StatusOr<bool> RunElementwiseFusion(Module& module) {
+  absl::StatusOr<std::unique_ptr<Module>> fused = FuseElementwise(module);
+  if (!fused.ok()) return fused.status();
+  bool changed = false;
+  for (const auto& instr : (*fused)->entry()->instructions()) {
+    changed = changed || instr->opcode() == Opcode::kFusion;
+  }
+  module = std::move(**fused);
+  return changed;
+}
+
+}  // namespace xjit::passes

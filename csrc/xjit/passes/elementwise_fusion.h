@@ -25,11 +25,15 @@
 #include "absl/status/statusor.h"
 #include "xjit/ir/graph.h"
 
-namespace xjit {
+namespace xjit::passes {
 
 // A copy of `module` whose entry computation has its element-wise clusters
-// fused; other computations (reduce bodies, callees) are copied unchanged.
-// Dead instructions of the entry are dropped. The result is verified.
+// fused; other computations (reduce bodies) are copied unchanged. Dead
+// instructions of the entry are dropped. The result is verified. Run after
+// call inlining (pipeline.h): the ops of a callee are not fused.
 absl::StatusOr<std::unique_ptr<Module>> FuseElementwise(const Module& module);
 
-}  // namespace xjit
+// The same, replacing `module`; true when a fusion instruction was made.
+absl::StatusOr<bool> RunElementwiseFusion(Module& module);
+
+}  // namespace xjit::passes

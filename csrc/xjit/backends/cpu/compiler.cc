@@ -20,11 +20,16 @@
 #include "xjit/backends/cpu/work_estimate.h"
 #include "xjit/passes/buffer_assignment.h"
 #include "xjit/passes/elementwise_fusion.h"
-#include "xjit/passes/module_copy.h"
+#include "xjit/passes/pipeline.h"
 #include "xjit/runtime/backend.h"
 
 namespace xjit::cpu {
 namespace {
+
+using passes::BufferAssignment;
+using passes::BufferAssignmentOptions;
+using passes::BufferId;
+using passes::LogicalBuffer;
 
 absl::Status Unsupported(const Instruction& instr, absl::string_view why) {
   return absl::UnimplementedError(absl::StrCat(OpcodeName(instr.opcode()), ": ", why,
@@ -32,20 +37,13 @@ absl::Status Unsupported(const Instruction& instr, absl::string_view why) {
                                                instr.shape().ToString(), ")"));
 }
 
-bool HasCall(const Computation& c) {
-  for (const auto& instr : c.instructions()) {
-    if (instr->opcode() == Opcode::kCall) return true;
-  }
-  return false;
-}
-
-// The module the cpu lowers: calls inlined, element-wise clusters fused.
+// The module the cpu lowers: the default pipeline (calls inlined, dead code
+// dropped, folding, CSE, ...), then element-wise clusters fused.
 absl::StatusOr<std::unique_ptr<Module>> RunPasses(const Module& module) {
   if (module.entry() == nullptr) return absl::InvalidArgumentError("module has no entry computation");
-  if (!HasCall(*module.entry())) return FuseElementwise(module);
-  auto inlined = InlineEntryCalls(module);
-  if (!inlined.ok()) return inlined.status();
-  return FuseElementwise(**inlined);
+  auto optimised = passes::RunDefaultPipeline(module);
+  if (!optimised.ok()) return optimised.status();
+  return passes::FuseElementwise(**optimised);
 }
 
 class Lowering : public LoweringContext {
