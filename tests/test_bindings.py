@@ -314,6 +314,33 @@ def test_builder_errors():
     assert x.shape == (2,)
 
 
+def test_attributes_are_checked_per_op():
+    mb = _xjit.ModuleBuilder("m")
+    cb = mb.computation("main")
+    x = cb.parameter("float32", (2, 3))
+    # Another op's key is rejected with the op's name and its own keys.
+    with pytest.raises(ValueError, match=r"add: unknown attribute 'dimensions' \(it takes none\)"):
+        cb.op("add", [x, x], {"dimensions": [5, 6]})
+    with pytest.raises(ValueError, match=r"known: start_indices, limit_indices, strides\)"):
+        cb.op("slice", [x], {"permutation": [1, 0]})
+    # The result type is only for ops that declare one.
+    with pytest.raises(ValueError, match="transpose: unknown attribute 'shape'"):
+        cb.op("transpose", [x], {"permutation": [1, 0], "shape": (3, 2)})
+    # Mistyped values: TypeError; a bad enum name: ValueError.
+    with pytest.raises(TypeError, match="compare: attribute 'comparison_direction'"):
+        cb.op("compare", [x, x], {"comparison_direction": 1})
+    with pytest.raises(ValueError, match="unknown comparison direction 'LESS'"):
+        cb.op("compare", [x, x], {"comparison_direction": "LESS"})
+    with pytest.raises(TypeError, match="dot_general: attribute 'lhs_contracting_dimensions'"):
+        cb.op("dot_general", [x, x], {"lhs_contracting_dimensions": 1.5})
+    # A nested struct's fields are keys of their own.
+    d = cb.op("dot_general", [x, x], {"lhs_contracting_dimensions": [1],
+                                      "rhs_contracting_dimensions": [1]})
+    assert d.shape == (2, 2)
+    r = cb.op("reshape", [x], {"shape": (6,)})
+    assert (r.shape, r.dtype) == ((6,), "float32")
+
+
 def test_device_errors():
     with pytest.raises(RuntimeError, match="Unknown backend"):
         _xjit.devices("tpu")

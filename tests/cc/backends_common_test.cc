@@ -50,8 +50,7 @@ std::optional<Opcode> Recognise(Opcode op, bool swapped, DType body_type = DType
   ComputationBuilder* cb = mb.NewComputation("main");
   Instruction* x = cb->Parameter(T(body_type, {4}));
   Instruction* init = cb->Parameter(T(body_type, {}));
-  Attributes dims;
-  dims.dimensions = {0};
+  ReduceAttrs dims{{0}};
   Instruction* reduce = Must(cb->Add(Opcode::kReduce, {x, init}, dims, {body}));
   return reduce == nullptr ? std::nullopt : common::RecogniseReduceBody(*reduce);
 }
@@ -76,8 +75,7 @@ TEST(ReduceBody, RejectsBodiesThatAreNotOneOpOfBothParameters) {
   ComputationBuilder* cb = mb.NewComputation("main");
   Instruction* x = cb->Parameter(T(DType::kF32, {4}));
   Instruction* init = cb->Parameter(T(DType::kF32, {}));
-  Attributes dims;
-  dims.dimensions = {0};
+  ReduceAttrs dims{{0}};
   Instruction* reduce = Must(cb->Add(Opcode::kReduce, {x, init}, dims, {body}));
   ASSERT_NE(reduce, nullptr);
   EXPECT_EQ(common::RecogniseReduceBody(*reduce), std::nullopt);

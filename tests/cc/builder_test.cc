@@ -18,10 +18,9 @@ TEST(Builder, BuildsAndVerifiesSimpleModule) {
   ComputationBuilder* cb = mb.NewComputation("main");
   Instruction* x = cb->Parameter(T(DType::kF32, {2, 3}));
   Instruction* y = cb->Parameter(T(DType::kF32, {2, 3}));
-  EXPECT_EQ(x->attrs().dimension, 0);
-  EXPECT_EQ(y->attrs().dimension, 1);
-  ASSERT_TRUE(x->attrs().result_shape.has_value());
-  EXPECT_EQ(*x->attrs().result_shape, T(DType::kF32, {2, 3}));
+  EXPECT_EQ(x->attrs<ParameterAttrs>().number, 0);
+  EXPECT_EQ(y->attrs<ParameterAttrs>().number, 1);
+  EXPECT_EQ(x->shape(), T(DType::kF32, {2, 3}));
   absl::StatusOr<Instruction*> sum = cb->Add(Opcode::kAdd, {x, y}, {}, {}, "f.py:3");
   ASSERT_TRUE(sum.ok()) << sum.status();
   EXPECT_EQ((*sum)->shape(), T(DType::kF32, {2, 3}));
@@ -84,16 +83,16 @@ TEST(Builder, FillsCompareType) {
         Case{DType::kU8, ComparisonType::kUnsigned}, Case{DType::kPred, ComparisonType::kUnsigned},
         Case{DType::kC64, ComparisonType::kFloat}}) {
     Instruction* x = cb->Parameter(T(c.t, {2}));
-    Attributes attrs;
+    CompareAttrs attrs;
     attrs.comparison_direction = ComparisonDirection::kLt;
     absl::StatusOr<Instruction*> cmp = cb->Add(Opcode::kCompare, {x, x}, attrs);
     ASSERT_TRUE(cmp.ok()) << cmp.status();
-    EXPECT_EQ((*cmp)->attrs().compare_type, c.want) << StableHloName(c.t);
+    EXPECT_EQ((*cmp)->attrs<CompareAttrs>().compare_type, c.want) << StableHloName(c.t);
     EXPECT_EQ((*cmp)->shape(), T(DType::kPred, {2}));
   }
   // An explicit type that does not fit is still rejected.
   Instruction* f = cb->Parameter(T(DType::kF32, {2}));
-  Attributes attrs;
+  CompareAttrs attrs;
   attrs.compare_type = ComparisonType::kSigned;
   absl::StatusOr<Instruction*> bad = cb->Add(Opcode::kCompare, {f, f}, attrs);
   ASSERT_FALSE(bad.ok());
@@ -104,20 +103,18 @@ TEST(Builder, ReshapeAndConvertDefaults) {
   ModuleBuilder mb("m");
   ComputationBuilder* cb = mb.NewComputation("main");
   Instruction* x = cb->Parameter(T(DType::kS32, {2, 3}));
-  Attributes reshape;
-  reshape.result_shape = Shape();  // only dims set below; dtype left at its default
-  reshape.result_shape->dims = {6};
-  absl::StatusOr<Instruction*> r = cb->Add(Opcode::kReshape, {x}, reshape);
+  Shape reshape;  // only dims set below; dtype left at its default
+  reshape.dims = {6};
+  absl::StatusOr<Instruction*> r = cb->AddWithResultType(Opcode::kReshape, reshape, {x});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ((*r)->shape(), T(DType::kS32, {6}));
-  EXPECT_EQ((*r)->attrs().result_shape->dtype, DType::kS32);
-  Attributes convert;
-  convert.result_shape = T(DType::kF64, {});
-  absl::StatusOr<Instruction*> c = cb->Add(Opcode::kConvert, {x}, convert);
+  absl::StatusOr<Instruction*> c =
+      cb->AddWithResultType(Opcode::kConvert, T(DType::kF64, {}), {x});
   ASSERT_TRUE(c.ok()) << c.status();
   EXPECT_EQ((*c)->shape(), T(DType::kF64, {2, 3}));
-  reshape.result_shape->dims = {5};
-  absl::StatusOr<Instruction*> bad = cb->Add(Opcode::kReshape, {x}, reshape, {}, "r.py:7");
+  reshape.dims = {5};
+  absl::StatusOr<Instruction*> bad =
+      cb->AddWithResultType(Opcode::kReshape, reshape, {x}, {}, {}, "r.py:7");
   ASSERT_FALSE(bad.ok());
   EXPECT_THAT(std::string(bad.status().message()),
               StartsWith("reshape: cannot reshape tensor<2x3xi32>"));
@@ -137,11 +134,10 @@ TEST(Builder, ConstantAndReduceWithRegion) {
   ComputationBuilder* cb = mb.NewComputation("main");
   Instruction* x = cb->Parameter(T(DType::kF32, {2, 3}));
   Instruction* zero = cb->Constant(Literal::Scalar<float>(DType::kF32, 0.0f));
-  ASSERT_TRUE(zero->attrs().literal.has_value());
+  EXPECT_EQ(zero->attrs<ConstantAttrs>().value.shape(), T(DType::kF32, {}));
   EXPECT_EQ(zero->shape(), T(DType::kF32, {}));
-  Attributes attrs;
-  attrs.dimensions = {1};
-  absl::StatusOr<Instruction*> red = cb->Add(Opcode::kReduce, {x, zero}, attrs, {*region});
+  absl::StatusOr<Instruction*> red =
+      cb->Add(Opcode::kReduce, {x, zero}, ReduceAttrs{{1}}, {*region});
   ASSERT_TRUE(red.ok()) << red.status();
   EXPECT_EQ((*red)->shape(), T(DType::kF32, {2}));
   absl::StatusOr<Computation*> main = cb->Finish({*red});
@@ -184,17 +180,15 @@ TEST(Builder, ParameterThroughAddIsNumbered) {
   ModuleBuilder mb("m");
   ComputationBuilder* cb = mb.NewComputation("main");
   Instruction* a = cb->Parameter(T(DType::kF32, {}));
-  Attributes attrs;
-  attrs.result_shape = T(DType::kS32, {3});
-  absl::StatusOr<Instruction*> b = cb->Add(Opcode::kParameter, {}, attrs);
+  absl::StatusOr<Instruction*> b = cb->AddWithResultType(Opcode::kParameter, T(DType::kS32, {3}), {});
   ASSERT_TRUE(b.ok()) << b.status();
-  EXPECT_EQ((*b)->attrs().dimension, 1);
+  EXPECT_EQ((*b)->attrs<ParameterAttrs>().number, 1);
   EXPECT_EQ(cb->computation()->parameters().size(), 2u);
   EXPECT_EQ(cb->computation()->parameters()[0], a);
   absl::StatusOr<Instruction*> bad = cb->Add(Opcode::kParameter, {});
   ASSERT_FALSE(bad.ok());
   // A rejected parameter does not consume a number.
-  EXPECT_EQ(cb->Parameter(T(DType::kF32, {}))->attrs().dimension, 2);
+  EXPECT_EQ(cb->Parameter(T(DType::kF32, {}))->attrs<ParameterAttrs>().number, 2);
 }
 
 }  // namespace

@@ -16,28 +16,20 @@ TEST(CpuDataMovement, BroadcastTransposeReverseReshape) {
   std::mt19937_64 rng(21);
   for (DType t : kTypes) {
     std::string n(StableHloName(t));
-    Attributes b;
-    b.dimensions = {2, 0};
-    b.result_shape = Shape(t, {3, 4, 5});
-    auto m = OneOpModule(Opcode::kBroadcastInDim, {Shape(t, {5, 1})}, b);
+    auto m = OneOpModule(Opcode::kBroadcastInDim, {Shape(t, {5, 1})}, BroadcastInDimAttrs{{2, 0}},
+                         {}, Shape(t, {3, 4, 5}));
     ASSERT_TRUE(m.ok()) << m.status();
     EXPECT_TRUE(CrossCheck(**m, RandomArgs(**m, rng), "broadcast " + n));
 
-    Attributes tr;
-    tr.dimensions = {2, 0, 1};
-    m = OneOpModule(Opcode::kTranspose, {Shape(t, {3, 4, 5})}, tr);
+    m = OneOpModule(Opcode::kTranspose, {Shape(t, {3, 4, 5})}, TransposeAttrs{{2, 0, 1}});
     ASSERT_TRUE(m.ok()) << m.status();
     EXPECT_TRUE(CrossCheck(**m, RandomArgs(**m, rng), "transpose " + n));
 
-    Attributes rv;
-    rv.dimensions = {0, 2};
-    m = OneOpModule(Opcode::kReverse, {Shape(t, {3, 4, 5})}, rv);
+    m = OneOpModule(Opcode::kReverse, {Shape(t, {3, 4, 5})}, ReverseAttrs{{0, 2}});
     ASSERT_TRUE(m.ok()) << m.status();
     EXPECT_TRUE(CrossCheck(**m, RandomArgs(**m, rng), "reverse " + n));
 
-    Attributes rs;
-    rs.result_shape = Shape(t, {20, 3});
-    m = OneOpModule(Opcode::kReshape, {Shape(t, {3, 4, 5})}, rs);
+    m = OneOpModule(Opcode::kReshape, {Shape(t, {3, 4, 5})}, {}, {}, Shape(t, {20, 3}));
     ASSERT_TRUE(m.ok()) << m.status();
     EXPECT_TRUE(CrossCheck(**m, RandomArgs(**m, rng), "reshape " + n));
   }
@@ -47,7 +39,7 @@ TEST(CpuDataMovement, SliceConcatenatePad) {
   std::mt19937_64 rng(22);
   for (DType t : kTypes) {
     std::string n(StableHloName(t));
-    Attributes s;
+    SliceAttrs s;
     s.start_indices = {1, 0, 2};
     s.limit_indices = {7, 4, 9};
     s.strides = {2, 1, 3};
@@ -55,13 +47,12 @@ TEST(CpuDataMovement, SliceConcatenatePad) {
     ASSERT_TRUE(m.ok()) << m.status();
     EXPECT_TRUE(CrossCheck(**m, RandomArgs(**m, rng), "slice " + n));
 
-    Attributes c;
-    c.dimension = 1;
+    ConcatenateAttrs c{1};
     m = OneOpModule(Opcode::kConcatenate, {Shape(t, {3, 2, 4}), Shape(t, {3, 5, 4}), Shape(t, {3, 1, 4})}, c);
     ASSERT_TRUE(m.ok()) << m.status();
     EXPECT_TRUE(CrossCheck(**m, RandomArgs(**m, rng), "concatenate " + n));
 
-    Attributes p;
+    PadAttrs p;
     p.edge_padding_low = {1, -2};
     p.edge_padding_high = {-1, 3};
     p.interior_padding = {2, 1};
@@ -73,15 +64,11 @@ TEST(CpuDataMovement, SliceConcatenatePad) {
 
 TEST(CpuDataMovement, LargeTransposeAndBroadcast) {
   std::mt19937_64 rng(23);
-  Attributes tr;
-  tr.dimensions = {1, 0};
-  auto m = OneOpModule(Opcode::kTranspose, {Shape(DType::kF32, {700, 500})}, tr);
+  auto m = OneOpModule(Opcode::kTranspose, {Shape(DType::kF32, {700, 500})}, TransposeAttrs{{1, 0}});
   ASSERT_TRUE(m.ok());
   EXPECT_TRUE(CrossCheck(**m, RandomArgs(**m, rng), "large transpose"));
-  Attributes b;
-  b.dimensions = {1};
-  b.result_shape = Shape(DType::kF64, {300, 400});
-  m = OneOpModule(Opcode::kBroadcastInDim, {Shape(DType::kF64, {400})}, b);
+  m = OneOpModule(Opcode::kBroadcastInDim, {Shape(DType::kF64, {400})}, BroadcastInDimAttrs{{1}},
+                  {}, Shape(DType::kF64, {300, 400}));
   ASSERT_TRUE(m.ok());
   EXPECT_TRUE(CrossCheck(**m, RandomArgs(**m, rng), "large broadcast"));
 }
@@ -95,19 +82,12 @@ TEST(CpuDataMovement, IotaConstantCallTupleAndAliasedResults) {
   Computation* affine = *callee->Finish({*callee->Add(Opcode::kAdd, {prod, p}), prod});
   ComputationBuilder* main = mb.NewComputation("main");
   Instruction* x = main->Parameter(Shape(DType::kS32, {3}));
-  Attributes iota;
-  iota.dimension = 0;
-  iota.result_shape = Shape(DType::kS32, {3});
-  Instruction* idx = *main->Add(Opcode::kIota, {}, iota);
+  Instruction* idx = *main->AddWithResultType(Opcode::kIota, Shape(DType::kS32, {3}), {});
   Instruction* call = *main->Add(Opcode::kCall, {x, idx}, {}, {affine});
-  Attributes e0, e1;
-  e0.dimension = 0;
-  e1.dimension = 1;
+  GetTupleElementAttrs e0{0}, e1{1};
   Instruction* sum = *main->Add(Opcode::kGetTupleElement, {call}, e0);
   Instruction* product = *main->Add(Opcode::kGetTupleElement, {call}, e1);
-  Attributes rs;
-  rs.result_shape = Shape(DType::kS32, {1, 3});
-  Instruction* reshaped = *main->Add(Opcode::kReshape, {sum}, rs);
+  Instruction* reshaped = *main->AddWithResultType(Opcode::kReshape, Shape(DType::kS32, {1, 3}), {sum});
   // Results: a computed value, a reshape alias, a parameter, a repeat, an iota.
   auto entry = main->Finish({product, reshaped, x, product, idx});
   ASSERT_TRUE(entry.ok()) << entry.status();
@@ -160,14 +140,11 @@ TEST(CpuDataMovement, ScalarBroadcastsFuseIntoElementwiseOps) {
     ComputationBuilder* main = mb.NewComputation("main");
     Instruction* x = main->Parameter(Shape(DType::kF32, {1000}));
     Instruction* c = main->Parameter(Shape(DType::kF32, {}));
-    Attributes to_vector;
-    to_vector.result_shape = Shape(DType::kF32, {1000});
-    Instruction* b = *main->Add(Opcode::kBroadcastInDim, {c}, to_vector);
+    Instruction* b =
+        *main->AddWithResultType(Opcode::kBroadcastInDim, Shape(DType::kF32, {1000}), {c});
     Instruction* sum = *main->Add(Opcode::kAdd, {x, b});
     Instruction* diff = *main->Add(Opcode::kSubtract, {b, sum});
-    Attributes lt;
-    lt.comparison_direction = ComparisonDirection::kLt;
-    Instruction* less = *main->Add(Opcode::kCompare, {diff, b}, lt);
+    Instruction* less = *main->Add(Opcode::kCompare, {diff, b}, CompareAttrs{ComparisonDirection::kLt});
     Instruction* pick = *main->Add(Opcode::kSelect, {less, b, diff});
     Instruction* both = *main->Add(Opcode::kMultiply, {b, b});
     Instruction* clamped = *main->Add(Opcode::kClamp, {b, pick, both});
@@ -193,9 +170,7 @@ TEST(CpuDataMovement, DeadInstructionsAreNotCompiled) {
   ModuleBuilder mb("dead");
   ComputationBuilder* main = mb.NewComputation("main");
   Instruction* x = main->Parameter(Shape(DType::kF32, {64, 64}));
-  Attributes perm;
-  perm.dimensions = {1, 0};
-  Instruction* unused = *main->Add(Opcode::kTranspose, {x}, perm);
+  Instruction* unused = *main->Add(Opcode::kTranspose, {x}, TransposeAttrs{{1, 0}});
   (void)*main->Add(Opcode::kExponential, {unused});
   Instruction* y = *main->Add(Opcode::kNegate, {x});
   auto entry = main->Finish({y});

@@ -54,7 +54,7 @@ TEST(CpuElementwise, CompareAllDirectionsAndTypes) {
   for (DType t : kAllDTypes) {
     for (int d = 0; d < 6; ++d) {
       for (ComparisonType ct : types) {
-        Attributes a;
+        CompareAttrs a;
         a.comparison_direction = static_cast<ComparisonDirection>(d);
         a.compare_type = ct;
         auto m = OneOpModule(Opcode::kCompare, {Shape(t, {130}), Shape(t, {130})}, a);
@@ -74,9 +74,7 @@ TEST(CpuElementwise, ConvertEveryPair) {
   int checked = 0;
   for (DType from : kAllDTypes) {
     for (DType to : kAllDTypes) {
-      Attributes a;
-      a.result_shape = Shape(to, {97});
-      auto m = OneOpModule(Opcode::kConvert, {Shape(from, {97})}, a);
+      auto m = OneOpModule(Opcode::kConvert, {Shape(from, {97})}, {}, {}, Shape(to, {97}));
       if (!m.ok()) continue;
       // Large floats probe saturation when converting to integers.
       auto args = RandomArgs(**m, rng);
@@ -132,17 +130,12 @@ TEST(CpuElementwise, FusedChainsMatchReference) {
     Instruction* lo = main->Parameter(Shape(DType::kF32, {}));
     Instruction* y = *main->Add(Opcode::kTanh, {x});
     Instruction* z = *main->Add(Opcode::kMultiply, {y, x});
-    Attributes to64;
-    to64.result_shape = Shape(DType::kF64, {n});
-    Instruction* w = *main->Add(Opcode::kConvert, {z}, to64);
-    Attributes gt;
-    gt.comparison_direction = ComparisonDirection::kGt;
+    Instruction* w = *main->AddWithResultType(Opcode::kConvert, Shape(DType::kF64, {n}), {z});
+    CompareAttrs gt{ComparisonDirection::kGt};
     Instruction* big = *main->Add(Opcode::kCompare, {w, *main->Add(Opcode::kSqrt, {*main->Add(Opcode::kAbs, {w})})}, gt);
     Instruction* s = *main->Add(Opcode::kSelect, {big, w, *main->Add(Opcode::kNegate, {w})});
     Instruction* c = *main->Add(Opcode::kClamp, {lo, z, *main->Add(Opcode::kExponential, {x})});
-    Attributes rev;
-    rev.dimensions = {0};
-    Instruction* r = *main->Add(Opcode::kReverse, {y}, rev);  // y leaves the chain
+    Instruction* r = *main->Add(Opcode::kReverse, {y}, ReverseAttrs{{0}});  // y leaves the chain
     auto entry = main->Finish({s, c, r, z});
     ASSERT_TRUE(entry.ok()) << entry.status();
     auto m = mb.Build(*entry);

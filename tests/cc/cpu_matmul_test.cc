@@ -33,13 +33,8 @@ std::vector<DotCase> Cases() {
   };
 }
 
-Attributes DotAttrs(const DotCase& c) {
-  Attributes a;
-  a.dot.lhs_batching_dimensions = c.lb;
-  a.dot.rhs_batching_dimensions = c.rb;
-  a.dot.lhs_contracting_dimensions = c.lc;
-  a.dot.rhs_contracting_dimensions = c.rc;
-  return a;
+DotGeneralAttrs DotAttrs(const DotCase& c) {
+  return DotGeneralAttrs{DotDimensionNumbers{c.lb, c.rb, c.lc, c.rc}};
 }
 
 TEST(CpuMatmul, LayoutsAndDTypesMatchReference) {

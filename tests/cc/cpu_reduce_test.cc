@@ -34,9 +34,7 @@ absl::StatusOr<std::unique_ptr<Module>> ReduceModule(Opcode op, DType t, std::ve
   ComputationBuilder* main = mb.NewComputation("main");
   Instruction* x = main->Parameter(Shape(t, dims));
   Instruction* init = main->Parameter(Shape(t, {}));
-  Attributes attrs;
-  attrs.dimensions = std::move(reduce_dims);
-  auto red = main->Add(Opcode::kReduce, {x, init}, attrs, {*body_c});
+  auto red = main->Add(Opcode::kReduce, {x, init}, ReduceAttrs{std::move(reduce_dims)}, {*body_c});
   if (!red.ok()) return red.status();
   auto entry = main->Finish({*red});
   if (!entry.ok()) return entry.status();
@@ -100,25 +98,18 @@ TEST(CpuReduce, VariadicArgmax) {
   Instruction* acc_i = body->Parameter(Shape(DType::kS32, {}));
   Instruction* v = body->Parameter(Shape(DType::kF32, {}));
   Instruction* i = body->Parameter(Shape(DType::kS32, {}));
-  Attributes gt;
-  gt.comparison_direction = ComparisonDirection::kGt;
-  Instruction* take = *body->Add(Opcode::kCompare, {v, acc_v}, gt);
+  Instruction* take =
+      *body->Add(Opcode::kCompare, {v, acc_v}, CompareAttrs{ComparisonDirection::kGt});
   Computation* argmax = *body->Finish({*body->Add(Opcode::kSelect, {take, v, acc_v}),
                                        *body->Add(Opcode::kSelect, {take, i, acc_i})});
   ComputationBuilder* main = mb.NewComputation("main");
   Instruction* x = main->Parameter(Shape(DType::kF32, {300, 257}));
-  Attributes iota;
-  iota.dimension = 1;
-  iota.result_shape = Shape(DType::kS32, {300, 257});
-  Instruction* idx = *main->Add(Opcode::kIota, {}, iota);
+  Instruction* idx =
+      *main->AddWithResultType(Opcode::kIota, Shape(DType::kS32, {300, 257}), {}, IotaAttrs{1});
   Instruction* ninf = main->Constant(Literal::Scalar(DType::kF32, -std::numeric_limits<float>::infinity()));
   Instruction* neg1 = main->Constant(Literal::Scalar(DType::kS32, int32_t{-1}));
-  Attributes dims;
-  dims.dimensions = {1};
-  Instruction* red = *main->Add(Opcode::kReduce, {x, idx, ninf, neg1}, dims, {argmax});
-  Attributes e0, e1;
-  e0.dimension = 0;
-  e1.dimension = 1;
+  Instruction* red = *main->Add(Opcode::kReduce, {x, idx, ninf, neg1}, ReduceAttrs{{1}}, {argmax});
+  GetTupleElementAttrs e0{0}, e1{1};
   auto entry = main->Finish({*main->Add(Opcode::kGetTupleElement, {red}, e0),
                              *main->Add(Opcode::kGetTupleElement, {red}, e1)});
   ASSERT_TRUE(entry.ok()) << entry.status();

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -131,14 +132,18 @@ inline bool CrossCheck(const Module& module, const std::vector<Literal>& args, c
 }
 
 // A module whose entry takes `params` and applies one op to all of them.
+// `result_type` for an op that declares one (reshape, broadcast_in_dim, convert).
 inline absl::StatusOr<std::unique_ptr<Module>> OneOpModule(Opcode op, const std::vector<Shape>& params,
                                                            Attributes attrs = {},
-                                                           std::vector<Computation*> called = {}) {
+                                                           std::vector<Computation*> called = {},
+                                                           std::optional<Shape> result_type = {}) {
   ModuleBuilder mb("one_op");
   ComputationBuilder* main = mb.NewComputation("main");
   std::vector<Instruction*> operands;
   for (const Shape& s : params) operands.push_back(main->Parameter(s));
-  auto r = main->Add(op, operands, std::move(attrs), std::move(called));
+  auto r = result_type ? main->AddWithResultType(op, *result_type, operands, std::move(attrs),
+                                                 std::move(called))
+                       : main->Add(op, operands, std::move(attrs), std::move(called));
   if (!r.ok()) return r.status();
   auto entry = main->Finish({*r});
   if (!entry.ok()) return entry.status();

@@ -19,9 +19,9 @@ TEST(CpuWorkEstimate, SmallProgramsRunInline) {
   auto add = OneOpModule(Opcode::kAdd, {Shape(DType::kF32, {16}), Shape(DType::kF32, {16})});
   ASSERT_TRUE(add.ok());
   EXPECT_TRUE(PrefersInline(**add));
-  Attributes dot;
-  dot.dot.lhs_contracting_dimensions = {1};
-  dot.dot.rhs_contracting_dimensions = {0};
+  DotGeneralAttrs dot;
+  dot.dot_dimension_numbers.lhs_contracting_dimensions = {1};
+  dot.dot_dimension_numbers.rhs_contracting_dimensions = {0};
   auto small_dot =
       OneOpModule(Opcode::kDotGeneral, {Shape(DType::kF32, {8, 8}), Shape(DType::kF32, {8, 8})}, dot);
   ASSERT_TRUE(small_dot.ok());
@@ -34,9 +34,9 @@ TEST(CpuWorkEstimate, BigProgramsGoToTheWorker) {
   ASSERT_TRUE(add.ok());
   EXPECT_FALSE(PrefersInline(**add));
   // Few elements, many multiply-adds.
-  Attributes dot;
-  dot.dot.lhs_contracting_dimensions = {1};
-  dot.dot.rhs_contracting_dimensions = {0};
+  DotGeneralAttrs dot;
+  dot.dot_dimension_numbers.lhs_contracting_dimensions = {1};
+  dot.dot_dimension_numbers.rhs_contracting_dimensions = {0};
   auto big_dot = OneOpModule(Opcode::kDotGeneral,
                              {Shape(DType::kF32, {64, 256}), Shape(DType::kF32, {256, 64})}, dot);
   ASSERT_TRUE(big_dot.ok());

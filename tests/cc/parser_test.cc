@@ -44,13 +44,14 @@ std::string ElementwiseModule(std::vector<Opcode>& covered) {
     for (Instruction* p : params) {
       Attributes attrs;
       std::vector<Instruction*> operands;
-      if (op == Opcode::kConvert) attrs.result_shape = T(DType::kF64, {2, 3});
-      if (op == Opcode::kCompare) attrs.comparison_direction = ComparisonDirection::kGe;
+      if (op == Opcode::kCompare) attrs = CompareAttrs{ComparisonDirection::kGe};
       if (IsElementwiseUnary(op)) operands = {p};
       else if (IsElementwiseBinary(op)) operands = {p, p};
       else if (op == Opcode::kSelect) operands = {params[3], p, p};
       else operands = {p, p, p};  // clamp
-      absl::StatusOr<Instruction*> r = cb->Add(op, operands, attrs);
+      absl::StatusOr<Instruction*> r =
+          op == Opcode::kConvert ? cb->AddWithResultType(op, T(DType::kF64, {2, 3}), operands)
+                                 : cb->Add(op, operands, attrs);
       if (r.ok()) {
         results.push_back(*r);
         covered.push_back(op);
@@ -65,42 +66,36 @@ std::string MovementModule() {
   ModuleBuilder mb("movement");
   ComputationBuilder* cb = mb.NewComputation("main");
   Instruction* x = cb->Parameter(T(DType::kS32, {1, 3}));
-  Attributes bcast;
-  bcast.result_shape = T(DType::kS32, {2, 3, 2});
-  bcast.dimensions = {2, 1};
-  Instruction* b = Must(cb->Add(Opcode::kBroadcastInDim, {x}, bcast));
-  Attributes iota;
-  iota.result_shape = T(DType::kU16, {4, 2});
-  iota.dimension = 1;
-  Instruction* i = Must(cb->Add(Opcode::kIota, {}, iota));
-  Attributes reshape;
-  reshape.result_shape = T(DType::kU16, {8});
-  Instruction* flat = Must(cb->Add(Opcode::kReshape, {i}, reshape));
-  Attributes slice;
+  Instruction* b = Must(cb->AddWithResultType(Opcode::kBroadcastInDim, T(DType::kS32, {2, 3, 2}),
+                                              {x}, BroadcastInDimAttrs{{2, 1}}));
+  Instruction* i =
+      Must(cb->AddWithResultType(Opcode::kIota, T(DType::kU16, {4, 2}), {}, IotaAttrs{1}));
+  Instruction* flat = Must(cb->AddWithResultType(Opcode::kReshape, T(DType::kU16, {8}), {i}));
+  SliceAttrs slice;
   slice.start_indices = {1};
   slice.limit_indices = {7};
   slice.strides = {2};
   Instruction* s = Must(cb->Add(Opcode::kSlice, {flat}, slice));
-  Attributes cat;
+  ConcatenateAttrs cat;
   Instruction* c = Must(cb->Add(Opcode::kConcatenate, {s, flat, s}, cat));
-  Attributes pad;
+  PadAttrs pad;
   pad.edge_padding_low = {0, 1};
   pad.edge_padding_high = {2, -1};
   pad.interior_padding = {1, 0};
   Instruction* seven = cb->Constant(Literal::Scalar<int32_t>(DType::kS32, -7));
   Instruction* p = Must(cb->Add(Opcode::kPad, {x, seven}, pad));
-  Attributes perm;
-  perm.dimensions = {1, 0};
+  TransposeAttrs perm;
+  perm.permutation = {1, 0};
   Instruction* t = Must(cb->Add(Opcode::kTranspose, {p}, perm));
-  Attributes rev;
+  ReverseAttrs rev;
   rev.dimensions = {0, 1};
   Instruction* r = Must(cb->Add(Opcode::kReverse, {t}, rev));
   Instruction* tup = Must(cb->Add(Opcode::kTuple, {r, c}));
   Instruction* nested = Must(cb->Add(Opcode::kTuple, {tup, x}));
-  Attributes idx;
-  idx.dimension = 0;
+  GetTupleElementAttrs idx;
+  idx.index = 0;
   Instruction* inner = Must(cb->Add(Opcode::kGetTupleElement, {nested}, idx));
-  idx.dimension = 1;
+  idx.index = 1;
   Instruction* g = Must(cb->Add(Opcode::kGetTupleElement, {inner}, idx));
   return BuildAndPrint(mb, cb, {b, g, t});
 }
@@ -132,23 +127,23 @@ std::string ReduceDotCallModule() {
   Instruction* n = cb->Parameter(T(DType::kS64, {2, 2}));
   Instruction* zero = cb->Constant(Literal::Scalar<float>(DType::kF32, 0.0f));
   Instruction* izero = cb->Constant(Literal::Scalar<int64_t>(DType::kS64, 0));
-  Attributes dims;
+  ReduceAttrs dims;
   dims.dimensions = {1};
   Instruction* r1 = Must(cb->Add(Opcode::kReduce, {x, zero}, dims, {sum1}));
   Instruction* r2 = Must(cb->Add(Opcode::kReduce, {x, n, zero, izero}, dims, {sum2}));
-  Attributes second;
-  second.dimension = 1;
+  GetTupleElementAttrs second;
+  second.index = 1;
   Instruction* r2b = Must(cb->Add(Opcode::kGetTupleElement, {r2}, second));
-  Attributes dot;
-  dot.dot.lhs_contracting_dimensions = {1};
-  dot.dot.rhs_contracting_dimensions = {0};
+  DotGeneralAttrs dot;
+  dot.dot_dimension_numbers.lhs_contracting_dimensions = {1};
+  dot.dot_dimension_numbers.rhs_contracting_dimensions = {0};
   Instruction* d = Must(cb->Add(Opcode::kDotGeneral, {x, x}, dot));
-  Attributes bdot;
-  bdot.dot.lhs_batching_dimensions = {0};
-  bdot.dot.rhs_batching_dimensions = {0};
+  DotGeneralAttrs bdot;
+  bdot.dot_dimension_numbers.lhs_batching_dimensions = {0};
+  bdot.dot_dimension_numbers.rhs_batching_dimensions = {0};
   Instruction* bd = Must(cb->Add(Opcode::kDotGeneral, {x, x}, bdot));
   Instruction* call = Must(cb->Add(Opcode::kCall, {d}, {}, {helper}));
-  Instruction* c0 = Must(cb->Add(Opcode::kGetTupleElement, {call}, Attributes{}));
+  Instruction* c0 = Must(cb->Add(Opcode::kGetTupleElement, {call}));
   Instruction* c1 = Must(cb->Add(Opcode::kGetTupleElement, {call}, second));
   Instruction* one = Must(cb->Add(Opcode::kCall, {c1}, {}, {single}));
   return BuildAndPrint(mb, cb, {r1, r2b, c0, one, bd});
@@ -161,21 +156,17 @@ std::string FusionModule() {
   ComputationBuilder* rb = mb.NewComputation("region");
   Instruction* x = rb->Parameter(T(DType::kF32, {2, 3}));
   Instruction* s = rb->Parameter(T(DType::kF32, {}));
-  Attributes splat;
-  splat.result_shape = T(DType::kF32, {2, 3});
-  Instruction* b = Must(rb->Add(Opcode::kBroadcastInDim, {s}, splat));
+  Instruction* b = Must(rb->AddWithResultType(Opcode::kBroadcastInDim, T(DType::kF32, {2, 3}), {s},
+                                              BroadcastInDimAttrs{}));
   Instruction* e = Must(rb->Add(Opcode::kExponential, {Must(rb->Add(Opcode::kMultiply, {x, b}))}));
-  Attributes flat;
-  flat.result_shape = T(DType::kF32, {6});
-  Instruction* n = Must(rb->Add(Opcode::kNegate, {Must(rb->Add(Opcode::kReshape, {e}, flat))}));
+  Instruction* flat = Must(rb->AddWithResultType(Opcode::kReshape, T(DType::kF32, {6}), {e}));
+  Instruction* n = Must(rb->Add(Opcode::kNegate, {flat}));
   Computation* region = *rb->Finish({e, n});
   ComputationBuilder* cb = mb.NewComputation("main");
   Instruction* a = cb->Parameter(T(DType::kF32, {2, 3}));
   Instruction* two = cb->Constant(Literal::Scalar<float>(DType::kF32, 2.0f));
   Instruction* f = Must(cb->Add(Opcode::kFusion, {a, two}, {}, {region}));
-  Attributes second;
-  second.dimension = 1;
-  return BuildAndPrint(mb, cb, {Must(cb->Add(Opcode::kGetTupleElement, {f}, second))});
+  return BuildAndPrint(mb, cb, {Must(cb->Add(Opcode::kGetTupleElement, {f}, GetTupleElementAttrs{1}))});
 }
 
 template <typename T>
@@ -261,7 +252,7 @@ module @m {
   EXPECT_EQ(main.parameters()[0]->shape(), T(DType::kF32, {2}));
   const Instruction* c = main.instructions()[1].get();
   ASSERT_EQ(c->opcode(), Opcode::kConstant);
-  EXPECT_EQ(c->attrs().literal->data_as<float>()[1], -2.0f);
+  EXPECT_EQ(c->attrs<ConstantAttrs>().value.data_as<float>()[1], -2.0f);
   ASSERT_EQ(main.results().size(), 1u);
   const Instruction* r = main.results()[0];
   EXPECT_EQ(r->opcode(), Opcode::kReduce);

@@ -66,14 +66,10 @@ TEST(BufferAssignment, ReshapeTupleAndGetTupleElementAlias) {
   ComputationBuilder* cb = mb.NewComputation("main");
   Instruction* a = cb->Parameter(T(DType::kF32, {2, 3}));
   Instruction* e = Must(cb->Add(Opcode::kExponential, {a}));
-  Attributes flat;
-  flat.result_shape = T(DType::kF32, {6});
-  Instruction* r = Must(cb->Add(Opcode::kReshape, {e}, flat));
+  Instruction* r = Must(cb->AddWithResultType(Opcode::kReshape, T(DType::kF32, {6}), {e}));
   Instruction* n = Must(cb->Add(Opcode::kNegate, {a}));
   Instruction* t = Must(cb->Add(Opcode::kTuple, {r, n}));
-  Attributes second;
-  second.dimension = 1;
-  Instruction* g = Must(cb->Add(Opcode::kGetTupleElement, {t}, second));
+  Instruction* g = Must(cb->Add(Opcode::kGetTupleElement, {t}, GetTupleElementAttrs{1}));
   Instruction* s = Must(cb->Add(Opcode::kSine, {g}));
   Instruction* c = Must(cb->Add(Opcode::kCosine, {r}));
   std::unique_ptr<Module> m;

@@ -53,9 +53,8 @@ std::vector<const Instruction*> Fusions(const Computation& c) {
 
 Instruction* Scalar(ComputationBuilder* cb, float v, std::vector<int64_t> dims) {
   Instruction* c = cb->Constant(Literal::Scalar<float>(DType::kF32, v));
-  Attributes b;
-  b.result_shape = T(DType::kF32, std::move(dims));
-  return Must(cb->Add(Opcode::kBroadcastInDim, {c}, b));
+  return Must(cb->AddWithResultType(Opcode::kBroadcastInDim, T(DType::kF32, std::move(dims)), {c},
+                                    BroadcastInDimAttrs{}));
 }
 
 // Runs `original` and its fused copy on `platform` with the same random
@@ -112,9 +111,9 @@ TEST(ElementwiseFusion, ValuesUsedOutsideAreReturnedAsATuple) {
   Instruction* e = Must(cb->Add(Opcode::kExponential, {a}));
   Instruction* s = Must(cb->Add(Opcode::kSine, {e}));
   Instruction* p = Must(cb->Add(Opcode::kMultiply, {s, e}));
-  Attributes dot;
-  dot.dot.lhs_contracting_dimensions = {1};
-  dot.dot.rhs_contracting_dimensions = {0};
+  DotGeneralAttrs dot;
+  dot.dot_dimension_numbers.lhs_contracting_dimensions = {1};
+  dot.dot_dimension_numbers.rhs_contracting_dimensions = {0};
   Instruction* d = Must(cb->Add(Opcode::kDotGeneral, {e, a}, dot));  // uses e outside
   auto m = Build(mb, cb, {p, d});
   auto fused = Fuse(*m);
@@ -134,8 +133,7 @@ TEST(ElementwiseFusion, AnOpBetweenThatUsesTheClusterSplitsIt) {
   Instruction* a = cb->Parameter(T(DType::kF32, {4, 4}));
   Instruction* e = Must(cb->Add(Opcode::kExponential, {a}));
   Instruction* n = Must(cb->Add(Opcode::kNegate, {e}));
-  Attributes perm;
-  perm.dimensions = {1, 0};
+  TransposeAttrs perm{{1, 0}};
   Instruction* t = Must(cb->Add(Opcode::kTranspose, {n}, perm));
   Instruction* s = Must(cb->Add(Opcode::kSine, {t}));
   Instruction* c = Must(cb->Add(Opcode::kCosine, {s}));
@@ -156,12 +154,9 @@ TEST(ElementwiseFusion, IndependentOpsInBetweenDoNotSplit) {
   Instruction* a = cb->Parameter(T(DType::kF32, {16}));
   Instruction* b = cb->Parameter(T(DType::kF32, {4, 4}));
   Instruction* e = Must(cb->Add(Opcode::kExponential, {a}));
-  Attributes perm;
-  perm.dimensions = {1, 0};
+  TransposeAttrs perm{{1, 0}};
   Instruction* t = Must(cb->Add(Opcode::kTranspose, {b}, perm));  // no cluster value
-  Attributes flat;
-  flat.result_shape = T(DType::kF32, {16});
-  Instruction* r = Must(cb->Add(Opcode::kReshape, {t}, flat));
+  Instruction* r = Must(cb->AddWithResultType(Opcode::kReshape, T(DType::kF32, {16}), {t}));
   Instruction* x = Must(cb->Add(Opcode::kAdd, {e, r}));
   Instruction* y = Must(cb->Add(Opcode::kLog, {x}));
   auto m = Build(mb, cb, {y});
@@ -199,9 +194,7 @@ TEST(ElementwiseFusion, ReshapesInsideAClusterAndReshapedResults) {
   ComputationBuilder* cb = mb.NewComputation("main");
   Instruction* a = cb->Parameter(T(DType::kF32, {2, 3}));
   Instruction* e = Must(cb->Add(Opcode::kExponential, {a}));
-  Attributes flat;
-  flat.result_shape = T(DType::kF32, {6});
-  Instruction* r = Must(cb->Add(Opcode::kReshape, {e}, flat));
+  Instruction* r = Must(cb->AddWithResultType(Opcode::kReshape, T(DType::kF32, {6}), {e}));
   Instruction* n = Must(cb->Add(Opcode::kNegate, {r}));
   auto m = Build(mb, cb, {n, r});  // the reshape is also a result
   auto fused = Fuse(*m);
@@ -263,8 +256,7 @@ TEST(ElementwiseFusion, DeadCodeIsDroppedAndOtherComputationsAreCopied) {
   Must(cb->Add(Opcode::kCosine, {a}));  // dead
   Instruction* e = Must(cb->Add(Opcode::kExponential, {a}));
   Instruction* l = Must(cb->Add(Opcode::kLog, {e}));
-  Attributes dims;
-  dims.dimensions = {1};
+  ReduceAttrs dims{{1}};
   Instruction* zero = cb->Constant(Literal::Scalar<float>(DType::kF32, 0));
   Instruction* r = Must(cb->Add(Opcode::kReduce, {l, zero}, dims, {sum}));
   auto m = Build(mb, cb, {r});
@@ -290,8 +282,7 @@ TEST(ElementwiseFusion, TheVerifierRejectsARegionWithOtherOps) {
   ModuleBuilder mb("bad");
   ComputationBuilder* rb = mb.NewComputation("region");
   Instruction* p = rb->Parameter(T(DType::kF32, {2, 2}));
-  Attributes perm;
-  perm.dimensions = {1, 0};
+  TransposeAttrs perm{{1, 0}};
   Computation* region = *rb->Finish({Must(rb->Add(Opcode::kTranspose, {p}, perm))});
   ComputationBuilder* cb = mb.NewComputation("main");
   Instruction* a = cb->Parameter(T(DType::kF32, {2, 2}));

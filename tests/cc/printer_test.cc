@@ -44,9 +44,7 @@ TEST(Printer, ReduceWithRegion) {
   ComputationBuilder* cb = mb.NewComputation("main");
   Instruction* x = cb->Parameter(T(DType::kF32, {2, 3}));
   Instruction* init = cb->Parameter(T(DType::kF32, {}));
-  Attributes attrs;
-  attrs.dimensions = {1};
-  Instruction* r = Must(cb->Add(Opcode::kReduce, {x, init}, attrs, {body}));
+  Instruction* r = Must(cb->Add(Opcode::kReduce, {x, init}, ReduceAttrs{{1}}, {body}));
   EXPECT_EQ(BuildAndPrint(mb, cb, {r}),
             R"(module @jit_f {
   func.func @main(%arg0: tensor<2x3xf32>, %arg1: tensor<f32>) -> (tensor<2xf32>) {
@@ -69,13 +67,9 @@ TEST(Printer, MultiResultReduceUsesAliases) {
   Instruction* i = cb->Parameter(T(DType::kS32, {4}));
   Instruction* x0 = cb->Constant(Literal::Scalar<float>(DType::kF32, 0.0f));
   Instruction* i0 = cb->Constant(Literal::Scalar<int32_t>(DType::kS32, 0));
-  Attributes attrs;
-  attrs.dimensions = {0};
-  Instruction* r = Must(cb->Add(Opcode::kReduce, {x, i, x0, i0}, attrs, {body}));
-  Attributes second;
-  second.dimension = 1;
-  Instruction* g1 = Must(cb->Add(Opcode::kGetTupleElement, {r}, second));
-  Instruction* g0 = Must(cb->Add(Opcode::kGetTupleElement, {r}, Attributes{}));
+  Instruction* r = Must(cb->Add(Opcode::kReduce, {x, i, x0, i0}, ReduceAttrs{{0}}, {body}));
+  Instruction* g1 = Must(cb->Add(Opcode::kGetTupleElement, {r}, GetTupleElementAttrs{1}));
+  Instruction* g0 = Must(cb->Add(Opcode::kGetTupleElement, {r}));
   Instruction* n = Must(cb->Add(Opcode::kNegate, {g1}));
   EXPECT_EQ(BuildAndPrint(mb, cb, {g0, n}),
             R"(module @m {
@@ -100,18 +94,12 @@ TEST(Printer, DotGeneralAndCompare) {
   ComputationBuilder* cb = mb.NewComputation("main");
   Instruction* a = cb->Parameter(T(DType::kF32, {2, 2, 2}));
   Instruction* b = cb->Parameter(T(DType::kF32, {2, 2, 2}));
-  Attributes dot;
-  dot.dot.lhs_batching_dimensions = {0};
-  dot.dot.rhs_batching_dimensions = {0};
-  dot.dot.lhs_contracting_dimensions = {2};
-  dot.dot.rhs_contracting_dimensions = {1};
+  DotGeneralAttrs dot{{{0}, {0}, {2}, {1}}};
   Instruction* d = Must(cb->Add(Opcode::kDotGeneral, {a, b}, dot));
-  Attributes cmp;
-  cmp.comparison_direction = ComparisonDirection::kLt;
-  Instruction* c = Must(cb->Add(Opcode::kCompare, {d, d}, cmp));
-  Attributes mm;
-  mm.dot.lhs_contracting_dimensions = {2};
-  mm.dot.rhs_contracting_dimensions = {0};
+  Instruction* c = Must(cb->Add(Opcode::kCompare, {d, d}, CompareAttrs{ComparisonDirection::kLt}));
+  DotGeneralAttrs mm;
+  mm.dot_dimension_numbers.lhs_contracting_dimensions = {2};
+  mm.dot_dimension_numbers.rhs_contracting_dimensions = {0};
   Instruction* m = Must(cb->Add(Opcode::kDotGeneral, {a, b}, mm));
   EXPECT_EQ(BuildAndPrint(mb, cb, {c, m}),
             R"(module @m {
@@ -147,31 +135,27 @@ TEST(Printer, MovementAttributes) {
   ModuleBuilder mb("m");
   ComputationBuilder* cb = mb.NewComputation("main");
   Instruction* x = cb->Parameter(T(DType::kS32, {1, 3}));
-  Attributes bcast;
-  bcast.result_shape = T(DType::kS32, {2, 3, 2});
-  bcast.dimensions = {2, 1};
-  Instruction* b = Must(cb->Add(Opcode::kBroadcastInDim, {x}, bcast));
-  Attributes iota;
-  iota.result_shape = T(DType::kS32, {4});
-  Instruction* i = Must(cb->Add(Opcode::kIota, {}, iota));
-  Attributes slice;
+  Instruction* b = Must(cb->AddWithResultType(Opcode::kBroadcastInDim, T(DType::kS32, {2, 3, 2}),
+                                              {x}, BroadcastInDimAttrs{{2, 1}}));
+  Instruction* i = Must(cb->AddWithResultType(Opcode::kIota, T(DType::kS32, {4}), {}));
+  SliceAttrs slice;
   slice.start_indices = {1};
   slice.limit_indices = {3};
   Instruction* s = Must(cb->Add(Opcode::kSlice, {i}, slice));
-  Attributes cat;
+  ConcatenateAttrs cat;
   Instruction* c = Must(cb->Add(Opcode::kConcatenate, {s, i}, cat));
-  Attributes pad;
+  PadAttrs pad;
   pad.edge_padding_low = {0, 1};
   pad.edge_padding_high = {2, -1};
   pad.interior_padding = {1, 0};
   Instruction* zero = cb->Constant(Literal::Scalar<int32_t>(DType::kS32, 7));
   Instruction* p = Must(cb->Add(Opcode::kPad, {x, zero}, pad));
-  Attributes perm;
-  perm.dimensions = {1, 0};
+  TransposeAttrs perm;
+  perm.permutation = {1, 0};
   Instruction* t = Must(cb->Add(Opcode::kTranspose, {p}, perm));
   Instruction* tup = Must(cb->Add(Opcode::kTuple, {t, c}));
-  Attributes idx;
-  idx.dimension = 1;
+  GetTupleElementAttrs idx;
+  idx.index = 1;
   Instruction* g = Must(cb->Add(Opcode::kGetTupleElement, {tup}, idx));
   EXPECT_EQ(BuildAndPrint(mb, cb, {b, g, t}),
             R"(module @m {
@@ -200,7 +184,7 @@ TEST(Printer, CallPrintsCalleeAsFunction) {
   ComputationBuilder* cb = mb.NewComputation("main");
   Instruction* x = cb->Parameter(T(DType::kF32, {2}));
   Instruction* call = Must(cb->Add(Opcode::kCall, {x}, {}, {callee}));
-  Instruction* g = Must(cb->Add(Opcode::kGetTupleElement, {call}, Attributes{}));
+  Instruction* g = Must(cb->Add(Opcode::kGetTupleElement, {call}));
   EXPECT_EQ(BuildAndPrint(mb, cb, {g}),
             R"(module @m {
   func.func @main(%arg0: tensor<2xf32>) -> (tensor<2xf32>) {

@@ -150,9 +150,7 @@ TEST_F(ReferenceGraph, ReduceSumThroughCompiler) {
   ComputationBuilder* main = mb.NewComputation("main");
   Instruction* x = main->Parameter(S(DType::kF32, {2, 3}));
   Instruction* zero = main->Constant(Scalar(DType::kF32, 0.0f));
-  Attributes attrs;
-  attrs.dimensions = {1};
-  Computation* entry = Finish(main, {Op(main, Opcode::kReduce, {x, zero}, attrs, {add})});
+  Computation* entry = Finish(main, {Op(main, Opcode::kReduce, {x, zero}, ReduceAttrs{{1}}, {add})});
   absl::StatusOr<std::unique_ptr<Module>> module = mb.Build(entry);
   ASSERT_TRUE(module.ok()) << module.status();
   std::vector<Literal> out = Run(**module, {Lit<float>(DType::kF32, {2, 3}, {1, 2, 3, 4, 5, 6.5})});
@@ -167,25 +165,16 @@ TEST_F(ReferenceGraph, VariadicArgmaxReduce) {
   Instruction* acc_i = body->Parameter(S(DType::kS32));
   Instruction* v = body->Parameter(S(DType::kF32));
   Instruction* i = body->Parameter(S(DType::kS32));
-  Attributes gt;
-  gt.comparison_direction = ComparisonDirection::kGt;
-  Instruction* take = Op(body, Opcode::kCompare, {v, acc_v}, gt);
+  Instruction* take = Op(body, Opcode::kCompare, {v, acc_v}, CompareAttrs{ComparisonDirection::kGt});
   Computation* argmax = Finish(body, {Op(body, Opcode::kSelect, {take, v, acc_v}),
                                       Op(body, Opcode::kSelect, {take, i, acc_i})});
   ComputationBuilder* main = mb.NewComputation("main");
   Instruction* x = main->Parameter(S(DType::kF32, {2, 4}));
-  Attributes iota;
-  iota.dimension = 1;
-  iota.result_shape = S(DType::kS32, {2, 4});
-  Instruction* idx = Op(main, Opcode::kIota, {}, iota);
+  Instruction* idx = *main->AddWithResultType(Opcode::kIota, S(DType::kS32, {2, 4}), {}, IotaAttrs{1});
   Instruction* ninf = main->Constant(Scalar(DType::kF32, -std::numeric_limits<float>::infinity()));
   Instruction* neg1 = main->Constant(Scalar(DType::kS32, -1));
-  Attributes dims;
-  dims.dimensions = {1};
-  Instruction* red = Op(main, Opcode::kReduce, {x, idx, ninf, neg1}, dims, {argmax});
-  Attributes first, second;
-  first.dimension = 0;
-  second.dimension = 1;
+  Instruction* red = Op(main, Opcode::kReduce, {x, idx, ninf, neg1}, ReduceAttrs{{1}}, {argmax});
+  GetTupleElementAttrs first{0}, second{1};
   Computation* entry = Finish(main, {Op(main, Opcode::kGetTupleElement, {red}, first),
                                      Op(main, Opcode::kGetTupleElement, {red}, second)});
   absl::StatusOr<std::unique_ptr<Module>> module = mb.Build(entry);
@@ -208,9 +197,7 @@ TEST_F(ReferenceGraph, CallTupleAndElementwiseChain) {
   Instruction* x = main->Parameter(S(DType::kS32, {3}));
   Instruction* y = main->Parameter(S(DType::kS32, {3}));
   Instruction* call = Op(main, Opcode::kCall, {x, y}, {}, {affine});
-  Attributes e0, e1;
-  e0.dimension = 0;
-  e1.dimension = 1;
+  GetTupleElementAttrs e0{0}, e1{1};
   Instruction* sum = Op(main, Opcode::kGetTupleElement, {call}, e0);
   Instruction* product = Op(main, Opcode::kGetTupleElement, {call}, e1);
   Instruction* tup = Op(main, Opcode::kTuple, {product, sum});
@@ -244,9 +231,7 @@ TEST_F(ReferenceGraph, CompilerIsRegisteredAndChecksArgumentCount) {
 TEST(ReferenceEvaluator, RejectsDeclaredShapeMismatchAndMissingArgs) {
   // Built by hand: an add that claims the wrong result type.
   Computation c("bad");
-  Attributes p0, p1;
-  p0.dimension = 0;
-  p1.dimension = 1;
+  ParameterAttrs p0{0}, p1{1};
   Instruction* a = c.AddInstruction(std::make_unique<Instruction>(
       Opcode::kParameter, Shape(DType::kS32, {2}), std::vector<Instruction*>{}, p0, std::vector<Computation*>{}));
   Instruction* b = c.AddInstruction(std::make_unique<Instruction>(

@@ -54,9 +54,7 @@ std::unique_ptr<Module> SampleModule() {
   Instruction* b = Must(cb->Add(Opcode::kCall, {a}, {}, {helper}));
   Must(cb->Add(Opcode::kSine, {x}));  // dead
   Instruction* zero = cb->Constant(Literal::Scalar<float>(DType::kF32, 0.0f));
-  Attributes dims;
-  dims.dimensions = {1};
-  Instruction* r = Must(cb->Add(Opcode::kReduce, {s, zero}, dims, {sum}));
+  Instruction* r = Must(cb->Add(Opcode::kReduce, {s, zero}, ReduceAttrs{{1}}, {sum}));
   Instruction* out = Must(cb->Add(Opcode::kAdd, {b, r}));
   absl::StatusOr<std::unique_ptr<Module>> m = mb.Build(*cb->Finish({out, out}));
   EXPECT_TRUE(m.ok()) << m.status();
@@ -284,9 +282,7 @@ TEST(Clone, SharedAndMappedCallees) {
   ComputationBuilder* cb = mb.NewComputation("f");
   Instruction* x = cb->Parameter(F32({4}));
   Instruction* zero = cb->Constant(Literal::Scalar<float>(DType::kF32, 0.0f));
-  Attributes dims;
-  dims.dimensions = {0};
-  Computation* f = *cb->Finish({Must(cb->Add(Opcode::kReduce, {x, zero}, dims, {sum}))});
+  Computation* f = *cb->Finish({Must(cb->Add(Opcode::kReduce, {x, zero}, ReduceAttrs{{0}}, {sum}))});
 
   CloneOptions share;
   share.callees = CalleePolicy::kShare;

@@ -17,11 +17,20 @@ using ::testing::StartsWith;
 const DType F32 = DType::kF32, F64 = DType::kF64, S32 = DType::kS32, U8 = DType::kU8,
             PRED = DType::kPred, C64 = DType::kC64;
 
-absl::StatusOr<Shape> Infer(Opcode op, std::vector<Shape> operands, const Attributes& attrs = {},
-                            std::vector<const Computation*> called = {}) {
+// As the builder: no attributes stand for the op's struct at its defaults.
+absl::StatusOr<Shape> Infer(Opcode op, std::vector<Shape> operands, Attributes attrs = {},
+                            std::vector<const Computation*> called = {},
+                            const Shape* declared = nullptr) {
   std::vector<const Shape*> ptrs;
   for (const Shape& s : operands) ptrs.push_back(&s);
-  return InferShape(op, ptrs, attrs, called);
+  if (attrs.kind() == AttrsKind::kNoAttrs) attrs = Attributes::Default(OpcodeAttrsKind(op));
+  return InferShape(op, ptrs, attrs, called, declared);
+}
+
+// An op that declares its result type `declared`.
+absl::StatusOr<Shape> InferDeclared(Opcode op, Shape declared, std::vector<Shape> operands,
+                                    Attributes attrs = {}) {
+  return Infer(op, std::move(operands), std::move(attrs), {}, &declared);
 }
 
 void ExpectShape(const absl::StatusOr<Shape>& got, const Shape& want) {
@@ -37,20 +46,13 @@ void ExpectError(const absl::StatusOr<Shape>& got, absl::StatusCode code, absl::
   EXPECT_THAT(std::string(got.status().message()), HasSubstr(std::string(substr)));
 }
 
-Attributes WithResult(Shape s) {
-  Attributes a;
-  a.result_shape = std::move(s);
-  return a;
-}
-
 // --- structural ---------------------------------------------------------------
 
 TEST(ShapeInference, ParameterAndConstant) {
-  ExpectShape(Infer(Opcode::kParameter, {}, WithResult(T(S32, {4}))), T(S32, {4}));
+  ExpectShape(InferDeclared(Opcode::kParameter, T(S32, {4}), {}), T(S32, {4}));
   ExpectError(Infer(Opcode::kParameter, {}), absl::StatusCode::kInvalidArgument,
               "parameter:", "missing result shape");
-  Attributes c;
-  c.literal = Literal::Scalar<float>(F32, 1.5f);
+  ConstantAttrs c{Literal::Scalar<float>(F32, 1.5f)};
   ExpectShape(Infer(Opcode::kConstant, {}, c), T(F32, {}));
   ExpectError(Infer(Opcode::kConstant, {}), absl::StatusCode::kInvalidArgument,
               "constant:", "missing literal");
@@ -59,17 +61,13 @@ TEST(ShapeInference, ParameterAndConstant) {
 }
 
 TEST(ShapeInference, Iota) {
-  Attributes a = WithResult(T(S32, {4, 5}));
-  a.dimension = 1;
-  ExpectShape(Infer(Opcode::kIota, {}, a), T(S32, {4, 5}));
-  a.dimension = 2;
-  ExpectError(Infer(Opcode::kIota, {}, a), absl::StatusCode::kOutOfRange,
-              "iota:", "iota_dimension 2 out of range for tensor<4x5xi32>");
-  Attributes scalar = WithResult(T(F32, {}));
-  ExpectError(Infer(Opcode::kIota, {}, scalar), absl::StatusCode::kInvalidArgument,
+  ExpectShape(InferDeclared(Opcode::kIota, T(S32, {4, 5}), {}, IotaAttrs{1}), T(S32, {4, 5}));
+  ExpectError(InferDeclared(Opcode::kIota, T(S32, {4, 5}), {}, IotaAttrs{2}),
+              absl::StatusCode::kOutOfRange, "iota:",
+              "iota_dimension 2 out of range for tensor<4x5xi32>");
+  ExpectError(InferDeclared(Opcode::kIota, T(F32, {}), {}), absl::StatusCode::kInvalidArgument,
               "iota:", "rank >= 1");
-  Attributes pred = WithResult(T(PRED, {3}));
-  ExpectError(Infer(Opcode::kIota, {}, pred), absl::StatusCode::kInvalidArgument,
+  ExpectError(InferDeclared(Opcode::kIota, T(PRED, {3}), {}), absl::StatusCode::kInvalidArgument,
               "iota:", "got tensor<3xi1>");
 }
 
@@ -126,10 +124,10 @@ TEST(ShapeInference, NegateNotSign) {
 }
 
 TEST(ShapeInference, Convert) {
-  ExpectShape(Infer(Opcode::kConvert, {T(S32, {3})}, WithResult(T(F64, {3}))), T(F64, {3}));
+  ExpectShape(InferDeclared(Opcode::kConvert, T(F64, {3}), {T(S32, {3})}), T(F64, {3}));
   // Only the element type given: dims come from the operand.
-  ExpectShape(Infer(Opcode::kConvert, {T(S32, {3})}, WithResult(T(C64, {}))), T(C64, {3}));
-  ExpectError(Infer(Opcode::kConvert, {T(S32, {3})}, WithResult(T(F32, {4}))),
+  ExpectShape(InferDeclared(Opcode::kConvert, T(C64, {}), {T(S32, {3})}), T(C64, {3}));
+  ExpectError(InferDeclared(Opcode::kConvert, T(F32, {4}), {T(S32, {3})}),
               absl::StatusCode::kInvalidArgument, "convert:",
               "result shape tensor<4xf32> must have the dims of the operand tensor<3xi32>");
   ExpectError(Infer(Opcode::kConvert, {T(S32, {3})}), absl::StatusCode::kInvalidArgument,
@@ -191,7 +189,7 @@ TEST(ShapeInference, Complex) {
 }
 
 TEST(ShapeInference, Compare) {
-  Attributes a;
+  CompareAttrs a;
   a.comparison_direction = ComparisonDirection::kLt;
   a.compare_type = ComparisonType::kFloat;
   ExpectShape(Infer(Opcode::kCompare, {T(F32, {2}), T(F32, {2})}, a), T(PRED, {2}));
@@ -230,31 +228,32 @@ TEST(ShapeInference, SelectAndClamp) {
 // --- data movement --------------------------------------------------------------
 
 TEST(ShapeInference, BroadcastInDim) {
-  Attributes a = WithResult(T(S32, {2, 3, 2}));
-  a.dimensions = {2, 1};
-  ExpectShape(Infer(Opcode::kBroadcastInDim, {T(S32, {1, 3})}, a), T(S32, {2, 3, 2}));
+  const Shape r = T(S32, {2, 3, 2});
+  BroadcastInDimAttrs a;
+  a.broadcast_dimensions = {2, 1};
+  ExpectShape(InferDeclared(Opcode::kBroadcastInDim, r, {T(S32, {1, 3})}, a), T(S32, {2, 3, 2}));
   ExpectError(
-      Infer(Opcode::kBroadcastInDim, {T(S32, {3, 3})}, a), absl::StatusCode::kInvalidArgument,
+      InferDeclared(Opcode::kBroadcastInDim, r, {T(S32, {3, 3})}, a), absl::StatusCode::kInvalidArgument,
       "broadcast_in_dim:", "dim 0 (size 3) must be 1 or equal to result tensor<2x3x2xi32> dim 2");
-  a.dimensions = {1, 1};
-  ExpectError(Infer(Opcode::kBroadcastInDim, {T(S32, {1, 3})}, a), absl::StatusCode::kOutOfRange,
+  a.broadcast_dimensions = {1, 1};
+  ExpectError(InferDeclared(Opcode::kBroadcastInDim, r, {T(S32, {1, 3})}, a), absl::StatusCode::kOutOfRange,
               "broadcast_in_dim:", "repeats axis 1");
-  a.dimensions = {3, 1};
-  ExpectError(Infer(Opcode::kBroadcastInDim, {T(S32, {1, 3})}, a), absl::StatusCode::kOutOfRange,
+  a.broadcast_dimensions = {3, 1};
+  ExpectError(InferDeclared(Opcode::kBroadcastInDim, r, {T(S32, {1, 3})}, a), absl::StatusCode::kOutOfRange,
               "broadcast_in_dim:", "out of range");
-  a.dimensions = {1};
-  ExpectError(Infer(Opcode::kBroadcastInDim, {T(S32, {1, 3})}, a), absl::StatusCode::kOutOfRange,
+  a.broadcast_dimensions = {1};
+  ExpectError(InferDeclared(Opcode::kBroadcastInDim, r, {T(S32, {1, 3})}, a), absl::StatusCode::kOutOfRange,
               "broadcast_in_dim:", "one entry per dim");
-  a.dimensions = {2, 1};
-  ExpectError(Infer(Opcode::kBroadcastInDim, {T(F32, {1, 3})}, a),
+  a.broadcast_dimensions = {2, 1};
+  ExpectError(InferDeclared(Opcode::kBroadcastInDim, r, {T(F32, {1, 3})}, a),
               absl::StatusCode::kInvalidArgument, "broadcast_in_dim:", "element type");
 }
 
 TEST(ShapeInference, Reshape) {
-  ExpectShape(Infer(Opcode::kReshape, {T(F32, {2, 3})}, WithResult(T(F32, {3, 2}))),
+  ExpectShape(InferDeclared(Opcode::kReshape, T(F32, {3, 2}), {T(F32, {2, 3})}),
               T(F32, {3, 2}));
-  ExpectShape(Infer(Opcode::kReshape, {T(F32, {1})}, WithResult(T(F32, {}))), T(F32, {}));
-  ExpectError(Infer(Opcode::kReshape, {T(F32, {2, 3})}, WithResult(T(F32, {4}))),
+  ExpectShape(InferDeclared(Opcode::kReshape, T(F32, {}), {T(F32, {1})}), T(F32, {}));
+  ExpectError(InferDeclared(Opcode::kReshape, T(F32, {4}), {T(F32, {2, 3})}),
               absl::StatusCode::kInvalidArgument, "reshape:",
               "cannot reshape tensor<2x3xf32> (6 elements) to tensor<4xf32> (4 elements)");
   ExpectError(Infer(Opcode::kReshape, {T(F32, {2})}), absl::StatusCode::kInvalidArgument,
@@ -262,21 +261,21 @@ TEST(ShapeInference, Reshape) {
 }
 
 TEST(ShapeInference, Transpose) {
-  Attributes a;
-  a.dimensions = {2, 0, 1};
+  TransposeAttrs a;
+  a.permutation = {2, 0, 1};
   ExpectShape(Infer(Opcode::kTranspose, {T(F32, {2, 3, 4})}, a), T(F32, {4, 2, 3}));
-  a.dimensions = {0, 0, 1};
+  a.permutation = {0, 0, 1};
   ExpectError(Infer(Opcode::kTranspose, {T(F32, {2, 3, 4})}, a), absl::StatusCode::kOutOfRange,
               "transpose:",
               "permutation [0, 0, 1] is not a permutation of the dims of "
               "tensor<2x3x4xf32>");
-  a.dimensions = {1, 0};
+  a.permutation = {1, 0};
   ExpectError(Infer(Opcode::kTranspose, {T(F32, {2, 3, 4})}, a), absl::StatusCode::kOutOfRange,
               "transpose:", "not a permutation");
 }
 
 TEST(ShapeInference, Reverse) {
-  Attributes a;
+  ReverseAttrs a;
   a.dimensions = {1};
   ExpectShape(Infer(Opcode::kReverse, {T(S32, {3, 2})}, a), T(S32, {3, 2}));
   a.dimensions = {2};
@@ -285,7 +284,7 @@ TEST(ShapeInference, Reverse) {
 }
 
 TEST(ShapeInference, Slice) {
-  Attributes a;
+  SliceAttrs a;
   a.start_indices = {1, 0};
   a.limit_indices = {3, 4};
   a.strides = {1, 3};
@@ -305,7 +304,7 @@ TEST(ShapeInference, Slice) {
 }
 
 TEST(ShapeInference, Concatenate) {
-  Attributes a;
+  ConcatenateAttrs a;
   a.dimension = 0;
   ExpectShape(Infer(Opcode::kConcatenate, {T(S32, {3, 2}), T(S32, {1, 2})}, a), T(S32, {4, 2}));
   ExpectShape(Infer(Opcode::kConcatenate, {T(S32, {3})}, a), T(S32, {3}));
@@ -325,7 +324,7 @@ TEST(ShapeInference, Concatenate) {
 }
 
 TEST(ShapeInference, Pad) {
-  Attributes a;
+  PadAttrs a;
   a.edge_padding_low = {0, 1};
   a.edge_padding_high = {2, 1};
   a.interior_padding = {1, 2};
@@ -352,11 +351,11 @@ TEST(ShapeInference, Pad) {
 // --- dot_general ----------------------------------------------------------------
 
 TEST(ShapeInference, DotGeneral) {
-  Attributes a;
-  a.dot.lhs_batching_dimensions = {0};
-  a.dot.rhs_batching_dimensions = {0};
-  a.dot.lhs_contracting_dimensions = {2};
-  a.dot.rhs_contracting_dimensions = {1};
+  DotGeneralAttrs a;
+  a.dot_dimension_numbers.lhs_batching_dimensions = {0};
+  a.dot_dimension_numbers.rhs_batching_dimensions = {0};
+  a.dot_dimension_numbers.lhs_contracting_dimensions = {2};
+  a.dot_dimension_numbers.rhs_contracting_dimensions = {1};
   ExpectShape(Infer(Opcode::kDotGeneral, {T(F32, {2, 3, 4}), T(F32, {2, 4, 5})}, a),
               T(F32, {2, 3, 5}));
   ExpectError(Infer(Opcode::kDotGeneral, {T(F32, {2, 3, 4}), T(F32, {2, 3, 5})}, a),
@@ -367,20 +366,20 @@ TEST(ShapeInference, DotGeneral) {
               absl::StatusCode::kInvalidArgument, "dot_general:", "batching dimension sizes");
   ExpectError(Infer(Opcode::kDotGeneral, {T(F32, {2, 3, 4}), T(S32, {2, 4, 5})}, a),
               absl::StatusCode::kInvalidArgument, "dot_general:", "same element type");
-  a.dot.lhs_contracting_dimensions = {0};
+  a.dot_dimension_numbers.lhs_contracting_dimensions = {0};
   ExpectError(Infer(Opcode::kDotGeneral, {T(F32, {2, 3, 4}), T(F32, {2, 4, 5})}, a),
               absl::StatusCode::kOutOfRange, "dot_general:", "repeats axis 0");
-  a.dot.lhs_contracting_dimensions = {3};
+  a.dot_dimension_numbers.lhs_contracting_dimensions = {3};
   ExpectError(Infer(Opcode::kDotGeneral, {T(F32, {2, 3, 4}), T(F32, {2, 4, 5})}, a),
               absl::StatusCode::kOutOfRange, "dot_general:", "out of range");
-  a.dot.lhs_contracting_dimensions = {};
+  a.dot_dimension_numbers.lhs_contracting_dimensions = {};
   ExpectError(Infer(Opcode::kDotGeneral, {T(F32, {2, 3, 4}), T(F32, {2, 4, 5})}, a),
               absl::StatusCode::kOutOfRange, "dot_general:", "as many");
-  Attributes mm;
-  mm.dot.lhs_contracting_dimensions = {1};
-  mm.dot.rhs_contracting_dimensions = {0};
+  DotGeneralAttrs mm;
+  mm.dot_dimension_numbers.lhs_contracting_dimensions = {1};
+  mm.dot_dimension_numbers.rhs_contracting_dimensions = {0};
   ExpectShape(Infer(Opcode::kDotGeneral, {T(F32, {2, 3}), T(F32, {3, 5})}, mm), T(F32, {2, 5}));
-  ExpectShape(Infer(Opcode::kDotGeneral, {T(F32, {2}), T(F32, {3})}, Attributes{}), T(F32, {2, 3}));
+  ExpectShape(Infer(Opcode::kDotGeneral, {T(F32, {2}), T(F32, {3})}), T(F32, {2, 3}));
 }
 
 // --- reduce ---------------------------------------------------------------------
@@ -390,8 +389,7 @@ std::unique_ptr<Computation> MakeBody(std::vector<DType> param_types, std::vecto
   auto c = std::make_unique<Computation>("body");
   std::vector<Instruction*> params;
   for (size_t i = 0; i < param_types.size(); ++i) {
-    Attributes a = WithResult(T(param_types[i], {}));
-    a.dimension = static_cast<int64_t>(i);
+    ParameterAttrs a{static_cast<int64_t>(i)};
     params.push_back(c->AddInstruction(std::make_unique<Instruction>(
         Opcode::kParameter, T(param_types[i], {}), std::vector<Instruction*>{}, a,
         std::vector<Computation*>{})));
@@ -404,7 +402,7 @@ std::unique_ptr<Computation> MakeBody(std::vector<DType> param_types, std::vecto
 
 TEST(ShapeInference, Reduce) {
   auto body = MakeBody({F32, F32}, {0});
-  Attributes a;
+  ReduceAttrs a;
   a.dimensions = {1};
   ExpectShape(Infer(Opcode::kReduce, {T(F32, {2, 3}), T(F32, {})}, a, {body.get()}), T(F32, {2}));
   a.dimensions = {0, 1};
@@ -429,7 +427,7 @@ TEST(ShapeInference, Reduce) {
 
 TEST(ShapeInference, ReduceMultiResult) {
   auto body = MakeBody({F32, S32, F32, S32}, {0, 1});
-  Attributes a;
+  ReduceAttrs a;
   a.dimensions = {0};
   ExpectShape(Infer(Opcode::kReduce, {T(F32, {2, 3}), T(S32, {2, 3}), T(F32, {}), T(S32, {})}, a,
                     {body.get()}),
@@ -449,13 +447,13 @@ TEST(ShapeInference, TupleAndGetTupleElement) {
   Shape tup = Shape::Tuple({T(F32, {2}), Shape::Tuple({T(S32, {})})});
   ExpectShape(Infer(Opcode::kTuple, {T(F32, {2}), Shape::Tuple({T(S32, {})})}), tup);
   ExpectShape(Infer(Opcode::kTuple, {}), Shape::Tuple({}));
-  Attributes a;
-  a.dimension = 1;
+  GetTupleElementAttrs a;
+  a.index = 1;
   ExpectShape(Infer(Opcode::kGetTupleElement, {tup}, a), Shape::Tuple({T(S32, {})}));
-  a.dimension = 2;
+  a.index = 2;
   ExpectError(Infer(Opcode::kGetTupleElement, {tup}, a), absl::StatusCode::kOutOfRange,
               "get_tuple_element:", "index 2 out of range for tuple<");
-  a.dimension = 0;
+  a.index = 0;
   ExpectError(Infer(Opcode::kGetTupleElement, {T(F32, {2})}, a), absl::StatusCode::kInvalidArgument,
               "get_tuple_element:", "operand must be a tuple, got tensor<2xf32>");
 }

@@ -21,10 +21,7 @@ Instruction* Raw(Computation* c, Opcode op, Shape shape, std::vector<Instruction
 }
 
 Instruction* Param(Computation* c, int64_t number, Shape shape) {
-  Attributes a;
-  a.dimension = number;
-  a.result_shape = shape;
-  return Raw(c, Opcode::kParameter, shape, {}, a);
+  return Raw(c, Opcode::kParameter, shape, {}, ParameterAttrs{number});
 }
 
 struct Fixture {
@@ -114,9 +111,8 @@ TEST(Verifier, RejectsBadRegion) {
   body->set_results({a});
   Instruction* x = Param(f.main, 0, T(DType::kF32, {2}));
   Instruction* init = Param(f.main, 1, T(DType::kF32, {}));
-  Attributes attrs;
-  attrs.dimensions = {0};
-  Instruction* r = Raw(f.main, Opcode::kReduce, T(DType::kF32, {}), {x, init}, attrs, {body});
+  Instruction* r =
+      Raw(f.main, Opcode::kReduce, T(DType::kF32, {}), {x, init}, ReduceAttrs{{0}}, {body});
   f.main->set_results({r});
   absl::Status s = VerifyModule(f.module);
   EXPECT_THAT(std::string(s.message()),

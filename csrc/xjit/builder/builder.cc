@@ -22,33 +22,28 @@ ComparisonType DefaultCompareType(DType t) {
   return ComparisonType::kFloat;  // float and complex
 }
 
-// Fills attributes the caller may leave out; the filled values are the only
-// ones inference would accept, so nothing user-visible is guessed.
-void Normalise(Opcode op, const std::vector<Instruction*>& operands, Attributes& attrs) {
+// Fills what the caller may leave out; the filled values are the only ones
+// inference would accept, so nothing user-visible is guessed.
+void Normalise(Opcode op, const std::vector<Instruction*>& operands, Attributes& attrs,
+               std::optional<Shape>& result_type) {
   if (operands.empty() || operands[0]->shape().is_tuple) return;
   const Shape& x = operands[0]->shape();
-  switch (op) {
-    case Opcode::kCompare:
-      if (attrs.compare_type == ComparisonType::kNotype) {
-        attrs.compare_type = DefaultCompareType(x.dtype);
-      }
-      break;
-    case Opcode::kReshape:
-    case Opcode::kBroadcastInDim:
-      // These ops cannot change the element type, and a Shape always has one
-      // (f32 by default), so a caller that gave only dims gets the operand's.
-      if (attrs.result_shape && !attrs.result_shape->is_tuple) {
-        attrs.result_shape->dtype = x.dtype;
-      }
-      break;
-    case Opcode::kConvert:
-      if (attrs.result_shape && !attrs.result_shape->is_tuple && attrs.result_shape->dims.empty()) {
-        attrs.result_shape->dims = x.dims;
-      }
-      break;
-    default:
-      break;
+  if (op == Opcode::kCompare) {
+    CompareAttrs& compare = attrs.get<CompareAttrs>();
+    if (compare.compare_type == ComparisonType::kNotype) {
+      compare.compare_type = DefaultCompareType(x.dtype);
+    }
   }
+  if (op == Opcode::kSlice) {
+    SliceAttrs& slice = attrs.get<SliceAttrs>();
+    if (slice.strides.empty()) slice.strides.assign(slice.start_indices.size(), 1);
+  }
+  if (!result_type || result_type->is_tuple) return;
+  // Reshape and broadcast_in_dim cannot change the element type, and a Shape
+  // always has one (f32 by default), so a caller that gave only dims gets the
+  // operand's.
+  if (op == Opcode::kReshape || op == Opcode::kBroadcastInDim) result_type->dtype = x.dtype;
+  if (op == Opcode::kConvert && result_type->dims.empty()) result_type->dims = x.dims;
 }
 
 }  // namespace
@@ -86,9 +81,7 @@ ComputationBuilder::ComputationBuilder(Module* module, std::string name)
 
 Instruction* ComputationBuilder::Parameter(Shape shape) {
   if (computation_ == nullptr) return nullptr;
-  Attributes attrs;
-  attrs.dimension = next_parameter_++;
-  attrs.result_shape = shape;
+  ParameterAttrs attrs{next_parameter_++};
   return computation_->AddInstruction(std::make_unique<Instruction>(
       Opcode::kParameter, std::move(shape), std::vector<Instruction*>{}, std::move(attrs),
       std::vector<Computation*>{}));
@@ -97,8 +90,7 @@ Instruction* ComputationBuilder::Parameter(Shape shape) {
 Instruction* ComputationBuilder::Constant(Literal literal) {
   if (computation_ == nullptr) return nullptr;
   Shape shape = literal.shape();
-  Attributes attrs;
-  attrs.literal = std::move(literal);
+  ConstantAttrs attrs{std::move(literal)};
   return computation_->AddInstruction(std::make_unique<Instruction>(
       Opcode::kConstant, std::move(shape), std::vector<Instruction*>{}, std::move(attrs),
       std::vector<Computation*>{}));
@@ -108,6 +100,23 @@ absl::StatusOr<Instruction*> ComputationBuilder::Add(Opcode op, std::vector<Inst
                                                      Attributes attrs,
                                                      std::vector<Computation*> called,
                                                      std::string source_location) {
+  return Append(op, std::nullopt, std::move(operands), std::move(attrs), std::move(called),
+                std::move(source_location));
+}
+
+absl::StatusOr<Instruction*> ComputationBuilder::AddWithResultType(
+    Opcode op, Shape result_type, std::vector<Instruction*> operands, Attributes attrs,
+    std::vector<Computation*> called, std::string source_location) {
+  return Append(op, std::move(result_type), std::move(operands), std::move(attrs),
+                std::move(called), std::move(source_location));
+}
+
+absl::StatusOr<Instruction*> ComputationBuilder::Append(Opcode op,
+                                                        std::optional<Shape> result_type,
+                                                        std::vector<Instruction*> operands,
+                                                        Attributes attrs,
+                                                        std::vector<Computation*> called,
+                                                        std::string source_location) {
   absl::string_view name = OpcodeName(op);
   if (computation_ == nullptr) {
     return WithLocation(absl::FailedPreconditionError(absl::StrCat(
@@ -131,13 +140,21 @@ absl::StatusOr<Instruction*> ComputationBuilder::Add(Opcode op, std::vector<Inst
           source_location);
     }
   }
-  if (op == Opcode::kParameter) attrs.dimension = next_parameter_;
-  Normalise(op, operands, attrs);
+  if (attrs.kind() == AttrsKind::kNoAttrs) attrs = Attributes::Default(OpcodeAttrsKind(op));
+  if (attrs.kind() != OpcodeAttrsKind(op)) {
+    return WithLocation(absl::InvalidArgumentError(absl::StrCat(
+                            name, ": takes ", AttrsKindName(OpcodeAttrsKind(op)), ", got ",
+                            AttrsKindName(attrs.kind()))),
+                        source_location);
+  }
+  if (op == Opcode::kParameter) attrs.get<ParameterAttrs>().number = next_parameter_;
+  Normalise(op, operands, attrs, result_type);
 
   std::vector<const Shape*> shapes;
   for (const Instruction* o : operands) shapes.push_back(&o->shape());
   std::vector<const Computation*> called_const(called.begin(), called.end());
-  absl::StatusOr<Shape> shape = InferShape(op, shapes, attrs, called_const);
+  absl::StatusOr<Shape> shape =
+      InferShape(op, shapes, attrs, called_const, result_type ? &*result_type : nullptr);
   if (!shape.ok()) return WithLocation(shape.status(), source_location);
   if (op == Opcode::kParameter) ++next_parameter_;
 

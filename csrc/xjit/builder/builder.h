@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,11 +38,21 @@ class ComputationBuilder {
   Instruction* Parameter(Shape shape);
   Instruction* Constant(Literal literal);
   // Generic append: infers the shape and rejects bad operands/attributes with
-  // a message that starts with the op name.
+  // a message that starts with the op name. `attrs` holds the op's struct
+  // (OpcodeAttrsKind), or nothing (NoAttrs) for that struct's defaults.
   absl::StatusOr<Instruction*> Add(Opcode op, std::vector<Instruction*> operands,
                                    Attributes attrs = {},
                                    std::vector<Computation*> called = {},
                                    std::string source_location = "");
+  // Add for an op that declares its result type (DeclaresResultType: iota,
+  // reshape, broadcast_in_dim, convert). Reshape and broadcast_in_dim take
+  // the operand's element type whatever `result_type` says; convert with
+  // empty dims takes the operand's dims.
+  absl::StatusOr<Instruction*> AddWithResultType(Opcode op, Shape result_type,
+                                                 std::vector<Instruction*> operands,
+                                                 Attributes attrs = {},
+                                                 std::vector<Computation*> called = {},
+                                                 std::string source_location = "");
   // Sets the results and moves the computation into the module.
   absl::StatusOr<Computation*> Finish(std::vector<Instruction*> results);
 
@@ -52,6 +63,10 @@ class ComputationBuilder {
   // True when `instr` is an instruction of the computation being built (not
   // null, and not one of another computation).
   bool Owns(const Instruction* instr) const;
+  absl::StatusOr<Instruction*> Append(Opcode op, std::optional<Shape> result_type,
+                                      std::vector<Instruction*> operands, Attributes attrs,
+                                      std::vector<Computation*> called,
+                                      std::string source_location);
 
   Module* module_;
   std::unique_ptr<Computation> computation_;

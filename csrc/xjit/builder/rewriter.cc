@@ -29,7 +29,11 @@ absl::StatusOr<Instruction*> Cloner::CloneInstruction(const Instruction& old,
     if (!clone.ok()) return clone.status();
     called.push_back(*clone);
   }
-  return builder.Add(old.opcode(), std::move(operands), old.attrs(), std::move(called),
+  if (DeclaresResultType(old.opcode())) {
+    return builder.AddWithResultType(old.opcode(), old.shape(), std::move(operands),
+                                     old.attributes(), std::move(called), old.source_location());
+  }
+  return builder.Add(old.opcode(), std::move(operands), old.attributes(), std::move(called),
                      old.source_location());
 }
 

@@ -1,8 +1,8 @@
 #include "xjit/ir/attributes.h"
 
 #include <algorithm>
-
-#include "absl/strings/str_cat.h"
+#include <cstdio>
+#include <cstdlib>
 
 namespace xjit {
 namespace {
@@ -18,8 +18,7 @@ std::vector<int64_t> FreeDimensions(int64_t rank, const std::vector<int64_t>& ba
   }
   return free;
 }
-constexpr const char* kDirections[] = {"EQ", "NE", "GE", "GT", "LE", "LT"};
-constexpr const char* kTypes[] = {"NOTYPE", "FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"};
+
 }  // namespace
 
 std::vector<int64_t> DotDimensionNumbers::LhsFreeDimensions(int64_t rank) const {
@@ -30,23 +29,43 @@ std::vector<int64_t> DotDimensionNumbers::RhsFreeDimensions(int64_t rank) const 
   return FreeDimensions(rank, rhs_batching_dimensions, rhs_contracting_dimensions);
 }
 
-absl::string_view ComparisonDirectionName(ComparisonDirection d) {
-  return kDirections[static_cast<int>(d)];
-}
-absl::string_view ComparisonTypeName(ComparisonType t) { return kTypes[static_cast<int>(t)]; }
-
-absl::StatusOr<ComparisonDirection> ParseComparisonDirection(absl::string_view s) {
-  for (int i = 0; i < 6; ++i) {
-    if (s == kDirections[i]) return static_cast<ComparisonDirection>(i);
-  }
-  return absl::InvalidArgumentError(absl::StrCat("unknown comparison direction '", s, "'"));
+void AttrsKindMismatch(AttrsKind held, AttrsKind wanted) {
+  std::fprintf(stderr, "xjit: attributes hold %s, asked for %s\n",
+               std::string(AttrsKindName(held)).c_str(), std::string(AttrsKindName(wanted)).c_str());
+  std::abort();
 }
 
-absl::StatusOr<ComparisonType> ParseComparisonType(absl::string_view s) {
-  for (int i = 0; i < 5; ++i) {
-    if (s == kTypes[i]) return static_cast<ComparisonType>(i);
+Attributes Attributes::Default(AttrsKind kind) {
+  switch (kind) {
+#define XJIT_ATTRS_DEFAULT(s) \
+  case AttrsKind::k##s:       \
+    return Attributes(s{});
+    XJIT_ATTRS_STRUCTS(XJIT_ATTRS_DEFAULT)
+#undef XJIT_ATTRS_DEFAULT
   }
-  return absl::InvalidArgumentError(absl::StrCat("unknown compare type '", s, "'"));
+  return Attributes();
+}
+
+std::vector<FieldInfo> DescribeAttrsFields(AttrsKind kind) {
+  switch (kind) {
+#define XJIT_ATTRS_DESCRIBE(s) \
+  case AttrsKind::k##s:        \
+    return DescribeFields<s>();
+    XJIT_ATTRS_STRUCTS(XJIT_ATTRS_DESCRIBE)
+#undef XJIT_ATTRS_DESCRIBE
+  }
+  return {};
+}
+
+absl::string_view FieldKindName(FieldKind kind) {
+  switch (kind) {
+    case FieldKind::kInt: return "int";
+    case FieldKind::kIntList: return "int_list";
+    case FieldKind::kEnum: return "enum";
+    case FieldKind::kLiteral: return "literal";
+    case FieldKind::kStruct: return "struct";
+  }
+  return "?";
 }
 
 }  // namespace xjit

@@ -1,34 +1,64 @@
-// Static attributes of an instruction. One struct for all ops; each op reads
-// the fields named after its StableHLO attributes and ignores the rest.
+// Typed attributes, one struct per attribute set (as XLA's
+// DotDimensionNumbers), field names = StableHLO attribute names. An op's row
+// in opcode.h names the struct it takes; an Instruction holds it in an
+// Attributes, a checked variant: `instr.attrs<SliceAttrs>()` on a non-slice
+// is a programming error and aborts with both struct names.
+//
+// The result type that parameter, iota, reshape, broadcast_in_dim and
+// convert take from the caller is not an attribute: it is the op's declared
+// result type (DeclaresResultType in opcode.h), given to the builder apart.
 #pragma once
 
 #include <cstdint>
-#include <optional>
+#include <tuple>
+#include <utility>
+#include <variant>
 #include <vector>
 
+#include "xjit/ir/attribute_fields.h"
 #include "xjit/ir/literal.h"
+#include "xjit/ir/opcode.h"
 
 namespace xjit {
 
 enum class ComparisonDirection : uint8_t { kEq, kNe, kGe, kGt, kLe, kLt };
-// kNotype lets shape inference pick the type the element type requires.
+// kNotype lets the builder pick the type the element type requires.
 enum class ComparisonType : uint8_t { kNotype, kFloat, kTotalOrder, kSigned, kUnsigned };
 
-absl::string_view ComparisonDirectionName(ComparisonDirection d);  // "EQ"
-absl::string_view ComparisonTypeName(ComparisonType t);            // "FLOAT"
-absl::StatusOr<ComparisonDirection> ParseComparisonDirection(absl::string_view s);
-absl::StatusOr<ComparisonType> ParseComparisonType(absl::string_view s);
+template <>
+struct EnumTraits<ComparisonDirection> {
+  static constexpr const char* kTypeName = "ComparisonDirection";
+  static constexpr const char* kTextKind = "comparison_direction";
+  static constexpr const char* kDescription = "comparison direction";
+  static constexpr const char* kNames[] = {"EQ", "NE", "GE", "GT", "LE", "LT"};
+};
+template <>
+struct EnumTraits<ComparisonType> {
+  static constexpr const char* kTypeName = "ComparisonType";
+  static constexpr const char* kTextKind = "comparison_type";
+  static constexpr const char* kDescription = "compare type";
+  static constexpr const char* kNames[] = {"NOTYPE", "FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"};
+};
+
+inline absl::string_view ComparisonDirectionName(ComparisonDirection d) { return EnumName(d); }
+inline absl::string_view ComparisonTypeName(ComparisonType t) { return EnumName(t); }
 
 struct DotDimensionNumbers {
+  static constexpr const char* kTypeName = "DotDimensionNumbers";
+  static constexpr const char* kTextName = "stablehlo.dot";  // #stablehlo.dot<...>
   std::vector<int64_t> lhs_batching_dimensions;
   std::vector<int64_t> rhs_batching_dimensions;
   std::vector<int64_t> lhs_contracting_dimensions;
   std::vector<int64_t> rhs_contracting_dimensions;
-  bool operator==(const DotDimensionNumbers& o) const {
-    return lhs_batching_dimensions == o.lhs_batching_dimensions &&
-           rhs_batching_dimensions == o.rhs_batching_dimensions &&
-           lhs_contracting_dimensions == o.lhs_contracting_dimensions &&
-           rhs_contracting_dimensions == o.rhs_contracting_dimensions;
+  static constexpr auto Fields() {
+    using D = DotDimensionNumbers;
+    return std::make_tuple(
+        MakeField("lhs_batching_dimensions", &D::lhs_batching_dimensions, FieldUse::kOptional),
+        MakeField("rhs_batching_dimensions", &D::rhs_batching_dimensions, FieldUse::kOptional),
+        MakeField("lhs_contracting_dimensions", &D::lhs_contracting_dimensions,
+                  FieldUse::kOptional),
+        MakeField("rhs_contracting_dimensions", &D::rhs_contracting_dimensions,
+                  FieldUse::kOptional));
   }
   // The dimensions of an lhs (rhs) of rank `rank` that are neither batching
   // nor contracting, in increasing order: after the batch dimensions, the
@@ -37,27 +67,199 @@ struct DotDimensionNumbers {
   std::vector<int64_t> RhsFreeDimensions(int64_t rank) const;
 };
 
-struct Attributes {
-  // broadcast_in_dim: broadcast_dimensions; transpose: permutation;
-  // reverse and reduce: dimensions. All stored here.
-  std::vector<int64_t> dimensions;
-  // concatenate: dimension; iota: iota_dimension; get_tuple_element: index;
-  // parameter: parameter number.
+// Most ops take no attributes.
+struct NoAttrs {
+  static constexpr auto Fields() { return std::make_tuple(); }
+};
+
+// Not printed: parameters are the func's arguments.
+struct ParameterAttrs {
+  int64_t number = 0;
+  static constexpr auto Fields() {
+    return std::make_tuple(MakeField("number", &ParameterAttrs::number));
+  }
+};
+
+struct ConstantAttrs {
+  Literal value;
+  static constexpr auto Fields() {
+    return std::make_tuple(MakeField("value", &ConstantAttrs::value));
+  }
+};
+
+struct IotaAttrs {
+  int64_t iota_dimension = 0;
+  static constexpr auto Fields() {
+    return std::make_tuple(MakeField("iota_dimension", &IotaAttrs::iota_dimension));
+  }
+};
+
+struct BroadcastInDimAttrs {
+  std::vector<int64_t> broadcast_dimensions;
+  static constexpr auto Fields() {
+    return std::make_tuple(
+        MakeField("broadcast_dimensions", &BroadcastInDimAttrs::broadcast_dimensions));
+  }
+};
+
+struct TransposeAttrs {
+  std::vector<int64_t> permutation;
+  static constexpr auto Fields() {
+    return std::make_tuple(MakeField("permutation", &TransposeAttrs::permutation));
+  }
+};
+
+struct SliceAttrs {
+  std::vector<int64_t> start_indices;
+  std::vector<int64_t> limit_indices;
+  std::vector<int64_t> strides;  // the builder fills in ones when left empty
+  static constexpr auto Fields() {
+    return std::make_tuple(MakeField("start_indices", &SliceAttrs::start_indices),
+                           MakeField("limit_indices", &SliceAttrs::limit_indices),
+                           MakeField("strides", &SliceAttrs::strides, FieldUse::kDefaulted));
+  }
+};
+
+struct ConcatenateAttrs {
   int64_t dimension = 0;
-  // slice
-  std::vector<int64_t> start_indices, limit_indices, strides;
-  // pad
-  std::vector<int64_t> edge_padding_low, edge_padding_high, interior_padding;
-  // dot_general
-  DotDimensionNumbers dot;
-  // compare
+  static constexpr auto Fields() {
+    return std::make_tuple(MakeField("dimension", &ConcatenateAttrs::dimension));
+  }
+};
+
+struct PadAttrs {
+  std::vector<int64_t> edge_padding_low;
+  std::vector<int64_t> edge_padding_high;
+  std::vector<int64_t> interior_padding;
+  static constexpr auto Fields() {
+    return std::make_tuple(MakeField("edge_padding_low", &PadAttrs::edge_padding_low),
+                           MakeField("edge_padding_high", &PadAttrs::edge_padding_high),
+                           MakeField("interior_padding", &PadAttrs::interior_padding));
+  }
+};
+
+struct ReverseAttrs {
+  std::vector<int64_t> dimensions;
+  static constexpr auto Fields() {
+    return std::make_tuple(MakeField("dimensions", &ReverseAttrs::dimensions));
+  }
+};
+
+struct DotGeneralAttrs {
+  DotDimensionNumbers dot_dimension_numbers;
+  static constexpr auto Fields() {
+    return std::make_tuple(
+        MakeField("dot_dimension_numbers", &DotGeneralAttrs::dot_dimension_numbers));
+  }
+};
+
+struct ReduceAttrs {
+  std::vector<int64_t> dimensions;
+  static constexpr auto Fields() {
+    return std::make_tuple(MakeField("dimensions", &ReduceAttrs::dimensions));
+  }
+};
+
+struct CompareAttrs {
   ComparisonDirection comparison_direction = ComparisonDirection::kEq;
   ComparisonType compare_type = ComparisonType::kNotype;
-  // constant
-  std::optional<Literal> literal;
-  // Result type given by the op itself (parameter, iota, reshape,
-  // broadcast_in_dim, convert: element type and dims). Shape inference checks it.
-  std::optional<Shape> result_shape;
+  static constexpr auto Fields() {
+    return std::make_tuple(
+        MakeField("comparison_direction", &CompareAttrs::comparison_direction),
+        MakeField("compare_type", &CompareAttrs::compare_type, FieldUse::kOptional));
+  }
 };
+
+struct GetTupleElementAttrs {
+  int64_t index = 0;
+  static constexpr auto Fields() {
+    return std::make_tuple(
+        MakeField("index", &GetTupleElementAttrs::index, FieldUse::kRequired, "i32"));
+  }
+};
+
+template <typename Tuple>
+struct VariantOfTuple;
+template <typename... Ts>
+struct VariantOfTuple<std::tuple<Ts...>> {
+  using type = std::variant<Ts...>;
+};
+// std::variant<NoAttrs, ParameterAttrs, ...>, in XJIT_ATTRS_STRUCTS order.
+using AttrsVariant = typename VariantOfTuple<decltype(std::tuple_cat(
+#define XJIT_ATTRS_TUPLE(s) std::tuple<s>(),
+    XJIT_ATTRS_STRUCTS(XJIT_ATTRS_TUPLE)
+#undef XJIT_ATTRS_TUPLE
+        std::tuple<>()))>::type;
+
+// The AttrsKind of struct T (its index in AttrsVariant).
+template <typename T, typename V = AttrsVariant>
+struct AttrsKindOfImpl;
+template <typename T, typename... Ts>
+struct AttrsKindOfImpl<T, std::variant<Ts...>> {
+  static constexpr int Index() {
+    constexpr bool same[] = {std::is_same_v<T, Ts>...};
+    for (int i = 0; i < static_cast<int>(sizeof...(Ts)); ++i) {
+      if (same[i]) return i;
+    }
+    return -1;
+  }
+  static_assert(Index() >= 0, "not an attribute struct");
+};
+template <typename T>
+constexpr AttrsKind AttrsKindOf() {
+  return static_cast<AttrsKind>(AttrsKindOfImpl<T>::Index());
+}
+
+// Aborts: asking an Attributes for a struct it does not hold is a bug.
+[[noreturn]] void AttrsKindMismatch(AttrsKind held, AttrsKind wanted);
+
+class Attributes {
+ public:
+  Attributes() = default;  // NoAttrs
+  template <typename T, typename = std::enable_if_t<HasFields<std::decay_t<T>>::value>>
+  Attributes(T&& attrs) : v_(std::forward<T>(attrs)) {}  // NOLINT: implicit by design
+
+  // The default-valued struct of `kind`.
+  static Attributes Default(AttrsKind kind);
+
+  AttrsKind kind() const { return static_cast<AttrsKind>(v_.index()); }
+  template <typename T>
+  bool is() const {
+    return std::holds_alternative<T>(v_);
+  }
+  template <typename T>
+  const T& get() const {
+    if (!is<T>()) AttrsKindMismatch(kind(), AttrsKindOf<T>());
+    return *std::get_if<T>(&v_);
+  }
+  template <typename T>
+  T& get() {
+    if (!is<T>()) AttrsKindMismatch(kind(), AttrsKindOf<T>());
+    return *std::get_if<T>(&v_);
+  }
+  // f(const S&) with the struct held.
+  template <typename F>
+  decltype(auto) Visit(F&& f) const {
+    return std::visit(std::forward<F>(f), v_);
+  }
+  template <typename F>
+  decltype(auto) Visit(F&& f) {
+    return std::visit(std::forward<F>(f), v_);
+  }
+
+  bool operator==(const Attributes& o) const { return v_ == o.v_; }
+  bool operator!=(const Attributes& o) const { return !(v_ == o.v_); }
+  template <typename H>
+  friend H AbslHashValue(H h, const Attributes& a) {
+    h = H::combine(std::move(h), a.v_.index());
+    return std::visit([&h](const auto& s) { return H::combine(std::move(h), s); }, a.v_);
+  }
+
+ private:
+  AttrsVariant v_;
+};
+
+// The fields of the struct `kind` names (for the op schema).
+std::vector<FieldInfo> DescribeAttrsFields(AttrsKind kind);
 
 }  // namespace xjit

@@ -7,7 +7,7 @@ Instruction* Computation::AddInstruction(std::unique_ptr<Instruction> instr) {
   Instruction* raw = instr.get();
   instructions_.push_back(std::move(instr));
   if (raw->opcode() == Opcode::kParameter) {
-    int64_t number = raw->attrs().dimension;
+    int64_t number = raw->attrs<ParameterAttrs>().number;
     if (static_cast<int64_t>(parameters_.size()) <= number) parameters_.resize(number + 1, nullptr);
     parameters_[number] = raw;
   }

@@ -28,7 +28,13 @@ class Instruction {
   const Shape& shape() const { return shape_; }
   const std::vector<Instruction*>& operands() const { return operands_; }
   Instruction* operand(int64_t i) const { return operands_[i]; }
-  const Attributes& attrs() const { return attrs_; }
+  // The op's typed attributes: attrs<SliceAttrs>() on a slice. Asking for
+  // another struct than the op's (OpcodeAttrsKind) aborts.
+  template <typename T>
+  const T& attrs() const {
+    return attrs_.get<T>();
+  }
+  const Attributes& attributes() const { return attrs_; }
   // reduce: [body]; call: [callee].
   const std::vector<Computation*>& called_computations() const { return called_; }
 

@@ -32,6 +32,11 @@ class Literal {
   template <typename T> T* mutable_data_as() { return reinterpret_cast<T*>(bytes_.data()); }
 
   bool operator==(const Literal& o) const { return shape_ == o.shape_ && bytes_ == o.bytes_; }
+  bool operator!=(const Literal& o) const { return !(*this == o); }
+  template <typename H>
+  friend H AbslHashValue(H h, const Literal& l) {
+    return H::combine(std::move(h), l.shape_, l.bytes_);
+  }
 
   // StableHLO dense attribute text: dense<[[1, 2], [3, 4]]> (splat as dense<0.0>).
   std::string ToString() const;

@@ -1,38 +1,66 @@
 #include "xjit/ir/opcode.h"
 
-#include "absl/strings/match.h"
-#include "absl/strings/strip.h"
+#include <string>
+
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 
 namespace xjit {
 namespace {
 
-struct OpInfo {
-  const char* name;
-  OpArity arity;
-};
+const absl::flat_hash_map<std::string, Opcode>& OpcodesByName() {
+  static const auto* const kByName = [] {
+    auto* m = new absl::flat_hash_map<std::string, Opcode>();
+    for (int i = 0; i < kNumOpcodes; ++i) m->emplace(kOpTraits[i].name, static_cast<Opcode>(i));
+    return m;
+  }();
+  return *kByName;
+}
 
-constexpr OpInfo kOps[] = {
-#define XJIT_OPCODE_INFO(e, name, arity) {name, OpArity::arity},
-    XJIT_OPCODES(XJIT_OPCODE_INFO)
-#undef XJIT_OPCODE_INFO
+constexpr const char* kAttrsKindNames[] = {
+#define XJIT_ATTRS_KIND_NAME(s) #s,
+    XJIT_ATTRS_STRUCTS(XJIT_ATTRS_KIND_NAME)
+#undef XJIT_ATTRS_KIND_NAME
 };
 
 }  // namespace
 
-absl::string_view OpcodeName(Opcode op) { return kOps[static_cast<int>(op)].name; }
-OpArity OpcodeArity(Opcode op) { return kOps[static_cast<int>(op)].arity; }
-
 absl::StatusOr<Opcode> ParseOpcode(absl::string_view name) {
   absl::ConsumePrefix(&name, "stablehlo.");
-  for (int i = 0; i < kNumOpcodes; ++i) {
-    if (name == kOps[i].name) return static_cast<Opcode>(i);
-  }
+  const auto& by_name = OpcodesByName();
+  auto it = by_name.find(name);
+  if (it != by_name.end()) return it->second;
   return absl::InvalidArgumentError(absl::StrCat("unknown op '", name, "'"));
 }
 
-bool IsElementwiseUnary(Opcode op) { return op >= Opcode::kAbs && op <= Opcode::kConvert; }
-bool IsElementwiseBinary(Opcode op) { return op >= Opcode::kAdd && op <= Opcode::kCompare; }
-bool IsElementwise(Opcode op) { return op >= Opcode::kAbs && op <= Opcode::kClamp; }
+absl::string_view OpFamilyName(OpFamily family) {
+  switch (family) {
+    case OpFamily::kStructural: return "structural";
+    case OpFamily::kElementwiseUnary: return "elementwise_unary";
+    case OpFamily::kElementwiseBinary: return "elementwise_binary";
+    case OpFamily::kElementwiseTernary: return "elementwise_ternary";
+    case OpFamily::kDataMovement: return "data_movement";
+    case OpFamily::kContraction: return "contraction";
+    case OpFamily::kReduction: return "reduction";
+    case OpFamily::kTuple: return "tuple";
+    case OpFamily::kCall: return "call";
+    case OpFamily::kFusion: return "fusion";
+  }
+  return "?";
+}
+
+absl::string_view OpArityName(OpArity arity) {
+  switch (arity) {
+    case OpArity::kNullary: return "nullary";
+    case OpArity::kUnary: return "unary";
+    case OpArity::kBinary: return "binary";
+    case OpArity::kTernary: return "ternary";
+    case OpArity::kVariadic: return "variadic";
+  }
+  return "?";
+}
+
+absl::string_view AttrsKindName(AttrsKind kind) { return kAttrsKindNames[static_cast<int>(kind)]; }
 
 }  // namespace xjit

@@ -1,5 +1,7 @@
-// The op registry: one X-macro row per op. Everything that needs the list of
-// ops (parsing names, printing, coverage docs, backends' dispatch) reads it here.
+// The op schema: every op is declared once, in XJIT_OPCODES, with its traits
+// (family, arity, attribute struct, regions, flags). Everything that needs to
+// know about ops (parsing names, shape inference, printing, backends, docs)
+// asks these traits instead of testing enum ranges or listing ops by hand.
 #pragma once
 
 #include <cstdint>
@@ -12,95 +14,222 @@ namespace xjit {
 // Operand-count classes used by shape inference and the printer.
 enum class OpArity : uint8_t { kNullary, kUnary, kBinary, kTernary, kVariadic };
 
-// V(Enum, "stablehlo_name", arity)
-#define XJIT_OPCODES(V)                                            \
-  /* structural and creation */                                    \
-  V(Parameter, "parameter", kNullary)                              \
-  V(Constant, "constant", kNullary)                                \
-  V(Iota, "iota", kNullary)                                        \
-  /* element-wise unary */                                         \
-  V(Abs, "abs", kUnary)                                            \
-  V(Cbrt, "cbrt", kUnary)                                          \
-  V(Ceil, "ceil", kUnary)                                          \
-  V(Cosine, "cosine", kUnary)                                      \
-  V(CountLeadingZeros, "count_leading_zeros", kUnary)              \
-  V(Erf, "erf", kUnary)                                            \
-  V(Exponential, "exponential", kUnary)                            \
-  V(ExponentialMinusOne, "exponential_minus_one", kUnary)          \
-  V(Floor, "floor", kUnary)                                        \
-  V(Imag, "imag", kUnary)                                          \
-  V(IsFinite, "is_finite", kUnary)                                 \
-  V(Log, "log", kUnary)                                            \
-  V(LogPlusOne, "log_plus_one", kUnary)                            \
-  V(Logistic, "logistic", kUnary)                                  \
-  V(Negate, "negate", kUnary)                                      \
-  V(Not, "not", kUnary)                                            \
-  V(Popcnt, "popcnt", kUnary)                                      \
-  V(Real, "real", kUnary)                                          \
-  V(RoundNearestAfz, "round_nearest_afz", kUnary)                  \
-  V(RoundNearestEven, "round_nearest_even", kUnary)                \
-  V(Rsqrt, "rsqrt", kUnary)                                        \
-  V(Sign, "sign", kUnary)                                          \
-  V(Sine, "sine", kUnary)                                          \
-  V(Sqrt, "sqrt", kUnary)                                          \
-  V(Tan, "tan", kUnary)                                            \
-  V(Tanh, "tanh", kUnary)                                          \
-  V(Convert, "convert", kUnary)                                    \
-  /* element-wise binary */                                        \
-  V(Add, "add", kBinary)                                           \
-  V(Subtract, "subtract", kBinary)                                 \
-  V(Multiply, "multiply", kBinary)                                 \
-  V(Divide, "divide", kBinary)                                     \
-  V(Remainder, "remainder", kBinary)                               \
-  V(Power, "power", kBinary)                                       \
-  V(Maximum, "maximum", kBinary)                                   \
-  V(Minimum, "minimum", kBinary)                                   \
-  V(And, "and", kBinary)                                           \
-  V(Or, "or", kBinary)                                             \
-  V(Xor, "xor", kBinary)                                           \
-  V(ShiftLeft, "shift_left", kBinary)                              \
-  V(ShiftRightArithmetic, "shift_right_arithmetic", kBinary)       \
-  V(ShiftRightLogical, "shift_right_logical", kBinary)             \
-  V(Atan2, "atan2", kBinary)                                       \
-  V(Complex, "complex", kBinary)                                   \
-  V(Compare, "compare", kBinary)                                   \
-  /* element-wise ternary */                                       \
-  V(Select, "select", kTernary)                                    \
-  V(Clamp, "clamp", kTernary)                                      \
-  /* shape and data movement */                                    \
-  V(BroadcastInDim, "broadcast_in_dim", kUnary)                    \
-  V(Reshape, "reshape", kUnary)                                    \
-  V(Transpose, "transpose", kUnary)                                \
-  V(Slice, "slice", kUnary)                                        \
-  V(Concatenate, "concatenate", kVariadic)                         \
-  V(Pad, "pad", kBinary)                                           \
-  V(Reverse, "reverse", kUnary)                                    \
-  /* linear algebra and reductions */                              \
-  V(DotGeneral, "dot_general", kBinary)                            \
-  V(Reduce, "reduce", kVariadic)                                   \
-  /* tuples and calls */                                           \
-  V(Tuple, "tuple", kVariadic)                                     \
-  V(GetTupleElement, "get_tuple_element", kUnary)                  \
-  V(Call, "call", kVariadic)                                       \
-  /* produced by passes (passes/elementwise_fusion.h) */           \
-  V(Fusion, "fusion", kVariadic)
+// What an op does, coarsely; passes and backends dispatch on it.
+enum class OpFamily : uint8_t {
+  kStructural,          // parameter, constant, iota
+  kElementwiseUnary,    // includes convert
+  kElementwiseBinary,   // includes compare
+  kElementwiseTernary,  // select, clamp
+  kDataMovement,        // affine index maps and reshape
+  kContraction,         // dot_general
+  kReduction,           // reduce
+  kTuple,               // tuple, get_tuple_element
+  kCall,                // call
+  kFusion,              // fusion: element-wise ops in one region (passes/elementwise_fusion.h)
+};
+
+// The typed attribute structs (ir/attributes.h), in variant order: an op's
+// row names the one it takes.
+#define XJIT_ATTRS_STRUCTS(V) \
+  V(NoAttrs)                  \
+  V(ParameterAttrs)           \
+  V(ConstantAttrs)            \
+  V(IotaAttrs)                \
+  V(BroadcastInDimAttrs)      \
+  V(TransposeAttrs)           \
+  V(SliceAttrs)               \
+  V(ConcatenateAttrs)         \
+  V(PadAttrs)                 \
+  V(ReverseAttrs)             \
+  V(DotGeneralAttrs)          \
+  V(ReduceAttrs)              \
+  V(CompareAttrs)             \
+  V(GetTupleElementAttrs)
+
+enum class AttrsKind : uint8_t {
+#define XJIT_ATTRS_KIND_ENUM(s) k##s,
+  XJIT_ATTRS_STRUCTS(XJIT_ATTRS_KIND_ENUM)
+#undef XJIT_ATTRS_KIND_ENUM
+};
+
+// Flags of an op's row (bits of OpTraits::flags).
+enum OpFlag : uint32_t {
+  kNoFlags = 0,
+  kCommutative = 1u << 0,         // f(a, b) == f(b, a) for every attribute value
+  kMultipleResults = 1u << 1,     // may return several values (a tuple shape printed as %N:K)
+  kSideEffects = 1u << 2,         // may not be removed or reordered even when unused
+  kDeclaresResultType = 1u << 3,  // the caller gives the result type; inference checks it
+  kCallsFunction = 1u << 4,       // its one called computation is a function (@callee), not a region
+};
+
+// V(Name, "stablehlo_name", family, arity, attribute struct, regions, flags)
+// `regions` counts the inline regions (bodies); a called function is a flag.
+// Rows are grouped by family, one macro per family, so that a switch handling
+// one family can pass the others on with XJIT_<FAMILY>_OPS(XJIT_OPCODE_CASE)
+// and the compiler (-Werror=switch) still points at it when an op of its own
+// family is added.
+#define XJIT_STRUCTURAL_OPS(V)                                                                     \
+  V(Parameter, "parameter", kStructural, kNullary, ParameterAttrs, 0, kDeclaresResultType)         \
+  V(Constant, "constant", kStructural, kNullary, ConstantAttrs, 0, kNoFlags)                       \
+  V(Iota, "iota", kStructural, kNullary, IotaAttrs, 0, kDeclaresResultType)
+
+#define XJIT_ELEMENTWISE_UNARY_OPS(V)                                                              \
+  V(Abs, "abs", kElementwiseUnary, kUnary, NoAttrs, 0, kNoFlags)                                   \
+  V(Cbrt, "cbrt", kElementwiseUnary, kUnary, NoAttrs, 0, kNoFlags)                                 \
+  V(Ceil, "ceil", kElementwiseUnary, kUnary, NoAttrs, 0, kNoFlags)                                 \
+  V(Cosine, "cosine", kElementwiseUnary, kUnary, NoAttrs, 0, kNoFlags)                             \
+  V(CountLeadingZeros, "count_leading_zeros", kElementwiseUnary, kUnary, NoAttrs, 0, kNoFlags)     \
+  V(Erf, "erf", kElementwiseUnary, kUnary, NoAttrs, 0, kNoFlags)                                   \
+  V(Exponential, "exponential", kElementwiseUnary, kUnary, NoAttrs, 0, kNoFlags)                   \
+  V(ExponentialMinusOne, "exponential_minus_one", kElementwiseUnary, kUnary, NoAttrs, 0, kNoFlags) \
+  V(Floor, "floor", kElementwiseUnary, kUnary, NoAttrs, 0, kNoFlags)                               \
+  V(Imag, "imag", kElementwiseUnary, kUnary, NoAttrs, 0, kNoFlags)                                 \
+  V(IsFinite, "is_finite", kElementwiseUnary, kUnary, NoAttrs, 0, kNoFlags)                        \
+  V(Log, "log", kElementwiseUnary, kUnary, NoAttrs, 0, kNoFlags)                                   \
+  V(LogPlusOne, "log_plus_one", kElementwiseUnary, kUnary, NoAttrs, 0, kNoFlags)                   \
+  V(Logistic, "logistic", kElementwiseUnary, kUnary, NoAttrs, 0, kNoFlags)                         \
+  V(Negate, "negate", kElementwiseUnary, kUnary, NoAttrs, 0, kNoFlags)                             \
+  V(Not, "not", kElementwiseUnary, kUnary, NoAttrs, 0, kNoFlags)                                   \
+  V(Popcnt, "popcnt", kElementwiseUnary, kUnary, NoAttrs, 0, kNoFlags)                             \
+  V(Real, "real", kElementwiseUnary, kUnary, NoAttrs, 0, kNoFlags)                                 \
+  V(RoundNearestAfz, "round_nearest_afz", kElementwiseUnary, kUnary, NoAttrs, 0, kNoFlags)         \
+  V(RoundNearestEven, "round_nearest_even", kElementwiseUnary, kUnary, NoAttrs, 0, kNoFlags)       \
+  V(Rsqrt, "rsqrt", kElementwiseUnary, kUnary, NoAttrs, 0, kNoFlags)                               \
+  V(Sign, "sign", kElementwiseUnary, kUnary, NoAttrs, 0, kNoFlags)                                 \
+  V(Sine, "sine", kElementwiseUnary, kUnary, NoAttrs, 0, kNoFlags)                                 \
+  V(Sqrt, "sqrt", kElementwiseUnary, kUnary, NoAttrs, 0, kNoFlags)                                 \
+  V(Tan, "tan", kElementwiseUnary, kUnary, NoAttrs, 0, kNoFlags)                                   \
+  V(Tanh, "tanh", kElementwiseUnary, kUnary, NoAttrs, 0, kNoFlags)                                 \
+  V(Convert, "convert", kElementwiseUnary, kUnary, NoAttrs, 0, kDeclaresResultType)
+
+#define XJIT_ELEMENTWISE_BINARY_OPS(V)                                                             \
+  V(Add, "add", kElementwiseBinary, kBinary, NoAttrs, 0, kCommutative)                             \
+  V(Subtract, "subtract", kElementwiseBinary, kBinary, NoAttrs, 0, kNoFlags)                       \
+  V(Multiply, "multiply", kElementwiseBinary, kBinary, NoAttrs, 0, kCommutative)                   \
+  V(Divide, "divide", kElementwiseBinary, kBinary, NoAttrs, 0, kNoFlags)                           \
+  V(Remainder, "remainder", kElementwiseBinary, kBinary, NoAttrs, 0, kNoFlags)                     \
+  V(Power, "power", kElementwiseBinary, kBinary, NoAttrs, 0, kNoFlags)                             \
+  V(Maximum, "maximum", kElementwiseBinary, kBinary, NoAttrs, 0, kCommutative)                     \
+  V(Minimum, "minimum", kElementwiseBinary, kBinary, NoAttrs, 0, kCommutative)                     \
+  V(And, "and", kElementwiseBinary, kBinary, NoAttrs, 0, kCommutative)                             \
+  V(Or, "or", kElementwiseBinary, kBinary, NoAttrs, 0, kCommutative)                               \
+  V(Xor, "xor", kElementwiseBinary, kBinary, NoAttrs, 0, kCommutative)                             \
+  V(ShiftLeft, "shift_left", kElementwiseBinary, kBinary, NoAttrs, 0, kNoFlags)                    \
+  V(ShiftRightArithmetic, "shift_right_arithmetic", kElementwiseBinary, kBinary, NoAttrs, 0,       \
+    kNoFlags)                                                                                      \
+  V(ShiftRightLogical, "shift_right_logical", kElementwiseBinary, kBinary, NoAttrs, 0, kNoFlags)   \
+  V(Atan2, "atan2", kElementwiseBinary, kBinary, NoAttrs, 0, kNoFlags)                             \
+  V(Complex, "complex", kElementwiseBinary, kBinary, NoAttrs, 0, kNoFlags)                         \
+  V(Compare, "compare", kElementwiseBinary, kBinary, CompareAttrs, 0, kNoFlags)
+
+#define XJIT_ELEMENTWISE_TERNARY_OPS(V)                                                            \
+  V(Select, "select", kElementwiseTernary, kTernary, NoAttrs, 0, kNoFlags)                         \
+  V(Clamp, "clamp", kElementwiseTernary, kTernary, NoAttrs, 0, kNoFlags)
+
+#define XJIT_DATA_MOVEMENT_OPS(V)                                                                  \
+  V(BroadcastInDim, "broadcast_in_dim", kDataMovement, kUnary, BroadcastInDimAttrs, 0,             \
+    kDeclaresResultType)                                                                           \
+  V(Reshape, "reshape", kDataMovement, kUnary, NoAttrs, 0, kDeclaresResultType)                    \
+  V(Transpose, "transpose", kDataMovement, kUnary, TransposeAttrs, 0, kNoFlags)                    \
+  V(Slice, "slice", kDataMovement, kUnary, SliceAttrs, 0, kNoFlags)                                \
+  V(Concatenate, "concatenate", kDataMovement, kVariadic, ConcatenateAttrs, 0, kNoFlags)           \
+  V(Pad, "pad", kDataMovement, kBinary, PadAttrs, 0, kNoFlags)                                     \
+  V(Reverse, "reverse", kDataMovement, kUnary, ReverseAttrs, 0, kNoFlags)
+
+#define XJIT_CONTRACTION_OPS(V)                                                                    \
+  V(DotGeneral, "dot_general", kContraction, kBinary, DotGeneralAttrs, 0, kNoFlags)
+
+#define XJIT_REDUCTION_OPS(V)                                                                      \
+  V(Reduce, "reduce", kReduction, kVariadic, ReduceAttrs, 1, kMultipleResults)
+
+#define XJIT_TUPLE_OPS(V)                                                                          \
+  V(Tuple, "tuple", kTuple, kVariadic, NoAttrs, 0, kNoFlags)                                       \
+  V(GetTupleElement, "get_tuple_element", kTuple, kUnary, GetTupleElementAttrs, 0, kNoFlags)
+
+#define XJIT_CALL_OPS(V)                                                                           \
+  V(Call, "call", kCall, kVariadic, NoAttrs, 0, kMultipleResults | kCallsFunction)
+
+// Made by passes, never traced: a cluster of element-wise ops in one region,
+// run by a backend as one pass over the elements (XLA's fusion instruction).
+// Printed as "xjit.fusion": StableHLO has no such op.
+#define XJIT_FUSION_OPS(V)                                                                         \
+  V(Fusion, "fusion", kFusion, kVariadic, NoAttrs, 1, kMultipleResults)
+
+// Every op, in enum order.
+#define XJIT_OPCODES(V)                                                                  \
+  XJIT_STRUCTURAL_OPS(V) XJIT_ELEMENTWISE_OPS(V) XJIT_DATA_MOVEMENT_OPS(V)                \
+  XJIT_CONTRACTION_OPS(V) XJIT_REDUCTION_OPS(V) XJIT_TUPLE_OPS(V) XJIT_CALL_OPS(V)     \
+  XJIT_FUSION_OPS(V)
+#define XJIT_ELEMENTWISE_OPS(V) \
+  XJIT_ELEMENTWISE_UNARY_OPS(V) XJIT_ELEMENTWISE_BINARY_OPS(V) XJIT_ELEMENTWISE_TERNARY_OPS(V)
+#define XJIT_NON_ELEMENTWISE_OPS(V)                                                  \
+  XJIT_STRUCTURAL_OPS(V) XJIT_DATA_MOVEMENT_OPS(V) XJIT_CONTRACTION_OPS(V)            \
+  XJIT_REDUCTION_OPS(V) XJIT_TUPLE_OPS(V) XJIT_CALL_OPS(V) XJIT_FUSION_OPS(V)
+
+// `case Opcode::kX:` for each row it is applied to.
+#define XJIT_OPCODE_CASE(e, name, family, arity, attrs, regions, flags) case Opcode::k##e:
 
 enum class Opcode : uint16_t {
-#define XJIT_OPCODE_ENUM(e, name, arity) k##e,
+#define XJIT_OPCODE_ENUM(e, name, family, arity, attrs, regions, flags) k##e,
   XJIT_OPCODES(XJIT_OPCODE_ENUM)
 #undef XJIT_OPCODE_ENUM
 };
 
-#define XJIT_OPCODE_COUNT(e, name, arity) +1
+#define XJIT_OPCODE_COUNT(e, name, family, arity, attrs, regions, flags) +1
 inline constexpr int kNumOpcodes = 0 XJIT_OPCODES(XJIT_OPCODE_COUNT);
 #undef XJIT_OPCODE_COUNT
 
-absl::string_view OpcodeName(Opcode op);  // StableHLO mnemonic without "stablehlo."
-OpArity OpcodeArity(Opcode op);
-absl::StatusOr<Opcode> ParseOpcode(absl::string_view name);  // accepts "stablehlo.add" or "add"
+// One op's row of the schema.
+struct OpTraits {
+  const char* name;  // StableHLO mnemonic without "stablehlo."
+  OpFamily family;
+  OpArity arity;
+  AttrsKind attrs;
+  int num_regions;
+  uint32_t flags;  // OpFlag bits
+};
 
-bool IsElementwiseUnary(Opcode op);   // includes convert
-bool IsElementwiseBinary(Opcode op);  // includes compare
-bool IsElementwise(Opcode op);        // unary, binary, select, clamp
+inline constexpr OpTraits kOpTraits[] = {
+#define XJIT_OPCODE_TRAITS(e, name, family, arity, attrs, regions, flags) \
+  {name, OpFamily::family, OpArity::arity, AttrsKind::k##attrs, regions, flags},
+    XJIT_OPCODES(XJIT_OPCODE_TRAITS)
+#undef XJIT_OPCODE_TRAITS
+};
+
+inline const OpTraits& GetOpTraits(Opcode op) { return kOpTraits[static_cast<int>(op)]; }
+
+// StableHLO mnemonic without "stablehlo."
+inline absl::string_view OpcodeName(Opcode op) { return GetOpTraits(op).name; }
+inline OpArity OpcodeArity(Opcode op) { return GetOpTraits(op).arity; }
+inline OpFamily OpcodeFamily(Opcode op) { return GetOpTraits(op).family; }
+inline AttrsKind OpcodeAttrsKind(Opcode op) { return GetOpTraits(op).attrs; }
+absl::StatusOr<Opcode> ParseOpcode(absl::string_view name);  // accepts "stablehlo.add" or "add"
+absl::string_view OpFamilyName(OpFamily family);             // "elementwise_binary"
+absl::string_view OpArityName(OpArity arity);                // "binary"
+absl::string_view AttrsKindName(AttrsKind kind);             // "SliceAttrs"
+
+inline bool IsElementwiseUnary(Opcode op) {  // includes convert
+  return OpcodeFamily(op) == OpFamily::kElementwiseUnary;
+}
+inline bool IsElementwiseBinary(Opcode op) {  // includes compare
+  return OpcodeFamily(op) == OpFamily::kElementwiseBinary;
+}
+inline bool IsElementwiseTernary(Opcode op) {  // select, clamp
+  return OpcodeFamily(op) == OpFamily::kElementwiseTernary;
+}
+inline bool IsElementwise(Opcode op) {
+  return IsElementwiseUnary(op) || IsElementwiseBinary(op) || IsElementwiseTernary(op);
+}
+inline bool HasFlag(Opcode op, OpFlag flag) { return (GetOpTraits(op).flags & flag) != 0; }
+inline bool IsCommutative(Opcode op) { return HasFlag(op, kCommutative); }
+inline bool HasMultipleResults(Opcode op) { return HasFlag(op, kMultipleResults); }
+inline bool HasSideEffects(Opcode op) { return HasFlag(op, kSideEffects); }
+inline bool DeclaresResultType(Opcode op) { return HasFlag(op, kDeclaresResultType); }
+inline bool CallsFunction(Opcode op) { return HasFlag(op, kCallsFunction); }
+inline int NumRegions(Opcode op) { return GetOpTraits(op).num_regions; }
+// Regions plus the called function: how many computations the op refers to.
+inline int NumCalledComputations(Opcode op) {
+  return NumRegions(op) + (CallsFunction(op) ? 1 : 0);
+}
 
 }  // namespace xjit

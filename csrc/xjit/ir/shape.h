@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/types/span.h"
@@ -28,6 +29,12 @@ struct Shape {
   bool SameDims(const Shape& o) const { return !is_tuple && !o.is_tuple && dims == o.dims; }
   bool operator==(const Shape& o) const;
   bool operator!=(const Shape& o) const { return !(*this == o); }
+  template <typename H>
+  friend H AbslHashValue(H h, const Shape& s) {
+    // As operator==: a tuple is its elements, an array its dtype and dims.
+    if (s.is_tuple) return H::combine(std::move(h), true, s.tuple_shapes);
+    return H::combine(std::move(h), false, s.dtype, s.dims);
+  }
 
   // StableHLO type: tensor<2x3xf32>, tuple<tensor<f32>, tensor<2xi32>>.
   std::string ToString() const;

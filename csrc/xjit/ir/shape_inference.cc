@@ -1,5 +1,6 @@
-// InferShape: checks operand counts by arity class, then hands each op to its
-// family (shape_inference_{elementwise,movement,reduce,structure}.cc).
+// InferShape: checks operand counts by arity class, the attribute struct and
+// the declared result type against the op's schema row, then hands each op to
+// its family (shape_inference_{elementwise,movement,contraction,tuple}.cc).
 #include "xjit/ir/shape_inference.h"
 
 #include "absl/container/flat_hash_set.h"
@@ -77,83 +78,100 @@ absl::Status CheckOperandCount(Opcode op, size_t got) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<Shape> InferStructural(Opcode op, const Attributes& attrs) {
-  if (op == Opcode::kParameter) {
-    if (!attrs.result_shape) {
-      return absl::InvalidArgumentError("parameter: missing result shape");
-    }
-    if (attrs.dimension < 0) {
-      return absl::OutOfRangeError(
-          absl::StrCat("parameter: parameter number must be >= 0, got ", attrs.dimension));
-    }
-    return *attrs.result_shape;
+// The declared result type must come exactly with the ops that declare one.
+absl::Status CheckDeclaredResult(Opcode op, const Shape* declared_result) {
+  if (declared_result != nullptr && !DeclaresResultType(op)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        OpcodeName(op), ": takes no declared result type, got ", declared_result->ToString()));
   }
-  if (!attrs.literal) return absl::InvalidArgumentError("constant: missing literal value");
-  return attrs.literal->shape();
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Shape> InferParameter(const ParameterAttrs& attrs, const Shape* declared_result) {
+  if (declared_result == nullptr) {
+    return absl::InvalidArgumentError("parameter: missing result shape");
+  }
+  if (attrs.number < 0) {
+    return absl::OutOfRangeError(
+        absl::StrCat("parameter: parameter number must be >= 0, got ", attrs.number));
+  }
+  return *declared_result;
 }
 
 }  // namespace
 
 absl::StatusOr<Shape> InferShape(Opcode op, absl::Span<const Shape* const> operands,
                                  const Attributes& attrs,
-                                 absl::Span<const Computation* const> called) {
+                                 absl::Span<const Computation* const> called,
+                                 const Shape* declared_result) {
   for (const Shape* s : operands) {
     if (s == nullptr) {
       return absl::InvalidArgumentError(absl::StrCat(OpcodeName(op), ": null operand shape"));
     }
   }
   if (absl::Status s = CheckOperandCount(op, operands.size()); !s.ok()) return s;
+  if (attrs.kind() != OpcodeAttrsKind(op)) {
+    return absl::InvalidArgumentError(absl::StrCat(OpcodeName(op), ": takes ",
+                                                   AttrsKindName(OpcodeAttrsKind(op)), ", got ",
+                                                   AttrsKindName(attrs.kind())));
+  }
+  if (absl::Status s = CheckDeclaredResult(op, declared_result); !s.ok()) return s;
   // Tuples are legal only where the op is about tuples or forwards them.
-  if (op != Opcode::kTuple && op != Opcode::kGetTupleElement && op != Opcode::kCall) {
+  OpFamily family = OpcodeFamily(op);
+  if (family != OpFamily::kTuple && family != OpFamily::kCall) {
     if (absl::Status s = si::CheckArrays(op, operands); !s.ok()) return s;
   }
-  bool needs_called = op == Opcode::kReduce || op == Opcode::kCall || op == Opcode::kFusion;
-  if (!needs_called && !called.empty()) {
+  if (NumCalledComputations(op) == 0 && !called.empty()) {
     return absl::InvalidArgumentError(
         absl::StrCat(OpcodeName(op), ": takes no called computations, got ", called.size()));
   }
-  if (IsElementwiseUnary(op)) return si::InferElementwiseUnary(op, *operands[0], attrs);
-  if (IsElementwiseBinary(op)) {
-    return si::InferElementwiseBinary(op, *operands[0], *operands[1], attrs);
-  }
   switch (op) {
+    XJIT_ELEMENTWISE_UNARY_OPS(XJIT_OPCODE_CASE)
+      return si::InferElementwiseUnary(op, *operands[0], declared_result);
+    XJIT_ELEMENTWISE_BINARY_OPS(XJIT_OPCODE_CASE)
+      return si::InferElementwiseBinary(op, *operands[0], *operands[1], attrs);
     case Opcode::kParameter:
-    case Opcode::kConstant:
-      return InferStructural(op, attrs);
+      return InferParameter(attrs.get<ParameterAttrs>(), declared_result);
+    case Opcode::kConstant: {
+      const Literal& value = attrs.get<ConstantAttrs>().value;
+      if (value.size_bytes() != value.shape().byte_size()) {
+        return absl::InvalidArgumentError("constant: missing literal value");
+      }
+      return value.shape();
+    }
     case Opcode::kIota:
-      return si::InferIota(attrs);
+      return si::InferIota(attrs.get<IotaAttrs>(), declared_result);
     case Opcode::kSelect:
       return si::InferSelect(*operands[0], *operands[1], *operands[2]);
     case Opcode::kClamp:
       return si::InferClamp(*operands[0], *operands[1], *operands[2]);
     case Opcode::kBroadcastInDim:
-      return si::InferBroadcastInDim(*operands[0], attrs);
+      return si::InferBroadcastInDim(*operands[0], attrs.get<BroadcastInDimAttrs>(),
+                                     declared_result);
     case Opcode::kReshape:
-      return si::InferReshape(*operands[0], attrs);
+      return si::InferReshape(*operands[0], declared_result);
     case Opcode::kTranspose:
-      return si::InferTranspose(*operands[0], attrs);
+      return si::InferTranspose(*operands[0], attrs.get<TransposeAttrs>());
     case Opcode::kSlice:
-      return si::InferSlice(*operands[0], attrs);
+      return si::InferSlice(*operands[0], attrs.get<SliceAttrs>());
     case Opcode::kConcatenate:
-      return si::InferConcatenate(operands, attrs);
+      return si::InferConcatenate(operands, attrs.get<ConcatenateAttrs>());
     case Opcode::kPad:
-      return si::InferPad(*operands[0], *operands[1], attrs);
+      return si::InferPad(*operands[0], *operands[1], attrs.get<PadAttrs>());
     case Opcode::kReverse:
-      return si::InferReverse(*operands[0], attrs);
+      return si::InferReverse(*operands[0], attrs.get<ReverseAttrs>());
     case Opcode::kDotGeneral:
-      return si::InferDotGeneral(*operands[0], *operands[1], attrs);
+      return si::InferDotGeneral(*operands[0], *operands[1], attrs.get<DotGeneralAttrs>());
     case Opcode::kReduce:
-      return si::InferReduce(operands, attrs, called);
+      return si::InferReduce(operands, attrs.get<ReduceAttrs>(), called);
     case Opcode::kTuple:
       return si::InferTuple(operands);
     case Opcode::kGetTupleElement:
-      return si::InferGetTupleElement(*operands[0], attrs);
+      return si::InferGetTupleElement(*operands[0], attrs.get<GetTupleElementAttrs>());
     case Opcode::kCall:
       return si::InferCall(operands, called);
     case Opcode::kFusion:
       return si::InferFusion(operands, called);
-    default:
-      break;
   }
   return absl::InternalError(
       absl::StrCat(OpcodeName(op), ": no shape inference rule (bug in InferShape)"));

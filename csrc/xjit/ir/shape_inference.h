@@ -1,4 +1,7 @@
 // Shape inference: one function per op family, reached through InferShape.
+// `attrs` must hold the op's struct (OpcodeAttrsKind); `declared_result` is
+// the result type of an op that declares one (DeclaresResultType), checked
+// against the operands, and must be null for the other ops.
 // Every rejection names the op and the offending shapes/attributes.
 // Status codes: InvalidArgument for wrong element types or shapes of
 // operands (Python TypeError); OutOfRange for bad attribute values such as an
@@ -16,6 +19,7 @@ namespace xjit {
 
 absl::StatusOr<Shape> InferShape(Opcode op, absl::Span<const Shape* const> operands,
                                  const Attributes& attrs,
-                                 absl::Span<const Computation* const> called);
+                                 absl::Span<const Computation* const> called,
+                                 const Shape* declared_result = nullptr);
 
 }  // namespace xjit

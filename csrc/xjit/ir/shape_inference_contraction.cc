@@ -7,8 +7,9 @@
 namespace xjit {
 namespace shape_inference {
 
-absl::StatusOr<Shape> InferDotGeneral(const Shape& lhs, const Shape& rhs, const Attributes& attrs) {
-  const DotDimensionNumbers& dn = attrs.dot;
+absl::StatusOr<Shape> InferDotGeneral(const Shape& lhs, const Shape& rhs,
+                                      const DotGeneralAttrs& attrs) {
+  const DotDimensionNumbers& dn = attrs.dot_dimension_numbers;
   if (lhs.dtype != rhs.dtype) {
     return absl::InvalidArgumentError(
         absl::StrCat("dot_general: operands must have the same element type, got ", lhs.ToString(),
@@ -69,7 +70,7 @@ absl::StatusOr<Shape> InferDotGeneral(const Shape& lhs, const Shape& rhs, const 
   return r;
 }
 
-absl::StatusOr<Shape> InferReduce(Operands operands, const Attributes& attrs, Called called) {
+absl::StatusOr<Shape> InferReduce(Operands operands, const ReduceAttrs& attrs, Called called) {
   if (operands.empty() || operands.size() % 2 != 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("reduce: expected N inputs followed by N init values, got ", operands.size(),

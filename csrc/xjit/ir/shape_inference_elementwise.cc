@@ -68,9 +68,27 @@ unsigned UnaryClasses(Opcode op) {
       return kIntT;
     case Opcode::kConvert:
       return kAnyT;
-    default:
-      return kFloatT | kComplexT;  // transcendental ops, real, imag
+    case Opcode::kCbrt:
+    case Opcode::kCosine:
+    case Opcode::kExponential:
+    case Opcode::kExponentialMinusOne:
+    case Opcode::kImag:
+    case Opcode::kLog:
+    case Opcode::kLogPlusOne:
+    case Opcode::kLogistic:
+    case Opcode::kReal:
+    case Opcode::kRsqrt:
+    case Opcode::kSine:
+    case Opcode::kSqrt:
+    case Opcode::kTan:
+    case Opcode::kTanh:
+      return kFloatT | kComplexT;
+    XJIT_ELEMENTWISE_BINARY_OPS(XJIT_OPCODE_CASE)
+    XJIT_ELEMENTWISE_TERNARY_OPS(XJIT_OPCODE_CASE)
+    XJIT_NON_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
+      break;  // not unary
   }
+  return kAnyT;
 }
 
 unsigned BinaryClasses(Opcode op) {
@@ -98,9 +116,12 @@ unsigned BinaryClasses(Opcode op) {
       return kFloatT | kComplexT;
     case Opcode::kComplex:
       return kFloatT;  // narrowed to f32/f64 below
-    default:
-      return kAnyT;
+    XJIT_ELEMENTWISE_UNARY_OPS(XJIT_OPCODE_CASE)
+    XJIT_ELEMENTWISE_TERNARY_OPS(XJIT_OPCODE_CASE)
+    XJIT_NON_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
+      break;  // not binary
   }
+  return kAnyT;
 }
 
 absl::Status CheckElementType(Opcode op, unsigned classes, const Shape& s) {
@@ -128,7 +149,7 @@ bool CompareTypeFits(ComparisonType ct, DType t) {
 
 }  // namespace
 
-absl::StatusOr<Shape> InferElementwiseUnary(Opcode op, const Shape& x, const Attributes& attrs) {
+absl::StatusOr<Shape> InferElementwiseUnary(Opcode op, const Shape& x, const Shape* declared) {
   if (absl::Status s = CheckElementType(op, UnaryClasses(op), x); !s.ok()) return s;
   switch (op) {
     case Opcode::kAbs:
@@ -138,11 +159,11 @@ absl::StatusOr<Shape> InferElementwiseUnary(Opcode op, const Shape& x, const Att
     case Opcode::kIsFinite:
       return Shape(DType::kPred, x.dims);
     case Opcode::kConvert: {
-      if (!attrs.result_shape || attrs.result_shape->is_tuple) {
+      if (declared == nullptr || declared->is_tuple) {
         return absl::InvalidArgumentError(
             absl::StrCat("convert: missing result element type for operand ", x.ToString()));
       }
-      const Shape& want = *attrs.result_shape;
+      const Shape& want = *declared;
       // Empty dims mean "only the element type was given" (rank-0 is the same either way).
       if (!want.dims.empty() && want.dims != x.dims) {
         return absl::InvalidArgumentError(absl::StrCat("convert: result shape ", want.ToString(),
@@ -151,9 +172,34 @@ absl::StatusOr<Shape> InferElementwiseUnary(Opcode op, const Shape& x, const Att
       }
       return Shape(want.dtype, x.dims);
     }
-    default:
-      return x;
+    case Opcode::kCbrt:
+    case Opcode::kCeil:
+    case Opcode::kCosine:
+    case Opcode::kCountLeadingZeros:
+    case Opcode::kErf:
+    case Opcode::kExponential:
+    case Opcode::kExponentialMinusOne:
+    case Opcode::kFloor:
+    case Opcode::kLog:
+    case Opcode::kLogPlusOne:
+    case Opcode::kLogistic:
+    case Opcode::kNegate:
+    case Opcode::kNot:
+    case Opcode::kPopcnt:
+    case Opcode::kRoundNearestAfz:
+    case Opcode::kRoundNearestEven:
+    case Opcode::kRsqrt:
+    case Opcode::kSign:
+    case Opcode::kSine:
+    case Opcode::kSqrt:
+    case Opcode::kTan:
+    case Opcode::kTanh:
+    XJIT_ELEMENTWISE_BINARY_OPS(XJIT_OPCODE_CASE)
+    XJIT_ELEMENTWISE_TERNARY_OPS(XJIT_OPCODE_CASE)
+    XJIT_NON_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
+      break;
   }
+  return x;
 }
 
 absl::StatusOr<Shape> InferElementwiseBinary(Opcode op, const Shape& lhs, const Shape& rhs,
@@ -170,16 +216,37 @@ absl::StatusOr<Shape> InferElementwiseBinary(Opcode op, const Shape& lhs, const 
       if (lhs.dtype == DType::kF64) return Shape(DType::kC128, lhs.dims);
       return absl::InvalidArgumentError(
           absl::StrCat("complex: expected f32 or f64 operands, got ", lhs.ToString()));
-    case Opcode::kCompare:
-      if (!CompareTypeFits(attrs.compare_type, lhs.dtype)) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("compare: compare_type ", ComparisonTypeName(attrs.compare_type),
-                         " does not fit element type of ", lhs.ToString()));
+    case Opcode::kCompare: {
+      ComparisonType type = attrs.get<CompareAttrs>().compare_type;
+      if (!CompareTypeFits(type, lhs.dtype)) {
+        return absl::InvalidArgumentError(absl::StrCat("compare: compare_type ",
+                                                       ComparisonTypeName(type),
+                                                       " does not fit element type of ",
+                                                       lhs.ToString()));
       }
       return Shape(DType::kPred, lhs.dims);
-    default:
-      return lhs;
+    }
+    case Opcode::kAdd:
+    case Opcode::kSubtract:
+    case Opcode::kMultiply:
+    case Opcode::kDivide:
+    case Opcode::kRemainder:
+    case Opcode::kPower:
+    case Opcode::kMaximum:
+    case Opcode::kMinimum:
+    case Opcode::kAnd:
+    case Opcode::kOr:
+    case Opcode::kXor:
+    case Opcode::kShiftLeft:
+    case Opcode::kShiftRightArithmetic:
+    case Opcode::kShiftRightLogical:
+    case Opcode::kAtan2:
+    XJIT_ELEMENTWISE_UNARY_OPS(XJIT_OPCODE_CASE)
+    XJIT_ELEMENTWISE_TERNARY_OPS(XJIT_OPCODE_CASE)
+    XJIT_NON_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
+      break;
   }
+  return lhs;
 }
 
 absl::StatusOr<Shape> InferSelect(const Shape& pred, const Shape& on_true, const Shape& on_false) {

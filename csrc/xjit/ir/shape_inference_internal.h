@@ -29,26 +29,28 @@ absl::Status CheckArrays(Opcode op, Operands operands);
 absl::Status CheckAxes(Opcode op, absl::string_view what, absl::Span<const int64_t> axes,
                        int64_t rank);
 
-absl::StatusOr<Shape> InferElementwiseUnary(Opcode op, const Shape& x, const Attributes& attrs);
+absl::StatusOr<Shape> InferElementwiseUnary(Opcode op, const Shape& x, const Shape* declared);
 absl::StatusOr<Shape> InferElementwiseBinary(Opcode op, const Shape& lhs, const Shape& rhs,
                                              const Attributes& attrs);
 absl::StatusOr<Shape> InferSelect(const Shape& pred, const Shape& on_true, const Shape& on_false);
 absl::StatusOr<Shape> InferClamp(const Shape& min, const Shape& operand, const Shape& max);
 
-absl::StatusOr<Shape> InferIota(const Attributes& attrs);
-absl::StatusOr<Shape> InferBroadcastInDim(const Shape& x, const Attributes& attrs);
-absl::StatusOr<Shape> InferReshape(const Shape& x, const Attributes& attrs);
-absl::StatusOr<Shape> InferTranspose(const Shape& x, const Attributes& attrs);
-absl::StatusOr<Shape> InferReverse(const Shape& x, const Attributes& attrs);
-absl::StatusOr<Shape> InferSlice(const Shape& x, const Attributes& attrs);
-absl::StatusOr<Shape> InferConcatenate(Operands operands, const Attributes& attrs);
-absl::StatusOr<Shape> InferPad(const Shape& x, const Shape& padding_value, const Attributes& attrs);
+absl::StatusOr<Shape> InferIota(const IotaAttrs& attrs, const Shape* declared);
+absl::StatusOr<Shape> InferBroadcastInDim(const Shape& x, const BroadcastInDimAttrs& attrs,
+                                          const Shape* declared);
+absl::StatusOr<Shape> InferReshape(const Shape& x, const Shape* declared);
+absl::StatusOr<Shape> InferTranspose(const Shape& x, const TransposeAttrs& attrs);
+absl::StatusOr<Shape> InferReverse(const Shape& x, const ReverseAttrs& attrs);
+absl::StatusOr<Shape> InferSlice(const Shape& x, const SliceAttrs& attrs);
+absl::StatusOr<Shape> InferConcatenate(Operands operands, const ConcatenateAttrs& attrs);
+absl::StatusOr<Shape> InferPad(const Shape& x, const Shape& padding_value, const PadAttrs& attrs);
 
-absl::StatusOr<Shape> InferDotGeneral(const Shape& lhs, const Shape& rhs, const Attributes& attrs);
-absl::StatusOr<Shape> InferReduce(Operands operands, const Attributes& attrs, Called called);
+absl::StatusOr<Shape> InferDotGeneral(const Shape& lhs, const Shape& rhs,
+                                      const DotGeneralAttrs& attrs);
+absl::StatusOr<Shape> InferReduce(Operands operands, const ReduceAttrs& attrs, Called called);
 
 absl::StatusOr<Shape> InferTuple(Operands operands);
-absl::StatusOr<Shape> InferGetTupleElement(const Shape& tuple, const Attributes& attrs);
+absl::StatusOr<Shape> InferGetTupleElement(const Shape& tuple, const GetTupleElementAttrs& attrs);
 absl::StatusOr<Shape> InferCall(Operands operands, Called called);
 absl::StatusOr<Shape> InferFusion(Operands operands, Called called);
 

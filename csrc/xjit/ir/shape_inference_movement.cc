@@ -17,31 +17,32 @@ absl::Status CheckLength(Opcode op, absl::string_view what, absl::Span<const int
                                             " must have one entry per dim of ", x.ToString()));
 }
 
-absl::Status CheckNoTupleResult(Opcode op, const Attributes& attrs) {
-  if (!attrs.result_shape) {
+// The declared result type of `op`: present, an array, dims >= 0.
+absl::StatusOr<Shape> DeclaredArray(Opcode op, const Shape* declared) {
+  if (declared == nullptr) {
     return absl::InvalidArgumentError(absl::StrCat(OpcodeName(op), ": missing result shape"));
   }
-  if (attrs.result_shape->is_tuple) {
+  if (declared->is_tuple) {
     return absl::InvalidArgumentError(absl::StrCat(
-        OpcodeName(op), ": result shape must be an array, got ", attrs.result_shape->ToString()));
+        OpcodeName(op), ": result shape must be an array, got ", declared->ToString()));
   }
-  for (int64_t d : attrs.result_shape->dims) {
+  for (int64_t d : declared->dims) {
     if (d < 0) {
       return absl::OutOfRangeError(absl::StrCat(OpcodeName(op), ": result dims must be >= 0, got ",
-                                                DimsToString(attrs.result_shape->dims)));
+                                                DimsToString(declared->dims)));
     }
   }
-  return absl::OkStatus();
+  return *declared;
 }
 
 // The declared result of an op that moves elements without converting them
 // (broadcast_in_dim, reshape): an array of the operand's element type.
 absl::StatusOr<Shape> DeclaredResultOfOperandType(Opcode op, const Shape& x,
-                                                  const Attributes& attrs) {
-  if (absl::Status s = CheckNoTupleResult(op, attrs); !s.ok()) return s;
-  const Shape& r = *attrs.result_shape;
-  if (r.dtype != x.dtype) {
-    return absl::InvalidArgumentError(absl::StrCat(OpcodeName(op), ": result ", r.ToString(),
+                                                  const Shape* declared) {
+  absl::StatusOr<Shape> r = DeclaredArray(op, declared);
+  if (!r.ok()) return r.status();
+  if (r->dtype != x.dtype) {
+    return absl::InvalidArgumentError(absl::StrCat(OpcodeName(op), ": result ", r->ToString(),
                                                    " must have the element type of the operand ",
                                                    x.ToString()));
   }
@@ -50,9 +51,10 @@ absl::StatusOr<Shape> DeclaredResultOfOperandType(Opcode op, const Shape& x,
 
 }  // namespace
 
-absl::StatusOr<Shape> InferIota(const Attributes& attrs) {
-  if (absl::Status s = CheckNoTupleResult(Opcode::kIota, attrs); !s.ok()) return s;
-  const Shape& r = *attrs.result_shape;
+absl::StatusOr<Shape> InferIota(const IotaAttrs& attrs, const Shape* declared) {
+  absl::StatusOr<Shape> result = DeclaredArray(Opcode::kIota, declared);
+  if (!result.ok()) return result.status();
+  const Shape& r = *result;
   if (r.rank() < 1) {
     return absl::InvalidArgumentError(
         absl::StrCat("iota: result must have rank >= 1, got ", r.ToString()));
@@ -61,18 +63,20 @@ absl::StatusOr<Shape> InferIota(const Attributes& attrs) {
     return absl::InvalidArgumentError(absl::StrCat(
         "iota: expected integer, floating-point or complex element type, got ", r.ToString()));
   }
-  if (attrs.dimension < 0 || attrs.dimension >= r.rank()) {
-    return absl::OutOfRangeError(
-        absl::StrCat("iota: iota_dimension ", attrs.dimension, " out of range for ", r.ToString()));
+  if (attrs.iota_dimension < 0 || attrs.iota_dimension >= r.rank()) {
+    return absl::OutOfRangeError(absl::StrCat("iota: iota_dimension ", attrs.iota_dimension,
+                                              " out of range for ", r.ToString()));
   }
   return r;
 }
 
-absl::StatusOr<Shape> InferBroadcastInDim(const Shape& x, const Attributes& attrs) {
-  absl::StatusOr<Shape> declared = DeclaredResultOfOperandType(Opcode::kBroadcastInDim, x, attrs);
-  if (!declared.ok()) return declared.status();
-  const Shape& r = *declared;
-  const std::vector<int64_t>& bd = attrs.dimensions;
+absl::StatusOr<Shape> InferBroadcastInDim(const Shape& x, const BroadcastInDimAttrs& attrs,
+                                          const Shape* declared) {
+  absl::StatusOr<Shape> result =
+      DeclaredResultOfOperandType(Opcode::kBroadcastInDim, x, declared);
+  if (!result.ok()) return result.status();
+  const Shape& r = *result;
+  const std::vector<int64_t>& bd = attrs.broadcast_dimensions;
   if (static_cast<int64_t>(bd.size()) != x.rank()) {
     return absl::OutOfRangeError(
         absl::StrCat("broadcast_in_dim: broadcast_dimensions ", DimsToString(bd),
@@ -92,10 +96,10 @@ absl::StatusOr<Shape> InferBroadcastInDim(const Shape& x, const Attributes& attr
   return r;
 }
 
-absl::StatusOr<Shape> InferReshape(const Shape& x, const Attributes& attrs) {
-  absl::StatusOr<Shape> declared = DeclaredResultOfOperandType(Opcode::kReshape, x, attrs);
-  if (!declared.ok()) return declared.status();
-  const Shape& r = *declared;
+absl::StatusOr<Shape> InferReshape(const Shape& x, const Shape* declared) {
+  absl::StatusOr<Shape> result = DeclaredResultOfOperandType(Opcode::kReshape, x, declared);
+  if (!result.ok()) return result.status();
+  const Shape& r = *result;
   if (r.num_elements() != x.num_elements()) {
     return absl::InvalidArgumentError(absl::StrCat("reshape: cannot reshape ", x.ToString(), " (",
                                                    x.num_elements(), " elements) to ", r.ToString(),
@@ -104,8 +108,8 @@ absl::StatusOr<Shape> InferReshape(const Shape& x, const Attributes& attrs) {
   return r;
 }
 
-absl::StatusOr<Shape> InferTranspose(const Shape& x, const Attributes& attrs) {
-  const std::vector<int64_t>& perm = attrs.dimensions;
+absl::StatusOr<Shape> InferTranspose(const Shape& x, const TransposeAttrs& attrs) {
+  const std::vector<int64_t>& perm = attrs.permutation;
   bool ok = static_cast<int64_t>(perm.size()) == x.rank() &&
             CheckAxes(Opcode::kTranspose, "permutation", perm, x.rank()).ok();
   if (!ok) {
@@ -118,7 +122,7 @@ absl::StatusOr<Shape> InferTranspose(const Shape& x, const Attributes& attrs) {
   return r;
 }
 
-absl::StatusOr<Shape> InferReverse(const Shape& x, const Attributes& attrs) {
+absl::StatusOr<Shape> InferReverse(const Shape& x, const ReverseAttrs& attrs) {
   if (absl::Status s = CheckAxes(Opcode::kReverse, "dimensions", attrs.dimensions, x.rank());
       !s.ok()) {
     return s;
@@ -126,7 +130,7 @@ absl::StatusOr<Shape> InferReverse(const Shape& x, const Attributes& attrs) {
   return x;
 }
 
-absl::StatusOr<Shape> InferSlice(const Shape& x, const Attributes& attrs) {
+absl::StatusOr<Shape> InferSlice(const Shape& x, const SliceAttrs& attrs) {
   std::vector<int64_t> strides = attrs.strides;
   if (strides.empty()) strides.assign(x.rank(), 1);
   for (const auto& [what, v] :
@@ -148,7 +152,7 @@ absl::StatusOr<Shape> InferSlice(const Shape& x, const Attributes& attrs) {
   return r;
 }
 
-absl::StatusOr<Shape> InferConcatenate(Operands operands, const Attributes& attrs) {
+absl::StatusOr<Shape> InferConcatenate(Operands operands, const ConcatenateAttrs& attrs) {
   if (operands.empty()) {
     return absl::InvalidArgumentError("concatenate: expected at least one operand");
   }
@@ -178,7 +182,7 @@ absl::StatusOr<Shape> InferConcatenate(Operands operands, const Attributes& attr
 }
 
 absl::StatusOr<Shape> InferPad(const Shape& x, const Shape& padding_value,
-                               const Attributes& attrs) {
+                               const PadAttrs& attrs) {
   if (padding_value.rank() != 0 || padding_value.dtype != x.dtype) {
     return absl::InvalidArgumentError(
         absl::StrCat("pad: padding_value must be a scalar with the element type of the operand ",

@@ -12,17 +12,17 @@ absl::StatusOr<Shape> InferTuple(Operands operands) {
   return Shape::Tuple(std::move(parts));
 }
 
-absl::StatusOr<Shape> InferGetTupleElement(const Shape& tuple, const Attributes& attrs) {
+absl::StatusOr<Shape> InferGetTupleElement(const Shape& tuple, const GetTupleElementAttrs& attrs) {
   if (!tuple.is_tuple) {
     return absl::InvalidArgumentError(
         absl::StrCat("get_tuple_element: operand must be a tuple, got ", tuple.ToString()));
   }
   int64_t size = static_cast<int64_t>(tuple.tuple_shapes.size());
-  if (attrs.dimension < 0 || attrs.dimension >= size) {
-    return absl::OutOfRangeError(absl::StrCat("get_tuple_element: index ", attrs.dimension,
+  if (attrs.index < 0 || attrs.index >= size) {
+    return absl::OutOfRangeError(absl::StrCat("get_tuple_element: index ", attrs.index,
                                               " out of range for ", tuple.ToString()));
   }
-  return tuple.tuple_shapes[attrs.dimension];
+  return tuple.tuple_shapes[attrs.index];
 }
 
 absl::StatusOr<Shape> InferCall(Operands operands, Called called) {

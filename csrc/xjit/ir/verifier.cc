@@ -55,7 +55,10 @@ absl::Status VerifyInstruction(const Computation& c, const Instruction& instr, i
     }
     called.push_back(callee);
   }
-  absl::StatusOr<Shape> want = InferShape(instr.opcode(), shapes, instr.attrs(), called);
+  // An op that declares its result type declared the one it has.
+  const Shape* declared = DeclaresResultType(instr.opcode()) ? &instr.shape() : nullptr;
+  absl::StatusOr<Shape> want =
+      InferShape(instr.opcode(), shapes, instr.attributes(), called, declared);
   if (!want.ok()) return Fail(want.status().code(), want.status().message(), c, instr);
   if (*want != instr.shape()) {
     return Fail(absl::StatusCode::kInvalidArgument,

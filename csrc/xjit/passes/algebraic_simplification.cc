@@ -40,8 +40,8 @@ Literal Element(DType dtype, Splat splat) {
 // broadcast_in_dim of one.
 bool IsSplat(const Instruction* value, Splat splat) {
   while (value->opcode() == Opcode::kBroadcastInDim) value = value->operand(0);
-  if (value->opcode() != Opcode::kConstant || !value->attrs().literal) return false;
-  const Literal& lit = *value->attrs().literal;
+  if (value->opcode() != Opcode::kConstant) return false;
+  const Literal& lit = value->attrs<ConstantAttrs>().value;
   if (lit.shape().is_tuple) return false;
   Literal want = Element(lit.shape().dtype, splat);
   const int64_t width = want.size_bytes();
@@ -102,50 +102,52 @@ Instruction* DropNeutral(Opcode op, Instruction* a, Instruction* b) {
 
 struct Simplified {
   Instruction* value = nullptr;  // use this value, or
-  Opcode op = Opcode::kReshape;  // build `op` on `operand` with `attrs`
+  Opcode op = Opcode::kReshape;  // build `op` on `operand` with `attrs` (same result type)
   Instruction* operand = nullptr;
   Attributes attrs;
 };
 
 Simplified SimplifyTranspose(const Instruction& instr, Instruction* x) {
-  const std::vector<int64_t>& permutation = instr.attrs().dimensions;
+  const std::vector<int64_t>& permutation = instr.attrs<TransposeAttrs>().permutation;
   if (IsIdentityPermutation(permutation)) return {x};
   if (x->opcode() != Opcode::kTranspose) return {};
   // Result dimension i is x's dimension p[i], which is x's operand's
   // dimension inner[p[i]].
-  Attributes composed;
-  for (int64_t d : permutation) composed.dimensions.push_back(x->attrs().dimensions[d]);
-  if (IsIdentityPermutation(composed.dimensions)) return {x->operand(0)};
+  TransposeAttrs composed;
+  for (int64_t d : permutation) {
+    composed.permutation.push_back(x->attrs<TransposeAttrs>().permutation[d]);
+  }
+  if (IsIdentityPermutation(composed.permutation)) return {x->operand(0)};
   return {nullptr, Opcode::kTranspose, x->operand(0), composed};
 }
 
 Simplified SimplifyBroadcast(const Instruction& instr, Instruction* x) {
-  const Attributes& attrs = instr.attrs();
-  if (x->shape() == instr.shape() && IsIdentityPermutation(attrs.dimensions)) return {x};
+  const BroadcastInDimAttrs& attrs = instr.attrs<BroadcastInDimAttrs>();
+  if (x->shape() == instr.shape() && IsIdentityPermutation(attrs.broadcast_dimensions)) return {x};
   if (x->opcode() == Opcode::kReshape) {
     // A reshape that only adds unit dimensions to y (as keepdims does)
     // feeding a broadcast: broadcast y directly.
     std::optional<std::vector<int64_t>> dims =
         UnitDimensionsAdded(x->operand(0)->shape().dims, x->shape().dims);
     if (!dims) return {};
-    Attributes direct = attrs;
-    direct.dimensions.clear();
-    for (int64_t d : *dims) direct.dimensions.push_back(attrs.dimensions[d]);
+    BroadcastInDimAttrs direct;
+    for (int64_t d : *dims) direct.broadcast_dimensions.push_back(attrs.broadcast_dimensions[d]);
     return {nullptr, Opcode::kBroadcastInDim, x->operand(0), direct};
   }
   if (x->opcode() != Opcode::kBroadcastInDim) return {};
   // x's operand dimension i went to x's dimension inner[i], which goes to
   // dimension outer[inner[i]] here.
-  Attributes composed = attrs;
-  composed.dimensions.clear();
-  for (int64_t d : x->attrs().dimensions) composed.dimensions.push_back(attrs.dimensions[d]);
+  BroadcastInDimAttrs composed;
+  for (int64_t d : x->attrs<BroadcastInDimAttrs>().broadcast_dimensions) {
+    composed.broadcast_dimensions.push_back(attrs.broadcast_dimensions[d]);
+  }
   return {nullptr, Opcode::kBroadcastInDim, x->operand(0), composed};
 }
 
 Simplified SimplifyReshape(const Instruction& instr, Instruction* x) {
   if (x->shape() == instr.shape()) return {x};
   if (x->opcode() == Opcode::kReshape) {
-    return {nullptr, Opcode::kReshape, x->operand(0), instr.attrs()};
+    return {nullptr, Opcode::kReshape, x->operand(0), {}};
   }
   return {};
 }
@@ -166,9 +168,7 @@ Simplified Simplify(const Instruction& instr, absl::Span<Instruction* const> ope
   // backends read such splats in place.
   if (moves_data && op != Opcode::kBroadcastInDim && x->opcode() == Opcode::kBroadcastInDim &&
       x->operand(0)->shape().rank() == 0) {
-    Attributes splat;
-    splat.result_shape = instr.shape();
-    return {nullptr, Opcode::kBroadcastInDim, x->operand(0), splat};
+    return {nullptr, Opcode::kBroadcastInDim, x->operand(0), BroadcastInDimAttrs{}};
   }
   if (op == Opcode::kNegate) return {x->opcode() == Opcode::kNegate ? x->operand(0) : nullptr};
   if (op == Opcode::kConvert) return {x->shape() == instr.shape() ? x : nullptr};
@@ -196,7 +196,10 @@ absl::StatusOr<bool> RunAlgebraicSimplification(Module& module) {
     if (s.value != nullptr) return CloneAction::Replace(s.value);
     if (s.operand == nullptr) return CloneAction::Clone();
     absl::StatusOr<Instruction*> rebuilt =
-        ctx.builder.Add(s.op, {s.operand}, s.attrs, {}, ctx.old.source_location());
+        DeclaresResultType(s.op)
+            ? ctx.builder.AddWithResultType(s.op, ctx.old.shape(), {s.operand}, s.attrs, {},
+                                            ctx.old.source_location())
+            : ctx.builder.Add(s.op, {s.operand}, s.attrs, {}, ctx.old.source_location());
     if (!rebuilt.ok()) return rebuilt.status();
     return CloneAction::Replace(*rebuilt);
   };

@@ -56,7 +56,7 @@ absl::StatusOr<BufferAssignment> BufferAssignment::Create(const Computation& ent
       case Opcode::kParameter: {
         if (instr.shape().is_tuple) return Unsupported(instr, "a tuple parameter of the entry");
         BufferId b = a.NewBuffer(LogicalBuffer::Kind::kParameter, instr.shape().byte_size(), &instr, step);
-        a.buffers_[b].number = instr.attrs().dimension;
+        a.buffers_[b].number = instr.attrs<ParameterAttrs>().number;
         leaves.push_back(b);
         continue;
       }
@@ -71,7 +71,7 @@ absl::StatusOr<BufferAssignment> BufferAssignment::Create(const Computation& ent
         continue;
       case Opcode::kGetTupleElement: {
         const Shape& t = instr.operand(0)->shape();
-        const int64_t index = instr.attrs().dimension;
+        const int64_t index = instr.attrs<GetTupleElementAttrs>().index;
         if (!t.is_tuple || index < 0 || index >= static_cast<int64_t>(t.tuple_shapes.size())) {
           return Unsupported(instr, "index out of range");
         }
@@ -81,7 +81,19 @@ absl::StatusOr<BufferAssignment> BufferAssignment::Create(const Computation& ent
         leaves.assign(l.begin() + first, l.begin() + first + LeafCount(t.tuple_shapes[index]));
         continue;
       }
-      default:
+      // Ops that compute new values: buffers of their own, below.
+      case Opcode::kConstant:
+      case Opcode::kIota:
+      XJIT_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
+      case Opcode::kBroadcastInDim:
+      case Opcode::kTranspose:
+      case Opcode::kSlice:
+      case Opcode::kConcatenate:
+      case Opcode::kPad:
+      case Opcode::kReverse:
+      XJIT_CONTRACTION_OPS(XJIT_OPCODE_CASE)
+      XJIT_REDUCTION_OPS(XJIT_OPCODE_CASE)
+      XJIT_FUSION_OPS(XJIT_OPCODE_CASE)
         break;
     }
     const bool constant = options.is_constant ? options.is_constant(instr)

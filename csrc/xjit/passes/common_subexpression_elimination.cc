@@ -12,16 +12,6 @@
 namespace xjit::passes {
 namespace {
 
-bool SameAttributes(const Attributes& a, const Attributes& b) {
-  return a.dimensions == b.dimensions && a.dimension == b.dimension &&
-         a.start_indices == b.start_indices && a.limit_indices == b.limit_indices &&
-         a.strides == b.strides && a.edge_padding_low == b.edge_padding_low &&
-         a.edge_padding_high == b.edge_padding_high && a.interior_padding == b.interior_padding &&
-         a.dot == b.dot && a.comparison_direction == b.comparison_direction &&
-         a.compare_type == b.compare_type && a.literal == b.literal &&
-         a.result_shape == b.result_shape;
-}
-
 bool SameComputation(const Computation& a, const Computation& b);
 
 // Called computations are the same when they are one, or compute the same
@@ -46,7 +36,7 @@ bool SameComputation(const Computation& a, const Computation& b) {
     const Instruction& x = *ai[i];
     const Instruction& y = *bi[i];
     if (x.opcode() != y.opcode() || x.shape() != y.shape() ||
-        x.operands().size() != y.operands().size() || !SameAttributes(x.attrs(), y.attrs()) ||
+        x.operands().size() != y.operands().size() || x.attributes() != y.attributes() ||
         !SameCallees(x.called_computations(), y.called_computations())) {
       return false;
     }
@@ -85,8 +75,8 @@ class Table {
   static size_t Hash(const Instruction& instr, absl::Span<Instruction* const> operands) {
     size_t h = absl::HashOf(instr.opcode(), operands, instr.called_computations().size(),
                             instr.shape().dims, instr.shape().dtype);
-    if (instr.opcode() == Opcode::kConstant && instr.attrs().literal) {
-      const Literal& lit = *instr.attrs().literal;
+    if (instr.opcode() == Opcode::kConstant) {
+      const Literal& lit = instr.attrs<ConstantAttrs>().value;
       // A prefix of the bytes tells most constants apart at a bounded cost.
       absl::string_view bytes(reinterpret_cast<const char*>(lit.data()),
                               std::min<int64_t>(lit.size_bytes(), 64));
@@ -98,7 +88,7 @@ class Table {
                    const Instruction& b, absl::Span<Instruction* const> b_operands) {
     return a.opcode() == b.opcode() && a.shape() == b.shape() &&
            absl::MakeConstSpan(a_operands) == b_operands &&
-           SameAttributes(a.attrs(), b.attrs()) &&
+           a.attributes() == b.attributes() &&
            SameCallees(a.called_computations(), b.called_computations());
   }
 

@@ -24,12 +24,11 @@ bool Foldable(const Instruction& instr, absl::Span<Instruction* const> operands)
 // The folded value of a Foldable `instr`.
 absl::StatusOr<Literal> Fold(const Instruction& instr, absl::Span<Instruction* const> operands) {
   const Opcode op = instr.opcode();
-  const Attributes& attrs = instr.attrs();
-  if (op == Opcode::kIota) return IotaLiteral(instr.shape(), attrs.dimension);
-  const Literal& x = *operands[0]->attrs().literal;
+  if (op == Opcode::kIota) return IotaLiteral(instr.shape(), instr.attrs<IotaAttrs>().iota_dimension);
+  const Literal& x = operands[0]->attrs<ConstantAttrs>().value;
   if (op == Opcode::kReshape) return ReshapeLiteral(x, instr.shape());
-  if (op == Opcode::kTranspose) return TransposeLiteral(x, attrs.dimensions);
-  return BroadcastLiteral(x, instr.shape(), attrs.dimensions);
+  if (op == Opcode::kTranspose) return TransposeLiteral(x, instr.attrs<TransposeAttrs>().permutation);
+  return BroadcastLiteral(x, instr.shape(), instr.attrs<BroadcastInDimAttrs>().broadcast_dimensions);
 }
 
 }  // namespace

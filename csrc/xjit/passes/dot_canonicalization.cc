@@ -45,7 +45,7 @@ void Arrange(const std::vector<int64_t>& dims, const std::vector<std::vector<int
 // The plan for `dot`, or false when it is left alone.
 bool MakePlan(const Instruction& dot, const DotCanonicalizationOptions& options, Plan& plan) {
   if (dot.opcode() != Opcode::kDotGeneral) return false;
-  const DotDimensionNumbers& dn = dot.attrs().dot;
+  const DotDimensionNumbers& dn = dot.attrs<DotGeneralAttrs>().dot_dimension_numbers;
   const Shape& lhs = dot.operand(0)->shape();
   const Shape& rhs = dot.operand(1)->shape();
   std::vector<int64_t> lhs_free = dn.LhsFreeDimensions(lhs.rank());
@@ -76,16 +76,13 @@ absl::StatusOr<Instruction*> Collapse(Instruction* x, const std::vector<int64_t>
                                       const std::vector<int64_t>& collapsed,
                                       ComputationBuilder& b, const std::string& loc) {
   if (!IsIdentity(permutation)) {
-    Attributes t;
-    t.dimensions = permutation;
-    absl::StatusOr<Instruction*> moved = b.Add(Opcode::kTranspose, {x}, t, {}, loc);
+    absl::StatusOr<Instruction*> moved =
+        b.Add(Opcode::kTranspose, {x}, TransposeAttrs{permutation}, {}, loc);
     if (!moved.ok()) return moved.status();
     x = *moved;
   }
   if (x->shape().dims == collapsed) return x;
-  Attributes r;
-  r.result_shape = Shape(x->shape().dtype, collapsed);
-  return b.Add(Opcode::kReshape, {x}, r, {}, loc);
+  return b.AddWithResultType(Opcode::kReshape, Shape(x->shape().dtype, collapsed), {x}, {}, {}, loc);
 }
 
 absl::StatusOr<Instruction*> Rewrite(const CloneContext& ctx, const Plan& plan) {
@@ -96,23 +93,20 @@ absl::StatusOr<Instruction*> Rewrite(const CloneContext& ctx, const Plan& plan) 
   absl::StatusOr<Instruction*> rhs =
       Collapse(ctx.operands[1], plan.rhs_permutation, plan.rhs_groups, ctx.builder, loc);
   if (!rhs.ok()) return rhs.status();
-  Attributes dot = ctx.old.attrs();
-  dot.dot = DotDimensionNumbers{};
+  DotGeneralAttrs dot;
   if (plan.batch) {
-    dot.dot.lhs_batching_dimensions = {0};
-    dot.dot.rhs_batching_dimensions = {0};
+    dot.dot_dimension_numbers.lhs_batching_dimensions = {0};
+    dot.dot_dimension_numbers.rhs_batching_dimensions = {0};
   }
   if (plan.lhs_contracting >= 0) {
-    dot.dot.lhs_contracting_dimensions = {plan.lhs_contracting};
-    dot.dot.rhs_contracting_dimensions = {plan.rhs_contracting};
+    dot.dot_dimension_numbers.lhs_contracting_dimensions = {plan.lhs_contracting};
+    dot.dot_dimension_numbers.rhs_contracting_dimensions = {plan.rhs_contracting};
   }
   absl::StatusOr<Instruction*> product =
       ctx.builder.Add(Opcode::kDotGeneral, {*lhs, *rhs}, dot, {}, loc);
   if (!product.ok()) return product.status();
   if ((*product)->shape() == ctx.old.shape()) return *product;
-  Attributes r;
-  r.result_shape = ctx.old.shape();
-  return ctx.builder.Add(Opcode::kReshape, {*product}, r, {}, loc);
+  return ctx.builder.AddWithResultType(Opcode::kReshape, ctx.old.shape(), {*product}, {}, {}, loc);
 }
 
 }  // namespace

@@ -26,6 +26,19 @@ bool IsFusible(const Instruction& instr) {
   return true;
 }
 
+// Appends an instruction like `like` (op, attributes, declared result type)
+// onto new operands.
+absl::StatusOr<Instruction*> AddLike(ComputationBuilder& b, const Instruction& like,
+                                     std::vector<Instruction*> operands,
+                                     std::vector<Computation*> called = {}) {
+  if (DeclaresResultType(like.opcode())) {
+    return b.AddWithResultType(like.opcode(), like.shape(), std::move(operands), like.attributes(),
+                               std::move(called), like.source_location());
+  }
+  return b.Add(like.opcode(), std::move(operands), like.attributes(), std::move(called),
+               like.source_location());
+}
+
 struct Cluster {
   int64_t elements = 0;
   std::vector<const Instruction*> members;  // in schedule order
@@ -215,8 +228,7 @@ absl::Status FusionEmitter::EmitCluster(int32_t k) {
       } else if (IsElementwise(m->opcode()) && IsSplat(*o)) {
         auto [it, fresh] = splats.try_emplace(o, nullptr);
         if (fresh) {
-          auto b = rb->Add(Opcode::kBroadcastInDim, {parameter(o->operand(0))}, o->attrs(), {},
-                           o->source_location());
+          auto b = AddLike(*rb, *o, {parameter(o->operand(0))});
           if (!b.ok()) return b.status();
           it->second = *b;
         }
@@ -225,7 +237,7 @@ absl::Status FusionEmitter::EmitCluster(int32_t k) {
         ops.push_back(parameter(o));
       }
     }
-    auto added = rb->Add(m->opcode(), std::move(ops), m->attrs(), {}, m->source_location());
+    auto added = AddLike(*rb, *m, std::move(ops));
     if (!added.ok()) return added.status();
     inside[m] = *added;
     if (escapes_[m->id()] && m->opcode() != Opcode::kReshape) {
@@ -242,16 +254,14 @@ absl::Status FusionEmitter::EmitCluster(int32_t k) {
       value_[returned[j]] = *fusion;
       continue;
     }
-    Attributes index;
-    index.dimension = static_cast<int64_t>(j);
-    auto element = cb_->Add(Opcode::kGetTupleElement, {*fusion}, std::move(index));
+    auto element = cb_->Add(Opcode::kGetTupleElement, {*fusion},
+                            GetTupleElementAttrs{static_cast<int64_t>(j)});
     if (!element.ok()) return element.status();
     value_[returned[j]] = *element;
   }
   for (const Instruction* m : cluster.members) {
     if (!escapes_[m->id()] || m->opcode() != Opcode::kReshape) continue;
-    auto reshaped = cb_->Add(Opcode::kReshape, {value_.at(Root(m))}, m->attrs(), {},
-                             m->source_location());
+    auto reshaped = AddLike(*cb_, *m, {value_.at(Root(m))});
     if (!reshaped.ok()) return reshaped.status();
     value_[m] = *reshaped;
   }
@@ -259,6 +269,7 @@ absl::Status FusionEmitter::EmitCluster(int32_t k) {
 }
 
 absl::StatusOr<Instruction*> FusionEmitter::Copy(const Instruction& instr) {
+  if (instr.opcode() == Opcode::kParameter) return cb_->Parameter(instr.shape());
   std::vector<Instruction*> operands;
   for (const Instruction* o : instr.operands()) operands.push_back(value_.at(o));
   std::vector<Computation*> called;
@@ -267,8 +278,7 @@ absl::StatusOr<Instruction*> FusionEmitter::Copy(const Instruction& instr) {
     if (!copy.ok()) return copy.status();
     called.push_back(*copy);
   }
-  return cb_->Add(instr.opcode(), std::move(operands), instr.attrs(), std::move(called),
-                  instr.source_location());
+  return AddLike(*cb_, instr, std::move(operands), std::move(called));
 }
 
 absl::StatusOr<Computation*> FusionEmitter::Emit() {

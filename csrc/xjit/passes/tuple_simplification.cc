@@ -15,7 +15,7 @@ Instruction* TupleTakenApart(absl::Span<Instruction* const> operands) {
   for (size_t i = 0; i < operands.size(); ++i) {
     const Instruction* o = operands[i];
     if (o->opcode() != Opcode::kGetTupleElement || o->operand(0) != whole ||
-        o->attrs().dimension != static_cast<int64_t>(i)) {
+        o->attrs<GetTupleElementAttrs>().index != static_cast<int64_t>(i)) {
       return nullptr;
     }
   }
@@ -25,7 +25,7 @@ Instruction* TupleTakenApart(absl::Span<Instruction* const> operands) {
 // The simpler value for `instr` (given its operands), or null.
 Instruction* Simplify(const Instruction& instr, absl::Span<Instruction* const> operands) {
   if (instr.opcode() == Opcode::kGetTupleElement && operands[0]->opcode() == Opcode::kTuple) {
-    return operands[0]->operand(instr.attrs().dimension);
+    return operands[0]->operand(instr.attrs<GetTupleElementAttrs>().index);
   }
   if (instr.opcode() == Opcode::kTuple) return TupleTakenApart(operands);
   return nullptr;

@@ -5,7 +5,12 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <functional>
+#include <optional>
+
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "xjit/builder/builder.h"
 #include "xjit/python/bindings.h"
 #include "xjit/python/device_put.h"
@@ -127,10 +132,79 @@ Shape ShapeFromPython(py::handle dtype, py::handle dims, absl::string_view what)
   return Shape(*t, std::move(d));
 }
 
-// Maps the attribute dict of docs/bindings.md onto Attributes.
-Attributes AttributesFromDict(const std::string& op, const py::dict& attrs,
-                              const std::vector<Instruction*>& operands) {
-  Attributes out;
+Literal LiteralFromNumpy(py::handle value) {
+  py::module_ np = py::module_::import("numpy");
+  // asarray(order="C"), not ascontiguousarray, which makes 0-d arrays 1-d.
+  py::object arr = np.attr("asarray")(value, py::arg("order") = "C");
+  py::array a = py::reinterpret_borrow<py::array>(arr);
+  absl::StatusOr<DType> t = FromNumpyDType(a.dtype());
+  if (!t.ok()) ThrowIfError(absl::InvalidArgumentError(absl::StrCat("constant: ", t.status().message())));
+  std::vector<int64_t> dims(a.shape(), a.shape() + a.ndim());
+  return Literal(Shape(*t, std::move(dims)), a.data());
+}
+
+std::string KeyList(const std::vector<std::string>& keys) {
+  return keys.empty() ? "it takes none" : absl::StrCat("known: ", absl::StrJoin(keys, ", "));
+}
+
+// Reads one attribute value of kind KindOfMember<M>() from Python.
+template <typename M>
+void FieldFromPython(py::handle v, const std::string& what, M& out) {
+  constexpr FieldKind kind = KindOfMember<M>();
+  if constexpr (kind == FieldKind::kInt) {
+    out = IntFromPython(v, what);
+  } else if constexpr (kind == FieldKind::kIntList) {
+    out = DimsFromPython(v, what);
+  } else if constexpr (kind == FieldKind::kEnum) {
+    absl::StatusOr<M> e = ParseEnum<M>(StrFromPython(v, what));
+    if (!e.ok()) ThrowIfError(absl::OutOfRangeError(absl::StrCat(what, ": ", e.status().message())));
+    out = *e;
+  } else if constexpr (kind == FieldKind::kLiteral) {
+    out = LiteralFromNumpy(v);
+  } else {
+    static_assert(kind != FieldKind::kStruct, "nested structs are flattened by FieldSetters");
+  }
+}
+
+using Setter = std::function<void(py::handle, const std::string&)>;
+
+// One setter per Python key of struct `s`: a nested struct's fields are keys
+// of their own (dot_general takes lhs_batching_dimensions, ... directly).
+template <typename S>
+void FieldSetters(S& s, std::vector<std::pair<std::string, Setter>>& out) {
+  ForEachField<S>([&](const auto& field) {
+    using M = typename std::decay_t<decltype(field)>::Member;
+    M* target = &(s.*field.member);
+    if constexpr (KindOfMember<M>() == FieldKind::kStruct) {
+      FieldSetters(*target, out);
+    } else {
+      out.emplace_back(field.name, [target](py::handle v, const std::string& what) {
+        FieldFromPython(v, what, *target);
+      });
+    }
+  });
+}
+
+struct OpArguments {
+  Attributes attrs;
+  std::optional<Shape> result_type;  // for ops that declare one
+};
+
+// Maps the attribute dict of docs/bindings.md onto the op's attribute struct
+// and declared result type (keys "shape" and "dtype"). A key the op does not
+// take is a ValueError naming the op and its keys.
+OpArguments AttributesFromDict(Opcode opcode, const std::string& op, const py::dict& attrs,
+                               const std::vector<Instruction*>& operands) {
+  OpArguments out{Attributes::Default(OpcodeAttrsKind(opcode)), std::nullopt};
+  std::vector<std::pair<std::string, Setter>> setters;
+  out.attrs.Visit([&setters](auto& s) { FieldSetters(s, setters); });
+  std::vector<std::string> known;
+  for (const auto& kv : setters) known.push_back(kv.first);
+  const bool declares = DeclaresResultType(opcode);
+  if (declares) {
+    known.push_back("shape");
+    known.push_back("dtype");
+  }
   std::optional<DType> dtype;
   std::optional<std::vector<int64_t>> shape;
   for (auto item : attrs) {
@@ -141,51 +215,19 @@ Attributes AttributesFromDict(const std::string& op, const py::dict& attrs,
     std::string key = item.first.cast<std::string>();
     py::handle v = item.second;
     std::string what = absl::StrCat(op, ": attribute '", key, "'");
-    if (key == "broadcast_dimensions" || key == "permutation" || key == "dimensions") {
-      out.dimensions = DimsFromPython(v, what);
-    } else if (key == "dimension" || key == "iota_dimension" || key == "index") {
-      out.dimension = IntFromPython(v, what);
-    } else if (key == "start_indices") {
-      out.start_indices = DimsFromPython(v, what);
-    } else if (key == "limit_indices") {
-      out.limit_indices = DimsFromPython(v, what);
-    } else if (key == "strides") {
-      out.strides = DimsFromPython(v, what);
-    } else if (key == "edge_padding_low") {
-      out.edge_padding_low = DimsFromPython(v, what);
-    } else if (key == "edge_padding_high") {
-      out.edge_padding_high = DimsFromPython(v, what);
-    } else if (key == "interior_padding") {
-      out.interior_padding = DimsFromPython(v, what);
-    } else if (key == "lhs_batching_dimensions") {
-      out.dot.lhs_batching_dimensions = DimsFromPython(v, what);
-    } else if (key == "rhs_batching_dimensions") {
-      out.dot.rhs_batching_dimensions = DimsFromPython(v, what);
-    } else if (key == "lhs_contracting_dimensions") {
-      out.dot.lhs_contracting_dimensions = DimsFromPython(v, what);
-    } else if (key == "rhs_contracting_dimensions") {
-      out.dot.rhs_contracting_dimensions = DimsFromPython(v, what);
-    } else if (key == "comparison_direction") {
-      absl::StatusOr<ComparisonDirection> d = ParseComparisonDirection(StrFromPython(v, what));
-      if (!d.ok()) ThrowIfError(absl::OutOfRangeError(absl::StrCat(what, ": ", d.status().message())));
-      out.comparison_direction = *d;
-    } else if (key == "compare_type") {
-      absl::StatusOr<ComparisonType> t = ParseComparisonType(StrFromPython(v, what));
-      if (!t.ok()) ThrowIfError(absl::OutOfRangeError(absl::StrCat(what, ": ", t.status().message())));
-      out.compare_type = *t;
-    } else if (key == "shape") {
+    auto it = std::find_if(setters.begin(), setters.end(),
+                           [&key](const auto& kv) { return kv.first == key; });
+    if (it != setters.end()) {
+      it->second(v, what);
+    } else if (declares && key == "shape") {
       shape = DimsFromPython(v, what);
-    } else if (key == "dtype") {
+    } else if (declares && key == "dtype") {
       absl::StatusOr<DType> t = DTypeFromPython(v);
       if (!t.ok()) ThrowIfError(absl::InvalidArgumentError(absl::StrCat(what, ": ", t.status().message())));
       dtype = *t;
     } else {
-      ThrowIfError(absl::OutOfRangeError(absl::StrCat(
-          op, ": unknown attribute '", key,
-          "' (known: broadcast_dimensions, permutation, dimensions, dimension, iota_dimension, "
-          "index, start_indices, limit_indices, strides, edge_padding_low, edge_padding_high, "
-          "interior_padding, lhs/rhs_batching_dimensions, lhs/rhs_contracting_dimensions, "
-          "comparison_direction, compare_type, shape, dtype)")));
+      ThrowIfError(absl::OutOfRangeError(
+          absl::StrCat(op, ": unknown attribute '", key, "' (", KeyList(known), ")")));
     }
   }
   if (dtype || shape) {
@@ -196,22 +238,10 @@ Attributes AttributesFromDict(const std::string& op, const py::dict& attrs,
     if (!dtype && first == nullptr) {
       ThrowIfError(absl::InvalidArgumentError(absl::StrCat(op, ": attribute 'dtype' is required")));
     }
-    Shape s(dtype ? *dtype : first->dtype, shape ? *shape : std::vector<int64_t>{});
     // convert with dtype only: keep dims empty, which the builder fills in.
-    out.result_shape = std::move(s);
+    out.result_type = Shape(dtype ? *dtype : first->dtype, shape ? *shape : std::vector<int64_t>{});
   }
   return out;
-}
-
-Literal LiteralFromNumpy(py::handle value) {
-  py::module_ np = py::module_::import("numpy");
-  // asarray(order="C"), not ascontiguousarray, which makes 0-d arrays 1-d.
-  py::object arr = np.attr("asarray")(value, py::arg("order") = "C");
-  py::array a = py::reinterpret_borrow<py::array>(arr);
-  absl::StatusOr<DType> t = FromNumpyDType(a.dtype());
-  if (!t.ok()) ThrowIfError(absl::InvalidArgumentError(absl::StrCat("constant: ", t.status().message())));
-  std::vector<int64_t> dims(a.shape(), a.shape() + a.ndim());
-  return Literal(Shape(*t, std::move(dims)), a.data());
 }
 
 std::vector<Instruction*> InstructionsOf(const PyComputationBuilder& cb,
@@ -362,7 +392,7 @@ void RegisterBuilderBindings(py::module_& m) {
               }
               attr_dict = py::reinterpret_borrow<py::dict>(attrs);
             }
-            Attributes a = AttributesFromDict(name, attr_dict, ins);
+            OpArguments args = AttributesFromDict(*op, name, attr_dict, ins);
             std::vector<Computation*> comps;
             for (size_t i = 0; i < called.size(); ++i) {
               if (called[i] == nullptr || called[i]->state != cb.state) {
@@ -372,7 +402,12 @@ void RegisterBuilderBindings(py::module_& m) {
               comps.push_back(called[i]->computation);
             }
             Instruction* instr = ValueOrThrow(
-                b.Add(*op, std::move(ins), std::move(a), std::move(comps), std::move(source_location)));
+                args.result_type
+                    ? b.AddWithResultType(*op, *std::move(args.result_type), std::move(ins),
+                                          std::move(args.attrs), std::move(comps),
+                                          std::move(source_location))
+                    : b.Add(*op, std::move(ins), std::move(args.attrs), std::move(comps),
+                            std::move(source_location)));
             return PyValue{cb.state, cb.index, instr};
           },
           py::arg("name"), py::arg("operands"), py::arg("attrs") = py::dict(),

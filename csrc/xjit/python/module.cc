@@ -4,6 +4,7 @@
 #include "xjit/python/bindings.h"
 #include "xjit/python/parser_bindings.h"
 #include "xjit/python/py_array.h"
+#include "xjit/python/schema_bindings.h"
 #include "xjit/python/version_info.h"
 #ifndef XJIT_SKIP_JIT_BINDINGS
 #include "xjit/python/jit_function.h"
@@ -21,6 +22,7 @@ PYBIND11_MODULE(_xjit, m) {
   xjit::python::RegisterBuilderBindings(m);
   xjit::python::RegisterRuntimeBindings(m);
   xjit::python::RegisterParserBindings(m);
+  xjit::python::RegisterSchemaBindings(m);
 #ifndef XJIT_SKIP_JIT_BINDINGS
   xjit::python::RegisterPytree(m);
   xjit::python::RegisterJit(m);

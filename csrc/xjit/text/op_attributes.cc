@@ -1,6 +1,7 @@
 #include "xjit/text/op_attributes.h"
 
 #include <functional>
+#include <type_traits>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -16,24 +17,6 @@ struct Spec {
   Handler handle;
 };
 
-Handler Ints(const Lexer& lex, std::string name, std::vector<int64_t>& field) {
-  return [&lex, name, &field](const AttrValue& v) -> absl::Status {
-    absl::StatusOr<std::vector<int64_t>> ints = v.AsInts(lex, name);
-    if (!ints.ok()) return ints.status();
-    field = *std::move(ints);
-    return absl::OkStatus();
-  };
-}
-
-Handler Int(const Lexer& lex, std::string name, int64_t& field) {
-  return [&lex, name, &field](const AttrValue& v) -> absl::Status {
-    absl::StatusOr<int64_t> x = v.AsInt(lex, name);
-    if (!x.ok()) return x.status();
-    field = *x;
-    return absl::OkStatus();
-  };
-}
-
 absl::Status ExpectEnum(const AttrValue& v, const Lexer& lex, absl::string_view name,
                         absl::string_view enum_kind) {
   if (v.kind == AttrValue::Kind::kEnum && v.enum_kind == enum_kind) return absl::OkStatus();
@@ -41,124 +24,118 @@ absl::Status ExpectEnum(const AttrValue& v, const Lexer& lex, absl::string_view 
                                           " ...>, got ", v.KindName()));
 }
 
-// #stablehlo<enum_kind VALUE>, VALUE read by `parse`.
-template <typename E>
-Handler Enum(const Lexer& lex, std::string name, std::string enum_kind,
-             absl::StatusOr<E> (*parse)(absl::string_view), E& field) {
-  return [&lex, name, enum_kind, parse, &field](const AttrValue& v) -> absl::Status {
-    if (absl::Status s = ExpectEnum(v, lex, name, enum_kind); !s.ok()) return s;
-    absl::StatusOr<E> e = parse(v.text);
-    if (!e.ok()) return lex.Error(v.offset, e.status().message());
-    field = *e;
-    return absl::OkStatus();
-  };
-}
-
-absl::Status ParseDotDimensionNumbers(const AttrValue& v, const Lexer& lex,
-                                      DotDimensionNumbers& dn) {
-  if (v.kind != AttrValue::Kind::kStruct || v.text != "stablehlo.dot") {
-    return lex.Error(v.offset, absl::StrCat("dot_dimension_numbers: expected #stablehlo.dot<...>, "
-                                            "got ",
-                                            v.KindName()));
-  }
-  for (const NamedAttr& f : v.fields) {
-    std::vector<int64_t>* target = f.name == "lhs_batching_dimensions"      ? &dn.lhs_batching_dimensions
-                                   : f.name == "rhs_batching_dimensions"    ? &dn.rhs_batching_dimensions
-                                   : f.name == "lhs_contracting_dimensions" ? &dn.lhs_contracting_dimensions
-                                   : f.name == "rhs_contracting_dimensions" ? &dn.rhs_contracting_dimensions
-                                                                            : nullptr;
-    if (target == nullptr) {
-      return lex.Error(f.offset, absl::StrCat("#stablehlo.dot has no field '", f.name, "'"));
-    }
-    absl::StatusOr<std::vector<int64_t>> ints = f.value[0].AsInts(lex, f.name);
+// Reads one field's value, whatever its kind (attribute_fields.h).
+template <typename M>
+absl::Status ReadField(const AttrValue& v, const Lexer& lex, absl::string_view name, M& out) {
+  constexpr FieldKind kind = KindOfMember<M>();
+  if constexpr (kind == FieldKind::kInt) {
+    absl::StatusOr<int64_t> x = v.AsInt(lex, name);
+    if (!x.ok()) return x.status();
+    out = *x;
+  } else if constexpr (kind == FieldKind::kIntList) {
+    absl::StatusOr<std::vector<int64_t>> ints = v.AsInts(lex, name);
     if (!ints.ok()) return ints.status();
-    *target = *std::move(ints);
+    out = *std::move(ints);
+  } else if constexpr (kind == FieldKind::kEnum) {
+    // #stablehlo<enum_kind VALUE>
+    if (absl::Status s = ExpectEnum(v, lex, name, EnumTraits<M>::kTextKind); !s.ok()) return s;
+    absl::StatusOr<M> e = ParseEnum<M>(v.text);
+    if (!e.ok()) return lex.Error(v.offset, e.status().message());
+    out = *e;
+  } else if constexpr (kind == FieldKind::kLiteral) {
+    if (v.kind != AttrValue::Kind::kDense || !v.literal) {
+      return lex.Error(v.offset, absl::StrCat(name, ": expected dense<...> : tensor<...>, got ",
+                                              v.KindName()));
+    }
+    out = *v.literal;
+  } else {
+    // #text_name<field = value, ...>, every field optional.
+    if (v.kind != AttrValue::Kind::kStruct || v.text != M::kTextName) {
+      return lex.Error(v.offset, absl::StrCat(name, ": expected #", M::kTextName, "<...>, got ",
+                                              v.KindName()));
+    }
+    for (const NamedAttr& f : v.fields) {
+      bool known = false;
+      absl::Status status;
+      ForEachField<M>([&](const auto& field) {
+        if (known || f.name != field.name) return;
+        known = true;
+        status = ReadField(f.value[0], lex, f.name, out.*field.member);
+      });
+      if (!known) {
+        return lex.Error(f.offset, absl::StrCat("#", M::kTextName, " has no field '", f.name, "'"));
+      }
+      if (!status.ok()) return status;
+    }
   }
   return absl::OkStatus();
 }
 
-std::vector<Spec> SpecsFor(Opcode op, const Lexer& lex, Attributes& a, std::string& callee) {
-  switch (op) {
-    case Opcode::kConstant:
-      return {{"value", true, [&lex, &a](const AttrValue& v) -> absl::Status {
-                 if (v.kind != AttrValue::Kind::kDense) {
-                   return lex.Error(v.offset, absl::StrCat("value: expected dense<...> : tensor<...>, got ",
-                                                           v.KindName()));
-                 }
-                 a.literal = v.literal;
-                 return absl::OkStatus();
-               }}};
-    case Opcode::kIota:
-      return {{"iota_dimension", true, Int(lex, "iota_dimension", a.dimension)}};
-    case Opcode::kBroadcastInDim:
-      return {{"broadcast_dimensions", true, Ints(lex, "broadcast_dimensions", a.dimensions)}};
-    case Opcode::kTranspose:
-      return {{"permutation", true, Ints(lex, "permutation", a.dimensions)}};
-    case Opcode::kReverse:
-    case Opcode::kReduce:
-      return {{"dimensions", true, Ints(lex, "dimensions", a.dimensions)}};
-    case Opcode::kSlice:
-      return {{"start_indices", true, Ints(lex, "start_indices", a.start_indices)},
-              {"limit_indices", true, Ints(lex, "limit_indices", a.limit_indices)},
-              {"strides", false, Ints(lex, "strides", a.strides)}};
-    case Opcode::kPad:
-      return {{"edge_padding_low", true, Ints(lex, "edge_padding_low", a.edge_padding_low)},
-              {"edge_padding_high", true, Ints(lex, "edge_padding_high", a.edge_padding_high)},
-              {"interior_padding", true, Ints(lex, "interior_padding", a.interior_padding)}};
-    case Opcode::kConcatenate:
-      return {{"dimension", true, Int(lex, "dimension", a.dimension)}};
-    case Opcode::kGetTupleElement:
-      return {{"index", true, Int(lex, "index", a.dimension)}};
-    case Opcode::kCompare:
-      return {{"comparison_direction", true,
-               Enum(lex, "comparison_direction", "comparison_direction",
-                    &ParseComparisonDirection, a.comparison_direction)},
-              {"compare_type", false,
-               Enum(lex, "compare_type", "comparison_type", &ParseComparisonType, a.compare_type)}};
-    case Opcode::kDotGeneral:
-      return {{"dot_dimension_numbers", true,
-               [&lex, &a](const AttrValue& v) { return ParseDotDimensionNumbers(v, lex, a.dot); }},
-              // Precision is a floor: xjit always computes at the operands'
-              // full precision, which every setting allows.
-              {"precision_config", false, [&lex](const AttrValue& v) -> absl::Status {
-                 if (v.kind != AttrValue::Kind::kList) {
-                   return lex.Error(v.offset, absl::StrCat("precision_config: expected a list, got ",
-                                                           v.KindName()));
-                 }
-                 for (const AttrValue& p : v.list) {
-                   if (absl::Status s = ExpectEnum(p, lex, "precision_config", "precision");
-                       !s.ok()) {
-                     return s;
-                   }
-                   if (p.text != "DEFAULT" && p.text != "HIGH" && p.text != "HIGHEST") {
-                     return lex.Error(p.offset, absl::StrCat("precision_config: unknown precision '",
-                                                             p.text, "'"));
-                   }
-                 }
-                 return absl::OkStatus();
-               }},
-              // Same reasoning: an algorithm names the least precision and
-              // accumulation the result may use; full precision satisfies it.
-              {"algorithm", false, [&lex](const AttrValue& v) -> absl::Status {
-                 if (v.kind != AttrValue::Kind::kStruct || v.text != "stablehlo.dot_algorithm") {
-                   return lex.Error(v.offset, absl::StrCat("algorithm: expected "
-                                                           "#stablehlo.dot_algorithm<...>, got ",
-                                                           v.KindName()));
-                 }
-                 return absl::OkStatus();
-               }}};
-    case Opcode::kCall:
-      return {{"callee", true, [&lex, &callee](const AttrValue& v) -> absl::Status {
-                 if (v.kind != AttrValue::Kind::kSymbol) {
-                   return lex.Error(v.offset,
-                                    absl::StrCat("callee: expected a symbol @name, got ", v.KindName()));
-                 }
-                 callee = v.text;
-                 return absl::OkStatus();
-               }}};
-    default:
-      return {};
+// Specs for the fields of the struct `attrs` holds.
+std::vector<Spec> FieldSpecs(const Lexer& lex, Attributes& attrs) {
+  std::vector<Spec> specs;
+  attrs.Visit([&](auto& s) {
+    using S = std::decay_t<decltype(s)>;
+    ForEachField<S>([&](const auto& field) {
+      auto* target = &(s.*field.member);
+      std::string name = field.name;
+      specs.push_back({name, field.use == FieldUse::kRequired,
+                       [&lex, name, target](const AttrValue& v) {
+                         return ReadField(v, lex, name, *target);
+                       }});
+    });
+  });
+  return specs;
+}
+
+// Precision is a floor: xjit always computes at the operands' full
+// precision, which every setting allows.
+absl::Status AcceptPrecisionConfig(const Lexer& lex, const AttrValue& v) {
+  if (v.kind != AttrValue::Kind::kList) {
+    return lex.Error(v.offset,
+                     absl::StrCat("precision_config: expected a list, got ", v.KindName()));
   }
+  for (const AttrValue& p : v.list) {
+    if (absl::Status s = ExpectEnum(p, lex, "precision_config", "precision"); !s.ok()) return s;
+    if (p.text != "DEFAULT" && p.text != "HIGH" && p.text != "HIGHEST") {
+      return lex.Error(p.offset,
+                       absl::StrCat("precision_config: unknown precision '", p.text, "'"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Same reasoning: an algorithm names the least precision and accumulation the
+// result may use; full precision satisfies it.
+absl::Status AcceptAlgorithm(const Lexer& lex, const AttrValue& v) {
+  if (v.kind != AttrValue::Kind::kStruct || v.text != "stablehlo.dot_algorithm") {
+    return lex.Error(v.offset, absl::StrCat("algorithm: expected #stablehlo.dot_algorithm<...>, got ",
+                                            v.KindName()));
+  }
+  return absl::OkStatus();
+}
+
+// Attributes of the text that are not fields: the callee of a call, and the
+// dot_general settings xjit accepts and has no use for.
+std::vector<Spec> TextOnlySpecs(Opcode op, const Lexer& lex, std::string& callee) {
+  std::vector<Spec> specs;
+  if (CallsFunction(op)) {
+    specs.push_back({"callee", true, [&lex, &callee](const AttrValue& v) -> absl::Status {
+                       if (v.kind != AttrValue::Kind::kSymbol) {
+                         return lex.Error(v.offset, absl::StrCat("callee: expected a symbol @name, got ",
+                                                                 v.KindName()));
+                       }
+                       callee = v.text;
+                       return absl::OkStatus();
+                     }});
+  }
+  if (op == Opcode::kDotGeneral) {
+    specs.push_back({"precision_config", false,
+                     [&lex](const AttrValue& v) { return AcceptPrecisionConfig(lex, v); }});
+    specs.push_back(
+        {"algorithm", false, [&lex](const AttrValue& v) { return AcceptAlgorithm(lex, v); }});
+  }
+  return specs;
 }
 
 }  // namespace
@@ -166,7 +143,9 @@ std::vector<Spec> SpecsFor(Opcode op, const Lexer& lex, Attributes& a, std::stri
 absl::Status ApplyOpAttributes(Opcode op, absl::string_view op_name,
                                const std::vector<NamedAttr>& attrs, size_t op_offset,
                                const Lexer& lex, Attributes& out, std::string& callee) {
-  std::vector<Spec> specs = SpecsFor(op, lex, out, callee);
+  out = Attributes::Default(OpcodeAttrsKind(op));
+  std::vector<Spec> specs = FieldSpecs(lex, out);
+  for (Spec& s : TextOnlySpecs(op, lex, callee)) specs.push_back(std::move(s));
   std::vector<bool> seen(specs.size(), false);
   for (const NamedAttr& attr : attrs) {
     size_t i = 0;

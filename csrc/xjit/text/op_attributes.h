@@ -1,6 +1,7 @@
-// Reads an op's parsed attribute dictionary into Attributes: each op accepts
-// exactly the attributes StableHLO defines for it (and that xjit models),
-// requires the ones without a default, and ignores dialect-prefixed
+// Reads an op's parsed attribute dictionary into its attribute struct, driven
+// by the struct's field list (ir/attribute_fields.h): each op accepts exactly
+// the attributes StableHLO defines for it (and that xjit models), requires
+// the ones without a default, and ignores dialect-prefixed
 // discardable attributes (mhlo.sharding, mhlo.frontend_attributes) as MLIR
 // does. Anything else is an error naming the op and the attribute.
 #pragma once

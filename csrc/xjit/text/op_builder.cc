@@ -18,19 +18,21 @@ absl::StatusOr<Opcode> OpcodeOf(const Lexer& lex, const OpText& op) {
   if (op.name == "xjit.fusion") return Opcode::kFusion;
   if (absl::StartsWith(op.name, "stablehlo.")) {
     absl::StatusOr<Opcode> parsed = ParseOpcode(op.name);
-    if (parsed.ok() && *parsed != Opcode::kParameter && *parsed != Opcode::kCall) return *parsed;
+    // Parameters are func arguments; calls are spelled func.call.
+    if (parsed.ok() && *parsed != Opcode::kParameter && !CallsFunction(*parsed)) return *parsed;
   }
   return absl::UnimplementedError(absl::StrCat(lex.Location(op.offset), ": op '", op.name,
                                                "' is not supported by xjit"));
 }
 
 absl::Status CheckRegionCount(const Lexer& lex, const OpText& op, Opcode opcode) {
-  const bool takes_regions = opcode == Opcode::kReduce || opcode == Opcode::kFusion;
-  if (!takes_regions && !op.regions.empty()) {
+  const size_t regions = NumRegions(opcode);
+  if (regions == 0 && !op.regions.empty()) {
     return lex.Error(op.offset, absl::StrCat("'", op.name, "' takes no regions"));
   }
-  if (takes_regions && op.regions.size() != 1) {
-    return lex.Error(op.offset, absl::StrCat("'", op.name, "' takes exactly one region, got ",
+  if (regions > 0 && op.regions.size() != regions) {
+    std::string want = regions == 1 ? "one region" : absl::StrCat(regions, " regions");
+    return lex.Error(op.offset, absl::StrCat("'", op.name, "' takes exactly ", want, ", got ",
                                              op.regions.size()));
   }
   return absl::OkStatus();
@@ -60,29 +62,30 @@ absl::StatusOr<Instruction*> BuildOp(const Lexer& lex, Scope& scope, const OpTex
 
   if (*opcode == Opcode::kConstant) {
     if (!operands->empty()) return lex.Error(op.offset, "'stablehlo.constant' takes no operands");
-    Instruction* c = scope.cb->Constant(*std::move(attrs.literal));
+    Instruction* c = scope.cb->Constant(std::move(attrs.get<ConstantAttrs>().value));
     if (op.result_types.size() != 1 || op.result_types[0] != c->shape()) {
       return ResultMismatch(lex, op, *c);
     }
     return c;
   }
   std::vector<Computation*> called = op.regions;
-  if (*opcode == Opcode::kCall) {
+  if (CallsFunction(*opcode)) {
     absl::StatusOr<Computation*> fn = build_callee(callee, op.offset);
     if (!fn.ok()) return fn.status();
     called = {*fn};
   }
   // Ops whose result type is not a function of their operands read it from
   // the signature.
-  if (*opcode == Opcode::kIota || *opcode == Opcode::kReshape ||
-      *opcode == Opcode::kBroadcastInDim || *opcode == Opcode::kConvert) {
+  absl::StatusOr<Instruction*> instr;
+  if (DeclaresResultType(*opcode)) {
     if (op.result_types.size() != 1) {
       return lex.Error(op.offset, absl::StrCat("'", op.name, "' must have one result type"));
     }
-    attrs.result_shape = op.result_types[0];
+    instr = scope.cb->AddWithResultType(*opcode, op.result_types[0], *std::move(operands),
+                                        std::move(attrs), std::move(called));
+  } else {
+    instr = scope.cb->Add(*opcode, *std::move(operands), std::move(attrs), std::move(called));
   }
-  absl::StatusOr<Instruction*> instr =
-      scope.cb->Add(*opcode, *std::move(operands), std::move(attrs), std::move(called));
   if (!instr.ok()) {
     return absl::Status(instr.status().code(), absl::StrCat(lex.Location(op.offset), ": ",
                                                             instr.status().message()));

@@ -21,85 +21,50 @@ std::string ArrayAttr(absl::Span<const int64_t> values) {
 }
 
 bool IsMultiResult(const Instruction& instr) {
-  return instr.shape().is_tuple &&
-         (instr.opcode() == Opcode::kReduce || instr.opcode() == Opcode::kCall ||
-          instr.opcode() == Opcode::kFusion);
+  return instr.shape().is_tuple && HasMultipleResults(instr.opcode());
 }
 
-std::string DotAttr(const DotDimensionNumbers& dn) {
-  // Empty lists are left out, as MLIR prints #stablehlo.dot.
+// A field's value as StableHLO text; `nested` inside a #struct<...>, where
+// int lists print as [1, 2] (as MLIR prints #stablehlo.dot).
+template <typename M>
+std::string FieldText(const M& value, const char* int_type, bool nested);
+
+// "name = value" for each field of `s`; a kOptional field at its default
+// value is left out, as MLIR leaves out a default attribute.
+template <typename S>
+std::vector<std::string> FieldsText(const S& s, bool nested) {
   std::vector<std::string> parts;
-  auto add = [&parts](const char* name, const std::vector<int64_t>& v) {
-    if (!v.empty()) parts.push_back(absl::StrCat(name, " = [", absl::StrJoin(v, ", "), "]"));
-  };
-  add("lhs_batching_dimensions", dn.lhs_batching_dimensions);
-  add("rhs_batching_dimensions", dn.rhs_batching_dimensions);
-  add("lhs_contracting_dimensions", dn.lhs_contracting_dimensions);
-  add("rhs_contracting_dimensions", dn.rhs_contracting_dimensions);
-  return absl::StrCat("#stablehlo.dot<", absl::StrJoin(parts, ", "), ">");
+  [[maybe_unused]] static const S kDefault{};
+  ForEachField<S>([&](const auto& field) {
+    const auto& value = s.*field.member;
+    if (field.use == FieldUse::kOptional && value == kDefault.*field.member) return;
+    parts.push_back(absl::StrCat(field.name, " = ", FieldText(value, field.int_type, nested)));
+  });
+  return parts;
+}
+
+template <typename M>
+std::string FieldText(const M& value, const char* int_type, bool nested) {
+  constexpr FieldKind kind = KindOfMember<M>();
+  if constexpr (kind == FieldKind::kInt) {
+    return absl::StrCat(value, " : ", int_type);
+  } else if constexpr (kind == FieldKind::kIntList) {
+    return nested ? absl::StrCat("[", absl::StrJoin(value, ", "), "]") : ArrayAttr(value);
+  } else if constexpr (kind == FieldKind::kEnum) {
+    return absl::StrCat("#stablehlo<", EnumTraits<M>::kTextKind, " ", EnumName(value), ">");
+  } else if constexpr (kind == FieldKind::kLiteral) {
+    return absl::StrCat(value.ToString(), " : ", value.shape().ToString());
+  } else {
+    return absl::StrCat("#", M::kTextName, "<", absl::StrJoin(FieldsText(value, true), ", "), ">");
+  }
 }
 
 // The attribute dictionary of one op, without braces; empty when none.
 std::string Attrs(const Instruction& instr) {
-  const Attributes& a = instr.attrs();
-  std::vector<std::string> parts;
-  switch (instr.opcode()) {
-    case Opcode::kConstant:
-      if (a.literal) {
-        parts.push_back(
-            absl::StrCat("value = ", a.literal->ToString(), " : ", a.literal->shape().ToString()));
-      }
-      break;
-    case Opcode::kIota:
-      parts.push_back(absl::StrCat("iota_dimension = ", a.dimension, " : i64"));
-      break;
-    case Opcode::kBroadcastInDim:
-      parts.push_back(absl::StrCat("broadcast_dimensions = ", ArrayAttr(a.dimensions)));
-      break;
-    case Opcode::kTranspose:
-      parts.push_back(absl::StrCat("permutation = ", ArrayAttr(a.dimensions)));
-      break;
-    case Opcode::kReverse:
-    case Opcode::kReduce:
-      parts.push_back(absl::StrCat("dimensions = ", ArrayAttr(a.dimensions)));
-      break;
-    case Opcode::kSlice: {
-      std::vector<int64_t> strides = a.strides;
-      if (strides.empty()) strides.assign(a.start_indices.size(), 1);
-      parts.push_back(absl::StrCat("start_indices = ", ArrayAttr(a.start_indices)));
-      parts.push_back(absl::StrCat("limit_indices = ", ArrayAttr(a.limit_indices)));
-      parts.push_back(absl::StrCat("strides = ", ArrayAttr(strides)));
-      break;
-    }
-    case Opcode::kPad:
-      parts.push_back(absl::StrCat("edge_padding_low = ", ArrayAttr(a.edge_padding_low)));
-      parts.push_back(absl::StrCat("edge_padding_high = ", ArrayAttr(a.edge_padding_high)));
-      parts.push_back(absl::StrCat("interior_padding = ", ArrayAttr(a.interior_padding)));
-      break;
-    case Opcode::kConcatenate:
-      parts.push_back(absl::StrCat("dimension = ", a.dimension, " : i64"));
-      break;
-    case Opcode::kGetTupleElement:
-      parts.push_back(absl::StrCat("index = ", a.dimension, " : i32"));
-      break;
-    case Opcode::kCompare:
-      parts.push_back(absl::StrCat("comparison_direction = #stablehlo<comparison_direction ",
-                                   ComparisonDirectionName(a.comparison_direction), ">"));
-      if (a.compare_type != ComparisonType::kNotype) {
-        parts.push_back(absl::StrCat("compare_type = #stablehlo<comparison_type ",
-                                     ComparisonTypeName(a.compare_type), ">"));
-      }
-      break;
-    case Opcode::kDotGeneral:
-      parts.push_back(absl::StrCat("dot_dimension_numbers = ", DotAttr(a.dot)));
-      break;
-    case Opcode::kCall:
-      if (!instr.called_computations().empty()) {
-        parts.push_back(absl::StrCat("callee = @", instr.called_computations()[0]->name()));
-      }
-      break;
-    default:
-      break;
+  std::vector<std::string> parts =
+      instr.attributes().Visit([](const auto& s) { return FieldsText(s, false); });
+  if (CallsFunction(instr.opcode()) && !instr.called_computations().empty()) {
+    parts.push_back(absl::StrCat("callee = @", instr.called_computations()[0]->name()));
   }
   return absl::StrJoin(parts, ", ");
 }
@@ -192,7 +157,8 @@ class ModulePrinter {
     Opcode op = instr.opcode();
     if (op == Opcode::kParameter) return;
     if (op == Opcode::kGetTupleElement && IsMultiResult(*instr.operand(0))) {
-      names_[&instr] = absl::StrCat(names_[instr.operand(0)], "#", instr.attrs().dimension);
+      names_[&instr] = absl::StrCat(names_[instr.operand(0)], "#",
+                                    instr.attrs<GetTupleElementAttrs>().index);
       return;
     }
     std::string name = absl::StrCat("%", next_value_++);
@@ -201,14 +167,14 @@ class ModulePrinter {
     absl::StrAppend(&out_, pad, name);
     if (IsMultiResult(instr)) absl::StrAppend(&out_, ":", instr.shape().tuple_shapes.size());
     // fusion is xjit's own op (no StableHLO counterpart): "xjit.fusion".
-    std::string op_name = op == Opcode::kCall     ? "func.call"
+    std::string op_name = CallsFunction(op)        ? "func.call"
                           : op == Opcode::kFusion ? "xjit.fusion"
                                                   : absl::StrCat("stablehlo.", OpcodeName(op));
     absl::StrAppend(&out_, " = \"", op_name, "\"(", OperandList(instr.operands()), ")");
-    if ((op == Opcode::kReduce || op == Opcode::kFusion) && !instr.called_computations().empty()) {
-      PrintRegion(*instr.called_computations()[0], indent);
+    if (NumRegions(op) > 0) {
+      for (const Computation* region : instr.called_computations()) PrintRegion(*region, indent);
     }
-    if (op == Opcode::kCall) {
+    if (CallsFunction(op)) {
       for (const Computation* callee : instr.called_computations()) {
         if (printed_.insert(callee).second) pending_.push_back(callee);
       }

@@ -52,9 +52,7 @@ absl::StatusOr<Instruction*> Resolve(const Lexer& lex, Scope& scope, const Opera
 }  // namespace
 
 bool IsMultiResult(const Instruction& instr) {
-  return instr.shape().is_tuple &&
-         (instr.opcode() == Opcode::kReduce || instr.opcode() == Opcode::kCall ||
-          instr.opcode() == Opcode::kFusion);
+  return instr.shape().is_tuple && HasMultipleResults(instr.opcode());
 }
 
 std::vector<Shape> ResultTypes(const Instruction& instr) {
@@ -76,9 +74,8 @@ absl::StatusOr<Instruction*> TupleElement(const Lexer& lex, Scope& scope, Instru
   auto key = std::make_pair(instr, index);
   auto it = scope.elements.find(key);
   if (it != scope.elements.end()) return it->second;
-  Attributes attrs;
-  attrs.dimension = index;
-  absl::StatusOr<Instruction*> gte = scope.cb->Add(Opcode::kGetTupleElement, {instr}, attrs);
+  absl::StatusOr<Instruction*> gte =
+      scope.cb->Add(Opcode::kGetTupleElement, {instr}, GetTupleElementAttrs{index});
   if (!gte.ok()) return lex.Error(offset, gte.status().message());
   scope.elements[key] = *gte;
   return *gte;

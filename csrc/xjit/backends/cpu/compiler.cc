@@ -74,49 +74,69 @@ class Lowering : public LoweringContext {
 
 absl::Status Lowering::EmitInstruction(const Instruction& instr) {
   const Opcode op = instr.opcode();
-  // Aliases (row-major bytes are unchanged): the same buffers, no thunk.
-  if (op == Opcode::kParameter || op == Opcode::kReshape || op == Opcode::kTuple ||
-      op == Opcode::kGetTupleElement) {
-    return absl::OkStatus();
-  }
-  if (op == Opcode::kConstant) {
-    if (!instr.attrs().literal || instr.attrs().literal->shape() != instr.shape()) {
-      return absl::InvalidArgumentError("constant: missing or mistyped literal");
-    }
-    AddConstant(instr, *instr.attrs().literal);
-    return absl::OkStatus();
-  }
-  if (op == Opcode::kIota) {
-    auto lit = EvaluateIota(instr.shape(), instr.attrs().dimension);
-    if (!lit.ok()) return lit.status();
-    AddConstant(instr, *std::move(lit));
-    return absl::OkStatus();
-  }
-  if (op == Opcode::kCall) return Unsupported(instr, "a call left after inlining");
   std::vector<SlotId> in;
   for (const Instruction* o : instr.operands()) {
-    if (o->shape().is_tuple) return Unsupported(instr, "a tuple operand");
-    std::vector<SlotId> l = Leaves(*o);
+    absl::Span<const BufferId> l = assignment_->leaves(*o);
     in.insert(in.end(), l.begin(), l.end());
   }
   const std::vector<SlotId> out = Leaves(instr);
+  auto array_operands = [&]() {
+    for (const Instruction* o : instr.operands()) {
+      if (o->shape().is_tuple) return Unsupported(instr, "a tuple operand");
+    }
+    if (instr.shape().is_tuple && !HasMultipleResults(op)) return Unsupported(instr, "a tuple result");
+    return absl::OkStatus();
+  };
   absl::StatusOr<std::unique_ptr<Thunk>> thunk;
   int64_t work = EstimateInstructionWork(instr);
-  if (op == Opcode::kFusion) {
-    thunk = MakeFusionThunk(instr, in, out, &work);
-  } else if (op == Opcode::kReduce) {
-    thunk = MakeReduceThunk(instr, in, out);
-  } else if (instr.shape().is_tuple) {
-    return Unsupported(instr, "a tuple result");
-  } else if (IsElementwise(op)) {
-    thunk = MakeElementwiseThunk(instr, in, out[0]);
-  } else if (op == Opcode::kDotGeneral) {
-    thunk = MakeDotGeneralThunk(instr, in[0], in[1], out[0], *this);
-  } else if (op == Opcode::kBroadcastInDim || op == Opcode::kTranspose || op == Opcode::kSlice ||
-             op == Opcode::kReverse || op == Opcode::kConcatenate || op == Opcode::kPad) {
-    thunk = MakeDataMovementThunk(instr, in, out[0]);
-  } else {
-    return Unsupported(instr, "this op");
+  switch (op) {
+    // Aliases (row-major bytes are unchanged): the same buffers, no thunk.
+    case Opcode::kParameter:
+    case Opcode::kReshape:
+    case Opcode::kTuple:
+    case Opcode::kGetTupleElement:
+      return absl::OkStatus();
+    case Opcode::kConstant: {
+      const Literal& value = instr.attrs<ConstantAttrs>().value;
+      if (value.shape() != instr.shape()) {
+        return absl::InvalidArgumentError("constant: missing or mistyped literal");
+      }
+      AddConstant(instr, value);
+      return absl::OkStatus();
+    }
+    case Opcode::kIota: {
+      auto lit = EvaluateIota(instr.shape(), instr.attrs<IotaAttrs>().iota_dimension);
+      if (!lit.ok()) return lit.status();
+      AddConstant(instr, *std::move(lit));
+      return absl::OkStatus();
+    }
+    case Opcode::kCall:
+      return Unsupported(instr, "a call left after inlining");
+    case Opcode::kFusion:
+      if (absl::Status s = array_operands(); !s.ok()) return s;
+      thunk = MakeFusionThunk(instr, in, out, &work);
+      break;
+    case Opcode::kReduce:
+      if (absl::Status s = array_operands(); !s.ok()) return s;
+      thunk = MakeReduceThunk(instr, in, out);
+      break;
+    XJIT_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
+      if (absl::Status s = array_operands(); !s.ok()) return s;
+      thunk = MakeElementwiseThunk(instr, in, out[0]);
+      break;
+    case Opcode::kDotGeneral:
+      if (absl::Status s = array_operands(); !s.ok()) return s;
+      thunk = MakeDotGeneralThunk(instr, in[0], in[1], out[0], *this);
+      break;
+    case Opcode::kBroadcastInDim:
+    case Opcode::kTranspose:
+    case Opcode::kSlice:
+    case Opcode::kReverse:
+    case Opcode::kConcatenate:
+    case Opcode::kPad:
+      if (absl::Status s = array_operands(); !s.ok()) return s;
+      thunk = MakeDataMovementThunk(instr, in, out[0]);
+      break;
   }
   if (!thunk.ok()) return thunk.status();
   thunks_.push_back(std::move(*thunk));

@@ -54,7 +54,6 @@ StridedCopy OverOutput(const Shape& out) {
 
 absl::StatusOr<std::vector<CopyPiece>> PlanPieces(const Instruction& instr, int* fill_input) {
   const Shape& out = instr.shape();
-  const Attributes& a = instr.attrs();
   const Shape& in = instr.operand(0)->shape();
   std::vector<int64_t> in_strides = RowMajorStrides(in.dims);
   const int64_t rank = out.rank();
@@ -66,29 +65,36 @@ absl::StatusOr<std::vector<CopyPiece>> PlanPieces(const Instruction& instr, int*
       c.dst_strides = {1};
       c.src_strides = {1};
       return std::vector<CopyPiece>{{0, c}};
-    case Opcode::kBroadcastInDim:
-      for (size_t d = 0; d < a.dimensions.size(); ++d) {
-        if (in.dims[d] != 1) c.src_strides[a.dimensions[d]] = in_strides[d];
+    case Opcode::kBroadcastInDim: {
+      const std::vector<int64_t>& bd = instr.attrs<BroadcastInDimAttrs>().broadcast_dimensions;
+      for (size_t d = 0; d < bd.size(); ++d) {
+        if (in.dims[d] != 1) c.src_strides[bd[d]] = in_strides[d];
       }
       return std::vector<CopyPiece>{{0, c}};
-    case Opcode::kTranspose:
-      for (int64_t d = 0; d < rank; ++d) c.src_strides[d] = in_strides[a.dimensions[d]];
+    }
+    case Opcode::kTranspose: {
+      const std::vector<int64_t>& perm = instr.attrs<TransposeAttrs>().permutation;
+      for (int64_t d = 0; d < rank; ++d) c.src_strides[d] = in_strides[perm[d]];
       return std::vector<CopyPiece>{{0, c}};
-    case Opcode::kSlice:
+    }
+    case Opcode::kSlice: {
+      const SliceAttrs& a = instr.attrs<SliceAttrs>();
       for (int64_t d = 0; d < rank; ++d) {
         int64_t step = a.strides.empty() ? 1 : a.strides[d];
         c.src_strides[d] = in_strides[d] * step;
         c.src_offset += a.start_indices[d] * in_strides[d];
       }
       return std::vector<CopyPiece>{{0, c}};
+    }
     case Opcode::kReverse:
       for (int64_t d = 0; d < rank; ++d) c.src_strides[d] = in_strides[d];
-      for (int64_t d : a.dimensions) {
+      for (int64_t d : instr.attrs<ReverseAttrs>().dimensions) {
         c.src_strides[d] = -in_strides[d];
         c.src_offset += (in.dims[d] - 1) * in_strides[d];
       }
       return std::vector<CopyPiece>{{0, c}};
     case Opcode::kConcatenate: {
+      const int64_t axis = instr.attrs<ConcatenateAttrs>().dimension;
       std::vector<CopyPiece> pieces;
       std::vector<int64_t> out_strides = RowMajorStrides(out.dims);
       int64_t offset = 0;
@@ -99,8 +105,8 @@ absl::StatusOr<std::vector<CopyPiece>> PlanPieces(const Instruction& instr, int*
         p.sizes = s.dims;
         p.dst_strides = out_strides;
         p.src_strides = RowMajorStrides(s.dims);
-        p.dst_offset = offset * out_strides[a.dimension];
-        offset += s.dims[a.dimension];
+        p.dst_offset = offset * out_strides[axis];
+        offset += s.dims[axis];
         pieces.push_back({static_cast<int>(i), p});
       }
       return pieces;
@@ -109,6 +115,7 @@ absl::StatusOr<std::vector<CopyPiece>> PlanPieces(const Instruction& instr, int*
       // Operand element i of dim d lands at lo + i * (interior + 1); negative
       // edge padding cuts elements off, so copy only those that land inside.
       *fill_input = 1;
+      const PadAttrs& a = instr.attrs<PadAttrs>();
       std::vector<int64_t> out_strides = RowMajorStrides(out.dims);
       StridedCopy p;
       p.elem_bytes = ByteWidth(out.dtype);
@@ -129,10 +136,17 @@ absl::StatusOr<std::vector<CopyPiece>> PlanPieces(const Instruction& instr, int*
       }
       return std::vector<CopyPiece>{{0, p}};
     }
-    default:
-      return absl::InternalError(
-          absl::StrCat(OpcodeName(instr.opcode()), " is not a data-movement op"));
+    XJIT_STRUCTURAL_OPS(XJIT_OPCODE_CASE)
+    XJIT_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
+    XJIT_CONTRACTION_OPS(XJIT_OPCODE_CASE)
+    XJIT_REDUCTION_OPS(XJIT_OPCODE_CASE)
+    XJIT_TUPLE_OPS(XJIT_OPCODE_CASE)
+    XJIT_CALL_OPS(XJIT_OPCODE_CASE)
+    XJIT_FUSION_OPS(XJIT_OPCODE_CASE)
+      break;
   }
+  return absl::InternalError(
+      absl::StrCat(OpcodeName(instr.opcode()), " is not a data-movement op"));
 }
 
 class CopyThunk : public Thunk {

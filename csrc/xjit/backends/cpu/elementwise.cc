@@ -131,7 +131,7 @@ KernelOr BinaryFor(const Instruction& instr) {
 
 template <bool kTotal>
 KernelOr CompareFor(const Instruction& instr) {
-  switch (instr.attrs().comparison_direction) {
+  switch (instr.attrs<CompareAttrs>().comparison_direction) {
     case ComparisonDirection::kEq: return BinaryFor<OpCompare<ComparisonDirection::kEq, kTotal>>(instr);
     case ComparisonDirection::kNe: return BinaryFor<OpCompare<ComparisonDirection::kNe, kTotal>>(instr);
     case ComparisonDirection::kGe: return BinaryFor<OpCompare<ComparisonDirection::kGe, kTotal>>(instr);
@@ -185,15 +185,18 @@ absl::StatusOr<ElementwiseKernel> GetElementwiseKernel(const Instruction& instr)
     XJIT_BINARY(Complex)
 #undef XJIT_BINARY
     case Opcode::kCompare:
-      if (instr.attrs().compare_type == ComparisonType::kTotalOrder) return CompareFor<true>(instr);
+      if (instr.attrs<CompareAttrs>().compare_type == ComparisonType::kTotalOrder) {
+        return CompareFor<true>(instr);
+      }
       return CompareFor<false>(instr);
     case Opcode::kConvert: return ConvertFor(instr);
     case Opcode::kSelect:
     case Opcode::kClamp: return SelectOrClampFor(instr);
-    default:
-      return absl::InternalError(
-          absl::StrCat(OpcodeName(instr.opcode()), " is not an element-wise op"));
+    XJIT_NON_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
+      break;
   }
+  return absl::InternalError(
+      absl::StrCat(OpcodeName(instr.opcode()), " is not an element-wise op"));
 }
 
 namespace {

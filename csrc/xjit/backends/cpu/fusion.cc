@@ -56,7 +56,7 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeFusionThunk(const Instruction& fusion
   for (const auto& instr : region.instructions()) {
     const Opcode op = instr->opcode();
     if (op == Opcode::kParameter) {
-      values[instr.get()] = {inputs[instr->attrs().dimension], false};
+      values[instr.get()] = {inputs[instr->attrs<ParameterAttrs>().number], false};
       continue;
     }
     if (op == Opcode::kReshape) {

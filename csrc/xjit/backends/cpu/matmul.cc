@@ -231,7 +231,7 @@ class DotGeneralThunk : public Thunk {
 absl::StatusOr<std::unique_ptr<Thunk>> MakeDotGeneralThunk(const Instruction& instr,
                                                            SlotId lhs, SlotId rhs, SlotId output,
                                                            LoweringContext& ctx) {
-  const DotDimensionNumbers& dn = instr.attrs().dot;
+  const DotDimensionNumbers& dn = instr.attrs<DotGeneralAttrs>().dot_dimension_numbers;
   const Shape& ls = instr.operand(0)->shape();
   const Shape& rs = instr.operand(1)->shape();
   if (ls.dtype != rs.dtype || instr.shape().dtype != ls.dtype) {

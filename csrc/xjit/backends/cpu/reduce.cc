@@ -182,7 +182,7 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeReduceThunk(const Instruction& instr,
   if (static_cast<int64_t>(inputs.size()) != 2 * n || instr.called_computations().size() != 1) {
     return absl::InternalError("reduce: operand/result count mismatch in the cpu lowering");
   }
-  Geometry g = common::MakeReductionGeometry(instr.operand(0)->shape(), instr.attrs().dimensions);
+  Geometry g = common::MakeReductionGeometry(instr.operand(0)->shape(), instr.attrs<ReduceAttrs>().dimensions);
   if (FastKernel fast = RecogniseBody(instr)) {
     return std::unique_ptr<Thunk>(new FastReduceThunk(fast, std::move(g), inputs[0], inputs[1], outputs[0]));
   }

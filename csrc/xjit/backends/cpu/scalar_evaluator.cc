@@ -34,12 +34,11 @@ absl::StatusOr<ScalarEvaluator> ScalarEvaluator::Compile(const Computation& regi
     if (instr.shape().num_elements() != 1) return fail(instr, "on non-scalar values");
     switch (instr.opcode()) {
       case Opcode::kParameter:
-        ev.parameter_values_[instr.attrs().dimension] = i;
+        ev.parameter_values_[instr.attrs<ParameterAttrs>().number] = i;
         value_of[&instr] = i;
         break;
       case Opcode::kConstant:
-        if (!instr.attrs().literal) return fail(instr, "without a value");
-        std::memcpy(ev.initial_cells_[i].bytes, instr.attrs().literal->data(),
+        std::memcpy(ev.initial_cells_[i].bytes, instr.attrs<ConstantAttrs>().value.data(),
                     ByteWidth(instr.shape().dtype));
         value_of[&instr] = i;
         break;
@@ -50,11 +49,10 @@ absl::StatusOr<ScalarEvaluator> ScalarEvaluator::Compile(const Computation& regi
       case Opcode::kGetTupleElement: {
         auto it = tuple_of.find(instr.operand(0));
         if (it == tuple_of.end()) return fail(instr, "of a non-tuple");
-        value_of[&instr] = it->second[instr.attrs().dimension];
+        value_of[&instr] = it->second[instr.attrs<GetTupleElementAttrs>().index];
         break;
       }
-      default: {
-        if (!IsElementwise(instr.opcode())) return fail(instr, "");
+      XJIT_ELEMENTWISE_OPS(XJIT_OPCODE_CASE) {
         auto kernel = GetElementwiseKernel(instr);
         if (!kernel.ok()) return kernel.status();
         Step step{*kernel, {0, 0, 0}, static_cast<int32_t>(instr.operands().size()), i};
@@ -63,6 +61,10 @@ absl::StatusOr<ScalarEvaluator> ScalarEvaluator::Compile(const Computation& regi
         value_of[&instr] = i;
         break;
       }
+      case Opcode::kIota: case Opcode::kTranspose: case Opcode::kSlice: case Opcode::kConcatenate:
+      case Opcode::kPad: case Opcode::kReverse: case Opcode::kDotGeneral: case Opcode::kReduce:
+      case Opcode::kTuple: case Opcode::kCall: case Opcode::kFusion:
+        return fail(instr, "");
     }
   }
   std::vector<const Instruction*> results(region.results().begin(), region.results().end());

@@ -15,9 +15,20 @@ bool IsTranscendental(Opcode op) {
     case Opcode::kLogistic: case Opcode::kSine: case Opcode::kTan: case Opcode::kTanh:
     case Opcode::kPower: case Opcode::kAtan2: case Opcode::kRemainder:
       return true;
-    default:
-      return false;
+    case Opcode::kAbs: case Opcode::kCeil: case Opcode::kCountLeadingZeros: case Opcode::kFloor:
+    case Opcode::kImag: case Opcode::kIsFinite: case Opcode::kNegate: case Opcode::kNot:
+    case Opcode::kPopcnt: case Opcode::kReal: case Opcode::kRoundNearestAfz:
+    case Opcode::kRoundNearestEven: case Opcode::kRsqrt: case Opcode::kSign: case Opcode::kSqrt:
+    case Opcode::kConvert:
+    case Opcode::kAdd: case Opcode::kSubtract: case Opcode::kMultiply: case Opcode::kDivide:
+    case Opcode::kMaximum: case Opcode::kMinimum: case Opcode::kAnd: case Opcode::kOr:
+    case Opcode::kXor: case Opcode::kShiftLeft: case Opcode::kShiftRightArithmetic:
+    case Opcode::kShiftRightLogical: case Opcode::kComplex: case Opcode::kCompare:
+    XJIT_ELEMENTWISE_TERNARY_OPS(XJIT_OPCODE_CASE)
+    XJIT_NON_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
+      break;
   }
+  return false;
 }
 
 constexpr int64_t kTranscendentalWeight = 10;
@@ -30,7 +41,8 @@ int64_t EstimateInstructionWork(const Instruction& instr) {
   if (op == Opcode::kDotGeneral) {
     int64_t k = 1;
     const Shape& lhs = instr.operand(0)->shape();
-    for (int64_t d : instr.attrs().dot.lhs_contracting_dimensions) k *= lhs.dims[d];
+    const DotDimensionNumbers& dn = instr.attrs<DotGeneralAttrs>().dot_dimension_numbers;
+    for (int64_t d : dn.lhs_contracting_dimensions) k *= lhs.dims[d];
     return out * std::max<int64_t>(k, 1);
   }
   if (op == Opcode::kReduce) {

@@ -34,7 +34,15 @@ absl::StatusOr<Literal> BinaryTyped(Opcode op, const Literal& a, const Literal& 
   switch (op) {
     case Opcode::kMaximum: return map([](C x, C y) { return ScalarMax<C>(x, y); });
     case Opcode::kMinimum: return map([](C x, C y) { return ScalarMin<C>(x, y); });
-    default: break;
+    XJIT_ELEMENTWISE_UNARY_OPS(XJIT_OPCODE_CASE)
+    case Opcode::kAdd: case Opcode::kSubtract: case Opcode::kMultiply: case Opcode::kDivide:
+    case Opcode::kRemainder: case Opcode::kPower: case Opcode::kAnd: case Opcode::kOr:
+    case Opcode::kXor: case Opcode::kShiftLeft: case Opcode::kShiftRightArithmetic:
+    case Opcode::kShiftRightLogical: case Opcode::kAtan2: case Opcode::kComplex:
+    case Opcode::kCompare:
+    XJIT_ELEMENTWISE_TERNARY_OPS(XJIT_OPCODE_CASE)
+    XJIT_NON_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
+      break;
   }
   if constexpr (std::is_same_v<T, bool>) {
     switch (op) {
@@ -43,7 +51,14 @@ absl::StatusOr<Literal> BinaryTyped(Opcode op, const Literal& a, const Literal& 
       case Opcode::kMultiply:
       case Opcode::kAnd: return map([](bool x, bool y) { return x && y; });
       case Opcode::kXor: return map([](bool x, bool y) { return x != y; });
-      default: break;
+      XJIT_ELEMENTWISE_UNARY_OPS(XJIT_OPCODE_CASE)
+      case Opcode::kSubtract: case Opcode::kDivide: case Opcode::kRemainder: case Opcode::kPower:
+      case Opcode::kMaximum: case Opcode::kMinimum: case Opcode::kShiftLeft:
+      case Opcode::kShiftRightArithmetic: case Opcode::kShiftRightLogical: case Opcode::kAtan2:
+      case Opcode::kComplex: case Opcode::kCompare:
+      XJIT_ELEMENTWISE_TERNARY_OPS(XJIT_OPCODE_CASE)
+      XJIT_NON_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
+        break;
     }
   } else if constexpr (is_int_v<T>) {
     switch (op) {
@@ -61,7 +76,12 @@ absl::StatusOr<Literal> BinaryTyped(Opcode op, const Literal& a, const Literal& 
         return map([](T x, T y) { return ShiftRightLogical(x, y); });
       case Opcode::kShiftRightArithmetic:
         return map([](T x, T y) { return ShiftRightArithmetic(x, y); });
-      default: break;
+      XJIT_ELEMENTWISE_UNARY_OPS(XJIT_OPCODE_CASE)
+      case Opcode::kMaximum: case Opcode::kMinimum: case Opcode::kAtan2: case Opcode::kComplex:
+      case Opcode::kCompare:
+      XJIT_ELEMENTWISE_TERNARY_OPS(XJIT_OPCODE_CASE)
+      XJIT_NON_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
+        break;
     }
   } else {  // real float (computed in C) or complex
     switch (op) {
@@ -70,7 +90,14 @@ absl::StatusOr<Literal> BinaryTyped(Opcode op, const Literal& a, const Literal& 
       case Opcode::kMultiply: return map([](C x, C y) { return x * y; });
       case Opcode::kDivide: return map([](C x, C y) { return x / y; });
       case Opcode::kPower: return map([](C x, C y) { return std::pow(x, y); });
-      default: break;
+      XJIT_ELEMENTWISE_UNARY_OPS(XJIT_OPCODE_CASE)
+      case Opcode::kRemainder: case Opcode::kMaximum: case Opcode::kMinimum: case Opcode::kAnd:
+      case Opcode::kOr: case Opcode::kXor: case Opcode::kShiftLeft:
+      case Opcode::kShiftRightArithmetic: case Opcode::kShiftRightLogical: case Opcode::kAtan2:
+      case Opcode::kComplex: case Opcode::kCompare:
+      XJIT_ELEMENTWISE_TERNARY_OPS(XJIT_OPCODE_CASE)
+      XJIT_NON_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
+        break;
     }
     if constexpr (is_complex_v<T>) {
       if (op == Opcode::kAtan2) return map([](C y, C x) { return ComplexAtan2(y, x); });
@@ -87,7 +114,15 @@ absl::StatusOr<Literal> BinaryTyped(Opcode op, const Literal& a, const Literal& 
           }
           break;
         }
-        default: break;
+        XJIT_ELEMENTWISE_UNARY_OPS(XJIT_OPCODE_CASE)
+        case Opcode::kAdd: case Opcode::kSubtract: case Opcode::kMultiply: case Opcode::kDivide:
+        case Opcode::kPower: case Opcode::kMaximum: case Opcode::kMinimum: case Opcode::kAnd:
+        case Opcode::kOr: case Opcode::kXor: case Opcode::kShiftLeft:
+        case Opcode::kShiftRightArithmetic: case Opcode::kShiftRightLogical:
+        case Opcode::kCompare:
+        XJIT_ELEMENTWISE_TERNARY_OPS(XJIT_OPCODE_CASE)
+        XJIT_NON_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
+          break;
       }
     }
   }

@@ -39,8 +39,17 @@ bool FloatOrComplexMath(Opcode op, const Literal& x, DType t, Literal* out) {
     case Opcode::kRsqrt: return map([](C v) { return C(1) / std::sqrt(v); });
     case Opcode::kLogistic: return map([](C v) { return C(1) / (C(1) + std::exp(-v)); });
     case Opcode::kNegate: return map([](C v) { return -v; });
-    default: return false;
+    case Opcode::kAbs: case Opcode::kCbrt: case Opcode::kCeil: case Opcode::kCountLeadingZeros:
+    case Opcode::kErf: case Opcode::kExponentialMinusOne: case Opcode::kFloor:
+    case Opcode::kImag: case Opcode::kIsFinite: case Opcode::kLogPlusOne: case Opcode::kNot:
+    case Opcode::kPopcnt: case Opcode::kReal: case Opcode::kRoundNearestAfz:
+    case Opcode::kRoundNearestEven: case Opcode::kSign: case Opcode::kConvert:
+    XJIT_ELEMENTWISE_BINARY_OPS(XJIT_OPCODE_CASE)
+    XJIT_ELEMENTWISE_TERNARY_OPS(XJIT_OPCODE_CASE)
+    XJIT_NON_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
+      break;
   }
+  return false;
 }
 
 template <typename T>
@@ -62,7 +71,16 @@ absl::StatusOr<Literal> UnaryTyped(Opcode op, const Literal& x) {
       case Opcode::kLogPlusOne:
         return MapUnary<T, T>(x, t, [](C v) { return std::log(C(1) + v); });
       case Opcode::kSign: return MapUnary<T, T>(x, t, [](C v) { return ComplexSign(v); });
-      default: break;
+      case Opcode::kCeil: case Opcode::kCosine: case Opcode::kCountLeadingZeros:
+      case Opcode::kErf: case Opcode::kExponential: case Opcode::kFloor: case Opcode::kIsFinite:
+      case Opcode::kLog: case Opcode::kLogistic: case Opcode::kNegate: case Opcode::kNot:
+      case Opcode::kPopcnt: case Opcode::kRoundNearestAfz: case Opcode::kRoundNearestEven:
+      case Opcode::kRsqrt: case Opcode::kSine: case Opcode::kSqrt: case Opcode::kTan:
+      case Opcode::kTanh: case Opcode::kConvert:
+      XJIT_ELEMENTWISE_BINARY_OPS(XJIT_OPCODE_CASE)
+      XJIT_ELEMENTWISE_TERNARY_OPS(XJIT_OPCODE_CASE)
+      XJIT_NON_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
+        break;
     }
   } else if constexpr (is_real_float_v<T>) {
     if (FloatOrComplexMath<T, C>(op, x, t, &out)) return out;
@@ -82,7 +100,14 @@ absl::StatusOr<Literal> UnaryTyped(Opcode op, const Literal& x) {
       case Opcode::kImag: return map([](C v) { return C(0); });
       case Opcode::kIsFinite:
         return MapUnary<bool, T>(x, DType::kPred, [](C v) { return std::isfinite(v); });
-      default: break;
+      case Opcode::kCosine: case Opcode::kCountLeadingZeros: case Opcode::kExponential:
+      case Opcode::kLog: case Opcode::kLogistic: case Opcode::kNegate: case Opcode::kNot:
+      case Opcode::kPopcnt: case Opcode::kRsqrt: case Opcode::kSine: case Opcode::kSqrt:
+      case Opcode::kTan: case Opcode::kTanh: case Opcode::kConvert:
+      XJIT_ELEMENTWISE_BINARY_OPS(XJIT_OPCODE_CASE)
+      XJIT_ELEMENTWISE_TERNARY_OPS(XJIT_OPCODE_CASE)
+      XJIT_NON_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
+        break;
     }
   } else if constexpr (is_int_v<T>) {
     auto map = [&](auto fn) { return MapUnary<T, T>(x, t, fn); };
@@ -95,7 +120,16 @@ absl::StatusOr<Literal> UnaryTyped(Opcode op, const Literal& x) {
       case Opcode::kCountLeadingZeros:
         return map([](T v) { return static_cast<T>(CountLeadingZeros(v)); });
       case Opcode::kPopcnt: return map([](T v) { return static_cast<T>(PopCount(v)); });
-      default: break;
+      case Opcode::kCbrt: case Opcode::kCeil: case Opcode::kCosine: case Opcode::kErf:
+      case Opcode::kExponential: case Opcode::kExponentialMinusOne: case Opcode::kFloor:
+      case Opcode::kImag: case Opcode::kIsFinite: case Opcode::kLog: case Opcode::kLogPlusOne:
+      case Opcode::kLogistic: case Opcode::kReal: case Opcode::kRoundNearestAfz:
+      case Opcode::kRoundNearestEven: case Opcode::kRsqrt: case Opcode::kSine:
+      case Opcode::kSqrt: case Opcode::kTan: case Opcode::kTanh: case Opcode::kConvert:
+      XJIT_ELEMENTWISE_BINARY_OPS(XJIT_OPCODE_CASE)
+      XJIT_ELEMENTWISE_TERNARY_OPS(XJIT_OPCODE_CASE)
+      XJIT_NON_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
+        break;
     }
   } else {  // pred
     if (op == Opcode::kNot) return MapUnary<bool, bool>(x, t, [](bool v) { return !v; });

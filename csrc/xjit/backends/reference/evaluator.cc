@@ -52,7 +52,7 @@ absl::StatusOr<Value> EvalReduceInstr(const Instruction& instr,
     return results;
   };
   absl::StatusOr<std::vector<Literal>> results =
-      EvalReduce(inputs, inits, instr.attrs().dimensions, fn);
+      EvalReduce(inputs, inits, instr.attrs<ReduceAttrs>().dimensions, fn);
   if (!results.ok()) return results.status();
   // As shape inference: one result is the array itself, N > 1 a tuple.
   if (n == 1) return Value(std::move((*results)[0]));
@@ -65,7 +65,6 @@ absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
                                       const std::vector<const Value*>& operands,
                                       absl::Span<const Value> args) {
   const Opcode op = instr.opcode();
-  const Attributes& attrs = instr.attrs();
   auto array = [&](size_t i) { return ArrayOperand(operands, i); };
 #define XJIT_ARRAY(var, i)                                        \
   absl::StatusOr<const Literal*> var##_or = array(i);             \
@@ -79,6 +78,7 @@ absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
   if (op == Opcode::kCompare) {
     XJIT_ARRAY(a, 0);
     XJIT_ARRAY(b, 1);
+    const CompareAttrs& attrs = instr.attrs<CompareAttrs>();
     return Wrap(EvalCompare(a, b, attrs.comparison_direction, attrs.compare_type));
   }
   if (IsElementwiseUnary(op)) {
@@ -91,18 +91,21 @@ absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
     return Wrap(EvalBinary(op, a, b));
   }
   switch (op) {
+    XJIT_ELEMENTWISE_UNARY_OPS(XJIT_OPCODE_CASE)
+    XJIT_ELEMENTWISE_BINARY_OPS(XJIT_OPCODE_CASE)
+      break;  // handled above
     case Opcode::kParameter: {
-      if (attrs.dimension < 0 || attrs.dimension >= static_cast<int64_t>(args.size())) {
+      int64_t number = instr.attrs<ParameterAttrs>().number;
+      if (number < 0 || number >= static_cast<int64_t>(args.size())) {
         return absl::InvalidArgumentError(
-            absl::StrCat("parameter ", attrs.dimension, " not supplied (", args.size(), " given)"));
+            absl::StrCat("parameter ", number, " not supplied (", args.size(), " given)"));
       }
-      return args[attrs.dimension];
+      return args[number];
     }
     case Opcode::kConstant:
-      if (!attrs.literal.has_value()) return absl::InvalidArgumentError("constant without a value");
-      return Value(*attrs.literal);
+      return Value(instr.attrs<ConstantAttrs>().value);
     case Opcode::kIota:
-      return Wrap(EvalIota(instr.shape(), attrs.dimension));
+      return Wrap(EvalIota(instr.shape(), instr.attrs<IotaAttrs>().iota_dimension));
     case Opcode::kSelect: {
       XJIT_ARRAY(p, 0);
       XJIT_ARRAY(t, 1);
@@ -117,7 +120,8 @@ absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
     }
     case Opcode::kBroadcastInDim: {
       XJIT_ARRAY(x, 0);
-      return Wrap(EvalBroadcastInDim(x, attrs.dimensions, instr.shape()));
+      return Wrap(EvalBroadcastInDim(x, instr.attrs<BroadcastInDimAttrs>().broadcast_dimensions,
+                                     instr.shape()));
     }
     case Opcode::kReshape: {
       XJIT_ARRAY(x, 0);
@@ -125,10 +129,11 @@ absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
     }
     case Opcode::kTranspose: {
       XJIT_ARRAY(x, 0);
-      return Wrap(EvalTranspose(x, attrs.dimensions));
+      return Wrap(EvalTranspose(x, instr.attrs<TransposeAttrs>().permutation));
     }
     case Opcode::kSlice: {
       XJIT_ARRAY(x, 0);
+      const SliceAttrs& attrs = instr.attrs<SliceAttrs>();
       std::vector<int64_t> strides = attrs.strides;
       if (strides.empty()) strides.assign(x.shape().rank(), 1);  // strides are optional
       return Wrap(EvalSlice(x, attrs.start_indices, attrs.limit_indices, strides));
@@ -139,23 +144,24 @@ absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
         XJIT_ARRAY(x, i);
         inputs.push_back(&x);
       }
-      return Wrap(EvalConcatenate(inputs, attrs.dimension));
+      return Wrap(EvalConcatenate(inputs, instr.attrs<ConcatenateAttrs>().dimension));
     }
     case Opcode::kPad: {
       XJIT_ARRAY(x, 0);
       XJIT_ARRAY(v, 1);
+      const PadAttrs& attrs = instr.attrs<PadAttrs>();
       std::vector<int64_t> interior = attrs.interior_padding;
       if (interior.empty()) interior.assign(x.shape().rank(), 0);
       return Wrap(EvalPad(x, v, attrs.edge_padding_low, attrs.edge_padding_high, interior));
     }
     case Opcode::kReverse: {
       XJIT_ARRAY(x, 0);
-      return Wrap(EvalReverse(x, attrs.dimensions));
+      return Wrap(EvalReverse(x, instr.attrs<ReverseAttrs>().dimensions));
     }
     case Opcode::kDotGeneral: {
       XJIT_ARRAY(a, 0);
       XJIT_ARRAY(b, 1);
-      return Wrap(EvalDotGeneral(a, b, attrs.dot));
+      return Wrap(EvalDotGeneral(a, b, instr.attrs<DotGeneralAttrs>().dot_dimension_numbers));
     }
     case Opcode::kReduce:
       return EvalReduceInstr(instr, operands);
@@ -165,11 +171,12 @@ absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
       return Value::Tuple(std::move(elements));
     }
     case Opcode::kGetTupleElement: {
-      if (operands.size() != 1 || !operands[0]->is_tuple || attrs.dimension < 0 ||
-          attrs.dimension >= static_cast<int64_t>(operands[0]->elements.size())) {
+      int64_t index = instr.attrs<GetTupleElementAttrs>().index;
+      if (operands.size() != 1 || !operands[0]->is_tuple || index < 0 ||
+          index >= static_cast<int64_t>(operands[0]->elements.size())) {
         return absl::InvalidArgumentError("needs a tuple operand and an index within it");
       }
-      return operands[0]->elements[attrs.dimension];
+      return operands[0]->elements[index];
     }
     case Opcode::kCall:
     case Opcode::kFusion: {  // a fusion's region is evaluated as a callee
@@ -185,8 +192,6 @@ absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
       if (out->size() == 1) return std::move((*out)[0]);
       return Value::Tuple(std::move(*out));
     }
-    default:
-      break;
   }
 #undef XJIT_ARRAY
   return absl::UnimplementedError("op not handled by the reference backend");

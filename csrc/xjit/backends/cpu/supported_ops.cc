@@ -1,0 +1,38 @@
+#include "xjit/backends/cpu/supported_ops.h"
+
+namespace xjit::cpu {
+
+bool SupportsOp(Opcode op) {
+  switch (op) {
+    case Opcode::kParameter: case Opcode::kConstant: case Opcode::kIota:
+    case Opcode::kAbs: case Opcode::kCbrt: case Opcode::kCeil: case Opcode::kCosine:
+    case Opcode::kCountLeadingZeros: case Opcode::kErf: case Opcode::kExponential:
+    case Opcode::kExponentialMinusOne: case Opcode::kFloor: case Opcode::kImag:
+    case Opcode::kIsFinite: case Opcode::kLog: case Opcode::kLogPlusOne: case Opcode::kLogistic:
+    case Opcode::kNegate: case Opcode::kNot: case Opcode::kPopcnt: case Opcode::kReal:
+    case Opcode::kRoundNearestAfz: case Opcode::kRoundNearestEven: case Opcode::kRsqrt:
+    case Opcode::kSign: case Opcode::kSine: case Opcode::kSqrt: case Opcode::kTan:
+    case Opcode::kTanh: case Opcode::kConvert: case Opcode::kAdd: case Opcode::kSubtract:
+    case Opcode::kMultiply: case Opcode::kDivide: case Opcode::kRemainder: case Opcode::kPower:
+    case Opcode::kMaximum: case Opcode::kMinimum: case Opcode::kAnd: case Opcode::kOr:
+    case Opcode::kXor: case Opcode::kShiftLeft: case Opcode::kShiftRightArithmetic:
+    case Opcode::kShiftRightLogical: case Opcode::kAtan2: case Opcode::kComplex:
+    case Opcode::kCompare: case Opcode::kSelect: case Opcode::kClamp:
+    case Opcode::kBroadcastInDim: case Opcode::kReshape: case Opcode::kTranspose:
+    case Opcode::kSlice: case Opcode::kConcatenate: case Opcode::kPad: case Opcode::kReverse:
+    case Opcode::kDotGeneral: case Opcode::kReduce: case Opcode::kTuple:
+    case Opcode::kGetTupleElement: case Opcode::kCall: case Opcode::kFusion:
+      return true;
+  }
+  return false;
+}
+
+std::vector<Opcode> SupportedOps() {
+  std::vector<Opcode> ops;
+  for (int i = 0; i < kNumOpcodes; ++i) {
+    if (SupportsOp(static_cast<Opcode>(i))) ops.push_back(static_cast<Opcode>(i));
+  }
+  return ops;
+}
+
+}  // namespace xjit::cpu
