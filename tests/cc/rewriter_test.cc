@@ -202,6 +202,27 @@ TEST(Clone, HookSeesTheValueMapSoFar) {
   EXPECT_EQ(add->operand(0)->operand(0), main->parameters()[0]);
 }
 
+TEST(Clone, HookCanCloneAsIsAndKeepTheClone) {
+  std::unique_ptr<Module> m = SampleModule();
+  ASSERT_NE(m, nullptr);
+  std::vector<const Instruction*> reduces;
+  CloneOptions options;
+  options.hook = [&](const CloneContext& ctx) -> absl::StatusOr<CloneAction> {
+    if (ctx.old.opcode() != Opcode::kReduce) return CloneAction::Clone();
+    absl::StatusOr<Instruction*> copy = ctx.cloner.CloneInstruction(
+        ctx.old, {ctx.operands.begin(), ctx.operands.end()}, ctx.builder);
+    if (!copy.ok()) return copy.status();
+    reduces.push_back(*copy);
+    return CloneAction::Replace(*copy);
+  };
+  absl::StatusOr<std::unique_ptr<Module>> copy = CloneModule(*m, options);
+  ASSERT_TRUE(copy.ok()) << copy.status();
+  ASSERT_EQ(reduces.size(), 1u);
+  EXPECT_EQ(reduces[0], (*copy)->entry()->instructions()[6].get());
+  EXPECT_EQ(reduces[0]->called_computations()[0], Find(**copy, "sum"));
+  EXPECT_EQ(PrintModule(**copy), PrintModule(*m));
+}
+
 TEST(Clone, SkipDeadAndRejectSkippedUse) {
   std::unique_ptr<Module> m = SampleModule();
   ASSERT_NE(m, nullptr);
@@ -282,7 +303,8 @@ TEST(Clone, SharedAndMappedCallees) {
   ComputationBuilder* cb = mb.NewComputation("f");
   Instruction* x = cb->Parameter(F32({4}));
   Instruction* zero = cb->Constant(Literal::Scalar<float>(DType::kF32, 0.0f));
-  Computation* f = *cb->Finish({Must(cb->Add(Opcode::kReduce, {x, zero}, ReduceAttrs{{0}}, {sum}))});
+  Computation* f =
+      *cb->Finish({Must(cb->Add(Opcode::kReduce, {x, zero}, ReduceAttrs{{0}}, {sum}))});
 
   CloneOptions share;
   share.callees = CalleePolicy::kShare;

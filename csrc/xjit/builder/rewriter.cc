@@ -40,6 +40,7 @@ absl::StatusOr<Instruction*> Cloner::CloneInstruction(const Instruction& old,
 absl::StatusOr<std::vector<Instruction*>> Cloner::CloneBody(const Computation& source,
                                                             ComputationBuilder& builder,
                                                             ValueMap& map) {
+  map.reserve(map.size() + source.instructions().size());
   for (const auto& owned : source.instructions()) {
     const Instruction& old = *owned;
     if (map.contains(&old)) continue;

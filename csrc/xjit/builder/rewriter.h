@@ -103,12 +103,16 @@ class Cloner {
     computations_[&source] = clone;
   }
 
-  const CloneOptions& options() const { return options_; }
-
- private:
+  // Appends a copy of `old` onto `operands` (values of `builder`), its
+  // called computations cloned or shared as the options say: what
+  // CloneAction::Clone() does, for a hook that needs the new instruction.
   absl::StatusOr<Instruction*> CloneInstruction(const Instruction& old,
                                                 std::vector<Instruction*> operands,
                                                 ComputationBuilder& builder);
+
+  const CloneOptions& options() const { return options_; }
+
+ private:
 
   ModuleBuilder& target_;
   CloneOptions options_;

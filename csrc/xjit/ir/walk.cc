@@ -25,6 +25,9 @@ std::vector<bool> LiveInstructions(const Computation& c) {
   const auto& instrs = c.instructions();
   std::vector<bool> live(instrs.size(), false);
   for (const Instruction* r : c.results()) live[r->id()] = true;
+  for (const auto& instr : instrs) {
+    if (HasSideEffects(instr->opcode())) live[instr->id()] = true;
+  }
   for (size_t i = instrs.size(); i-- > 0;) {
     if (!live[i]) continue;
     for (const Instruction* o : instrs[i]->operands()) live[o->id()] = true;

@@ -15,8 +15,9 @@ std::vector<Instruction*> PostOrder(const Computation& c);
 // Every instruction of `c`, users before operands.
 std::vector<Instruction*> ReversePostOrder(const Computation& c);
 
-// Indexed by instruction id: true when some result of `c` depends on it.
-// Parameters count only when used (they are never removed, though).
+// Indexed by instruction id: true when some result of `c` or an op with
+// side effects depends on it (or it has side effects itself). Parameters
+// count only when used (they are never removed, though).
 std::vector<bool> LiveInstructions(const Computation& c);
 // The instructions some result depends on, operands before users.
 std::vector<Instruction*> LivePostOrder(const Computation& c);

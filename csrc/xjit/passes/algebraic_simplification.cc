@@ -7,7 +7,6 @@
 
 #include "xjit/ir/dtype_dispatch.h"
 #include "xjit/ir/walk.h"
-#include "xjit/passes/rewrite_module.h"
 
 namespace xjit::passes {
 namespace {
@@ -100,9 +99,11 @@ Instruction* DropNeutral(Opcode op, Instruction* a, Instruction* b) {
   return nullptr;
 }
 
+// Either a value to use, or an op to build on one operand (with the
+// replaced instruction's type, when the op declares its result type).
 struct Simplified {
-  Instruction* value = nullptr;  // use this value, or
-  Opcode op = Opcode::kReshape;  // build `op` on `operand` with `attrs` (same result type)
+  Instruction* value = nullptr;
+  Opcode op = Opcode::kReshape;
   Instruction* operand = nullptr;
   Attributes attrs;
 };
@@ -113,17 +114,16 @@ Simplified SimplifyTranspose(const Instruction& instr, Instruction* x) {
   if (x->opcode() != Opcode::kTranspose) return {};
   // Result dimension i is x's dimension p[i], which is x's operand's
   // dimension inner[p[i]].
+  const std::vector<int64_t>& inner = x->attrs<TransposeAttrs>().permutation;
   TransposeAttrs composed;
-  for (int64_t d : permutation) {
-    composed.permutation.push_back(x->attrs<TransposeAttrs>().permutation[d]);
-  }
+  for (int64_t d : permutation) composed.permutation.push_back(inner[d]);
   if (IsIdentityPermutation(composed.permutation)) return {x->operand(0)};
   return {nullptr, Opcode::kTranspose, x->operand(0), composed};
 }
 
 Simplified SimplifyBroadcast(const Instruction& instr, Instruction* x) {
-  const BroadcastInDimAttrs& attrs = instr.attrs<BroadcastInDimAttrs>();
-  if (x->shape() == instr.shape() && IsIdentityPermutation(attrs.broadcast_dimensions)) return {x};
+  const std::vector<int64_t>& outer = instr.attrs<BroadcastInDimAttrs>().broadcast_dimensions;
+  if (x->shape() == instr.shape() && IsIdentityPermutation(outer)) return {x};
   if (x->opcode() == Opcode::kReshape) {
     // A reshape that only adds unit dimensions to y (as keepdims does)
     // feeding a broadcast: broadcast y directly.
@@ -131,7 +131,7 @@ Simplified SimplifyBroadcast(const Instruction& instr, Instruction* x) {
         UnitDimensionsAdded(x->operand(0)->shape().dims, x->shape().dims);
     if (!dims) return {};
     BroadcastInDimAttrs direct;
-    for (int64_t d : *dims) direct.broadcast_dimensions.push_back(attrs.broadcast_dimensions[d]);
+    for (int64_t d : *dims) direct.broadcast_dimensions.push_back(outer[d]);
     return {nullptr, Opcode::kBroadcastInDim, x->operand(0), direct};
   }
   if (x->opcode() != Opcode::kBroadcastInDim) return {};
@@ -139,16 +139,14 @@ Simplified SimplifyBroadcast(const Instruction& instr, Instruction* x) {
   // dimension outer[inner[i]] here.
   BroadcastInDimAttrs composed;
   for (int64_t d : x->attrs<BroadcastInDimAttrs>().broadcast_dimensions) {
-    composed.broadcast_dimensions.push_back(attrs.broadcast_dimensions[d]);
+    composed.broadcast_dimensions.push_back(outer[d]);
   }
   return {nullptr, Opcode::kBroadcastInDim, x->operand(0), composed};
 }
 
 Simplified SimplifyReshape(const Instruction& instr, Instruction* x) {
   if (x->shape() == instr.shape()) return {x};
-  if (x->opcode() == Opcode::kReshape) {
-    return {nullptr, Opcode::kReshape, x->operand(0), {}};
-  }
+  if (x->opcode() == Opcode::kReshape) return {nullptr, Opcode::kReshape, x->operand(0), {}};
   return {};
 }
 
@@ -180,21 +178,21 @@ Simplified Simplify(const Instruction& instr, absl::Span<Instruction* const> ope
 
 bool Simplifies(const Simplified& s) { return s.value != nullptr || s.operand != nullptr; }
 
-}  // namespace
-
-absl::StatusOr<bool> RunAlgebraicSimplification(Module& module) {
-  bool found = false;
-  for (const Computation* c : ComputationPostOrder(module)) {
-    for (const auto& instr : c->instructions()) {
-      found = found || Simplifies(Simplify(*instr, instr->operands()));
+class AlgebraicSimplification : public RewriteRule {
+ public:
+  bool Prepare(const Module& module) override {
+    for (const Computation* c : ComputationPostOrder(module)) {
+      for (const auto& instr : c->instructions()) {
+        if (Simplifies(Simplify(*instr, instr->operands()))) return true;
+      }
     }
+    return false;
   }
-  if (!found) return false;
-  CloneOptions options;
-  options.hook = [](const CloneContext& ctx) -> absl::StatusOr<CloneAction> {
+  absl::StatusOr<CloneAction> Rewrite(const CloneContext& ctx) override {
     Simplified s = Simplify(ctx.old, ctx.operands);
     if (s.value != nullptr) return CloneAction::Replace(s.value);
     if (s.operand == nullptr) return CloneAction::Clone();
+    // The rebuilt op has the replaced instruction's type.
     absl::StatusOr<Instruction*> rebuilt =
         DeclaresResultType(s.op)
             ? ctx.builder.AddWithResultType(s.op, ctx.old.shape(), {s.operand}, s.attrs, {},
@@ -202,9 +200,16 @@ absl::StatusOr<bool> RunAlgebraicSimplification(Module& module) {
             : ctx.builder.Add(s.op, {s.operand}, s.attrs, {}, ctx.old.source_location());
     if (!rebuilt.ok()) return rebuilt.status();
     return CloneAction::Replace(*rebuilt);
-  };
-  if (absl::Status s = RewriteModule(module, options); !s.ok()) return s;
-  return true;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<RewriteRule> MakeAlgebraicSimplificationRule() { return std::make_unique<AlgebraicSimplification>(); }
+
+absl::StatusOr<bool> RunAlgebraicSimplification(Module& module) {
+  AlgebraicSimplification rule;
+  return RunRule(module, rule);
 }
 
 }  // namespace xjit::passes

@@ -16,10 +16,15 @@
 // broadcast_in_dim of one. The operands left unused are dead code.
 #pragma once
 
+#include <memory>
+
 #include "absl/status/statusor.h"
 #include "xjit/ir/graph.h"
+#include "xjit/passes/rewrite_rule.h"
 
 namespace xjit::passes {
+
+std::unique_ptr<RewriteRule> MakeAlgebraicSimplificationRule();
 
 // True when something was simplified.
 absl::StatusOr<bool> RunAlgebraicSimplification(Module& module);

@@ -3,7 +3,6 @@
 #include <vector>
 
 #include "xjit/ir/walk.h"
-#include "xjit/passes/rewrite_module.h"
 
 namespace xjit::passes {
 namespace {
@@ -34,14 +33,19 @@ absl::StatusOr<CloneAction> InlineCall(const CloneContext& ctx) {
   return CloneAction::Replace(*tuple);
 }
 
+class CallInlining : public RewriteRule {
+ public:
+  bool Prepare(const Module& module) override { return HasCall(module); }
+  absl::StatusOr<CloneAction> Rewrite(const CloneContext& ctx) override { return InlineCall(ctx); }
+};
+
 }  // namespace
 
+std::unique_ptr<RewriteRule> MakeCallInliningRule() { return std::make_unique<CallInlining>(); }
+
 absl::StatusOr<bool> RunCallInlining(Module& module) {
-  if (!HasCall(module)) return false;
-  CloneOptions options;
-  options.hook = InlineCall;
-  if (absl::Status s = RewriteModule(module, options); !s.ok()) return s;
-  return true;
+  CallInlining rule;
+  return RunRule(module, rule);
 }
 
 }  // namespace xjit::passes

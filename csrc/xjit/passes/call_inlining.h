@@ -5,10 +5,15 @@
 // calls any more are dropped with the copy.
 #pragma once
 
+#include <memory>
+
 #include "absl/status/statusor.h"
 #include "xjit/ir/graph.h"
+#include "xjit/passes/rewrite_rule.h"
 
 namespace xjit::passes {
+
+std::unique_ptr<RewriteRule> MakeCallInliningRule();
 
 // True when a call was inlined.
 absl::StatusOr<bool> RunCallInlining(Module& module);

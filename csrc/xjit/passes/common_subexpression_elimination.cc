@@ -7,7 +7,6 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/hash/hash.h"
 #include "xjit/ir/walk.h"
-#include "xjit/passes/rewrite_module.h"
 
 namespace xjit::passes {
 namespace {
@@ -47,78 +46,83 @@ bool SameComputation(const Computation& a, const Computation& b) {
   return true;
 }
 
-// One instruction already seen in a computation: its value (in the graph
-// being scanned or built) and its operands there.
-struct Seen {
-  const Instruction* old;
-  std::vector<Instruction*> operands;
-};
-
-// The instructions seen so far in one computation, bucketed by a hash of
-// what makes two of them the same.
+// Instructions kept so far in one computation, bucketed by a hash of what
+// makes two of them the same.
 class Table {
  public:
-  // An earlier instruction equal to `instr` on `operands`, or null; records
-  // `instr` when there is none.
-  const Instruction* FindOrInsert(const Instruction& instr,
-                                  absl::Span<Instruction* const> operands) {
-    if (instr.opcode() == Opcode::kParameter) return nullptr;
-    std::vector<Seen>& bucket = buckets_[Hash(instr, operands)];
-    for (const Seen& s : bucket) {
-      if (Same(*s.old, s.operands, instr, operands)) return s.old;
+  // A kept instruction equal to `instr` on `operands`, or null.
+  Instruction* Find(const Instruction& instr, absl::Span<Instruction* const> operands) const {
+    auto it = buckets_.find(Hash(instr, operands));
+    if (it == buckets_.end()) return nullptr;
+    for (Instruction* kept : it->second) {
+      if (Same(*kept, instr, operands)) return kept;
     }
-    bucket.push_back(Seen{&instr, {operands.begin(), operands.end()}});
     return nullptr;
   }
+  void Insert(Instruction* kept) { buckets_[Hash(*kept, kept->operands())].push_back(kept); }
 
  private:
   static size_t Hash(const Instruction& instr, absl::Span<Instruction* const> operands) {
-    size_t h = absl::HashOf(instr.opcode(), operands, instr.called_computations().size(),
-                            instr.shape().dims, instr.shape().dtype);
-    if (instr.opcode() == Opcode::kConstant) {
-      const Literal& lit = instr.attrs<ConstantAttrs>().value;
-      // A prefix of the bytes tells most constants apart at a bounded cost.
-      absl::string_view bytes(reinterpret_cast<const char*>(lit.data()),
-                              std::min<int64_t>(lit.size_bytes(), 64));
-      h = absl::HashOf(h, bytes);
-    }
-    return h;
+    return absl::HashOf(instr.opcode(), operands, instr.called_computations().size(),
+                        instr.shape(), instr.attributes());
   }
-  static bool Same(const Instruction& a, const std::vector<Instruction*>& a_operands,
-                   const Instruction& b, absl::Span<Instruction* const> b_operands) {
-    return a.opcode() == b.opcode() && a.shape() == b.shape() &&
-           absl::MakeConstSpan(a_operands) == b_operands &&
-           a.attributes() == b.attributes() &&
-           SameCallees(a.called_computations(), b.called_computations());
+  static bool Same(const Instruction& kept, const Instruction& b,
+                   absl::Span<Instruction* const> b_operands) {
+    return kept.opcode() == b.opcode() && kept.shape() == b.shape() &&
+           absl::MakeConstSpan(kept.operands()) == b_operands &&
+           kept.attributes() == b.attributes() &&
+           SameCallees(kept.called_computations(), b.called_computations());
   }
 
-  absl::flat_hash_map<size_t, std::vector<Seen>> buckets_;
+  absl::flat_hash_map<size_t, std::vector<Instruction*>> buckets_;
 };
 
-bool HasDuplicates(const Module& module) {
-  for (const Computation* c : ComputationPostOrder(module)) {
-    Table table;
-    for (const auto& instr : c->instructions()) {
-      if (table.FindOrInsert(*instr, instr->operands()) != nullptr) return true;
+// Parameters are distinct inputs; an op with side effects must run each time.
+bool Mergeable(Opcode op) { return op != Opcode::kParameter && !HasSideEffects(op); }
+
+class CommonSubexpressionElimination : public RewriteRule {
+ public:
+  bool Prepare(const Module& module) override {
+    tables_.clear();
+    for (const Computation* c : ComputationPostOrder(module)) {
+      Table table;
+      for (const auto& instr : c->instructions()) {
+        if (!Mergeable(instr->opcode())) continue;
+        if (table.Find(*instr, instr->operands()) != nullptr) return true;
+        table.Insert(instr.get());
+      }
     }
+    return false;
   }
-  return false;
-}
+
+  absl::StatusOr<CloneAction> Rewrite(const CloneContext& ctx) override {
+    if (!Mergeable(ctx.old.opcode())) return CloneAction::Clone();
+    if (Instruction* kept = tables_[&ctx.builder].Find(ctx.old, ctx.operands)) {
+      return CloneAction::Replace(kept);
+    }
+    absl::StatusOr<Instruction*> clone = ctx.cloner.CloneInstruction(
+        ctx.old, {ctx.operands.begin(), ctx.operands.end()}, ctx.builder);
+    if (!clone.ok()) return clone.status();
+    // Looked up again: cloning a region added its builder's table, which may
+    // have moved this one.
+    tables_[&ctx.builder].Insert(*clone);
+    return CloneAction::Replace(*clone);
+  }
+
+ private:
+  // One table per computation being built.
+  absl::flat_hash_map<const ComputationBuilder*, Table> tables_;
+};
 
 }  // namespace
 
+std::unique_ptr<RewriteRule> MakeCommonSubexpressionEliminationRule() {
+  return std::make_unique<CommonSubexpressionElimination>();
+}
+
 absl::StatusOr<bool> RunCommonSubexpressionElimination(Module& module) {
-  if (!HasDuplicates(module)) return false;
-  // One table per computation being built.
-  absl::flat_hash_map<const ComputationBuilder*, Table> tables;
-  CloneOptions options;
-  options.hook = [&tables](const CloneContext& ctx) -> absl::StatusOr<CloneAction> {
-    const Instruction* earlier = tables[&ctx.builder].FindOrInsert(ctx.old, ctx.operands);
-    if (earlier == nullptr) return CloneAction::Clone();
-    return CloneAction::Replace(ctx.map.at(earlier));
-  };
-  if (absl::Status s = RewriteModule(module, options); !s.ok()) return s;
-  return true;
+  CommonSubexpressionElimination rule;
+  return RunRule(module, rule);
 }
 
 }  // namespace xjit::passes

@@ -4,7 +4,6 @@
 
 #include "xjit/ir/walk.h"
 #include "xjit/passes/literal_movement.h"
-#include "xjit/passes/rewrite_module.h"
 
 namespace xjit::passes {
 namespace {
@@ -24,32 +23,43 @@ bool Foldable(const Instruction& instr, absl::Span<Instruction* const> operands)
 // The folded value of a Foldable `instr`.
 absl::StatusOr<Literal> Fold(const Instruction& instr, absl::Span<Instruction* const> operands) {
   const Opcode op = instr.opcode();
-  if (op == Opcode::kIota) return IotaLiteral(instr.shape(), instr.attrs<IotaAttrs>().iota_dimension);
+  if (op == Opcode::kIota) {
+    return IotaLiteral(instr.shape(), instr.attrs<IotaAttrs>().iota_dimension);
+  }
   const Literal& x = operands[0]->attrs<ConstantAttrs>().value;
   if (op == Opcode::kReshape) return ReshapeLiteral(x, instr.shape());
-  if (op == Opcode::kTranspose) return TransposeLiteral(x, instr.attrs<TransposeAttrs>().permutation);
-  return BroadcastLiteral(x, instr.shape(), instr.attrs<BroadcastInDimAttrs>().broadcast_dimensions);
+  if (op == Opcode::kTranspose) {
+    return TransposeLiteral(x, instr.attrs<TransposeAttrs>().permutation);
+  }
+  return BroadcastLiteral(x, instr.shape(),
+                          instr.attrs<BroadcastInDimAttrs>().broadcast_dimensions);
 }
 
-}  // namespace
-
-absl::StatusOr<bool> RunConstantFolding(Module& module) {
-  bool found = false;
-  for (const Computation* c : ComputationPostOrder(module)) {
-    for (const auto& instr : c->instructions()) {
-      found = found || Foldable(*instr, instr->operands());
+class ConstantFolding : public RewriteRule {
+ public:
+  bool Prepare(const Module& module) override {
+    for (const Computation* c : ComputationPostOrder(module)) {
+      for (const auto& instr : c->instructions()) {
+        if (Foldable(*instr, instr->operands())) return true;
+      }
     }
+    return false;
   }
-  if (!found) return false;
-  CloneOptions options;
-  options.hook = [](const CloneContext& ctx) -> absl::StatusOr<CloneAction> {
+  absl::StatusOr<CloneAction> Rewrite(const CloneContext& ctx) override {
     if (!Foldable(ctx.old, ctx.operands)) return CloneAction::Clone();
     absl::StatusOr<Literal> folded = Fold(ctx.old, ctx.operands);
     if (!folded.ok()) return folded.status();
     return CloneAction::Replace(ctx.builder.Constant(*std::move(folded)));
-  };
-  if (absl::Status s = RewriteModule(module, options); !s.ok()) return s;
-  return true;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<RewriteRule> MakeConstantFoldingRule() { return std::make_unique<ConstantFolding>(); }
+
+absl::StatusOr<bool> RunConstantFolding(Module& module) {
+  ConstantFolding rule;
+  return RunRule(module, rule);
 }
 
 }  // namespace xjit::passes

@@ -9,10 +9,15 @@
 
 #include <cstdint>
 
+#include <memory>
+
 #include "absl/status/statusor.h"
 #include "xjit/ir/graph.h"
+#include "xjit/passes/rewrite_rule.h"
 
 namespace xjit::passes {
+
+std::unique_ptr<RewriteRule> MakeConstantFoldingRule();
 
 inline constexpr int64_t kMaxFoldedElements = 4096;
 

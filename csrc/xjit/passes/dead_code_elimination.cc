@@ -4,29 +4,44 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "xjit/ir/walk.h"
-#include "xjit/passes/rewrite_module.h"
 
 namespace xjit::passes {
+namespace {
+
+class DeadCodeElimination : public RewriteRule {
+ public:
+  bool Prepare(const Module& module) override {
+    std::vector<Computation*> reachable = ComputationPostOrder(module);
+    bool found = reachable.size() != module.computations().size();
+    live_.clear();
+    for (const Computation* c : reachable) {
+      std::vector<bool> live = LiveInstructions(*c);
+      for (const auto& instr : c->instructions()) {
+        found = found || (!live[instr->id()] && instr->opcode() != Opcode::kParameter);
+      }
+      live_.emplace(c, std::move(live));
+    }
+    return found;
+  }
+
+  absl::StatusOr<CloneAction> Rewrite(const CloneContext& ctx) override {
+    if (ctx.old.opcode() == Opcode::kParameter) return CloneAction::Clone();
+    return live_.at(&ctx.source)[ctx.old.id()] ? CloneAction::Clone() : CloneAction::Skip();
+  }
+
+ private:
+  absl::flat_hash_map<const Computation*, std::vector<bool>> live_;
+};
+
+}  // namespace
+
+std::unique_ptr<RewriteRule> MakeDeadCodeEliminationRule() {
+  return std::make_unique<DeadCodeElimination>();
+}
 
 absl::StatusOr<bool> RunDeadCodeElimination(Module& module) {
-  std::vector<Computation*> reachable = ComputationPostOrder(module);
-  bool changed = reachable.size() != module.computations().size();
-  absl::flat_hash_map<const Computation*, std::vector<bool>> live;
-  for (const Computation* c : reachable) {
-    std::vector<bool> l = LiveInstructions(*c);
-    for (const auto& instr : c->instructions()) {
-      changed = changed || (!l[instr->id()] && instr->opcode() != Opcode::kParameter);
-    }
-    live.emplace(c, std::move(l));
-  }
-  if (!changed) return false;
-  CloneOptions options;
-  options.hook = [&live](const CloneContext& ctx) -> absl::StatusOr<CloneAction> {
-    if (ctx.old.opcode() == Opcode::kParameter) return CloneAction::Clone();
-    return live.at(&ctx.source)[ctx.old.id()] ? CloneAction::Clone() : CloneAction::Skip();
-  };
-  if (absl::Status s = RewriteModule(module, options); !s.ok()) return s;
-  return true;
+  DeadCodeElimination rule;
+  return RunRule(module, rule);
 }
 
 }  // namespace xjit::passes

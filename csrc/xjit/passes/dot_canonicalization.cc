@@ -4,7 +4,6 @@
 #include <vector>
 
 #include "xjit/ir/walk.h"
-#include "xjit/passes/rewrite_module.h"
 
 namespace xjit::passes {
 namespace {
@@ -82,10 +81,11 @@ absl::StatusOr<Instruction*> Collapse(Instruction* x, const std::vector<int64_t>
     x = *moved;
   }
   if (x->shape().dims == collapsed) return x;
-  return b.AddWithResultType(Opcode::kReshape, Shape(x->shape().dtype, collapsed), {x}, {}, {}, loc);
+  return b.AddWithResultType(Opcode::kReshape, Shape(x->shape().dtype, collapsed), {x}, {}, {},
+                             loc);
 }
 
-absl::StatusOr<Instruction*> Rewrite(const CloneContext& ctx, const Plan& plan) {
+absl::StatusOr<Instruction*> RewriteDot(const CloneContext& ctx, const Plan& plan) {
   const std::string& loc = ctx.old.source_location();
   absl::StatusOr<Instruction*> lhs =
       Collapse(ctx.operands[0], plan.lhs_permutation, plan.lhs_groups, ctx.builder, loc);
@@ -94,13 +94,14 @@ absl::StatusOr<Instruction*> Rewrite(const CloneContext& ctx, const Plan& plan) 
       Collapse(ctx.operands[1], plan.rhs_permutation, plan.rhs_groups, ctx.builder, loc);
   if (!rhs.ok()) return rhs.status();
   DotGeneralAttrs dot;
+  DotDimensionNumbers& dn = dot.dot_dimension_numbers;
   if (plan.batch) {
-    dot.dot_dimension_numbers.lhs_batching_dimensions = {0};
-    dot.dot_dimension_numbers.rhs_batching_dimensions = {0};
+    dn.lhs_batching_dimensions = {0};
+    dn.rhs_batching_dimensions = {0};
   }
   if (plan.lhs_contracting >= 0) {
-    dot.dot_dimension_numbers.lhs_contracting_dimensions = {plan.lhs_contracting};
-    dot.dot_dimension_numbers.rhs_contracting_dimensions = {plan.rhs_contracting};
+    dn.lhs_contracting_dimensions = {plan.lhs_contracting};
+    dn.rhs_contracting_dimensions = {plan.rhs_contracting};
   }
   absl::StatusOr<Instruction*> product =
       ctx.builder.Add(Opcode::kDotGeneral, {*lhs, *rhs}, dot, {}, loc);
@@ -109,28 +110,43 @@ absl::StatusOr<Instruction*> Rewrite(const CloneContext& ctx, const Plan& plan) 
   return ctx.builder.AddWithResultType(Opcode::kReshape, ctx.old.shape(), {*product}, {}, {}, loc);
 }
 
+class DotCanonicalization : public RewriteRule {
+ public:
+  explicit DotCanonicalization(const DotCanonicalizationOptions& options) : options_(options) {}
+
+  bool Prepare(const Module& module) override {
+    for (const Computation* c : ComputationPostOrder(module)) {
+      for (const auto& instr : c->instructions()) {
+        Plan plan;
+        if (MakePlan(*instr, options_, plan)) return true;
+      }
+    }
+    return false;
+  }
+
+  absl::StatusOr<CloneAction> Rewrite(const CloneContext& ctx) override {
+    Plan plan;
+    if (!MakePlan(ctx.old, options_, plan)) return CloneAction::Clone();
+    absl::StatusOr<Instruction*> value = RewriteDot(ctx, plan);
+    if (!value.ok()) return value.status();
+    return CloneAction::Replace(*value);
+  }
+
+ private:
+  DotCanonicalizationOptions options_;
+};
+
 }  // namespace
+
+std::unique_ptr<RewriteRule> MakeDotCanonicalizationRule(
+    const DotCanonicalizationOptions& options) {
+  return std::make_unique<DotCanonicalization>(options);
+}
 
 absl::StatusOr<bool> RunDotCanonicalization(Module& module,
                                             const DotCanonicalizationOptions& options) {
-  bool found = false;
-  for (const Computation* c : ComputationPostOrder(module)) {
-    for (const auto& instr : c->instructions()) {
-      Plan plan;
-      found = found || MakePlan(*instr, options, plan);
-    }
-  }
-  if (!found) return false;
-  CloneOptions clone;
-  clone.hook = [&options](const CloneContext& ctx) -> absl::StatusOr<CloneAction> {
-    Plan plan;
-    if (!MakePlan(ctx.old, options, plan)) return CloneAction::Clone();
-    absl::StatusOr<Instruction*> value = Rewrite(ctx, plan);
-    if (!value.ok()) return value.status();
-    return CloneAction::Replace(*value);
-  };
-  if (absl::Status s = RewriteModule(module, clone); !s.ok()) return s;
-  return true;
+  DotCanonicalization rule(options);
+  return RunRule(module, rule);
 }
 
 }  // namespace xjit::passes

@@ -11,14 +11,20 @@
 // costs nothing.
 #pragma once
 
+#include <memory>
+
 #include "absl/status/statusor.h"
 #include "xjit/ir/graph.h"
+#include "xjit/passes/rewrite_rule.h"
 
 namespace xjit::passes {
 
 struct DotCanonicalizationOptions {
   bool transpose_operands = false;
 };
+
+std::unique_ptr<RewriteRule> MakeDotCanonicalizationRule(
+    const DotCanonicalizationOptions& options = {});
 
 // True when a dot was rewritten.
 absl::StatusOr<bool> RunDotCanonicalization(Module& module,

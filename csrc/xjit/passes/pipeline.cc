@@ -1,6 +1,7 @@
 #include "xjit/passes/pipeline.h"
 
 #include <utility>
+#include <vector>
 
 #include "xjit/builder/rewriter.h"
 #include "xjit/passes/algebraic_simplification.h"
@@ -12,41 +13,41 @@
 #include "xjit/passes/tuple_simplification.h"
 
 namespace xjit::passes {
-namespace {
-
-using PassFn = absl::StatusOr<bool> (*)(Module&);
-
-absl::StatusOr<bool> RunDots(Module& module) { return RunDotCanonicalization(module); }
-
-// Runs `passes` in order; true when one changed the module.
-absl::StatusOr<bool> RunAll(Module& module, std::initializer_list<PassFn> passes) {
-  bool changed = false;
-  for (PassFn pass : passes) {
-    absl::StatusOr<bool> c = pass(module);
-    if (!c.ok()) return c.status();
-    changed = changed || *c;
-  }
-  return changed;
-}
-
-}  // namespace
 
 absl::StatusOr<std::unique_ptr<Module>> RunDefaultPipeline(const Module& module) {
-  absl::StatusOr<std::unique_ptr<Module>> copy = CloneModule(module);
-  if (!copy.ok()) return copy.status();
-  Module& m = **copy;
-  if (absl::StatusOr<bool> c = RunCallInlining(m); !c.ok()) return c.status();
+  // Dead code first (nothing is rewritten only to be dropped), CSE last (it
+  // clones what it keeps).
+  std::unique_ptr<RewriteRule> owned_rules[] = {
+      MakeDeadCodeEliminationRule(),      MakeCallInliningRule(),
+      MakeTupleSimplificationRule(),      MakeConstantFoldingRule(),
+      MakeAlgebraicSimplificationRule(),  MakeCommonSubexpressionEliminationRule(),
+  };
+  std::vector<RewriteRule*> rules;
+  for (const auto& r : owned_rules) rules.push_back(r.get());
+
+  // `current` is the input until the first sweep makes a copy.
+  const Module* current = &module;
+  std::unique_ptr<Module> optimised;
+  auto sweep = [&](absl::Span<RewriteRule* const> with) -> absl::Status {
+    absl::StatusOr<std::unique_ptr<Module>> next = Sweep(*current, with);
+    if (!next.ok()) return next.status();
+    optimised = *std::move(next);
+    current = optimised.get();
+    return absl::OkStatus();
+  };
   for (int round = 0; round < kMaxPipelineRounds; ++round) {
-    absl::StatusOr<bool> changed =
-        RunAll(m, {RunTupleSimplification, RunConstantFolding, RunAlgebraicSimplification,
-                   RunCommonSubexpressionElimination, RunDeadCodeElimination});
-    if (!changed.ok()) return changed.status();
-    if (!*changed) break;
+    bool work = false;
+    for (RewriteRule* r : rules) work = r->Prepare(*current) || work;  // prepare every rule
+    if (!work) break;
+    if (absl::Status s = sweep(rules); !s.ok()) return s;
   }
-  if (absl::StatusOr<bool> c = RunAll(m, {RunDots, RunDeadCodeElimination}); !c.ok()) {
-    return c.status();
+  std::unique_ptr<RewriteRule> dots = MakeDotCanonicalizationRule();
+  if (dots->Prepare(*current)) {
+    RewriteRule* last[] = {dots.get()};
+    if (absl::Status s = sweep(last); !s.ok()) return s;
   }
-  return copy;
+  if (optimised == nullptr) return CloneModule(module);
+  return optimised;
 }
 
 }  // namespace xjit::passes

@@ -5,12 +5,14 @@
 // the reference backend walks it and `.lower().as_text()` prints it
 // unoptimised, as JAX does. A backend compiles the returned module instead.
 //
-// Order: calls are inlined once; then tuple simplification, constant
-// folding, algebraic simplification, common-subexpression elimination and
-// dead-code elimination repeat until none changes anything (at most
-// kMaxPipelineRounds rounds); then dot_general canonicalisation (reshapes
-// only) and a last dead-code elimination. Every rewrite builds the
-// new module through ModuleBuilder::Build, which verifies it, so a pass that
+// Each round prepares every rule (rewrite_rule.h) on the current module and,
+// if one has work, makes one copy through all of them: dead-code
+// elimination, call inlining, tuple simplification, constant folding,
+// algebraic simplification, common-subexpression elimination. Rounds repeat
+// until no rule has work (at most kMaxPipelineRounds); then dot_general
+// canonicalisation (reshapes only) gets a sweep of its own if it has work.
+// One copy per round, not per pass, keeps compile time small. Every copy is
+// built through ModuleBuilder::Build, which verifies it, so a pass that
 // breaks the graph is an error here, never a crash in a backend.
 #pragma once
 

@@ -1,7 +1,6 @@
 #include "xjit/passes/tuple_simplification.h"
 
 #include "xjit/ir/walk.h"
-#include "xjit/passes/rewrite_module.h"
 
 namespace xjit::passes {
 namespace {
@@ -31,23 +30,29 @@ Instruction* Simplify(const Instruction& instr, absl::Span<Instruction* const> o
   return nullptr;
 }
 
-}  // namespace
-
-absl::StatusOr<bool> RunTupleSimplification(Module& module) {
-  bool found = false;
-  for (const Computation* c : ComputationPostOrder(module)) {
-    for (const auto& instr : c->instructions()) {
-      found = found || Simplify(*instr, instr->operands()) != nullptr;
+class TupleSimplification : public RewriteRule {
+ public:
+  bool Prepare(const Module& module) override {
+    for (const Computation* c : ComputationPostOrder(module)) {
+      for (const auto& instr : c->instructions()) {
+        if (Simplify(*instr, instr->operands()) != nullptr) return true;
+      }
     }
+    return false;
   }
-  if (!found) return false;
-  CloneOptions options;
-  options.hook = [](const CloneContext& ctx) -> absl::StatusOr<CloneAction> {
+  absl::StatusOr<CloneAction> Rewrite(const CloneContext& ctx) override {
     Instruction* simpler = Simplify(ctx.old, ctx.operands);
     return simpler != nullptr ? CloneAction::Replace(simpler) : CloneAction::Clone();
-  };
-  if (absl::Status s = RewriteModule(module, options); !s.ok()) return s;
-  return true;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<RewriteRule> MakeTupleSimplificationRule() { return std::make_unique<TupleSimplification>(); }
+
+absl::StatusOr<bool> RunTupleSimplification(Module& module) {
+  TupleSimplification rule;
+  return RunRule(module, rule);
 }
 
 }  // namespace xjit::passes

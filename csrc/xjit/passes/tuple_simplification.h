@@ -3,10 +3,15 @@
 // n-tuple t becomes t. The tuples left unused are dead code.
 #pragma once
 
+#include <memory>
+
 #include "absl/status/statusor.h"
 #include "xjit/ir/graph.h"
+#include "xjit/passes/rewrite_rule.h"
 
 namespace xjit::passes {
+
+std::unique_ptr<RewriteRule> MakeTupleSimplificationRule();
 
 // True when something was simplified.
 absl::StatusOr<bool> RunTupleSimplification(Module& module);

@@ -68,8 +68,8 @@ XJIT_ISA_CLONES void ClampKernel(const void* const* in, const int64_t* st, void*
   const T* hi = static_cast<const T*>(in[2]);
   T* y = static_cast<T*>(out);
   for (int64_t i = begin; i < end; ++i) {
-    C v = OpMaximum::Apply(C(x[i * st[1]]), C(lo[i * st[0]]));
-    y[i] = T(OpMinimum::Apply(v, C(hi[i * st[2]])));
+    C v = Maximum::Apply(C(x[i * st[1]]), C(lo[i * st[0]]));
+    y[i] = T(Minimum::Apply(v, C(hi[i * st[2]])));
   }
 }
 
@@ -132,12 +132,12 @@ KernelOr BinaryFor(const Instruction& instr) {
 template <bool kTotal>
 KernelOr CompareFor(const Instruction& instr) {
   switch (instr.attrs<CompareAttrs>().comparison_direction) {
-    case ComparisonDirection::kEq: return BinaryFor<OpCompare<ComparisonDirection::kEq, kTotal>>(instr);
-    case ComparisonDirection::kNe: return BinaryFor<OpCompare<ComparisonDirection::kNe, kTotal>>(instr);
-    case ComparisonDirection::kGe: return BinaryFor<OpCompare<ComparisonDirection::kGe, kTotal>>(instr);
-    case ComparisonDirection::kGt: return BinaryFor<OpCompare<ComparisonDirection::kGt, kTotal>>(instr);
-    case ComparisonDirection::kLe: return BinaryFor<OpCompare<ComparisonDirection::kLe, kTotal>>(instr);
-    case ComparisonDirection::kLt: return BinaryFor<OpCompare<ComparisonDirection::kLt, kTotal>>(instr);
+    case ComparisonDirection::kEq: return BinaryFor<Compare<ComparisonDirection::kEq, kTotal>>(instr);
+    case ComparisonDirection::kNe: return BinaryFor<Compare<ComparisonDirection::kNe, kTotal>>(instr);
+    case ComparisonDirection::kGe: return BinaryFor<Compare<ComparisonDirection::kGe, kTotal>>(instr);
+    case ComparisonDirection::kGt: return BinaryFor<Compare<ComparisonDirection::kGt, kTotal>>(instr);
+    case ComparisonDirection::kLe: return BinaryFor<Compare<ComparisonDirection::kLe, kTotal>>(instr);
+    case ComparisonDirection::kLt: return BinaryFor<Compare<ComparisonDirection::kLt, kTotal>>(instr);
   }
   return Unsupported(instr);
 }
@@ -159,7 +159,7 @@ KernelOr SelectOrClampFor(const Instruction& instr) {
   return DispatchDType(t, [&](auto tag) -> KernelOr {
     using T = typename decltype(tag)::type;
     if (is_select) return &SelectKernel<T>;
-    if constexpr (OpMaximum::supports<Compute<T>>) return &ClampKernel<T>;
+    if constexpr (Maximum::supports<Compute<T>>) return &ClampKernel<T>;
     return Unsupported(instr);
   });
 }
@@ -168,7 +168,7 @@ KernelOr SelectOrClampFor(const Instruction& instr) {
 
 absl::StatusOr<ElementwiseKernel> GetElementwiseKernel(const Instruction& instr) {
   switch (instr.opcode()) {
-#define XJIT_UNARY(E) case Opcode::k##E: return UnaryFor<Op##E>(instr);
+#define XJIT_UNARY(E) case Opcode::k##E: return UnaryFor<E>(instr);
     XJIT_UNARY(Abs) XJIT_UNARY(Cbrt) XJIT_UNARY(Ceil) XJIT_UNARY(Cosine)
     XJIT_UNARY(CountLeadingZeros) XJIT_UNARY(Erf) XJIT_UNARY(Exponential)
     XJIT_UNARY(ExponentialMinusOne) XJIT_UNARY(Floor) XJIT_UNARY(Imag) XJIT_UNARY(IsFinite)
@@ -177,7 +177,7 @@ absl::StatusOr<ElementwiseKernel> GetElementwiseKernel(const Instruction& instr)
     XJIT_UNARY(RoundNearestEven) XJIT_UNARY(Rsqrt) XJIT_UNARY(Sign) XJIT_UNARY(Sine)
     XJIT_UNARY(Sqrt) XJIT_UNARY(Tan) XJIT_UNARY(Tanh)
 #undef XJIT_UNARY
-#define XJIT_BINARY(E) case Opcode::k##E: return BinaryFor<Op##E>(instr);
+#define XJIT_BINARY(E) case Opcode::k##E: return BinaryFor<E>(instr);
     XJIT_BINARY(Add) XJIT_BINARY(Subtract) XJIT_BINARY(Multiply) XJIT_BINARY(Divide)
     XJIT_BINARY(Remainder) XJIT_BINARY(Power) XJIT_BINARY(Maximum) XJIT_BINARY(Minimum)
     XJIT_BINARY(And) XJIT_BINARY(Or) XJIT_BINARY(Xor) XJIT_BINARY(ShiftLeft)

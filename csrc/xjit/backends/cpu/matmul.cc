@@ -103,7 +103,7 @@ void LoopMatmul(const View3& l, const View3& r, const T* lhs, const T* rhs, T* o
         const T* rrow = rb + k * r.strides[1];
         const int64_t sn = r.strides[2];
         for (int64_t n = 0; n < N; ++n) {
-          acc[n] = OpAdd::Apply(acc[n], OpMultiply::Apply(a, C(rrow[n * sn])));
+          acc[n] = Add::Apply(acc[n], Multiply::Apply(a, C(rrow[n * sn])));
         }
       }
       T* orow = out + row * N;

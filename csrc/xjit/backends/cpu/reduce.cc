@@ -104,12 +104,12 @@ FastKernel RecogniseBody(const Instruction& instr) {
   std::optional<Opcode> op = common::RecogniseReduceBody(instr);
   if (!op) return nullptr;
   const DType t = instr.operand(0)->shape().dtype;
-  if (*op == Opcode::kAdd) return FastFor<OpAdd>(t);
-  if (*op == Opcode::kMultiply) return FastFor<OpMultiply>(t);
-  if (*op == Opcode::kMaximum) return FastFor<OpMaximum>(t);
-  if (*op == Opcode::kMinimum) return FastFor<OpMinimum>(t);
-  if (*op == Opcode::kAnd) return FastFor<OpAnd>(t);
-  if (*op == Opcode::kOr) return FastFor<OpOr>(t);
+  if (*op == Opcode::kAdd) return FastFor<Add>(t);
+  if (*op == Opcode::kMultiply) return FastFor<Multiply>(t);
+  if (*op == Opcode::kMaximum) return FastFor<Maximum>(t);
+  if (*op == Opcode::kMinimum) return FastFor<Minimum>(t);
+  if (*op == Opcode::kAnd) return FastFor<And>(t);
+  if (*op == Opcode::kOr) return FastFor<Or>(t);
   return nullptr;
 }
 

@@ -47,11 +47,11 @@ struct DefaultOut { template <typename T> using Out = T; };
     template <typename T> static constexpr bool supports = kIsFloat<T> || kIsComplex<T>; \
     template <typename T> static T Apply(T x) { using std::expr; return expr(x); } \
   };
-XJIT_FLOAT_OR_COMPLEX_UNARY(OpCosine, cos)
-XJIT_FLOAT_OR_COMPLEX_UNARY(OpSine, sin)
-XJIT_FLOAT_OR_COMPLEX_UNARY(OpTan, tan)
-XJIT_FLOAT_OR_COMPLEX_UNARY(OpLog, log)
-XJIT_FLOAT_OR_COMPLEX_UNARY(OpSqrt, sqrt)
+XJIT_FLOAT_OR_COMPLEX_UNARY(Cosine, cos)
+XJIT_FLOAT_OR_COMPLEX_UNARY(Sine, sin)
+XJIT_FLOAT_OR_COMPLEX_UNARY(Tan, tan)
+XJIT_FLOAT_OR_COMPLEX_UNARY(Log, log)
+XJIT_FLOAT_OR_COMPLEX_UNARY(Sqrt, sqrt)
 #undef XJIT_FLOAT_OR_COMPLEX_UNARY
 
 // tanh and exp: float32 takes the vectorizable versions in fast_math.h.
@@ -67,8 +67,8 @@ XJIT_FLOAT_OR_COMPLEX_UNARY(OpSqrt, sqrt)
       }                                                                           \
     }                                                                             \
   };
-XJIT_FAST_FLOAT32_UNARY(OpTanh, tanh, FastTanh)
-XJIT_FAST_FLOAT32_UNARY(OpExponential, exp, FastExp)
+XJIT_FAST_FLOAT32_UNARY(Tanh, tanh, FastTanh)
+XJIT_FAST_FLOAT32_UNARY(Exponential, exp, FastExp)
 #undef XJIT_FAST_FLOAT32_UNARY
 
 #define XJIT_FLOAT_UNARY(Name, expr)                                              \
@@ -76,44 +76,44 @@ XJIT_FAST_FLOAT32_UNARY(OpExponential, exp, FastExp)
     template <typename T> static constexpr bool supports = kIsFloat<T>;           \
     template <typename T> static T Apply(T x) { return expr(x); }                 \
   };
-XJIT_FLOAT_UNARY(OpCeil, std::ceil)
-XJIT_FLOAT_UNARY(OpFloor, std::floor)
-XJIT_FLOAT_UNARY(OpErf, std::erf)
-XJIT_FLOAT_UNARY(OpRoundNearestAfz, std::round)       // ties away from zero
-XJIT_FLOAT_UNARY(OpRoundNearestEven, std::nearbyint)  // default mode: ties to even
+XJIT_FLOAT_UNARY(Ceil, std::ceil)
+XJIT_FLOAT_UNARY(Floor, std::floor)
+XJIT_FLOAT_UNARY(Erf, std::erf)
+XJIT_FLOAT_UNARY(RoundNearestAfz, std::round)       // ties away from zero
+XJIT_FLOAT_UNARY(RoundNearestEven, std::nearbyint)  // default mode: ties to even
 #undef XJIT_FLOAT_UNARY
 
-struct OpCbrt : DefaultOut {
+struct Cbrt : DefaultOut {
   template <typename T> static constexpr bool supports = kIsFloat<T> || kIsComplex<T>;
   template <typename T> static T Apply(T x) {
     if constexpr (kIsComplex<T>) return std::pow(x, T(1.0 / 3.0));
     else return std::cbrt(x);
   }
 };
-struct OpExponentialMinusOne : DefaultOut {
+struct ExponentialMinusOne : DefaultOut {
   template <typename T> static constexpr bool supports = kIsFloat<T> || kIsComplex<T>;
   template <typename T> static T Apply(T x) {
     if constexpr (kIsComplex<T>) return std::exp(x) - T(1);
     else return std::expm1(x);
   }
 };
-struct OpLogPlusOne : DefaultOut {
+struct LogPlusOne : DefaultOut {
   template <typename T> static constexpr bool supports = kIsFloat<T> || kIsComplex<T>;
   template <typename T> static T Apply(T x) {
     if constexpr (kIsComplex<T>) return std::log(T(1) + x);
     else return std::log1p(x);
   }
 };
-struct OpRsqrt : DefaultOut {
+struct Rsqrt : DefaultOut {
   template <typename T> static constexpr bool supports = kIsFloat<T> || kIsComplex<T>;
   template <typename T> static T Apply(T x) { using std::sqrt; return T(1) / sqrt(x); }
 };
-struct OpLogistic : DefaultOut {
+struct Logistic : DefaultOut {
   template <typename T> static constexpr bool supports = kIsFloat<T> || kIsComplex<T>;
   template <typename T> static T Apply(T x) { using std::exp; return T(1) / (T(1) + exp(-x)); }
 };
 
-struct OpAbs {
+struct Abs {
   template <typename T> using Out = typename ComponentOf<T>::type;
   template <typename T> static constexpr bool supports = kIsSigned<T> || kIsFloat<T> || kIsComplex<T>;
   template <typename T> static Out<T> Apply(T x) {
@@ -122,39 +122,39 @@ struct OpAbs {
     else return std::abs(x);
   }
 };
-struct OpReal {
+struct Real {
   template <typename T> using Out = typename ComponentOf<T>::type;
   template <typename T> static constexpr bool supports = kIsFloat<T> || kIsComplex<T>;
   template <typename T> static Out<T> Apply(T x) {
     if constexpr (kIsComplex<T>) return x.real(); else return x;
   }
 };
-struct OpImag {
+struct Imag {
   template <typename T> using Out = typename ComponentOf<T>::type;
   template <typename T> static constexpr bool supports = kIsFloat<T> || kIsComplex<T>;
   template <typename T> static Out<T> Apply(T x) {
     if constexpr (kIsComplex<T>) return x.imag(); else return T(0);
   }
 };
-struct OpIsFinite {
+struct IsFinite {
   template <typename T> using Out = bool;
   template <typename T> static constexpr bool supports = kIsFloat<T>;
   template <typename T> static bool Apply(T x) { return std::isfinite(x); }
 };
-struct OpNegate : DefaultOut {
+struct Negate : DefaultOut {
   template <typename T> static constexpr bool supports = kIsNumeric<T>;
   template <typename T> static T Apply(T x) {
     if constexpr (kIsInt<T>) return T(Wrap<T>(0) - Wrap<T>(x));  // unsigned wraps
     else return -x;
   }
 };
-struct OpNot : DefaultOut {
+struct Not : DefaultOut {
   template <typename T> static constexpr bool supports = kIsBool<T> || kIsInt<T>;
   template <typename T> static T Apply(T x) {
     if constexpr (kIsBool<T>) return !x; else return T(~x);
   }
 };
-struct OpCountLeadingZeros : DefaultOut {
+struct CountLeadingZeros : DefaultOut {
   template <typename T> static constexpr bool supports = kIsInt<T>;
   template <typename T> static T Apply(T x) {
     uint64_t u = static_cast<std::make_unsigned_t<T>>(x);
@@ -162,13 +162,13 @@ struct OpCountLeadingZeros : DefaultOut {
     return T(u == 0 ? bits : __builtin_clzll(u) - (64 - bits));
   }
 };
-struct OpPopcnt : DefaultOut {
+struct Popcnt : DefaultOut {
   template <typename T> static constexpr bool supports = kIsInt<T>;
   template <typename T> static T Apply(T x) {
     return T(__builtin_popcountll(static_cast<std::make_unsigned_t<T>>(x)));
   }
 };
-struct OpSign : DefaultOut {
+struct Sign : DefaultOut {
   template <typename T> static constexpr bool supports = kIsSigned<T> || kIsFloat<T> || kIsComplex<T>;
   template <typename T> static T Apply(T x) {
     if constexpr (kIsInt<T>) {
@@ -190,7 +190,7 @@ struct OpSign : DefaultOut {
 
 // --------------------------------------------------------------- binary ops
 
-struct OpAdd : DefaultOut {
+struct Add : DefaultOut {
   template <typename T> static constexpr bool supports = kIsBool<T> || kIsNumeric<T>;
   template <typename T> static T Apply(T a, T b) {
     if constexpr (kIsBool<T>) return a || b;
@@ -198,14 +198,14 @@ struct OpAdd : DefaultOut {
     else return a + b;
   }
 };
-struct OpSubtract : DefaultOut {
+struct Subtract : DefaultOut {
   template <typename T> static constexpr bool supports = kIsNumeric<T>;
   template <typename T> static T Apply(T a, T b) {
     if constexpr (kIsInt<T>) return T(Wrap<T>(a) - Wrap<T>(b));
     else return a - b;
   }
 };
-struct OpMultiply : DefaultOut {
+struct Multiply : DefaultOut {
   template <typename T> static constexpr bool supports = kIsBool<T> || kIsNumeric<T>;
   template <typename T> static T Apply(T a, T b) {
     if constexpr (kIsBool<T>) return a && b;
@@ -213,7 +213,7 @@ struct OpMultiply : DefaultOut {
     else return a * b;
   }
 };
-struct OpDivide : DefaultOut {
+struct Divide : DefaultOut {
   template <typename T> static constexpr bool supports = kIsNumeric<T>;
   template <typename T> static T Apply(T a, T b) {
     if constexpr (kIsInt<T>) {
@@ -227,7 +227,7 @@ struct OpDivide : DefaultOut {
     }
   }
 };
-struct OpRemainder : DefaultOut {
+struct Remainder : DefaultOut {
   template <typename T> static constexpr bool supports = kIsNumeric<T>;
   template <typename T> static T Apply(T a, T b) {
     if constexpr (kIsInt<T>) {
@@ -245,7 +245,7 @@ struct OpRemainder : DefaultOut {
     }
   }
 };
-struct OpPower : DefaultOut {
+struct Power : DefaultOut {
   template <typename T> static constexpr bool supports = kIsNumeric<T>;
   template <typename T> static T Apply(T a, T b) {
     if constexpr (kIsInt<T>) {
@@ -269,7 +269,7 @@ struct OpPower : DefaultOut {
 };
 
 // IEEE maximum/minimum: NaN wins, and +0 > -0.
-struct OpMaximum : DefaultOut {
+struct Maximum : DefaultOut {
   template <typename T> static constexpr bool supports = kIsBool<T> || kIsNumeric<T>;
   template <typename T> static T Apply(T a, T b) {
     if constexpr (kIsBool<T>) return a || b;
@@ -285,7 +285,7 @@ struct OpMaximum : DefaultOut {
     }
   }
 };
-struct OpMinimum : DefaultOut {
+struct Minimum : DefaultOut {
   template <typename T> static constexpr bool supports = kIsBool<T> || kIsNumeric<T>;
   template <typename T> static T Apply(T a, T b) {
     if constexpr (kIsBool<T>) return a && b;
@@ -307,9 +307,9 @@ struct OpMinimum : DefaultOut {
     template <typename T> static constexpr bool supports = kIsBool<T> || kIsInt<T>; \
     template <typename T> static T Apply(T a, T b) { return T(a op b); }          \
   };
-XJIT_BITWISE_BINARY(OpAnd, &)
-XJIT_BITWISE_BINARY(OpOr, |)
-XJIT_BITWISE_BINARY(OpXor, ^)
+XJIT_BITWISE_BINARY(And, &)
+XJIT_BITWISE_BINARY(Or, |)
+XJIT_BITWISE_BINARY(Xor, ^)
 #undef XJIT_BITWISE_BINARY
 
 template <typename T> bool ShiftOutOfRange(T amount) {
@@ -318,14 +318,14 @@ template <typename T> bool ShiftOutOfRange(T amount) {
   }
   return static_cast<uint64_t>(amount) >= sizeof(T) * 8;
 }
-struct OpShiftLeft : DefaultOut {
+struct ShiftLeft : DefaultOut {
   template <typename T> static constexpr bool supports = kIsInt<T>;
   template <typename T> static T Apply(T a, T b) {
     if (ShiftOutOfRange(b)) return T(0);
     return T(Wrap<T>(std::make_unsigned_t<T>(a)) << b);
   }
 };
-struct OpShiftRightLogical : DefaultOut {
+struct ShiftRightLogical : DefaultOut {
   template <typename T> static constexpr bool supports = kIsInt<T>;
   template <typename T> static T Apply(T a, T b) {
     if (ShiftOutOfRange(b)) return T(0);
@@ -333,7 +333,7 @@ struct OpShiftRightLogical : DefaultOut {
   }
 };
 // Shifts the bit pattern as a signed value, for unsigned types too.
-struct OpShiftRightArithmetic : DefaultOut {
+struct ShiftRightArithmetic : DefaultOut {
   template <typename T> static constexpr bool supports = kIsInt<T>;
   template <typename T> static T Apply(T a, T b) {
     auto s = static_cast<std::make_signed_t<T>>(a);
@@ -341,7 +341,7 @@ struct OpShiftRightArithmetic : DefaultOut {
     return T(s >> b);
   }
 };
-struct OpAtan2 : DefaultOut {
+struct Atan2 : DefaultOut {
   template <typename T> static constexpr bool supports = kIsFloat<T> || kIsComplex<T>;
   template <typename T> static T Apply(T y, T x) {
     if constexpr (kIsComplex<T>) {  // -i * log((x + i*y) / sqrt(x^2 + y^2)), as the reference
@@ -352,7 +352,7 @@ struct OpAtan2 : DefaultOut {
     }
   }
 };
-struct OpComplex {
+struct Complex {
   template <typename T> using Out = std::complex<T>;
   template <typename T> static constexpr bool supports =
       std::is_same_v<T, float> || std::is_same_v<T, double>;
@@ -368,7 +368,7 @@ template <typename F> auto TotalOrderKey(F x) {
 }
 
 template <ComparisonDirection kDir, bool kTotalOrder>
-struct OpCompare {
+struct Compare {
   template <typename T> using Out = bool;
   template <typename T> static constexpr bool supports = true;
   template <typename A> static bool Ordered(A a, A b) {

@@ -26,7 +26,7 @@ bool ValidDims(absl::Span<const int64_t> dims, int64_t rank) {
 template <typename T>
 void MultiplyAdd(ComputeType<T>& acc, ComputeType<T> a, ComputeType<T> b) {
   if constexpr (std::is_same_v<T, bool>) acc = acc || (a && b);
-  else if constexpr (is_int_v<T>) acc = WrapAdd(acc, WrapMul(a, b));
+  else if constexpr (is_int_v<T>) acc = Add(acc, Multiply(a, b));
   else acc += a * b;
 }
 

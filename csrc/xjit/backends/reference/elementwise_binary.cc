@@ -32,8 +32,8 @@ absl::StatusOr<Literal> BinaryTyped(Opcode op, const Literal& a, const Literal& 
   const DType t = a.shape().dtype;
   auto map = [&](auto fn) { return MapBinary<T, T>(a, b, t, fn); };
   switch (op) {
-    case Opcode::kMaximum: return map([](C x, C y) { return ScalarMax<C>(x, y); });
-    case Opcode::kMinimum: return map([](C x, C y) { return ScalarMin<C>(x, y); });
+    case Opcode::kMaximum: return map([](C x, C y) { return Maximum<C>(x, y); });
+    case Opcode::kMinimum: return map([](C x, C y) { return Minimum<C>(x, y); });
     XJIT_ELEMENTWISE_UNARY_OPS(XJIT_OPCODE_CASE)
     case Opcode::kAdd: case Opcode::kSubtract: case Opcode::kMultiply: case Opcode::kDivide:
     case Opcode::kRemainder: case Opcode::kPower: case Opcode::kAnd: case Opcode::kOr:
@@ -62,12 +62,12 @@ absl::StatusOr<Literal> BinaryTyped(Opcode op, const Literal& a, const Literal& 
     }
   } else if constexpr (is_int_v<T>) {
     switch (op) {
-      case Opcode::kAdd: return map([](T x, T y) { return WrapAdd(x, y); });
-      case Opcode::kSubtract: return map([](T x, T y) { return WrapSub(x, y); });
-      case Opcode::kMultiply: return map([](T x, T y) { return WrapMul(x, y); });
-      case Opcode::kDivide: return map([](T x, T y) { return IntDivide(x, y); });
-      case Opcode::kRemainder: return map([](T x, T y) { return IntRemainder(x, y); });
-      case Opcode::kPower: return map([](T x, T y) { return IntPower(x, y); });
+      case Opcode::kAdd: return map([](T x, T y) { return Add(x, y); });
+      case Opcode::kSubtract: return map([](T x, T y) { return Subtract(x, y); });
+      case Opcode::kMultiply: return map([](T x, T y) { return Multiply(x, y); });
+      case Opcode::kDivide: return map([](T x, T y) { return Divide(x, y); });
+      case Opcode::kRemainder: return map([](T x, T y) { return Remainder(x, y); });
+      case Opcode::kPower: return map([](T x, T y) { return Power(x, y); });
       case Opcode::kAnd: return map([](T x, T y) { return static_cast<T>(x & y); });
       case Opcode::kOr: return map([](T x, T y) { return static_cast<T>(x | y); });
       case Opcode::kXor: return map([](T x, T y) { return static_cast<T>(x ^ y); });

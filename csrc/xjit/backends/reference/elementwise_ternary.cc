@@ -52,8 +52,8 @@ absl::StatusOr<Literal> EvalClamp(const Literal& min, const Literal& x, const Li
     const T* hi = max.data_as<T>();
     T* o = out.mutable_data_as<T>();
     for (int64_t i = 0, n = x.shape().num_elements(); i < n; ++i) {
-      C raised = ScalarMax<C>(static_cast<C>(v[i]), static_cast<C>(lo[At(min, i)]));
-      o[i] = static_cast<T>(ScalarMin<C>(raised, static_cast<C>(hi[At(max, i)])));
+      C raised = Maximum<C>(static_cast<C>(v[i]), static_cast<C>(lo[At(min, i)]));
+      o[i] = static_cast<T>(Minimum<C>(raised, static_cast<C>(hi[At(max, i)])));
     }
   });
   return out;

@@ -95,7 +95,7 @@ absl::StatusOr<Literal> UnaryTyped(Opcode op, const Literal& x) {
       case Opcode::kLogPlusOne: return map([](C v) { return std::log1p(v); });
       case Opcode::kRoundNearestAfz: return map([](C v) { return std::round(v); });
       case Opcode::kRoundNearestEven: return map([](C v) { return RoundNearestEven(v); });
-      case Opcode::kSign: return map([](C v) { return FloatSign(v); });
+      case Opcode::kSign: return map([](C v) { return Sign(v); });
       case Opcode::kReal: return map([](C v) { return v; });
       case Opcode::kImag: return map([](C v) { return C(0); });
       case Opcode::kIsFinite:
@@ -112,14 +112,14 @@ absl::StatusOr<Literal> UnaryTyped(Opcode op, const Literal& x) {
   } else if constexpr (is_int_v<T>) {
     auto map = [&](auto fn) { return MapUnary<T, T>(x, t, fn); };
     switch (op) {
-      case Opcode::kAbs: return map([](T v) { return IntAbs(v); });
-      case Opcode::kNegate: return map([](T v) { return WrapNeg(v); });
+      case Opcode::kAbs: return map([](T v) { return Abs(v); });
+      case Opcode::kNegate: return map([](T v) { return Negate(v); });
       case Opcode::kNot: return map([](T v) { return static_cast<T>(~v); });
       case Opcode::kSign:
         return map([](T v) { return static_cast<T>((v > 0) - (v < 0)); });
       case Opcode::kCountLeadingZeros:
         return map([](T v) { return static_cast<T>(CountLeadingZeros(v)); });
-      case Opcode::kPopcnt: return map([](T v) { return static_cast<T>(PopCount(v)); });
+      case Opcode::kPopcnt: return map([](T v) { return static_cast<T>(Popcnt(v)); });
       case Opcode::kCbrt: case Opcode::kCeil: case Opcode::kCosine: case Opcode::kErf:
       case Opcode::kExponential: case Opcode::kExponentialMinusOne: case Opcode::kFloor:
       case Opcode::kImag: case Opcode::kIsFinite: case Opcode::kLog: case Opcode::kLogPlusOne:

@@ -26,7 +26,7 @@ absl::StatusOr<Literal> EvalSelect(const Literal& pred, const Literal& on_true,
                                    const Literal& on_false);
 absl::StatusOr<Literal> EvalClamp(const Literal& min, const Literal& x, const Literal& max);
 
-// Creation and data movement (data_movement.cc, iota.cc).
+// Creation and data movement, iota included (data_movement.cc).
 absl::StatusOr<Literal> EvalIota(const Shape& shape, int64_t iota_dimension);
 absl::StatusOr<Literal> EvalBroadcastInDim(const Literal& x, absl::Span<const int64_t> dims,
                                            const Shape& result_shape);

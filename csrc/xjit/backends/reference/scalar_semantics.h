@@ -30,14 +30,15 @@ template <typename T>
 using WrapType = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned,
                                     std::make_unsigned_t<T>>;
 
-template <typename T> T WrapAdd(T a, T b) { return static_cast<T>(WrapType<T>(a) + WrapType<T>(b)); }
-template <typename T> T WrapSub(T a, T b) { return static_cast<T>(WrapType<T>(a) - WrapType<T>(b)); }
-template <typename T> T WrapMul(T a, T b) { return static_cast<T>(WrapType<T>(a) * WrapType<T>(b)); }
-template <typename T> T WrapNeg(T a) { return static_cast<T>(WrapType<T>(0) - WrapType<T>(a)); }
+// Integer add, subtract, multiply and negate wrap around (two's complement).
+template <typename T> T Add(T a, T b) { return static_cast<T>(WrapType<T>(a) + WrapType<T>(b)); }
+template <typename T> T Subtract(T a, T b) { return static_cast<T>(WrapType<T>(a) - WrapType<T>(b)); }
+template <typename T> T Multiply(T a, T b) { return static_cast<T>(WrapType<T>(a) * WrapType<T>(b)); }
+template <typename T> T Negate(T a) { return static_cast<T>(WrapType<T>(0) - WrapType<T>(a)); }
 
 // x/0 = -1 (signed) or all ones (unsigned); INT_MIN/-1 = INT_MIN: no trap.
 template <typename T>
-T IntDivide(T a, T b) {
+T Divide(T a, T b) {
   if (b == 0) return std::is_signed_v<T> ? static_cast<T>(-1) : std::numeric_limits<T>::max();
   if constexpr (std::is_signed_v<T>) {
     if (a == std::numeric_limits<T>::min() && b == -1) return a;
@@ -47,7 +48,7 @@ T IntDivide(T a, T b) {
 
 // x%0 = x; INT_MIN%-1 = 0. Sign follows the dividend (C semantics).
 template <typename T>
-T IntRemainder(T a, T b) {
+T Remainder(T a, T b) {
   if (b == 0) return a;
   if constexpr (std::is_signed_v<T>) {
     if (b == -1) return 0;
@@ -58,7 +59,7 @@ T IntRemainder(T a, T b) {
 // Integer power by squaring with wrap-around. Negative exponents have no
 // integer result except for bases 1 and -1; everything else gives 0.
 template <typename T>
-T IntPower(T base, T exp) {
+T Power(T base, T exp) {
   if constexpr (std::is_signed_v<T>) {
     if (exp < 0) {
       if (base == 1) return 1;
@@ -70,8 +71,8 @@ T IntPower(T base, T exp) {
   using U = std::make_unsigned_t<T>;
   U e = static_cast<U>(exp);
   while (e != 0) {
-    if (e & 1) result = WrapMul(result, base);
-    base = WrapMul(base, base);
+    if (e & 1) result = Multiply(result, base);
+    base = Multiply(base, base);
     e >>= 1;
   }
   return result;
@@ -107,8 +108,8 @@ T ShiftRightArithmetic(T a, T amount) {
 
 // abs(INT_MIN) = INT_MIN (two's complement wrap).
 template <typename T>
-T IntAbs(T a) {
-  if constexpr (std::is_signed_v<T>) return a < 0 ? WrapNeg(a) : a;
+T Abs(T a) {
+  if constexpr (std::is_signed_v<T>) return a < 0 ? Negate(a) : a;
   return a;
 }
 
@@ -123,7 +124,7 @@ int CountLeadingZeros(T a) {
 }
 
 template <typename T>
-int PopCount(T a) {
+int Popcnt(T a) {
   using U = std::make_unsigned_t<T>;
   return __builtin_popcountll(static_cast<unsigned long long>(static_cast<U>(a)));
 }
@@ -143,7 +144,7 @@ F RoundNearestEven(F x) {
 
 // sign: NaN -> NaN, +-0 -> +-0, otherwise +-1.
 template <typename F>
-F FloatSign(F x) {
+F Sign(F x) {
   if (std::isnan(x) || x == 0) return x;
   return x < 0 ? F(-1) : F(1);
 }
@@ -187,14 +188,14 @@ std::complex<C> ComplexMin(const std::complex<C>& a, const std::complex<C>& b) {
 
 // Maximum/minimum for any element type (pred: or/and).
 template <typename T>
-T ScalarMax(T a, T b) {
+T Maximum(T a, T b) {
   if constexpr (std::is_same_v<T, bool>) return a || b;
   else if constexpr (is_complex_v<T>) return ComplexMax(a, b);
   else if constexpr (is_real_float_v<T>) return T(FloatMax<ComputeType<T>>(a, b));
   else return a > b ? a : b;
 }
 template <typename T>
-T ScalarMin(T a, T b) {
+T Minimum(T a, T b) {
   if constexpr (std::is_same_v<T, bool>) return a && b;
   else if constexpr (is_complex_v<T>) return ComplexMin(a, b);
   else if constexpr (is_real_float_v<T>) return T(FloatMin<ComputeType<T>>(a, b));
