@@ -48,6 +48,30 @@ TEST(AlgebraicSimplification, IdentityMovementOps) {
   ExpectPassKeepsValues(RunAlgebraicSimplification, text);
 }
 
+TEST(AlgebraicSimplification, MovementThatMovesNothing) {
+  const std::string text = R"(module @m {
+  func.func @main(%arg0: tensor<2x1xf32>, %arg1: tensor<f32>) -> (tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>) {
+    %0 = "stablehlo.slice"(%arg0) {start_indices = array<i64: 0, 0>, limit_indices = array<i64: 2, 1>, strides = array<i64: 1, 5>} : (tensor<2x1xf32>) -> tensor<2x1xf32>
+    %1 = "stablehlo.reverse"(%arg0) {dimensions = array<i64: 1>} : (tensor<2x1xf32>) -> tensor<2x1xf32>
+    %2 = "stablehlo.reverse"(%arg0) {dimensions = array<i64: 0>} : (tensor<2x1xf32>) -> tensor<2x1xf32>
+    %3 = "stablehlo.pad"(%arg0, %arg1) {edge_padding_low = array<i64: 0, 0>, edge_padding_high = array<i64: 0, 0>, interior_padding = array<i64: 0, 0>} : (tensor<2x1xf32>, tensor<f32>) -> tensor<2x1xf32>
+    %4 = "stablehlo.pad"(%arg0, %arg1) {edge_padding_low = array<i64: 1, 0>, edge_padding_high = array<i64: -1, 0>, interior_padding = array<i64: 0, 0>} : (tensor<2x1xf32>, tensor<f32>) -> tensor<2x1xf32>
+    %5 = "stablehlo.concatenate"(%arg0) {dimension = 0 : i64} : (tensor<2x1xf32>) -> tensor<2x1xf32>
+    "func.return"(%0, %1, %2, %3, %4, %5) : (tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>) -> ()
+  }
+}
+)";
+  EXPECT_EQ(RunPass(SimplifyThenClean, text), R"(module @m {
+  func.func @main(%arg0: tensor<2x1xf32>, %arg1: tensor<f32>) -> (tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>) {
+    %0 = "stablehlo.reverse"(%arg0) {dimensions = array<i64: 0>} : (tensor<2x1xf32>) -> tensor<2x1xf32>
+    %1 = "stablehlo.pad"(%arg0, %arg1) {edge_padding_low = array<i64: 1, 0>, edge_padding_high = array<i64: -1, 0>, interior_padding = array<i64: 0, 0>} : (tensor<2x1xf32>, tensor<f32>) -> tensor<2x1xf32>
+    "func.return"(%arg0, %arg0, %0, %arg0, %1, %arg0) : (tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>) -> ()
+  }
+}
+)");
+  ExpectPassKeepsValues(RunAlgebraicSimplification, text);
+}
+
 TEST(AlgebraicSimplification, CollapsesChains) {
   const std::string text = R"(module @m {
   func.func @main(%arg0: tensor<2x3x4xf32>, %arg1: tensor<3xf32>, %arg2: tensor<6xf32>) -> (tensor<4x2x3xf32>, tensor<3x2x4xf32>, tensor<2x3xf32>, tensor<2x3x4xf32>) {

@@ -53,6 +53,31 @@ TEST(ConstantFolding, IotaAndMovementChains) {
   ExpectPassKeepsValues(RunConstantFolding, text);
 }
 
+TEST(ConstantFolding, SliceReverseConcatenate) {
+  const std::string text = R"(module @m {
+  func.func @main() -> (tensor<2x2xi32>, tensor<2x3xi32>, tensor<2x5xi32>) {
+    %0 = "stablehlo.iota"() {iota_dimension = 1 : i64} : () -> tensor<2x3xi32>
+    %1 = "stablehlo.constant"() {value = dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>} : () -> tensor<2x3xi32>
+    %2 = "stablehlo.slice"(%1) {start_indices = array<i64: 0, 0>, limit_indices = array<i64: 2, 3>, strides = array<i64: 1, 2>} : (tensor<2x3xi32>) -> tensor<2x2xi32>
+    %3 = "stablehlo.reverse"(%1) {dimensions = array<i64: 0, 1>} : (tensor<2x3xi32>) -> tensor<2x3xi32>
+    %4 = "stablehlo.slice"(%1) {start_indices = array<i64: 0, 1>, limit_indices = array<i64: 2, 3>, strides = array<i64: 1, 1>} : (tensor<2x3xi32>) -> tensor<2x2xi32>
+    %5 = "stablehlo.concatenate"(%0, %4) {dimension = 1 : i64} : (tensor<2x3xi32>, tensor<2x2xi32>) -> tensor<2x5xi32>
+    "func.return"(%2, %3, %5) : (tensor<2x2xi32>, tensor<2x3xi32>, tensor<2x5xi32>) -> ()
+  }
+}
+)";
+  EXPECT_EQ(RunPass(FoldThenClean, text), R"(module @m {
+  func.func @main() -> (tensor<2x2xi32>, tensor<2x3xi32>, tensor<2x5xi32>) {
+    %0 = "stablehlo.constant"() {value = dense<[[1, 3], [4, 6]]> : tensor<2x2xi32>} : () -> tensor<2x2xi32>
+    %1 = "stablehlo.constant"() {value = dense<[[6, 5, 4], [3, 2, 1]]> : tensor<2x3xi32>} : () -> tensor<2x3xi32>
+    %2 = "stablehlo.constant"() {value = dense<[[0, 1, 2, 2, 3], [0, 1, 2, 5, 6]]> : tensor<2x5xi32>} : () -> tensor<2x5xi32>
+    "func.return"(%0, %1, %2) : (tensor<2x2xi32>, tensor<2x3xi32>, tensor<2x5xi32>) -> ()
+  }
+}
+)");
+  ExpectPassKeepsValues(RunConstantFolding, text);
+}
+
 TEST(ConstantFolding, IotaOfEveryKindOfType) {
   for (const char* type : {"i8", "ui16", "i64", "f16", "bf16", "f64", "complex<f32>"}) {
     const std::string text = absl::StrCat(R"(module @m {
@@ -84,7 +109,7 @@ TEST(ConstantFolding, LeavesLargeSplatsAndArithmeticAlone) {
   EXPECT_FALSE(changed);
 }
 
-TEST(LiteralMovement, TransposeAndBroadcastIndexMaps) {
+TEST(LiteralMovement, IndexMaps) {
   Literal x(T(DType::kS32, {2, 3, 4}));
   for (int32_t i = 0; i < 24; ++i) x.mutable_data_as<int32_t>()[i] = i;
   Literal t = passes::TransposeLiteral(x, {2, 0, 1});
@@ -101,6 +126,25 @@ TEST(LiteralMovement, TransposeAndBroadcastIndexMaps) {
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 2; ++j)
       for (int k = 0; k < 4; ++k) EXPECT_EQ(b.data_as<int32_t>()[i * 8 + j * 4 + k], 10 + i);
+  // Concatenate along the middle dimension: x[2][3][4] with y[2][1][4].
+  Literal y(T(DType::kS32, {2, 1, 4}));
+  for (int32_t i = 0; i < 8; ++i) y.mutable_data_as<int32_t>()[i] = 100 + i;
+  const Literal* parts[] = {&x, &y};
+  Literal c = passes::ConcatenateLiterals(parts, 1);
+  ASSERT_EQ(c.shape(), T(DType::kS32, {2, 4, 4}));
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 4; ++j)
+      for (int k = 0; k < 4; ++k)
+        EXPECT_EQ(c.data_as<int32_t>()[i * 16 + j * 4 + k],
+                  j < 3 ? x.data_as<int32_t>()[i * 12 + j * 4 + k] : 100 + i * 4 + k);
+  // Reverse the last dimension; slice with a start and a stride.
+  Literal r = passes::ReverseLiteral(x, {2});
+  EXPECT_EQ(r.data_as<int32_t>()[0], 3);
+  EXPECT_EQ(r.data_as<int32_t>()[23], 20);
+  Literal s = passes::SliceLiteral(x, T(DType::kS32, {1, 2, 2}), {1, 1, 1}, {1, 1, 2});
+  // x[1][1][1], x[1][1][3], x[1][2][1], x[1][2][3]
+  EXPECT_EQ(std::vector<int32_t>(s.data_as<int32_t>(), s.data_as<int32_t>() + 4),
+            (std::vector<int32_t>{17, 19, 21, 23}));
   EXPECT_FALSE(passes::IotaLiteral(T(DType::kPred, {2}), 0).ok());
   EXPECT_FALSE(passes::IotaLiteral(T(DType::kS32, {2}), 1).ok());
 }

@@ -72,7 +72,7 @@ TEST(Pipeline, UnchangedModuleIsACopy) {
   EXPECT_EQ(PrintModule(**optimised), text);
 }
 
-TEST(Pipeline, KeepsValuesOnEverySpecExample) {
+TEST(Pipeline, KeepsValuesAndReachesAFixedPointOnEverySpecExample) {
   std::string here = __FILE__;
   std::string error;
   std::vector<conformance::Example> examples = conformance::ReadExamples(
@@ -92,6 +92,10 @@ TEST(Pipeline, KeepsValuesOnEverySpecExample) {
     absl::StatusOr<std::vector<Literal>> want = RunOn("reference", module, args);
     if (!want.ok()) continue;
     ExpectSameValues(module, **optimised);
+    // A fixed point: a second run changes nothing.
+    absl::StatusOr<std::unique_ptr<Module>> again = RunDefaultPipeline(**optimised);
+    ASSERT_TRUE(again.ok()) << again.status();
+    EXPECT_EQ(PrintModule(**again), PrintModule(**optimised));
     ++checked;
   }
   EXPECT_GE(checked, 50);  // 60 when written

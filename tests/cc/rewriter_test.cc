@@ -295,6 +295,27 @@ TEST(Clone, InlinesABodyWithBoundParameters) {
   EXPECT_EQ((*built)->entry()->parameters().size(), 1u);
 }
 
+TEST(Clone, UnboundParametersBecomeNewParameters) {
+  std::unique_ptr<Module> m = SampleModule();
+  ASSERT_NE(m, nullptr);
+  ModuleBuilder mb("appended");
+  Cloner cloner(mb);
+  ComputationBuilder* cb = mb.NewComputation("main");
+  Instruction* first = cb->Parameter(F32({3}));
+  ValueMap map;
+  absl::StatusOr<std::vector<Instruction*>> results =
+      cloner.CloneBody(*Find(*m, "helper"), *cb, map);
+  ASSERT_TRUE(results.ok()) << results.status();
+  // helper's parameter 0 is parameter 1 here, after the existing one.
+  const Instruction* p = map.at(Find(*m, "helper")->parameters()[0]);
+  EXPECT_EQ(p->opcode(), Opcode::kParameter);
+  EXPECT_EQ(p->attrs<ParameterAttrs>().number, 1);
+  absl::StatusOr<std::unique_ptr<Module>> built = mb.Build(*cb->Finish({first, (*results)[0]}));
+  ASSERT_TRUE(built.ok()) << built.status();
+  EXPECT_EQ((*built)->entry()->parameters().size(), 2u);
+  EXPECT_EQ((*built)->entry()->parameters()[1], p);
+}
+
 TEST(Clone, SharedAndMappedCallees) {
   // Within one module under construction: clone a computation that reduces
   // with `sum`, keeping `sum` as it is.

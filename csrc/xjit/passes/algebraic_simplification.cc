@@ -150,12 +150,46 @@ Simplified SimplifyReshape(const Instruction& instr, Instruction* x) {
   return {};
 }
 
+bool AllZero(const std::vector<int64_t>& v) {
+  for (int64_t x : v) {
+    if (x != 0) return false;
+  }
+  return true;
+}
+
+// The operand, when slice, reverse, pad or concatenate leaves it as it is;
+// null otherwise.
+Instruction* UnmovedOperand(const Instruction& instr, absl::Span<Instruction* const> operands) {
+  const Opcode op = instr.opcode();
+  if (op == Opcode::kConcatenate) return operands.size() == 1 ? operands[0] : nullptr;
+  Instruction* x = operands.empty() ? nullptr : operands[0];
+  if (op == Opcode::kSlice) {
+    // A slice as large as its operand takes all of it, in order.
+    return x->shape() == instr.shape() ? x : nullptr;
+  }
+  if (op == Opcode::kReverse) {
+    for (int64_t d : instr.attrs<ReverseAttrs>().dimensions) {
+      if (x->shape().dims[d] != 1) return nullptr;
+    }
+    return x;
+  }
+  if (op == Opcode::kPad) {
+    const PadAttrs& pad = instr.attrs<PadAttrs>();
+    return AllZero(pad.edge_padding_low) && AllZero(pad.edge_padding_high) &&
+                   AllZero(pad.interior_padding)
+               ? x
+               : nullptr;
+  }
+  return nullptr;
+}
+
 // What `instr` (with these operands) simplifies to; both fields null when
 // it does not.
 Simplified Simplify(const Instruction& instr, absl::Span<Instruction* const> operands) {
   const Opcode op = instr.opcode();
   if (instr.shape().is_tuple) return {};
   if (IsElementwiseBinary(op)) return {DropNeutral(op, operands[0], operands[1])};
+  if (Instruction* x = UnmovedOperand(instr, operands)) return {x};
   const bool moves_data = op == Opcode::kReshape || op == Opcode::kTranspose ||
                           op == Opcode::kBroadcastInDim || op == Opcode::kSlice ||
                           op == Opcode::kReverse;

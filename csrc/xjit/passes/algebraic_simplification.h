@@ -1,6 +1,8 @@
 // Algebraic simplification, exact rewrites only:
 //   reshape to the same shape, transpose by the identity, broadcast_in_dim
-//   to the same shape in order, convert to the same type -> the operand;
+//   to the same shape in order, convert to the same type, a slice of all
+//   of x, reverse along unit dimensions, pad by nothing, concatenate of
+//   one operand -> the operand;
 //   reshape(reshape(x)), transpose(transpose(x)),
 //   broadcast_in_dim(broadcast_in_dim(x)) -> one op;
 //   broadcast_in_dim(reshape(y)) where the reshape only adds unit

@@ -1,6 +1,7 @@
 #include "xjit/passes/constant_folding.h"
 
 #include <optional>
+#include <vector>
 
 #include "xjit/ir/walk.h"
 #include "xjit/passes/literal_movement.h"
@@ -13,7 +14,14 @@ bool Foldable(const Instruction& instr, absl::Span<Instruction* const> operands)
   const Opcode op = instr.opcode();
   if (instr.shape().is_tuple || instr.shape().num_elements() > kMaxFoldedElements) return false;
   if (op == Opcode::kIota) return true;
-  if (op != Opcode::kReshape && op != Opcode::kTranspose && op != Opcode::kBroadcastInDim) {
+  if (op == Opcode::kConcatenate) {
+    for (const Instruction* o : operands) {
+      if (o->opcode() != Opcode::kConstant) return false;
+    }
+    return true;
+  }
+  if (op != Opcode::kReshape && op != Opcode::kTranspose && op != Opcode::kBroadcastInDim &&
+      op != Opcode::kSlice && op != Opcode::kReverse) {
     return false;
   }
   if (operands[0]->opcode() != Opcode::kConstant) return false;
@@ -26,8 +34,18 @@ absl::StatusOr<Literal> Fold(const Instruction& instr, absl::Span<Instruction* c
   if (op == Opcode::kIota) {
     return IotaLiteral(instr.shape(), instr.attrs<IotaAttrs>().iota_dimension);
   }
+  if (op == Opcode::kConcatenate) {
+    std::vector<const Literal*> parts;
+    for (const Instruction* o : operands) parts.push_back(&o->attrs<ConstantAttrs>().value);
+    return ConcatenateLiterals(parts, instr.attrs<ConcatenateAttrs>().dimension);
+  }
   const Literal& x = operands[0]->attrs<ConstantAttrs>().value;
   if (op == Opcode::kReshape) return ReshapeLiteral(x, instr.shape());
+  if (op == Opcode::kSlice) {
+    const SliceAttrs& slice = instr.attrs<SliceAttrs>();
+    return SliceLiteral(x, instr.shape(), slice.start_indices, slice.strides);
+  }
+  if (op == Opcode::kReverse) return ReverseLiteral(x, instr.attrs<ReverseAttrs>().dimensions);
   if (op == Opcode::kTranspose) {
     return TransposeLiteral(x, instr.attrs<TransposeAttrs>().permutation);
   }

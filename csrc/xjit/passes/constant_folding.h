@@ -1,7 +1,8 @@
 // Constant and iota folding, for small results only (at most
 // kMaxFoldedElements elements, so compile time and the module's size stay
-// small): iota becomes a constant; reshape, transpose and broadcast_in_dim
-// of a constant become constants. A broadcast of a single element is left
+// small): iota becomes a constant; reshape, transpose, broadcast_in_dim,
+// slice and reverse of a constant, and concatenate of constants, become
+// constants. A broadcast of a single element is left
 // alone: backends read such splats in place instead of materialising them.
 // Element-wise arithmetic and convert on constants are not folded: they need
 // the backends' kernels and semantics, which this layer does not include.

@@ -1,5 +1,6 @@
 // Data movement on literals, for constant folding at compile time: the
-// index maps of iota, reshape, broadcast_in_dim and transpose, on bytes, so
+// index maps of iota, reshape, broadcast_in_dim, transpose, slice, reverse
+// and concatenate, on bytes, so
 // no element semantics (rounding, conversions) are involved. Arithmetic on
 // constants needs kernels, which live in the backends: it is not folded.
 #pragma once
@@ -22,5 +23,13 @@ Literal BroadcastLiteral(const Literal& literal, const Shape& shape,
                          absl::Span<const int64_t> dims);
 // transpose: result dimension i is operand dimension permutation[i].
 Literal TransposeLiteral(const Literal& literal, absl::Span<const int64_t> permutation);
+// slice: result element i is operand element start + i * strides (per
+// dimension), `shape` being the slice's result.
+Literal SliceLiteral(const Literal& literal, const Shape& shape,
+                     absl::Span<const int64_t> start_indices, absl::Span<const int64_t> strides);
+// reverse along `dimensions`.
+Literal ReverseLiteral(const Literal& literal, absl::Span<const int64_t> dimensions);
+// concatenate `parts` (same type, same dims but `dimension`) along `dimension`.
+Literal ConcatenateLiterals(absl::Span<const Literal* const> parts, int64_t dimension);
 
 }  // namespace xjit::passes
