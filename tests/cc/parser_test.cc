@@ -149,6 +149,26 @@ std::string ReduceDotCallModule() {
   return BuildAndPrint(mb, cb, {r1, r2b, c0, one, bd});
 }
 
+// A fusion (made by passes/elementwise_fusion.cc) with two results and a
+// splat in its region.
+std::string FusionModule() {
+  ModuleBuilder mb("fusion");
+  ComputationBuilder* rb = mb.NewComputation("region");
+  Instruction* x = rb->Parameter(T(DType::kF32, {2, 3}));
+  Instruction* s = rb->Parameter(T(DType::kF32, {}));
+  Instruction* b = Must(rb->AddWithResultType(Opcode::kBroadcastInDim, T(DType::kF32, {2, 3}), {s},
+                                              BroadcastInDimAttrs{}));
+  Instruction* e = Must(rb->Add(Opcode::kExponential, {Must(rb->Add(Opcode::kMultiply, {x, b}))}));
+  Instruction* flat = Must(rb->AddWithResultType(Opcode::kReshape, T(DType::kF32, {6}), {e}));
+  Instruction* n = Must(rb->Add(Opcode::kNegate, {flat}));
+  Computation* region = *rb->Finish({e, n});
+  ComputationBuilder* cb = mb.NewComputation("main");
+  Instruction* a = cb->Parameter(T(DType::kF32, {2, 3}));
+  Instruction* two = cb->Constant(Literal::Scalar<float>(DType::kF32, 2.0f));
+  Instruction* f = Must(cb->Add(Opcode::kFusion, {a, two}, {}, {region}));
+  return BuildAndPrint(mb, cb, {Must(cb->Add(Opcode::kGetTupleElement, {f}, GetTupleElementAttrs{1}))});
+}
+
 template <typename T>
 Instruction* ConstantOf(ComputationBuilder* cb, DType t, std::vector<int64_t> dims,
                         std::vector<T> values) {
@@ -194,16 +214,18 @@ TEST(ParserRoundTrip, EveryElementwiseOp) {
 TEST(ParserRoundTrip, DataMovementAndTuples) { ExpectRoundTrip(MovementModule()); }
 TEST(ParserRoundTrip, ReduceDotAndCalls) { ExpectRoundTrip(ReduceDotCallModule()); }
 TEST(ParserRoundTrip, ConstantsOfEveryType) { ExpectRoundTrip(ConstantsModule()); }
+TEST(ParserRoundTrip, Fusion) { ExpectRoundTrip(FusionModule()); }
 
 TEST(ParserRoundTrip, TheModulesTogetherUseEveryOp) {
   std::vector<Opcode> covered;
   std::string all = absl::StrCat(ElementwiseModule(covered), MovementModule(),
-                                 ReduceDotCallModule(), ConstantsModule());
+                                 ReduceDotCallModule(), ConstantsModule(), FusionModule());
   for (int i = 0; i < kNumOpcodes; ++i) {
     Opcode op = static_cast<Opcode>(i);
     if (op == Opcode::kParameter) continue;  // printed as function arguments
-    std::string name = op == Opcode::kCall ? "\"func.call\""
-                                           : absl::StrCat("\"stablehlo.", OpcodeName(op), "\"");
+    std::string name = op == Opcode::kCall     ? "\"func.call\""
+                       : op == Opcode::kFusion ? "\"xjit.fusion\""
+                                               : absl::StrCat("\"stablehlo.", OpcodeName(op), "\"");
     EXPECT_TRUE(absl::StrContains(all, name)) << name << " is not covered by the round trip";
   }
 }

@@ -45,6 +45,7 @@ absl::string_view OpFamilyName(OpFamily family) {
     case OpFamily::kReduction: return "reduction";
     case OpFamily::kTuple: return "tuple";
     case OpFamily::kCall: return "call";
+    case OpFamily::kFusion: return "fusion";
   }
   return "?";
 }

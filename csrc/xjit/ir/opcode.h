@@ -25,6 +25,7 @@ enum class OpFamily : uint8_t {
   kReduction,           // reduce
   kTuple,               // tuple, get_tuple_element
   kCall,                // call
+  kFusion,              // fusion: element-wise ops in one region (passes/elementwise_fusion.h)
 };
 
 // The typed attribute structs (ir/attributes.h), in variant order: an op's
@@ -148,15 +149,22 @@ enum OpFlag : uint32_t {
 #define XJIT_CALL_OPS(V)                                                                           \
   V(Call, "call", kCall, kVariadic, NoAttrs, 0, kMultipleResults | kCallsFunction)
 
+// Made by passes, never traced: a cluster of element-wise ops in one region,
+// run by a backend as one pass over the elements (XLA's fusion instruction).
+// Printed as "xjit.fusion": StableHLO has no such op.
+#define XJIT_FUSION_OPS(V)                                                                         \
+  V(Fusion, "fusion", kFusion, kVariadic, NoAttrs, 1, kMultipleResults)
+
 // Every op, in enum order.
 #define XJIT_OPCODES(V)                                                                  \
   XJIT_STRUCTURAL_OPS(V) XJIT_ELEMENTWISE_OPS(V) XJIT_DATA_MOVEMENT_OPS(V)                \
-  XJIT_CONTRACTION_OPS(V) XJIT_REDUCTION_OPS(V) XJIT_TUPLE_OPS(V) XJIT_CALL_OPS(V)
+  XJIT_CONTRACTION_OPS(V) XJIT_REDUCTION_OPS(V) XJIT_TUPLE_OPS(V) XJIT_CALL_OPS(V)     \
+  XJIT_FUSION_OPS(V)
 #define XJIT_ELEMENTWISE_OPS(V) \
   XJIT_ELEMENTWISE_UNARY_OPS(V) XJIT_ELEMENTWISE_BINARY_OPS(V) XJIT_ELEMENTWISE_TERNARY_OPS(V)
 #define XJIT_NON_ELEMENTWISE_OPS(V)                                                  \
   XJIT_STRUCTURAL_OPS(V) XJIT_DATA_MOVEMENT_OPS(V) XJIT_CONTRACTION_OPS(V)            \
-  XJIT_REDUCTION_OPS(V) XJIT_TUPLE_OPS(V) XJIT_CALL_OPS(V)
+  XJIT_REDUCTION_OPS(V) XJIT_TUPLE_OPS(V) XJIT_CALL_OPS(V) XJIT_FUSION_OPS(V)
 
 // `case Opcode::kX:` for each row it is applied to.
 #define XJIT_OPCODE_CASE(e, name, family, arity, attrs, regions, flags) case Opcode::k##e:

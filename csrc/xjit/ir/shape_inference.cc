@@ -170,6 +170,8 @@ absl::StatusOr<Shape> InferShape(Opcode op, absl::Span<const Shape* const> opera
       return si::InferGetTupleElement(*operands[0], attrs.get<GetTupleElementAttrs>());
     case Opcode::kCall:
       return si::InferCall(operands, called);
+    case Opcode::kFusion:
+      return si::InferFusion(operands, called);
   }
   return absl::InternalError(
       absl::StrCat(OpcodeName(op), ": no shape inference rule (bug in InferShape)"));

@@ -52,6 +52,7 @@ absl::StatusOr<Shape> InferReduce(Operands operands, const ReduceAttrs& attrs, C
 absl::StatusOr<Shape> InferTuple(Operands operands);
 absl::StatusOr<Shape> InferGetTupleElement(const Shape& tuple, const GetTupleElementAttrs& attrs);
 absl::StatusOr<Shape> InferCall(Operands operands, Called called);
+absl::StatusOr<Shape> InferFusion(Operands operands, Called called);
 
 }  // namespace shape_inference
 }  // namespace xjit

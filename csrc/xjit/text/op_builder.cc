@@ -15,6 +15,7 @@ namespace {
 // have (and for stablehlo names of things the text cannot write as ops).
 absl::StatusOr<Opcode> OpcodeOf(const Lexer& lex, const OpText& op) {
   if (op.name == "func.call" || op.name == "call") return Opcode::kCall;
+  if (op.name == "xjit.fusion") return Opcode::kFusion;
   if (absl::StartsWith(op.name, "stablehlo.")) {
     absl::StatusOr<Opcode> parsed = ParseOpcode(op.name);
     // Parameters are func arguments; calls are spelled func.call.

@@ -166,8 +166,10 @@ class ModulePrinter {
     std::string pad(indent, ' ');
     absl::StrAppend(&out_, pad, name);
     if (IsMultiResult(instr)) absl::StrAppend(&out_, ":", instr.shape().tuple_shapes.size());
-    std::string op_name =
-        CallsFunction(op) ? "func.call" : absl::StrCat("stablehlo.", OpcodeName(op));
+    // fusion is xjit's own op (no StableHLO counterpart): "xjit.fusion".
+    std::string op_name = CallsFunction(op)        ? "func.call"
+                          : op == Opcode::kFusion ? "xjit.fusion"
+                                                  : absl::StrCat("stablehlo.", OpcodeName(op));
     absl::StrAppend(&out_, " = \"", op_name, "\"(", OperandList(instr.operands()), ")");
     if (NumRegions(op) > 0) {
       for (const Computation* region : instr.called_computations()) PrintRegion(*region, indent);

@@ -142,6 +142,7 @@ absl::StatusOr<std::vector<CopyPiece>> PlanPieces(const Instruction& instr, int*
     XJIT_REDUCTION_OPS(XJIT_OPCODE_CASE)
     XJIT_TUPLE_OPS(XJIT_OPCODE_CASE)
     XJIT_CALL_OPS(XJIT_OPCODE_CASE)
+    XJIT_FUSION_OPS(XJIT_OPCODE_CASE)
       break;
   }
   return absl::InternalError(

@@ -278,10 +278,9 @@ void FusedElementwiseThunk::Execute(void* const* buffers) const {
   }
 }
 
-absl::StatusOr<std::unique_ptr<Thunk>> MakeElementwiseThunk(const Instruction& instr,
-                                                            std::vector<SlotId> inputs,
-                                                            SlotId output,
-                                                            const std::vector<bool>& splat) {
+absl::StatusOr<std::unique_ptr<ElementwiseThunk>> MakeElementwiseOp(
+    const Instruction& instr, std::vector<SlotId> inputs, SlotId output,
+    const std::vector<bool>& splat) {
   auto kernel = GetElementwiseKernel(instr);
   if (!kernel.ok()) return kernel.status();
   if (inputs.size() > 3) return absl::InternalError("element-wise op with more than 3 operands");
@@ -295,9 +294,52 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeElementwiseThunk(const Instruction& i
   }
   std::vector<int64_t> widths;
   for (const Instruction* operand : instr.operands()) widths.push_back(ByteWidth(operand->shape().dtype));
-  return std::unique_ptr<Thunk>(new ElementwiseThunk(*kernel, std::move(inputs), std::move(strides),
-                                                     std::move(widths), output,
-                                                     ByteWidth(instr.shape().dtype), n));
+  return std::make_unique<ElementwiseThunk>(*kernel, std::move(inputs), std::move(strides),
+                                            std::move(widths), output,
+                                            ByteWidth(instr.shape().dtype), n);
+}
+
+absl::StatusOr<std::unique_ptr<Thunk>> MakeElementwiseThunk(const Instruction& instr,
+                                                            std::vector<SlotId> inputs,
+                                                            SlotId output,
+                                                            const std::vector<bool>& splat) {
+  auto op = MakeElementwiseOp(instr, std::move(inputs), output, splat);
+  if (!op.ok()) return op.status();
+  return std::unique_ptr<Thunk>(std::move(*op));
+}
+
+namespace {
+
+template <int kWidth>
+struct Bytes {
+  unsigned char b[kWidth];
+};
+
+template <int kWidth>
+XJIT_ISA_CLONES void SplatKernel(const void* const* in, const int64_t*, void* out, int64_t begin,
+                                 int64_t end) {
+  const Bytes<kWidth> v = *static_cast<const Bytes<kWidth>*>(in[0]);
+  Bytes<kWidth>* __restrict y = static_cast<Bytes<kWidth>*>(out);
+  for (int64_t i = begin; i < end; ++i) y[i] = v;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<ElementwiseThunk>> MakeSplatOp(SlotId source, SlotId output,
+                                                              int64_t width, int64_t n) {
+  ElementwiseKernel kernel;
+  switch (width) {
+    case 1: kernel = &SplatKernel<1>; break;
+    case 2: kernel = &SplatKernel<2>; break;
+    case 4: kernel = &SplatKernel<4>; break;
+    case 8: kernel = &SplatKernel<8>; break;
+    case 16: kernel = &SplatKernel<16>; break;
+    default:
+      return absl::InternalError(absl::StrCat("splat of ", width, "-byte elements"));
+  }
+  return std::make_unique<ElementwiseThunk>(kernel, std::vector<SlotId>{source},
+                                            std::vector<int64_t>{0}, std::vector<int64_t>{width},
+                                            output, width, n);
 }
 
 }  // namespace xjit::cpu

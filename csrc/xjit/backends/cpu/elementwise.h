@@ -47,8 +47,10 @@ class ElementwiseThunk : public Thunk {
 };
 
 // Runs a chain of element-wise thunks of the same size tile by tile, under one
-// parallel region. Values produced and consumed only inside the chain
-// (`tile_local`) never reach memory: they live in a per-thread tile buffer.
+// parallel region (the lowering of a fusion instruction, cpu/fusion.h). Values
+// produced and consumed only inside the chain (`tile_local`, given negative
+// slot ids: they have no slot) never reach memory: they live in a per-thread
+// tile buffer.
 // Valid because element i of each op reads only element i of its operands (or
 // element 0 of a rank-0 operand, which is produced outside the chain).
 class FusedElementwiseThunk : public Thunk {
@@ -80,10 +82,18 @@ class FusedElementwiseThunk : public Thunk {
 };
 
 // splat[i]: operand i is read as one element broadcast to every position
-// (the compiler passes the source of a scalar broadcast_in_dim instead).
+// (a fusion region's broadcast of one element: the source is passed instead).
+// Only binary ops, select and clamp read a splat operand in place.
+absl::StatusOr<std::unique_ptr<ElementwiseThunk>> MakeElementwiseOp(
+    const Instruction& instr, std::vector<SlotId> inputs, SlotId output,
+    const std::vector<bool>& splat = {});
 absl::StatusOr<std::unique_ptr<Thunk>> MakeElementwiseThunk(const Instruction& instr,
                                                             std::vector<SlotId> inputs,
                                                             SlotId output,
                                                             const std::vector<bool>& splat = {});
+// Writes element 0 of `source` (`width` bytes) to all `n` elements of `output`:
+// a splat for the ops that cannot read one in place (unary ops, convert).
+absl::StatusOr<std::unique_ptr<ElementwiseThunk>> MakeSplatOp(SlotId source, SlotId output,
+                                                              int64_t width, int64_t n);
 
 }  // namespace xjit::cpu

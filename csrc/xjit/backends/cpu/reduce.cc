@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "xjit/backends/common/reduce_body.h"
+#include "xjit/backends/common/reduction_geometry.h"
 #include "xjit/backends/cpu/parallel.h"
 #include "xjit/backends/cpu/scalar_evaluator.h"
 #include "xjit/backends/cpu/scalar_ops.h"
@@ -12,78 +15,9 @@
 namespace xjit::cpu {
 namespace {
 
-struct Dim {
-  int64_t size, stride;
-};
-
-// Where the output and reduced indices live in the input, with unit dims
-// dropped and memory-contiguous neighbours merged.
-struct Geometry {
-  std::vector<Dim> kept;     // output dims, row-major order
-  std::vector<Dim> reduced;
-  int64_t num_outputs = 1, num_reduced = 1;
-};
-
-std::vector<Dim> Simplify(const std::vector<Dim>& dims) {
-  std::vector<Dim> out;
-  for (const Dim& d : dims) {
-    if (d.size == 1) continue;
-    if (!out.empty() && out.back().stride == d.stride * d.size) {
-      out.back() = {out.back().size * d.size, d.stride};
-    } else {
-      out.push_back(d);
-    }
-  }
-  return out;
-}
-
-Geometry MakeGeometry(const Shape& in, const std::vector<int64_t>& reduce_dims) {
-  Geometry g;
-  std::vector<int64_t> strides = RowMajorStrides(in.dims);
-  std::vector<Dim> kept, reduced;
-  for (int64_t d = 0; d < in.rank(); ++d) {
-    bool r = std::find(reduce_dims.begin(), reduce_dims.end(), d) != reduce_dims.end();
-    (r ? reduced : kept).push_back({in.dims[d], strides[d]});
-    (r ? g.num_reduced : g.num_outputs) *= in.dims[d];
-  }
-  g.kept = Simplify(kept);
-  g.reduced = Simplify(reduced);
-  return g;
-}
-
-// Input offset of output element o.
-int64_t OutputBase(const Geometry& g, int64_t o) {
-  int64_t off = 0;
-  for (int64_t k = static_cast<int64_t>(g.kept.size()) - 1; k >= 0; --k) {
-    off += (o % g.kept[k].size) * g.kept[k].stride;
-    o /= g.kept[k].size;
-  }
-  return off;
-}
-
-// Calls fn(offset, count, stride) for each innermost run of the reduced dims.
-template <typename Fn>
-void ForEachReducedRun(const Geometry& g, int64_t base, const Fn& fn) {
-  const int64_t nr = static_cast<int64_t>(g.reduced.size());
-  if (nr == 0) {
-    fn(base, int64_t{1}, int64_t{1});
-    return;
-  }
-  const Dim inner = g.reduced[nr - 1];
-  int64_t runs = 1;
-  for (int64_t k = 0; k + 1 < nr; ++k) runs *= g.reduced[k].size;
-  std::vector<int64_t> idx(nr, 0);
-  int64_t off = base;
-  for (int64_t r = 0; r < runs; ++r) {
-    fn(off, inner.size, inner.stride);
-    for (int64_t k = nr - 2; k >= 0; --k) {
-      off += g.reduced[k].stride;
-      if (++idx[k] < g.reduced[k].size) break;
-      off -= idx[k] * g.reduced[k].stride;
-      idx[k] = 0;
-    }
-  }
-}
+using common::ForEachReducedRun;
+using common::OutputBase;
+using Geometry = common::ReductionGeometry;
 
 // ----------------------------------------------------------- typed fast path
 
@@ -165,28 +99,18 @@ FastKernel FastFor(DType t) {
   });
 }
 
-// The fast kernel when the body is `return op(p0, p1)` (either order).
+// The fast kernel when the body is one known op of its two parameters.
 FastKernel RecogniseBody(const Instruction& instr) {
-  if (instr.operands().size() != 2 || instr.called_computations().size() != 1) return nullptr;
-  const Computation& body = *instr.called_computations()[0];
-  if (body.results().size() != 1 || body.parameters().size() != 2) return nullptr;
-  const Instruction* r = body.results()[0];
-  if (r->operands().size() != 2) return nullptr;
-  const Instruction *a = r->operand(0), *b = r->operand(1);
-  if (a->opcode() != Opcode::kParameter || b->opcode() != Opcode::kParameter || a == b) {
-    return nullptr;
-  }
-  DType t = instr.operand(0)->shape().dtype;
-  if (r->shape().dtype != t || instr.shape().dtype != t) return nullptr;
-  // Not a switch: a new op never needs a fast path here.
-  const Opcode op = r->opcode();
-  if (op == Opcode::kAdd) return FastFor<Add>(t);
-  if (op == Opcode::kMultiply) return FastFor<Multiply>(t);
-  if (op == Opcode::kMaximum) return FastFor<Maximum>(t);
-  if (op == Opcode::kMinimum) return FastFor<Minimum>(t);
-  if (op == Opcode::kAnd) return FastFor<And>(t);
-  if (op == Opcode::kOr) return FastFor<Or>(t);
-  return nullptr;  // no fast path for this body
+  std::optional<Opcode> op = common::RecogniseReduceBody(instr);
+  if (!op) return nullptr;
+  const DType t = instr.operand(0)->shape().dtype;
+  if (*op == Opcode::kAdd) return FastFor<Add>(t);
+  if (*op == Opcode::kMultiply) return FastFor<Multiply>(t);
+  if (*op == Opcode::kMaximum) return FastFor<Maximum>(t);
+  if (*op == Opcode::kMinimum) return FastFor<Minimum>(t);
+  if (*op == Opcode::kAnd) return FastFor<And>(t);
+  if (*op == Opcode::kOr) return FastFor<Or>(t);
+  return nullptr;
 }
 
 class FastReduceThunk : public Thunk {
@@ -258,7 +182,7 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeReduceThunk(const Instruction& instr,
   if (static_cast<int64_t>(inputs.size()) != 2 * n || instr.called_computations().size() != 1) {
     return absl::InternalError("reduce: operand/result count mismatch in the cpu lowering");
   }
-  Geometry g = MakeGeometry(instr.operand(0)->shape(), instr.attrs<ReduceAttrs>().dimensions);
+  Geometry g = common::MakeReductionGeometry(instr.operand(0)->shape(), instr.attrs<ReduceAttrs>().dimensions);
   if (FastKernel fast = RecogniseBody(instr)) {
     return std::unique_ptr<Thunk>(new FastReduceThunk(fast, std::move(g), inputs[0], inputs[1], outputs[0]));
   }

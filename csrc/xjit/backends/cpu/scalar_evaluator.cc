@@ -63,7 +63,7 @@ absl::StatusOr<ScalarEvaluator> ScalarEvaluator::Compile(const Computation& regi
       }
       case Opcode::kIota: case Opcode::kTranspose: case Opcode::kSlice: case Opcode::kConcatenate:
       case Opcode::kPad: case Opcode::kReverse: case Opcode::kDotGeneral: case Opcode::kReduce:
-      case Opcode::kTuple: case Opcode::kCall:
+      case Opcode::kTuple: case Opcode::kCall: case Opcode::kFusion:
         return fail(instr, "");
     }
   }

@@ -178,7 +178,8 @@ absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
       }
       return operands[0]->elements[index];
     }
-    case Opcode::kCall: {
+    case Opcode::kCall:
+    case Opcode::kFusion: {  // a fusion's region is evaluated as a callee
       if (instr.called_computations().size() != 1) {
         return absl::InvalidArgumentError("needs exactly one callee");
       }

@@ -21,7 +21,7 @@ bool SupportsOp(Opcode op) {
     case Opcode::kBroadcastInDim: case Opcode::kReshape: case Opcode::kTranspose:
     case Opcode::kSlice: case Opcode::kConcatenate: case Opcode::kPad: case Opcode::kReverse:
     case Opcode::kDotGeneral: case Opcode::kReduce: case Opcode::kTuple:
-    case Opcode::kGetTupleElement: case Opcode::kCall:
+    case Opcode::kGetTupleElement: case Opcode::kCall: case Opcode::kFusion:
       return true;
   }
   return false;

@@ -1,0 +1,71 @@
+// fusion: a cluster of element-wise ops moved into one region (as XLA's fusion
+// instruction), made by passes/elementwise_fusion.cc. The region may hold only
+// what a backend can run as one pass over the elements: element-wise ops,
+// reshapes (the row-major order of elements is unchanged) and broadcasts of
+// one element (read in place, never materialised), all of one element count.
+#include "absl/strings/str_cat.h"
+#include "xjit/ir/shape_inference_internal.h"
+
+namespace xjit {
+namespace shape_inference {
+namespace {
+
+absl::Status BodyError(const Computation& region, const Instruction& instr, absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat("fusion: ", OpcodeName(instr.opcode()),
+                                                 " (instruction %", instr.id(), " of ",
+                                                 region.name(), ") ", why));
+}
+
+absl::Status CheckBody(const Computation& region) {
+  int64_t elements = -1;
+  for (const auto& instr : region.instructions()) {
+    const Opcode op = instr->opcode();
+    if (op == Opcode::kParameter) continue;
+    const bool allowed = IsElementwise(op) || op == Opcode::kReshape ||
+                         (op == Opcode::kBroadcastInDim && !instr->operands().empty() &&
+                          instr->operand(0)->shape().num_elements() == 1);
+    if (!allowed) {
+      return BodyError(region, *instr,
+                       "may not be in a fusion region (element-wise ops, reshapes and broadcasts "
+                       "of one element only)");
+    }
+    if (instr->shape().is_tuple) return BodyError(region, *instr, "has a tuple result");
+    if (elements < 0) elements = instr->shape().num_elements();
+    if (instr->shape().num_elements() != elements) {
+      return BodyError(region, *instr,
+                       absl::StrCat("has ", instr->shape().num_elements(),
+                                    " elements; the region's ops have ", elements));
+    }
+  }
+  if (region.results().empty()) {
+    return absl::InvalidArgumentError(absl::StrCat("fusion: region ", region.name(), " returns nothing"));
+  }
+  for (const Instruction* r : region.results()) {
+    if (r == nullptr || r->opcode() == Opcode::kParameter) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("fusion: region ", region.name(), " returns a parameter or null"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<Shape> InferFusion(Operands operands, Called called) {
+  if (called.size() != 1 || called[0] == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("fusion: expected one region, got ", called.size()));
+  }
+  const Computation& region = *called[0];
+  if (absl::Status s = CheckBody(region); !s.ok()) return s;
+  // The region's signature and results are checked as a call's are.
+  absl::StatusOr<Shape> shape = InferCall(operands, called);
+  if (!shape.ok()) {
+    return absl::Status(shape.status().code(),
+                        absl::StrCat("fusion", shape.status().message().substr(4)));
+  }
+  return shape;
+}
+
+}  // namespace shape_inference
+}  // namespace xjit

@@ -1,0 +1,329 @@
+#include "xjit/passes/elementwise_fusion.h"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "xjit/builder/builder.h"
+#include "xjit/builder/rewriter.h"
+
+namespace xjit::passes {
+namespace {
+
+// A broadcast of one element to many: read in place by a fused region.
+bool IsSplat(const Instruction& instr) {
+  return instr.opcode() == Opcode::kBroadcastInDim && !instr.shape().is_tuple &&
+         instr.operand(0)->shape().num_elements() == 1 && instr.shape().num_elements() > 1;
+}
+
+bool IsFusible(const Instruction& instr) {
+  if (!IsElementwise(instr.opcode()) || instr.shape().is_tuple) return false;
+  for (const Instruction* o : instr.operands()) {
+    if (o->shape().is_tuple) return false;
+  }
+  return true;
+}
+
+// Appends an instruction like `like` (op, attributes, declared result type)
+// onto new operands.
+absl::StatusOr<Instruction*> AddLike(ComputationBuilder& b, const Instruction& like,
+                                     std::vector<Instruction*> operands,
+                                     std::vector<Computation*> called = {}) {
+  if (DeclaresResultType(like.opcode())) {
+    return b.AddWithResultType(like.opcode(), like.shape(), std::move(operands), like.attributes(),
+                               std::move(called), like.source_location());
+  }
+  return b.Add(like.opcode(), std::move(operands), like.attributes(), std::move(called),
+               like.source_location());
+}
+
+struct Cluster {
+  int64_t elements = 0;
+  std::vector<const Instruction*> members;  // in schedule order
+  int64_t num_elementwise = 0;
+  bool reads_splat = false;
+  bool open = true;
+  bool fused() const { return num_elementwise >= 2 || (num_elementwise == 1 && reads_splat); }
+};
+
+// Which cluster each instruction of the entry joins, and where each cluster
+// closes (it is emitted just before that position; n = after the last one).
+struct FusionPlan {
+  std::vector<Cluster> clusters;
+  std::vector<int32_t> cluster_of;                 // per instruction id; -1: none
+  std::vector<std::vector<int32_t>> closes_before;  // per position, size n + 1
+};
+
+std::vector<bool> LiveInstructions(const Computation& c) {
+  const auto& instrs = c.instructions();
+  std::vector<bool> live(instrs.size(), false);
+  for (const Instruction* r : c.results()) live[r->id()] = true;
+  for (const Instruction* p : c.parameters()) live[p->id()] = true;  // the signature stays
+  for (size_t i = instrs.size(); i-- > 0;) {
+    if (!live[i]) continue;
+    for (const Instruction* o : instrs[i]->operands()) live[o->id()] = true;
+  }
+  return live;
+}
+
+FusionPlan Plan(const Computation& c, const std::vector<bool>& live) {
+  const auto& instrs = c.instructions();
+  const size_t n = instrs.size();
+  FusionPlan plan;
+  plan.cluster_of.assign(n, -1);
+  plan.closes_before.resize(n + 1);
+  std::vector<int32_t> open;  // few: one per element count in flight
+  auto open_cluster_of = [&](const Instruction* o) -> int32_t {
+    int32_t k = plan.cluster_of[o->id()];
+    return k >= 0 && plan.clusters[k].open ? k : -1;
+  };
+  auto close = [&](int32_t k, size_t position) {
+    plan.clusters[k].open = false;
+    plan.closes_before[position].push_back(k);
+    open.erase(std::find(open.begin(), open.end(), k));
+  };
+  auto join = [&](int32_t k, const Instruction* instr) {
+    plan.cluster_of[instr->id()] = k;
+    plan.clusters[k].members.push_back(instr);
+  };
+  for (size_t i = 0; i < n; ++i) {
+    const Instruction* x = instrs[i].get();
+    if (!live[i]) continue;
+    if (IsFusible(*x)) {
+      const int64_t elements = x->shape().num_elements();
+      int32_t target = -1;
+      for (int32_t k : open) {
+        if (plan.clusters[k].elements == elements) target = k;
+      }
+      // A value of another open cluster must be computed before x: close it.
+      for (const Instruction* o : x->operands()) {
+        int32_t k = open_cluster_of(o);
+        if (k >= 0 && k != target) close(k, i);
+      }
+      if (target < 0) {
+        target = static_cast<int32_t>(plan.clusters.size());
+        plan.clusters.push_back(Cluster{elements});
+        open.push_back(target);
+      }
+      join(target, x);
+      ++plan.clusters[target].num_elementwise;
+      for (const Instruction* o : x->operands()) {
+        if (IsSplat(*o)) plan.clusters[target].reads_splat = true;
+      }
+      continue;
+    }
+    if (x->opcode() == Opcode::kReshape && open_cluster_of(x->operand(0)) >= 0) {
+      join(open_cluster_of(x->operand(0)), x);
+      continue;
+    }
+    for (const Instruction* o : x->operands()) {
+      int32_t k = open_cluster_of(o);
+      if (k >= 0) close(k, i);
+    }
+  }
+  while (!open.empty()) close(open.front(), n);
+  // Members of clusters left unfused are ordinary instructions again.
+  for (const Cluster& cluster : plan.clusters) {
+    if (cluster.fused()) continue;
+    for (const Instruction* m : cluster.members) plan.cluster_of[m->id()] = -1;
+  }
+  return plan;
+}
+
+class FusionEmitter {
+ public:
+  FusionEmitter(const Computation& entry, const FusionPlan& plan, ModuleBuilder& mb,
+                Cloner& cloner)
+      : entry_(entry), plan_(plan), mb_(mb), cloner_(cloner) {}
+
+  absl::StatusOr<Computation*> Emit();
+
+ private:
+  int32_t FusedClusterOf(const Instruction* instr) const {
+    int32_t k = plan_.cluster_of[instr->id()];
+    return k >= 0 && plan_.clusters[k].fused() ? k : -1;
+  }
+  // The member a reshape member of a cluster reshapes (through reshapes).
+  const Instruction* Root(const Instruction* m) const {
+    const int32_t k = plan_.cluster_of[m->id()];
+    while (m->opcode() == Opcode::kReshape && plan_.cluster_of[m->operand(0)->id()] == k) {
+      m = m->operand(0);
+    }
+    return m;
+  }
+  void MarkNeeded();
+  absl::Status EmitCluster(int32_t k);
+  absl::StatusOr<Instruction*> Copy(const Instruction& instr);
+
+  const Computation& entry_;
+  const FusionPlan& plan_;
+  ModuleBuilder& mb_;
+  Cloner& cloner_;  // copies the computations outside instructions call
+  ComputationBuilder* cb_ = nullptr;
+  std::vector<bool> needed_;   // non-members emitted in the new entry
+  std::vector<bool> escapes_;  // members used outside their cluster
+  absl::flat_hash_map<const Instruction*, Instruction*> value_;  // old -> new entry value
+  int64_t fusions_ = 0;
+};
+
+void FusionEmitter::MarkNeeded() {
+  const auto& instrs = entry_.instructions();
+  needed_.assign(instrs.size(), false);
+  escapes_.assign(instrs.size(), false);
+  auto mark = [&](const Instruction* v) {
+    (FusedClusterOf(v) >= 0 ? escapes_ : needed_)[v->id()] = true;
+  };
+  for (const Instruction* r : entry_.results()) mark(r);
+  for (const Instruction* p : entry_.parameters()) needed_[p->id()] = true;
+  for (size_t i = instrs.size(); i-- > 0;) {
+    const Instruction* x = instrs[i].get();
+    const int32_t k = FusedClusterOf(x);
+    if (k < 0) {
+      if (needed_[i]) {
+        for (const Instruction* o : x->operands()) mark(o);
+      }
+      continue;
+    }
+    for (const Instruction* o : x->operands()) {
+      if (plan_.cluster_of[o->id()] == k) continue;
+      // A splat feeding an element-wise member is copied into the region.
+      if (IsElementwise(x->opcode()) && IsSplat(*o)) {
+        mark(o->operand(0));
+      } else {
+        mark(o);
+      }
+    }
+  }
+  // A reshape used outside is re-applied outside to its root's result.
+  for (size_t i = 0; i < instrs.size(); ++i) {
+    if (escapes_[i] && instrs[i]->opcode() == Opcode::kReshape) {
+      escapes_[Root(instrs[i].get())->id()] = true;
+    }
+  }
+}
+
+absl::Status FusionEmitter::EmitCluster(int32_t k) {
+  const Cluster& cluster = plan_.clusters[k];
+  ComputationBuilder* rb = mb_.NewComputation(absl::StrCat(entry_.name(), ".fusion.", fusions_++));
+  absl::flat_hash_map<const Instruction*, Instruction*> inside;  // old -> region value
+  absl::flat_hash_map<const Instruction*, Instruction*> params, splats;
+  std::vector<Instruction*> operands;
+  auto parameter = [&](const Instruction* outer) {
+    auto [it, fresh] = params.try_emplace(outer, nullptr);
+    if (fresh) {
+      it->second = rb->Parameter(outer->shape());
+      operands.push_back(value_.at(outer));
+    }
+    return it->second;
+  };
+  std::vector<const Instruction*> returned;
+  std::vector<Instruction*> results;
+  for (const Instruction* m : cluster.members) {
+    std::vector<Instruction*> ops;
+    for (const Instruction* o : m->operands()) {
+      if (plan_.cluster_of[o->id()] == k) {
+        ops.push_back(inside.at(o));
+      } else if (IsElementwise(m->opcode()) && IsSplat(*o)) {
+        auto [it, fresh] = splats.try_emplace(o, nullptr);
+        if (fresh) {
+          auto b = AddLike(*rb, *o, {parameter(o->operand(0))});
+          if (!b.ok()) return b.status();
+          it->second = *b;
+        }
+        ops.push_back(it->second);
+      } else {
+        ops.push_back(parameter(o));
+      }
+    }
+    auto added = AddLike(*rb, *m, std::move(ops));
+    if (!added.ok()) return added.status();
+    inside[m] = *added;
+    if (escapes_[m->id()] && m->opcode() != Opcode::kReshape) {
+      returned.push_back(m);
+      results.push_back(*added);
+    }
+  }
+  auto region = rb->Finish(results);
+  if (!region.ok()) return region.status();
+  auto fusion = cb_->Add(Opcode::kFusion, std::move(operands), {}, {*region});
+  if (!fusion.ok()) return fusion.status();
+  for (size_t j = 0; j < returned.size(); ++j) {
+    if (returned.size() == 1) {
+      value_[returned[j]] = *fusion;
+      continue;
+    }
+    auto element = cb_->Add(Opcode::kGetTupleElement, {*fusion},
+                            GetTupleElementAttrs{static_cast<int64_t>(j)});
+    if (!element.ok()) return element.status();
+    value_[returned[j]] = *element;
+  }
+  for (const Instruction* m : cluster.members) {
+    if (!escapes_[m->id()] || m->opcode() != Opcode::kReshape) continue;
+    auto reshaped = AddLike(*cb_, *m, {value_.at(Root(m))});
+    if (!reshaped.ok()) return reshaped.status();
+    value_[m] = *reshaped;
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Instruction*> FusionEmitter::Copy(const Instruction& instr) {
+  if (instr.opcode() == Opcode::kParameter) return cb_->Parameter(instr.shape());
+  std::vector<Instruction*> operands;
+  for (const Instruction* o : instr.operands()) operands.push_back(value_.at(o));
+  std::vector<Computation*> called;
+  for (const Computation* c : instr.called_computations()) {
+    auto copy = cloner_.CloneComputation(*c);
+    if (!copy.ok()) return copy.status();
+    called.push_back(*copy);
+  }
+  return AddLike(*cb_, instr, std::move(operands), std::move(called));
+}
+
+absl::StatusOr<Computation*> FusionEmitter::Emit() {
+  MarkNeeded();
+  cb_ = mb_.NewComputation(entry_.name());
+  const auto& instrs = entry_.instructions();
+  for (size_t i = 0; i <= instrs.size(); ++i) {
+    for (int32_t k : plan_.closes_before[i]) {
+      if (!plan_.clusters[k].fused()) continue;
+      if (absl::Status s = EmitCluster(k); !s.ok()) return s;
+    }
+    if (i == instrs.size()) break;
+    const Instruction* x = instrs[i].get();
+    if (FusedClusterOf(x) >= 0 || !needed_[i]) continue;
+    auto copied = Copy(*x);
+    if (!copied.ok()) return copied.status();
+    value_[x] = *copied;
+  }
+  std::vector<Instruction*> results;
+  for (const Instruction* r : entry_.results()) results.push_back(value_.at(r));
+  return cb_->Finish(std::move(results));
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Module>> FuseElementwise(const Module& module) {
+  const Computation* entry = module.entry();
+  if (entry == nullptr) return absl::InvalidArgumentError("fusion: module has no entry computation");
+  ModuleBuilder mb(module.name());
+  Cloner cloner(mb);
+  FusionPlan plan = Plan(*entry, LiveInstructions(*entry));
+  auto fused = FusionEmitter(*entry, plan, mb, cloner).Emit();
+  if (!fused.ok()) return fused.status();
+  return mb.Build(*fused);
+}
+
+absl::StatusOr<bool> RunElementwiseFusion(Module& module) {
+  absl::StatusOr<std::unique_ptr<Module>> fused = FuseElementwise(module);
+  if (!fused.ok()) return fused.status();
+  bool changed = false;
+  for (const auto& instr : (*fused)->entry()->instructions()) {
+    changed = changed || instr->opcode() == Opcode::kFusion;
+  }
+  module = std::move(**fused);
+  return changed;
+}
+
+}  // namespace xjit::passes

@@ -1,0 +1,39 @@
+// Element-wise fusion: each cluster of element-wise ops of one element count
+// in the entry computation becomes one `fusion` instruction whose region holds
+// the cluster, so a backend runs it as one pass over the elements and the
+// values used only inside the cluster never reach memory. This is XLA's loop
+// fusion (the fusion instruction) or MLX's compiled primitive.
+//
+// A cluster grows along the schedule (the instruction order): an element-wise
+// op joins the open cluster of its element count; a reshape of a cluster value
+// joins that cluster (it does not move elements); any other instruction that
+// uses a cluster value closes the cluster, which is then emitted just before
+// it. Instructions that use no value of a cluster are kept before the fusion,
+// so the new graph stays in SSA order. A broadcast_in_dim of one element
+// feeding a cluster is copied into the region (backends read it in place,
+// with stride 0: the "deferred splat"); the original stays outside only if
+// something outside uses it. A region returns the cluster values used outside
+// it (a tuple when there are several); reshapes of them used outside are
+// re-applied outside.
+//
+// A cluster becomes a fusion when it holds at least two element-wise ops, or
+// one that reads a broadcast of one element; otherwise its ops stay as they are.
+#pragma once
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "xjit/ir/graph.h"
+
+namespace xjit::passes {
+
+// A copy of `module` whose entry computation has its element-wise clusters
+// fused; other computations (reduce bodies) are copied unchanged. Dead
+// instructions of the entry are dropped. The result is verified. Run after
+// call inlining (pipeline.h): the ops of a callee are not fused.
+absl::StatusOr<std::unique_ptr<Module>> FuseElementwise(const Module& module);
+
+// The same, replacing `module`; true when a fusion instruction was made.
+absl::StatusOr<bool> RunElementwiseFusion(Module& module);
+
+}  // namespace xjit::passes
