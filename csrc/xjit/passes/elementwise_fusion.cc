@@ -304,26 +304,35 @@ absl::StatusOr<Computation*> FusionEmitter::Emit() {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<Module>> FuseElementwise(const Module& module) {
+namespace {
+
+// The fused copy of `module`, or null when `only_if_changed` and nothing fuses.
+absl::StatusOr<std::unique_ptr<Module>> Fuse(const Module& module, bool only_if_changed) {
   const Computation* entry = module.entry();
   if (entry == nullptr) return absl::InvalidArgumentError("fusion: module has no entry computation");
+  FusionPlan plan = Plan(*entry, LiveInstructions(*entry));
+  const bool fuses = std::any_of(plan.clusters.begin(), plan.clusters.end(),
+                                 [](const Cluster& c) { return c.fused(); });
+  if (only_if_changed && !fuses) return std::unique_ptr<Module>();
   ModuleBuilder mb(module.name());
   Cloner cloner(mb);
-  FusionPlan plan = Plan(*entry, LiveInstructions(*entry));
   auto fused = FusionEmitter(*entry, plan, mb, cloner).Emit();
   if (!fused.ok()) return fused.status();
   return mb.Build(*fused);
 }
 
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Module>> FuseElementwise(const Module& module) {
+  return Fuse(module, /*only_if_changed=*/false);
+}
+
 absl::StatusOr<bool> RunElementwiseFusion(Module& module) {
-  absl::StatusOr<std::unique_ptr<Module>> fused = FuseElementwise(module);
+  absl::StatusOr<std::unique_ptr<Module>> fused = Fuse(module, /*only_if_changed=*/true);
   if (!fused.ok()) return fused.status();
-  bool changed = false;
-  for (const auto& instr : (*fused)->entry()->instructions()) {
-    changed = changed || instr->opcode() == Opcode::kFusion;
-  }
+  if (*fused == nullptr) return false;  // nothing to fuse: no copy
   module = std::move(**fused);
-  return changed;
+  return true;
 }
 
 }  // namespace xjit::passes

@@ -33,7 +33,9 @@ namespace xjit::passes {
 // call inlining (pipeline.h): the ops of a callee are not fused.
 absl::StatusOr<std::unique_ptr<Module>> FuseElementwise(const Module& module);
 
-// The same, replacing `module`; true when a fusion instruction was made.
+// The same, replacing `module`, but only when a cluster fuses (no copy
+// otherwise, and then dead code is left to dead-code elimination); true when
+// a fusion instruction was made.
 absl::StatusOr<bool> RunElementwiseFusion(Module& module);
 
 }  // namespace xjit::passes
