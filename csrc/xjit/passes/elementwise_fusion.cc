@@ -26,19 +26,6 @@ bool IsFusible(const Instruction& instr) {
   return true;
 }
 
-// Appends an instruction like `like` (op, attributes, declared result type)
-// onto new operands.
-absl::StatusOr<Instruction*> AddLike(ComputationBuilder& b, const Instruction& like,
-                                     std::vector<Instruction*> operands,
-                                     std::vector<Computation*> called = {}) {
-  if (DeclaresResultType(like.opcode())) {
-    return b.AddWithResultType(like.opcode(), like.shape(), std::move(operands), like.attributes(),
-                               std::move(called), like.source_location());
-  }
-  return b.Add(like.opcode(), std::move(operands), like.attributes(), std::move(called),
-               like.source_location());
-}
-
 struct Cluster {
   int64_t elements = 0;
   std::vector<const Instruction*> members;  // in schedule order
@@ -160,7 +147,7 @@ class FusionEmitter {
   const Computation& entry_;
   const FusionPlan& plan_;
   ModuleBuilder& mb_;
-  Cloner& cloner_;  // copies the computations outside instructions call
+  Cloner& cloner_;  // copies instructions (and the computations they call)
   ComputationBuilder* cb_ = nullptr;
   std::vector<bool> needed_;   // non-members emitted in the new entry
   std::vector<bool> escapes_;  // members used outside their cluster
@@ -228,7 +215,7 @@ absl::Status FusionEmitter::EmitCluster(int32_t k) {
       } else if (IsElementwise(m->opcode()) && IsSplat(*o)) {
         auto [it, fresh] = splats.try_emplace(o, nullptr);
         if (fresh) {
-          auto b = AddLike(*rb, *o, {parameter(o->operand(0))});
+          auto b = cloner_.CloneInstruction(*o, {parameter(o->operand(0))}, *rb);
           if (!b.ok()) return b.status();
           it->second = *b;
         }
@@ -237,7 +224,7 @@ absl::Status FusionEmitter::EmitCluster(int32_t k) {
         ops.push_back(parameter(o));
       }
     }
-    auto added = AddLike(*rb, *m, std::move(ops));
+    auto added = cloner_.CloneInstruction(*m, std::move(ops), *rb);
     if (!added.ok()) return added.status();
     inside[m] = *added;
     if (escapes_[m->id()] && m->opcode() != Opcode::kReshape) {
@@ -261,7 +248,7 @@ absl::Status FusionEmitter::EmitCluster(int32_t k) {
   }
   for (const Instruction* m : cluster.members) {
     if (!escapes_[m->id()] || m->opcode() != Opcode::kReshape) continue;
-    auto reshaped = AddLike(*cb_, *m, {value_.at(Root(m))});
+    auto reshaped = cloner_.CloneInstruction(*m, {value_.at(Root(m))}, *cb_);
     if (!reshaped.ok()) return reshaped.status();
     value_[m] = *reshaped;
   }
@@ -272,13 +259,7 @@ absl::StatusOr<Instruction*> FusionEmitter::Copy(const Instruction& instr) {
   if (instr.opcode() == Opcode::kParameter) return cb_->Parameter(instr.shape());
   std::vector<Instruction*> operands;
   for (const Instruction* o : instr.operands()) operands.push_back(value_.at(o));
-  std::vector<Computation*> called;
-  for (const Computation* c : instr.called_computations()) {
-    auto copy = cloner_.CloneComputation(*c);
-    if (!copy.ok()) return copy.status();
-    called.push_back(*copy);
-  }
-  return AddLike(*cb_, instr, std::move(operands), std::move(called));
+  return cloner_.CloneInstruction(instr, std::move(operands), *cb_);
 }
 
 absl::StatusOr<Computation*> FusionEmitter::Emit() {
