@@ -48,6 +48,9 @@ std::vector<bool> LiveInstructions(const Computation& c) {
   std::vector<bool> live(instrs.size(), false);
   for (const Instruction* r : c.results()) live[r->id()] = true;
   for (const Instruction* p : c.parameters()) live[p->id()] = true;  // the signature stays
+  for (const auto& instr : instrs) {
+    if (HasSideEffects(instr->opcode())) live[instr->id()] = true;
+  }
   for (size_t i = instrs.size(); i-- > 0;) {
     if (!live[i]) continue;
     for (const Instruction* o : instrs[i]->operands()) live[o->id()] = true;
@@ -164,6 +167,9 @@ void FusionEmitter::MarkNeeded() {
   };
   for (const Instruction* r : entry_.results()) mark(r);
   for (const Instruction* p : entry_.parameters()) needed_[p->id()] = true;
+  for (const auto& instr : instrs) {
+    if (HasSideEffects(instr->opcode())) needed_[instr->id()] = true;
+  }
   for (size_t i = instrs.size(); i-- > 0;) {
     const Instruction* x = instrs[i].get();
     const int32_t k = FusedClusterOf(x);

@@ -29,7 +29,7 @@ namespace xjit::passes {
 
 // A copy of `module` whose entry computation has its element-wise clusters
 // fused; other computations (reduce bodies) are copied unchanged. Dead
-// instructions of the entry are dropped. The result is verified. Run after
+// instructions of the entry are dropped (not those with side effects). The result is verified. Run after
 // call inlining (pipeline.h): the ops of a callee are not fused.
 absl::StatusOr<std::unique_ptr<Module>> FuseElementwise(const Module& module);
 
