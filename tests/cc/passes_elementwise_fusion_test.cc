@@ -268,6 +268,24 @@ TEST(ElementwiseFusion, DeadCodeIsDroppedAndOtherComputationsAreCopied) {
   ExpectSameResults(*m, *fused, "cpu");
 }
 
+TEST(ElementwiseFusion, RunReplacesTheModuleOnlyWhenSomethingFuses) {
+  auto m = ChainModule(8);
+  auto changed = passes::RunElementwiseFusion(*m);
+  ASSERT_TRUE(changed.ok()) << changed.status();
+  EXPECT_TRUE(*changed);
+  EXPECT_EQ(Fusions(*m->entry()).size(), 1u);
+
+  ModuleBuilder mb("nothing");
+  ComputationBuilder* cb = mb.NewComputation("main");
+  Instruction* a = cb->Parameter(T(DType::kF32, {3}));
+  auto single = Build(mb, cb, {Must(cb->Add(Opcode::kAdd, {a, a}))});
+  const Computation* before = single->entry();
+  changed = passes::RunElementwiseFusion(*single);
+  ASSERT_TRUE(changed.ok()) << changed.status();
+  EXPECT_FALSE(*changed);
+  EXPECT_EQ(single->entry(), before);  // not copied
+}
+
 TEST(ElementwiseFusion, PrintsAndParsesBack) {
   auto fused = Fuse(*ChainModule(16));
   ASSERT_NE(fused, nullptr);

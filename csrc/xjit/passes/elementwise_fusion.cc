@@ -26,19 +26,6 @@ bool IsFusible(const Instruction& instr) {
   return true;
 }
 
-// Appends an instruction like `like` (op, attributes, declared result type)
-// onto new operands.
-absl::StatusOr<Instruction*> AddLike(ComputationBuilder& b, const Instruction& like,
-                                     std::vector<Instruction*> operands,
-                                     std::vector<Computation*> called = {}) {
-  if (DeclaresResultType(like.opcode())) {
-    return b.AddWithResultType(like.opcode(), like.shape(), std::move(operands), like.attributes(),
-                               std::move(called), like.source_location());
-  }
-  return b.Add(like.opcode(), std::move(operands), like.attributes(), std::move(called),
-               like.source_location());
-}
-
 struct Cluster {
   int64_t elements = 0;
   std::vector<const Instruction*> members;  // in schedule order
@@ -61,6 +48,9 @@ std::vector<bool> LiveInstructions(const Computation& c) {
   std::vector<bool> live(instrs.size(), false);
   for (const Instruction* r : c.results()) live[r->id()] = true;
   for (const Instruction* p : c.parameters()) live[p->id()] = true;  // the signature stays
+  for (const auto& instr : instrs) {
+    if (HasSideEffects(instr->opcode())) live[instr->id()] = true;
+  }
   for (size_t i = instrs.size(); i-- > 0;) {
     if (!live[i]) continue;
     for (const Instruction* o : instrs[i]->operands()) live[o->id()] = true;
@@ -160,7 +150,7 @@ class FusionEmitter {
   const Computation& entry_;
   const FusionPlan& plan_;
   ModuleBuilder& mb_;
-  Cloner& cloner_;  // copies the computations outside instructions call
+  Cloner& cloner_;  // copies instructions (and the computations they call)
   ComputationBuilder* cb_ = nullptr;
   std::vector<bool> needed_;   // non-members emitted in the new entry
   std::vector<bool> escapes_;  // members used outside their cluster
@@ -177,6 +167,9 @@ void FusionEmitter::MarkNeeded() {
   };
   for (const Instruction* r : entry_.results()) mark(r);
   for (const Instruction* p : entry_.parameters()) needed_[p->id()] = true;
+  for (const auto& instr : instrs) {
+    if (HasSideEffects(instr->opcode())) needed_[instr->id()] = true;
+  }
   for (size_t i = instrs.size(); i-- > 0;) {
     const Instruction* x = instrs[i].get();
     const int32_t k = FusedClusterOf(x);
@@ -228,7 +221,7 @@ absl::Status FusionEmitter::EmitCluster(int32_t k) {
       } else if (IsElementwise(m->opcode()) && IsSplat(*o)) {
         auto [it, fresh] = splats.try_emplace(o, nullptr);
         if (fresh) {
-          auto b = AddLike(*rb, *o, {parameter(o->operand(0))});
+          auto b = cloner_.CloneInstruction(*o, {parameter(o->operand(0))}, *rb);
           if (!b.ok()) return b.status();
           it->second = *b;
         }
@@ -237,7 +230,7 @@ absl::Status FusionEmitter::EmitCluster(int32_t k) {
         ops.push_back(parameter(o));
       }
     }
-    auto added = AddLike(*rb, *m, std::move(ops));
+    auto added = cloner_.CloneInstruction(*m, std::move(ops), *rb);
     if (!added.ok()) return added.status();
     inside[m] = *added;
     if (escapes_[m->id()] && m->opcode() != Opcode::kReshape) {
@@ -261,7 +254,7 @@ absl::Status FusionEmitter::EmitCluster(int32_t k) {
   }
   for (const Instruction* m : cluster.members) {
     if (!escapes_[m->id()] || m->opcode() != Opcode::kReshape) continue;
-    auto reshaped = AddLike(*cb_, *m, {value_.at(Root(m))});
+    auto reshaped = cloner_.CloneInstruction(*m, {value_.at(Root(m))}, *cb_);
     if (!reshaped.ok()) return reshaped.status();
     value_[m] = *reshaped;
   }
@@ -272,13 +265,7 @@ absl::StatusOr<Instruction*> FusionEmitter::Copy(const Instruction& instr) {
   if (instr.opcode() == Opcode::kParameter) return cb_->Parameter(instr.shape());
   std::vector<Instruction*> operands;
   for (const Instruction* o : instr.operands()) operands.push_back(value_.at(o));
-  std::vector<Computation*> called;
-  for (const Computation* c : instr.called_computations()) {
-    auto copy = cloner_.CloneComputation(*c);
-    if (!copy.ok()) return copy.status();
-    called.push_back(*copy);
-  }
-  return AddLike(*cb_, instr, std::move(operands), std::move(called));
+  return cloner_.CloneInstruction(instr, std::move(operands), *cb_);
 }
 
 absl::StatusOr<Computation*> FusionEmitter::Emit() {
@@ -304,26 +291,35 @@ absl::StatusOr<Computation*> FusionEmitter::Emit() {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<Module>> FuseElementwise(const Module& module) {
+namespace {
+
+// The fused copy of `module`, or null when `only_if_changed` and nothing fuses.
+absl::StatusOr<std::unique_ptr<Module>> Fuse(const Module& module, bool only_if_changed) {
   const Computation* entry = module.entry();
   if (entry == nullptr) return absl::InvalidArgumentError("fusion: module has no entry computation");
+  FusionPlan plan = Plan(*entry, LiveInstructions(*entry));
+  const bool fuses = std::any_of(plan.clusters.begin(), plan.clusters.end(),
+                                 [](const Cluster& c) { return c.fused(); });
+  if (only_if_changed && !fuses) return std::unique_ptr<Module>();
   ModuleBuilder mb(module.name());
   Cloner cloner(mb);
-  FusionPlan plan = Plan(*entry, LiveInstructions(*entry));
   auto fused = FusionEmitter(*entry, plan, mb, cloner).Emit();
   if (!fused.ok()) return fused.status();
   return mb.Build(*fused);
 }
 
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Module>> FuseElementwise(const Module& module) {
+  return Fuse(module, /*only_if_changed=*/false);
+}
+
 absl::StatusOr<bool> RunElementwiseFusion(Module& module) {
-  absl::StatusOr<std::unique_ptr<Module>> fused = FuseElementwise(module);
+  absl::StatusOr<std::unique_ptr<Module>> fused = Fuse(module, /*only_if_changed=*/true);
   if (!fused.ok()) return fused.status();
-  bool changed = false;
-  for (const auto& instr : (*fused)->entry()->instructions()) {
-    changed = changed || instr->opcode() == Opcode::kFusion;
-  }
+  if (*fused == nullptr) return false;  // nothing to fuse: no copy
   module = std::move(**fused);
-  return changed;
+  return true;
 }
 
 }  // namespace xjit::passes

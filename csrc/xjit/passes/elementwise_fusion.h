@@ -29,11 +29,13 @@ namespace xjit::passes {
 
 // A copy of `module` whose entry computation has its element-wise clusters
 // fused; other computations (reduce bodies) are copied unchanged. Dead
-// instructions of the entry are dropped. The result is verified. Run after
+// instructions of the entry are dropped (not those with side effects). The result is verified. Run after
 // call inlining (pipeline.h): the ops of a callee are not fused.
 absl::StatusOr<std::unique_ptr<Module>> FuseElementwise(const Module& module);
 
-// The same, replacing `module`; true when a fusion instruction was made.
+// The same, replacing `module`, but only when a cluster fuses (no copy
+// otherwise, and then dead code is left to dead-code elimination); true when
+// a fusion instruction was made.
 absl::StatusOr<bool> RunElementwiseFusion(Module& module);
 
 }  // namespace xjit::passes

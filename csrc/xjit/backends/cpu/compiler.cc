@@ -44,7 +44,8 @@ absl::StatusOr<std::unique_ptr<Module>> RunPasses(const Module& module) {
   if (module.entry() == nullptr) return absl::InvalidArgumentError("module has no entry computation");
   auto optimised = passes::RunDefaultPipeline(module);
   if (!optimised.ok()) return optimised.status();
-  return passes::FuseElementwise(**optimised);
+  if (auto fused = passes::RunElementwiseFusion(**optimised); !fused.ok()) return fused.status();
+  return optimised;
 }
 
 class Lowering : public LoweringContext {
