@@ -159,15 +159,26 @@ def test_nested_jit_with_no_outputs_adds_no_call():
     np.testing.assert_allclose(np.asarray(xjit.jit(outer)(np.float32(1))), 2.0)
 
 
-def test_nested_jit_inside_a_reduce_body_runs_inline():
-    # The cpu backend evaluates non-monoid reduce bodies with a scalar
-    # evaluator that has no call op, so a reduce body inlines jitted functions.
+@pytest.mark.parametrize("platform", ["cpu", "reference"])
+def test_nested_jit_inside_a_reduce_body_is_a_call(platform):
+    # The body keeps the call (as JAX's pjit); the passes inline it before the
+    # cpu backend, whose scalar evaluator of reduce bodies has no call op.
     add = xjit.jit(lambda a, b: a + b)
-    f = lambda v: lax.reduce(v, np.float32(0), lambda a, b: add(a, b), (0,))  # noqa: E731
-    x = np.arange(5, dtype=np.float32)
-    np.testing.assert_allclose(np.asarray(xjit.jit(f)(x)), 10.0)
-    np.testing.assert_allclose(np.asarray(f(x)), 10.0)
-    assert "func.call" not in _lowered_text(f, x)
+    argmax_like = xjit.jit(lambda a, b: lax.max(a, b))
+    f = lambda v: (lax.reduce(v, np.float32(0), lambda a, b: add(a, b), (0,)),  # noqa: E731
+                   lax.reduce(v, np.float32(-np.inf), lambda a, b: lax.max(argmax_like(a, b), a), (0,)))
+    x = jax_device_put(np.arange(5, dtype=np.float32), platform)
+    s, m = xjit.jit(f)(x)
+    np.testing.assert_allclose(np.asarray(s), 10.0)
+    np.testing.assert_allclose(np.asarray(m), 4.0)
+    s, m = f(x)
+    np.testing.assert_allclose(np.asarray(s), 10.0)
+    np.testing.assert_allclose(np.asarray(m), 4.0)
+    assert "func.call" in _lowered_text(f, np.arange(5, dtype=np.float32))
+
+
+def jax_device_put(x, platform):
+    return xjit.device_put(x, xjit.devices(platform)[0])
 
 
 def test_reduce_body_closing_over_a_tracer_is_refused():

@@ -100,13 +100,10 @@ class Trace:
     region passes as operands. A value used twice is lifted once; a value of a
     trace further out is lifted through every trace in between.
     ``on_capture(tracer)`` may refuse a capture by raising (reduce bodies).
-    ``inline_calls``: a jitted function called inside this trace runs inline
-    instead of becoming a ``call`` (reduce bodies: the cpu backend evaluates
-    them with a scalar evaluator that has no calls).
     """
 
     def __init__(self, module_builder, computation_builder, name: str = "main", *,
-                 parent: "Trace | None" = None, on_capture=None, inline_calls: bool = False):
+                 parent: "Trace | None" = None, on_capture=None):
         self.mb = module_builder
         self.cb = computation_builder
         self.name = name
@@ -117,7 +114,6 @@ class Trace:
         self.captures: list[Tracer] = []
         self._lifted: dict[Any, Any] = {}  # parent's graph value -> our parameter
         self._on_capture = on_capture
-        self.inline_calls = inline_calls
         # Names of the module's computations (shared by the traces of one module).
         self.names: set[str] = parent.names if parent is not None else {"main"}
 

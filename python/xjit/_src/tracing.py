@@ -115,10 +115,6 @@ def trace_call(fun: Callable, dyn_args: Sequence, dyn_kwargs: dict, *,
         True
     """
     parent = core.current_trace()
-    if parent.inline_calls:
-        args, kwargs = (rebuild_args(dyn_args, dyn_kwargs) if rebuild_args is not None
-                        else (tuple(dyn_args), dict(dyn_kwargs)))
-        return fun(*args, **kwargs)
     leaves, in_treedef = _xjit.tree_flatten((tuple(dyn_args), dict(dyn_kwargs)))
     in_avals = [leaf_aval(x) for x in leaves]
     cb = parent.mb.computation(parent.unique_name(_sanitize(name)))
@@ -145,20 +141,17 @@ class Region:
 
 
 def trace_region(mb, name: str, in_avals: Sequence[core.ShapedArray], fun: Callable,
-                 out_dtypes: Sequence[np.dtype], on_capture: Callable | None = None,
-                 inline_calls: bool = False) -> Region:
+                 out_dtypes: Sequence[np.dtype], on_capture: Callable | None = None) -> Region:
     """Build computation ``name`` in module builder ``mb`` from ``fun``.
 
     ``fun`` receives one tracer per aval and returns a pytree whose leaves are
     the results, converted to ``out_dtypes`` when they are Python scalars. The
     region is nested in the current trace (if any): tracers of it or of traces
     enclosing it become captures, unless ``on_capture(tracer)`` raises.
-    ``inline_calls``: jitted functions called by ``fun`` run inline (no call op).
     """
     parent = core.current_trace()
     cb = mb.computation(name if parent is None else parent.unique_name(name))
-    trace = core.Trace(mb, cb, f"region {name}", parent=parent, on_capture=on_capture,
-                       inline_calls=inline_calls)
+    trace = core.Trace(mb, cb, f"region {name}", parent=parent, on_capture=on_capture)
     with core.new_trace(trace):
         params = [core.Tracer(trace, cb.parameter(a.dtype.name, a.shape), a) for a in in_avals]
         out = fun(*params)

@@ -54,10 +54,8 @@ def _bind_reduce(name, operands, inits, body: Callable, dims, region_key, weak):
     def build_region(mb):
         # Built only when the op is traced or compiled (not on an eager cache hit).
         avals = [core.ShapedArray((), d) for d in dtypes] * 2
-        # Jitted functions the body calls run inline: the cpu backend runs
-        # non-monoid bodies on a scalar evaluator that has no call op.
         return tracing.trace_region(mb, _region_name(), avals, body, dtypes,
-                                    on_capture=_refuse_capture, inline_calls=True).computation
+                                    on_capture=_refuse_capture).computation
 
     out = dispatch.bind("reduce", list(operands) + list(inits), {"dimensions": dims},
                         weak_type=weak, regions=[build_region], region_key=region_key)
