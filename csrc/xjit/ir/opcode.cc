@@ -26,6 +26,14 @@ constexpr const char* kAttrsKindNames[] = {
 
 }  // namespace
 
+std::vector<Opcode> OpcodesWhere(bool (*pred)(Opcode)) {
+  std::vector<Opcode> ops;
+  for (int i = 0; i < kNumOpcodes; ++i) {
+    if (pred(static_cast<Opcode>(i))) ops.push_back(static_cast<Opcode>(i));
+  }
+  return ops;
+}
+
 absl::StatusOr<Opcode> ParseOpcode(absl::string_view name) {
   absl::ConsumePrefix(&name, "stablehlo.");
   const auto& by_name = OpcodesByName();

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -207,6 +208,8 @@ absl::StatusOr<Opcode> ParseOpcode(absl::string_view name);  // accepts "stableh
 absl::string_view OpFamilyName(OpFamily family);             // "elementwise_binary"
 absl::string_view OpArityName(OpArity arity);                // "binary"
 absl::string_view AttrsKindName(AttrsKind kind);             // "SliceAttrs"
+// Every opcode for which `pred` holds, in enum order (a backend's supported ops).
+std::vector<Opcode> OpcodesWhere(bool (*pred)(Opcode));
 
 inline bool IsElementwiseUnary(Opcode op) {  // includes convert
   return OpcodeFamily(op) == OpFamily::kElementwiseUnary;

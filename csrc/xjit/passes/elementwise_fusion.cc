@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "xjit/builder/builder.h"
 #include "xjit/builder/rewriter.h"
+#include "xjit/ir/walk.h"
 
 namespace xjit::passes {
 namespace {
@@ -43,18 +44,10 @@ struct FusionPlan {
   std::vector<std::vector<int32_t>> closes_before;  // per position, size n + 1
 };
 
-std::vector<bool> LiveInstructions(const Computation& c) {
-  const auto& instrs = c.instructions();
-  std::vector<bool> live(instrs.size(), false);
-  for (const Instruction* r : c.results()) live[r->id()] = true;
-  for (const Instruction* p : c.parameters()) live[p->id()] = true;  // the signature stays
-  for (const auto& instr : instrs) {
-    if (HasSideEffects(instr->opcode())) live[instr->id()] = true;
-  }
-  for (size_t i = instrs.size(); i-- > 0;) {
-    if (!live[i]) continue;
-    for (const Instruction* o : instrs[i]->operands()) live[o->id()] = true;
-  }
+// Live instructions (ir/walk.h) plus the parameters: the signature stays.
+std::vector<bool> LiveInstructionsAndParameters(const Computation& c) {
+  std::vector<bool> live = LiveInstructions(c);
+  for (const Instruction* p : c.parameters()) live[p->id()] = true;
   return live;
 }
 
@@ -297,7 +290,7 @@ namespace {
 absl::StatusOr<std::unique_ptr<Module>> Fuse(const Module& module, bool only_if_changed) {
   const Computation* entry = module.entry();
   if (entry == nullptr) return absl::InvalidArgumentError("fusion: module has no entry computation");
-  FusionPlan plan = Plan(*entry, LiveInstructions(*entry));
+  FusionPlan plan = Plan(*entry, LiveInstructionsAndParameters(*entry));
   const bool fuses = std::any_of(plan.clusters.begin(), plan.clusters.end(),
                                  [](const Cluster& c) { return c.fused(); });
   if (only_if_changed && !fuses) return std::unique_ptr<Module>();

@@ -27,12 +27,6 @@ bool SupportsOp(Opcode op) {
   return false;
 }
 
-std::vector<Opcode> SupportedOps() {
-  std::vector<Opcode> ops;
-  for (int i = 0; i < kNumOpcodes; ++i) {
-    if (SupportsOp(static_cast<Opcode>(i))) ops.push_back(static_cast<Opcode>(i));
-  }
-  return ops;
-}
+std::vector<Opcode> SupportedOps() { return OpcodesWhere(SupportsOp); }
 
 }  // namespace xjit::reference
