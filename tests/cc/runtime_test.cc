@@ -535,6 +535,25 @@ TEST(DonationTest, OnlyResultsOfTheSameShapeAndAllowedAliasesReuse) {
             absl::StatusCode::kInvalidArgument);
 }
 
+TEST(BufferTest, MemoryIsTakenOverOnce) {
+  Device* d = (*Client::Get("counting"))->devices()[0].get();
+  auto donor = F32Buffer({1, 2}, d);
+  std::shared_ptr<Buffer> taker = Buffer::TakeOverMemory(*donor);
+  ASSERT_NE(taker, nullptr);
+  EXPECT_EQ(taker->data(), donor->data());
+  EXPECT_EQ(taker->shape(), donor->shape());
+  EXPECT_FALSE(taker->ready()->IsReady());  // the program that writes it sets it
+  EXPECT_TRUE(donor->is_deleted());
+  EXPECT_EQ(Buffer::TakeOverMemory(*donor), nullptr);  // consumed already
+  taker->ready()->SetReady();
+  int deallocations = Stats().deallocations;
+  donor.reset();  // does not free the memory the taker now owns
+  EXPECT_EQ(Stats().deallocations, deallocations);
+  EXPECT_EQ(ToVector(*taker), (std::vector<float>{1, 2}));
+  taker.reset();
+  EXPECT_EQ(Stats().deallocations, deallocations + 1);
+}
+
 TEST(BufferTest, DeleteMarksTheBuffer) {
   auto b = F32Buffer({1}, ReferenceDevice());
   EXPECT_FALSE(b->is_deleted());

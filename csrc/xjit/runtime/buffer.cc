@@ -52,10 +52,10 @@ absl::StatusOr<std::shared_ptr<Buffer>> Buffer::FromHost(Shape shape, const void
 }
 
 std::shared_ptr<Buffer> Buffer::TakeOverMemory(Buffer& donor) {
-  auto b = std::make_shared<Buffer>(PrivateTag(), donor.shape_, donor.device_, donor.data_);
+  // Deleting first, atomically, makes exactly one taker the memory's owner.
+  if (donor.deleted_.exchange(true, std::memory_order_acq_rel)) return nullptr;
   donor.owns_memory_ = false;
-  donor.Delete();
-  return b;
+  return std::make_shared<Buffer>(PrivateTag(), donor.shape_, donor.device_, donor.data_);
 }
 
 absl::Status Buffer::CopyToHost(void* dst) const {

@@ -24,7 +24,8 @@ class Buffer {
                                                           Device* device);
   // Donation: a new, not yet ready buffer of `donor`'s shape that takes over
   // donor's memory; donor is deleted (it keeps the address only for work
-  // already enqueued that reads it, and no longer frees it).
+  // already enqueued that reads it, and no longer frees it). Null when donor
+  // was deleted already (another thread consumed it first).
   static std::shared_ptr<Buffer> TakeOverMemory(Buffer& donor);
   ~Buffer();
 

@@ -164,7 +164,7 @@ absl::Status Executable::AllocateResultsWithDonation(
       if (!reusable[p]) continue;
       reusable[p] = false;  // one result per donated buffer
       result = Buffer::TakeOverMemory(*args[p]);
-      break;
+      if (result != nullptr) break;
     }
     if (result == nullptr) {
       absl::StatusOr<std::shared_ptr<Buffer>> b = Buffer::Allocate(result_shapes_[r], device_);
