@@ -139,6 +139,29 @@ absl::Span<const BufferId> BufferAssignment::leaves(const Instruction& instr) co
   return it->second;
 }
 
+BufferId BufferAssignment::parameter_buffer(int64_t parameter) const {
+  for (BufferId b = 0; b < static_cast<BufferId>(buffers_.size()); ++b) {
+    if (buffers_[b].kind == LogicalBuffer::Kind::kParameter && buffers_[b].number == parameter) {
+      return b;
+    }
+  }
+  return -1;
+}
+
+BufferAssignment::ResultWrite BufferAssignment::ResultWriteVsParameterRead(
+    int64_t result, int64_t parameter) const {
+  if (result < 0 || result >= static_cast<int64_t>(results_.size())) {
+    return ResultWrite::kBeforeLastRead;
+  }
+  const BufferId p = parameter_buffer(parameter);
+  // A parameter is born at its own step and read only at later ones.
+  if (p < 0 || last_step_[p] == first_step_[p]) return ResultWrite::kAfterLastRead;
+  const int64_t write = first_step_[results_[result].buffer];
+  if (write > last_step_[p]) return ResultWrite::kAfterLastRead;
+  if (write == last_step_[p]) return ResultWrite::kAtLastRead;
+  return ResultWrite::kBeforeLastRead;
+}
+
 // First fit: at each step the buffers born there are placed before those
 // dying there are released, so an instruction's outputs (and scratch) never
 // share bytes with its inputs.
