@@ -56,7 +56,14 @@ absl::StatusOr<BufferAssignment> BufferAssignment::Create(const Computation& ent
       case Opcode::kParameter: {
         if (instr.shape().is_tuple) return Unsupported(instr, "a tuple parameter of the entry");
         BufferId b = a.NewBuffer(LogicalBuffer::Kind::kParameter, instr.shape().byte_size(), &instr, step);
-        a.buffers_[b].number = instr.attrs<ParameterAttrs>().number;
+        const int64_t number = instr.attrs<ParameterAttrs>().number;
+        a.buffers_[b].number = number;
+        if (number >= 0) {
+          if (number >= static_cast<int64_t>(a.parameter_buffers_.size())) {
+            a.parameter_buffers_.resize(number + 1, -1);
+          }
+          a.parameter_buffers_[number] = b;
+        }
         leaves.push_back(b);
         continue;
       }
@@ -140,12 +147,8 @@ absl::Span<const BufferId> BufferAssignment::leaves(const Instruction& instr) co
 }
 
 BufferId BufferAssignment::parameter_buffer(int64_t parameter) const {
-  for (BufferId b = 0; b < static_cast<BufferId>(buffers_.size()); ++b) {
-    if (buffers_[b].kind == LogicalBuffer::Kind::kParameter && buffers_[b].number == parameter) {
-      return b;
-    }
-  }
-  return -1;
+  if (parameter < 0 || parameter >= static_cast<int64_t>(parameter_buffers_.size())) return -1;
+  return parameter_buffers_[parameter];
 }
 
 BufferAssignment::ResultWrite BufferAssignment::ResultWriteVsParameterRead(

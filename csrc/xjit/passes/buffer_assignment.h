@@ -96,6 +96,7 @@ class BufferAssignment {
   std::vector<int64_t> first_step_, last_step_;
   absl::flat_hash_map<const Instruction*, std::vector<BufferId>> leaves_;
   std::vector<ResultPlacement> results_;
+  std::vector<BufferId> parameter_buffers_;  // by parameter number; -1 for none
   int64_t num_steps_ = 0;
   int64_t alignment_ = 64;
   int64_t arena_bytes_ = 0;
