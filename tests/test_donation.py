@@ -174,3 +174,60 @@ def test_python_fallback_jit_function_donates_on_hits():
         np.testing.assert_array_equal(np.asarray(fallback(x)), [2, 2, 2])
         assert x.is_deleted()
     assert fallback.cache_size() == 1
+
+
+def test_donated_memory_is_reused_for_an_optimizer_update_on_cpu():
+    with platform("cpu"):
+        f = xjit.jit(lambda p, g: p - 0.1 * g, donate_argnums=0)
+        rng = np.random.default_rng(0)
+        for n in (5, 300_000):  # one tile; many tiles run in parallel
+            p_host = rng.standard_normal(n).astype(np.float32)
+            g_host = rng.standard_normal(n).astype(np.float32)
+            p, g = xjit.device_put(p_host), xjit.device_put(g_host)
+            address = p.unsafe_buffer_pointer()
+            out = f(p, g)
+            assert p.is_deleted() and not g.is_deleted()
+            assert out.unsafe_buffer_pointer() == address
+            expected = p_host - np.float32(0.1) * g_host
+            np.testing.assert_allclose(np.asarray(out), expected, rtol=1e-6, atol=1e-6)
+            again = f(out, g)  # the cache hit reuses it too
+            assert again.unsafe_buffer_pointer() == address
+            np.testing.assert_allclose(np.asarray(again), expected - np.float32(0.1) * g_host,
+                                       rtol=1e-6, atol=1e-6)
+
+
+def test_donated_passthrough_result_keeps_its_memory_on_cpu():
+    with platform("cpu"):
+        f = xjit.jit(lambda p, g: (p, g * 2), donate_argnums=0)
+        p = xjit.device_put(np.arange(4, dtype=np.float32))
+        address = p.unsafe_buffer_pointer()
+        same, doubled = f(p, jnp.ones(4))
+        assert same.unsafe_buffer_pointer() == address
+        np.testing.assert_array_equal(np.asarray(same), [0, 1, 2, 3])
+        np.testing.assert_array_equal(np.asarray(doubled), [2, 2, 2, 2])
+
+
+# reuses: the result that takes over p's memory (None: whichever the schedule
+# allows; today the fusion runs after the transpose or reverse and takes it).
+@pytest.mark.parametrize("fun, reuses", [
+    (lambda p: (p + 1, p.T), None),
+    (lambda p: (p * 2, p[::-1]), None),
+    (lambda p: (p * 2, p * 2 + p), 1),  # one fusion: result 0 is written before p's last read
+    (lambda p: (p.T, p + 1), 1),
+    (lambda p: (p @ p, p - 1), 1),
+], ids=["add_then_transpose", "scale_then_reverse", "fused_read_after_write",
+        "transpose_then_add", "dot_then_subtract"])
+def test_results_stay_right_when_the_program_reads_the_donated_parameter_again(fun, reuses):
+    with platform("cpu"):
+        host = np.arange(16, dtype=np.float32).reshape(4, 4)
+        expected = fun(host)
+        p = xjit.device_put(host)
+        address = p.unsafe_buffer_pointer()
+        got = xjit.jit(fun, donate_argnums=0)(p)
+        assert p.is_deleted()
+        pointers = [g.unsafe_buffer_pointer() for g in got]
+        assert pointers.count(address) <= 1
+        if reuses is not None:
+            assert pointers[reuses] == address
+        for g, e in zip(got, expected):
+            np.testing.assert_allclose(np.asarray(g), e, rtol=1e-6)

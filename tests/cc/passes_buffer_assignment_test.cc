@@ -139,6 +139,39 @@ TEST(BufferAssignment, ScratchLivesOnlyDuringItsInstruction) {
   EXPECT_LE(as->arena_bytes(), 3 * 256);
 }
 
+TEST(BufferAssignment, ResultWriteVsParameterRead) {
+  using Write = BufferAssignment::ResultWrite;
+  ModuleBuilder mb("donation");
+  ComputationBuilder* cb = mb.NewComputation("main");
+  Instruction* p0 = cb->Parameter(T(DType::kF32, {4}));
+  Instruction* p1 = cb->Parameter(T(DType::kF32, {4}));
+  Instruction* p2 = cb->Parameter(T(DType::kF32, {4}));
+  cb->Parameter(T(DType::kF32, {4}));                     // p3: never read
+  Instruction* e = Must(cb->Add(Opcode::kExponential, {p0}));  // step 4
+  Instruction* m = Must(cb->Add(Opcode::kMultiply, {e, p1}));  // step 5
+  std::unique_ptr<Module> m_keep;
+  const Computation* entry = Entry(mb, cb, {m, e, p1, p2}, m_keep);
+  auto as = BufferAssignment::Create(*entry);
+  ASSERT_TRUE(as.ok()) << as.status();
+  EXPECT_EQ(as->parameter_buffer(0), Only(*as, p0));
+  EXPECT_EQ(as->parameter_buffer(7), -1);
+  // m is written after exp read p0 last; exp writes e while reading p0.
+  EXPECT_EQ(as->ResultWriteVsParameterRead(0, 0), Write::kAfterLastRead);
+  EXPECT_EQ(as->ResultWriteVsParameterRead(1, 0), Write::kAtLastRead);
+  // p1 is read by m and again by its own copy at the end.
+  EXPECT_EQ(as->ResultWriteVsParameterRead(0, 1), Write::kBeforeLastRead);
+  EXPECT_EQ(as->ResultWriteVsParameterRead(1, 1), Write::kBeforeLastRead);
+  EXPECT_EQ(as->ResultWriteVsParameterRead(2, 1), Write::kAtLastRead);
+  EXPECT_EQ(as->ResultWriteVsParameterRead(2, 0), Write::kAfterLastRead);
+  // p2 is read only by its copy at the end, like the other copies.
+  EXPECT_EQ(as->ResultWriteVsParameterRead(3, 2), Write::kAtLastRead);
+  EXPECT_EQ(as->ResultWriteVsParameterRead(0, 2), Write::kBeforeLastRead);
+  // Never read (p3) or not a parameter of the entry: nothing to overwrite.
+  EXPECT_EQ(as->ResultWriteVsParameterRead(1, 3), Write::kAfterLastRead);
+  EXPECT_EQ(as->ResultWriteVsParameterRead(0, 7), Write::kAfterLastRead);
+  EXPECT_EQ(as->ResultWriteVsParameterRead(9, 0), Write::kBeforeLastRead);
+}
+
 TEST(BufferAssignment, CallsMustBeInlinedFirst) {
   ModuleBuilder mb("call");
   ComputationBuilder* fb = mb.NewComputation("f");

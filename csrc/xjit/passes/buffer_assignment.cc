@@ -56,7 +56,14 @@ absl::StatusOr<BufferAssignment> BufferAssignment::Create(const Computation& ent
       case Opcode::kParameter: {
         if (instr.shape().is_tuple) return Unsupported(instr, "a tuple parameter of the entry");
         BufferId b = a.NewBuffer(LogicalBuffer::Kind::kParameter, instr.shape().byte_size(), &instr, step);
-        a.buffers_[b].number = instr.attrs<ParameterAttrs>().number;
+        const int64_t number = instr.attrs<ParameterAttrs>().number;
+        a.buffers_[b].number = number;
+        if (number >= 0) {
+          if (number >= static_cast<int64_t>(a.parameter_buffers_.size())) {
+            a.parameter_buffers_.resize(number + 1, -1);
+          }
+          a.parameter_buffers_[number] = b;
+        }
         leaves.push_back(b);
         continue;
       }
@@ -137,6 +144,25 @@ absl::Span<const BufferId> BufferAssignment::leaves(const Instruction& instr) co
   auto it = leaves_.find(&instr);
   if (it == leaves_.end()) return {};
   return it->second;
+}
+
+BufferId BufferAssignment::parameter_buffer(int64_t parameter) const {
+  if (parameter < 0 || parameter >= static_cast<int64_t>(parameter_buffers_.size())) return -1;
+  return parameter_buffers_[parameter];
+}
+
+BufferAssignment::ResultWrite BufferAssignment::ResultWriteVsParameterRead(
+    int64_t result, int64_t parameter) const {
+  if (result < 0 || result >= static_cast<int64_t>(results_.size())) {
+    return ResultWrite::kBeforeLastRead;
+  }
+  const BufferId p = parameter_buffer(parameter);
+  // A parameter is born at its own step and read only at later ones.
+  if (p < 0 || last_step_[p] == first_step_[p]) return ResultWrite::kAfterLastRead;
+  const int64_t write = first_step_[results_[result].buffer];
+  if (write > last_step_[p]) return ResultWrite::kAfterLastRead;
+  if (write == last_step_[p]) return ResultWrite::kAtLastRead;
+  return ResultWrite::kBeforeLastRead;
 }
 
 // First fit: at each step the buffers born there are placed before those

@@ -73,6 +73,19 @@ class BufferAssignment {
   };
   const std::vector<ResultPlacement>& results() const { return results_; }
 
+  // When result `result` is first written, relative to the last read of
+  // parameter number `parameter`: a backend asks this before letting the
+  // result take over a donated parameter's storage. kAtLastRead: one step
+  // does both (the instruction computing the result, or the final copies),
+  // so only the backend knows whether the read comes first. A parameter the
+  // program never reads counts as read before every write; an out-of-range
+  // result counts as written before.
+  enum class ResultWrite { kAfterLastRead, kAtLastRead, kBeforeLastRead };
+  ResultWrite ResultWriteVsParameterRead(int64_t result, int64_t parameter) const;
+  // The kParameter buffer of parameter number `parameter`, or -1 when the
+  // entry has none.
+  BufferId parameter_buffer(int64_t parameter) const;
+
  private:
   BufferAssignment() = default;
   BufferId NewBuffer(LogicalBuffer::Kind kind, int64_t bytes, const Instruction* defined_by,
@@ -83,6 +96,7 @@ class BufferAssignment {
   std::vector<int64_t> first_step_, last_step_;
   absl::flat_hash_map<const Instruction*, std::vector<BufferId>> leaves_;
   std::vector<ResultPlacement> results_;
+  std::vector<BufferId> parameter_buffers_;  // by parameter number; -1 for none
   int64_t num_steps_ = 0;
   int64_t alignment_ = 64;
   int64_t arena_bytes_ = 0;

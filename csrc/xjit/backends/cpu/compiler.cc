@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "dnnl.hpp"
 #include "xjit/backends/cpu/data_movement.h"
+#include "xjit/backends/cpu/donation.h"
 #include "xjit/backends/cpu/elementwise.h"
 #include "xjit/backends/cpu/fusion.h"
 #include "xjit/backends/cpu/matmul.h"
@@ -190,10 +191,12 @@ absl::StatusOr<std::unique_ptr<CpuProgram>> Lowering::Lower(const Module& module
     work_ += entry.results()[i]->shape().num_elements();
   }
   assignment_->AssignOffsets();
-  return std::make_unique<CpuProgram>(MakeSlots(), std::move(thunks_), std::move(constants_),
-                                      assignment_->arena_bytes(),
-                                      static_cast<int64_t>(entry.parameters().size()),
-                                      static_cast<int64_t>(entry.results().size()), work_);
+  const auto num_parameters = static_cast<int64_t>(entry.parameters().size());
+  const auto num_results = static_cast<int64_t>(entry.results().size());
+  return std::make_unique<CpuProgram>(
+      MakeSlots(), std::move(thunks_), std::move(constants_), assignment_->arena_bytes(),
+      num_parameters, num_results, work_,
+      ReusableResultParameterPairs(*assignment_, num_results, num_parameters));
 }
 
 class CpuCompiler : public Compiler {

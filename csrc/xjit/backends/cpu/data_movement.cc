@@ -153,7 +153,8 @@ class CopyThunk : public Thunk {
  public:
   CopyThunk(SlotId src, SlotId dst, int64_t bytes) : src_(src), dst_(dst), bytes_(bytes) {}
   void Execute(void* const* buffers) const override {
-    if (bytes_ > 0) std::memcpy(buffers[dst_], buffers[src_], bytes_);
+    // A result that is a donated parameter handed over to it is its own source.
+    if (bytes_ > 0 && buffers[dst_] != buffers[src_]) std::memcpy(buffers[dst_], buffers[src_], bytes_);
   }
 
  private:

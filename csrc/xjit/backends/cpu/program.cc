@@ -1,5 +1,7 @@
 #include "xjit/backends/cpu/program.h"
 
+#include <utility>
+
 #include "absl/strings/str_cat.h"
 #include "dnnl.hpp"
 #include "xjit/backends/cpu/work_estimate.h"
@@ -12,10 +14,10 @@ constexpr int64_t kArenaAlignment = 64;
 
 CpuProgram::CpuProgram(std::vector<Slot> slots, ThunkList thunks, std::vector<Literal> constants,
                        int64_t arena_bytes, int64_t num_parameters, int64_t num_results,
-                       int64_t work)
+                       int64_t work, std::vector<bool> reusable)
     : slots_(std::move(slots)), thunks_(std::move(thunks)), constants_(std::move(constants)),
       arena_bytes_(arena_bytes), num_parameters_(num_parameters), num_results_(num_results),
-      work_(work),
+      work_(work), reusable_(std::move(reusable)),
       arena_storage_(new unsigned char[arena_bytes + kArenaAlignment]) {
   auto base = reinterpret_cast<uintptr_t>(arena_storage_.get());
   unsigned char* arena = arena_storage_.get() + ((kArenaAlignment - base % kArenaAlignment) % kArenaAlignment);
@@ -32,6 +34,14 @@ CpuProgram::CpuProgram(std::vector<Slot> slots, ThunkList thunks, std::vector<Li
 }
 
 bool CpuProgram::PrefersInlineExecution() const { return work_ <= kInlineWorkLimit; }
+
+bool CpuProgram::ResultMayReuseParameter(int result, int parameter) const {
+  if (result < 0 || result >= num_results_ || parameter < 0 || parameter >= num_parameters_) {
+    return false;
+  }
+  const size_t index = static_cast<size_t>(result * num_parameters_ + parameter);
+  return index < reusable_.size() && reusable_[index];
+}
 
 absl::Status CpuProgram::Run(absl::Span<const void* const> args,
                              absl::Span<void* const> results) {

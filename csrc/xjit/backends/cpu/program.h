@@ -27,12 +27,16 @@ class CpuProgram : public CompiledProgram {
  public:
   // The arena is allocated here, once; constants are owned by the program.
   // `work` is the compiler's estimate of one run (see work_estimate.h).
+  // `reusable`: ResultMayReuseParameter's answers, [result * num_parameters
+  // + parameter] (donation.h); empty when no result may reuse a parameter.
   CpuProgram(std::vector<Slot> slots, ThunkList thunks, std::vector<Literal> constants,
-             int64_t arena_bytes, int64_t num_parameters, int64_t num_results, int64_t work);
+             int64_t arena_bytes, int64_t num_parameters, int64_t num_results, int64_t work,
+             std::vector<bool> reusable = {});
 
   absl::Status Run(absl::Span<const void* const> args,
                    absl::Span<void* const> results) override;
   bool PrefersInlineExecution() const override;
+  bool ResultMayReuseParameter(int result, int parameter) const override;
 
   int64_t arena_bytes() const { return arena_bytes_; }
   int64_t num_thunks() const { return static_cast<int64_t>(thunks_.size()); }
@@ -45,6 +49,7 @@ class CpuProgram : public CompiledProgram {
   int64_t arena_bytes_;
   int64_t num_parameters_, num_results_;
   int64_t work_;
+  std::vector<bool> reusable_;
   std::unique_ptr<unsigned char[]> arena_storage_;
   // Slot -> address. Arena and constant entries are fixed at construction;
   // Run rebinds parameters and results (Run is never concurrent on one program).
