@@ -4,6 +4,7 @@
 // Header-only: the test glob compiles *_test.cc files only.
 #pragma once
 
+#include <cstdlib>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -16,6 +17,14 @@
 #include "absl/strings/strip.h"
 
 namespace xjit::conformance {
+
+// The spec's examples: $XJIT_CONFORMANCE_FILE, else tests/conformance/ of the
+// source tree (XJIT_TESTS_DIR is set by CMake: __FILE__ may be relative
+// under ccache's base_dir).
+inline std::string SpecExamplesPath() {
+  if (const char* env = std::getenv("XJIT_CONFORMANCE_FILE")) return env;
+  return std::string(XJIT_TESTS_DIR) + "/conformance/stablehlo_spec_examples.txt";
+}
 
 struct ValueComment {
   std::string name;   // "lhs", "result#0"

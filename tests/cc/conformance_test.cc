@@ -49,12 +49,6 @@ std::string Key(const Example& ex) {
   return ex.ordinal == 0 ? ex.op : absl::StrCat(ex.op, "#", ex.ordinal);
 }
 
-std::string ExamplesPath() {
-  if (const char* env = std::getenv("XJIT_CONFORMANCE_FILE")) return env;
-  std::string here = __FILE__;  // .../tests/cc/conformance_test.cc
-  return here.substr(0, here.rfind('/')) + "/../conformance/stablehlo_spec_examples.txt";
-}
-
 const ValueComment* Find(const std::vector<ValueComment>& values, const std::string& name) {
   for (const ValueComment& v : values) {
     if (v.name == name) return &v;
@@ -164,7 +158,7 @@ std::string RunExample(const Example& ex, const std::string& platform) {
 
 TEST(Conformance, SpecExamplesPassOnReferenceAndCpu) {
   std::string error;
-  std::vector<Example> examples = ReadExamples(ExamplesPath(), &error);
+  std::vector<Example> examples = ReadExamples(SpecExamplesPath(), &error);
   ASSERT_TRUE(error.empty()) << error;
   ASSERT_EQ(examples.size(), 111u) << "the examples file changed";
 

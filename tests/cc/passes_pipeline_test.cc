@@ -73,10 +73,9 @@ TEST(Pipeline, UnchangedModuleIsACopy) {
 }
 
 TEST(Pipeline, KeepsValuesAndReachesAFixedPointOnEverySpecExample) {
-  std::string here = __FILE__;
   std::string error;
-  std::vector<conformance::Example> examples = conformance::ReadExamples(
-      here.substr(0, here.rfind('/')) + "/../conformance/stablehlo_spec_examples.txt", &error);
+  std::vector<conformance::Example> examples =
+      conformance::ReadExamples(conformance::SpecExamplesPath(), &error);
   ASSERT_TRUE(error.empty()) << error;
   int checked = 0;
   for (const conformance::Example& ex : examples) {
