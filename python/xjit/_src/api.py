@@ -13,6 +13,7 @@ Example:
 """
 from __future__ import annotations
 
+import collections
 import functools
 import inspect
 from typing import Callable
@@ -258,7 +259,7 @@ class _PyJitFunction:
         self._static_argnums = tuple(static_argnums)
         self._static_argnames = tuple(static_argnames)
         self._x64 = x64_getter or x64_enabled
-        self._cache: dict = {}
+        self._cache: collections.OrderedDict = collections.OrderedDict()  # LRU order
 
     def __call__(self, *args, **kwargs):
         dyn_args, dyn_kwargs, _, statics, static_kw = _split_statics(
@@ -284,8 +285,12 @@ class _PyJitFunction:
         if entry is None:
             out, entry = self._cache_miss(*args, **kwargs)
             if entry is not None:
+                limit = config.read("jax_jit_cache_size")
+                while len(self._cache) >= limit:
+                    self._cache.popitem(last=False)
                 self._cache[key] = entry
             return out
+        self._cache.move_to_end(key)
         return _execute(entry.executable, leaves, avals, entry.executable.device,
                         entry.out_treedef, entry.out_weak_types, entry.donated)
 
