@@ -81,7 +81,7 @@ def test_fori_loop_body_changing_dtype_raises():
 
 
 def test_scan_body_changing_shape_raises():
-    with pytest.raises(TypeError, match=r"scan body function carry input and carry output must "
+    with pytest.raises(TypeError, match=r"(?s)scan body function carry input and carry output must "
                                         r"have equal types.*float32\[2\].*float32\[2,2\], so "
                                         r"the shapes do not match"):
         lax.scan(lambda c, x: (jnp.stack([c, c]), x), jnp.zeros(2), jnp.arange(3.))
@@ -225,3 +225,11 @@ def test_jit_cache_size_setting_rejects_bad_values():
     with pytest.raises(TypeError):
         xjit.config.update("jax_jit_cache_size", 1.5)
     assert xjit.config.jax_jit_cache_size >= 1
+
+
+def test_take_wrap_mode_wraps():
+    x = jnp.array([10, 20, 30])
+    np.testing.assert_array_equal(np.asarray(jnp.take(x, np.array([4, -1]), mode="wrap")),
+                                  [20, 30])
+    np.testing.assert_array_equal(np.asarray(jnp.take(x, jnp.array([4, -4]), mode="wrap")),
+                                  [20, 30])
