@@ -233,3 +233,16 @@ def test_take_wrap_mode_wraps():
                                   [20, 30])
     np.testing.assert_array_equal(np.asarray(jnp.take(x, jnp.array([4, -4]), mode="wrap")),
                                   [20, 30])
+
+
+def test_register_pytree_node_for_array_types_raises():
+    for t in (np.ndarray, xjit.Array, float):
+        with pytest.raises(ValueError, match="Duplicate custom PyTreeDef type registration"):
+            tree_util.register_pytree_node(t, lambda x: ((), None), lambda aux, ch: None)
+    assert tree_util.tree_leaves([np.ones(2), 1.5]) != []
+
+
+def test_convert_numpy_big_endian_constant_in_jit():
+    big = np.arange(3, dtype=">i4")
+    out = xjit.jit(lambda x: x + big)(np.int32(1))
+    np.testing.assert_array_equal(np.asarray(out), [1, 2, 3])

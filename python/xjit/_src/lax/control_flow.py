@@ -106,12 +106,11 @@ def _promoted_or_raise(what: str, body_fun, carry_pos: int, in_carry, out_carry,
         if ia.shape == ib.shape and ia.dtype == ib.dtype:
             continue
         if ia.weak_type and ia.shape == ib.shape:
-            promoted[i] = ew._convert_element_type(
-                a, dtypes.result_type(a, b), True)
+            promoted[i] = ew._convert_element_type(a, dtypes.result_type(a, b), True)
         else:
             promotable = False
         why = " and also ".join(
-            ([f"the dtypes do not match"] if ia.dtype != ib.dtype else [])
+            (["the dtypes do not match"] if ia.dtype != ib.dtype else [])
             + (["the shapes do not match"] if ia.shape != ib.shape else []))
         component = (f"the input carry component {name}{paths[i]}" if paths[i]
                      else f"the input carry {name}" if name else "the input carry")
@@ -132,9 +131,10 @@ def _promoted_or_raise(what: str, body_fun, carry_pos: int, in_carry, out_carry,
 
 
 def _run_loop(what: str, body_fun, carry_pos: int, init, step):
-    """``step(carry) -> (new carry, done)`` until done, with each new carry checked
-    against ``init``; a weakly typed init the body widens is promoted and the loop
-    restarted (JAX's retrace). ``step`` returns done=True without a carry to stop."""
+    """The last carry of ``step(init)`` (a generator of the carries after each
+    iteration), each checked against ``init``'s structure and types. When the body
+    widens a weakly typed leaf of ``init``, ``init`` is promoted and the loop run
+    again from the start (JAX retraces with the promoted carry)."""
     for attempt in range(2):
         carry, restart = init, False
         for out in step(init):
@@ -188,7 +188,7 @@ def switch(index, branches, *operands):
     if ops.shape_of(index) != ():
         raise TypeError(f"Branch index must be scalar, got {index} of shape "
                         f"{ops.shape_of(index)}.")
-    if ops.kind(ops.dtype_of(index)) not in "iu":
+    if ops.kind(ops.dtype_of(index)) not in "biu":  # a float index is not clamped-and-cast
         raise TypeError(f"Index type must be an integer, got {index}.")
     if _is_concrete(index):
         i = int(np.clip(int(np.asarray(index)), 0, len(branches) - 1))
