@@ -246,3 +246,14 @@ def test_convert_numpy_big_endian_constant_in_jit():
     big = np.arange(3, dtype=">i4")
     out = xjit.jit(lambda x: x + big)(np.int32(1))
     np.testing.assert_array_equal(np.asarray(out), [1, 2, 3])
+
+
+def test_binding_device_put_and_constant_convert_big_endian():
+    from xjit import _xjit
+    from xjit._src import dispatch
+    x = _xjit.device_put(np.arange(4, dtype=">i4"), xjit.devices()[0], False)
+    np.testing.assert_array_equal(np.asarray(x), [0, 1, 2, 3])
+    mb = _xjit.ModuleBuilder("m")
+    cb = mb.computation("main")
+    c = cb.constant(np.array([1.5, 2.5], dtype=">f8"))
+    assert "dense<[1.5, 2.5]> : tensor<2xf64>" in dispatch.build_module(mb, cb, [c]).as_text()
