@@ -64,6 +64,8 @@ def _observe_platform(value):
 
 
 config.observe("jax_platform_name", _observe_platform)
+if hasattr(_xjit, "set_jit_cache_size"):
+    config.observe("jax_jit_cache_size", _xjit.set_jit_cache_size)
 
 from xjit import errors, lax, tree, tree_util  # noqa: E402
 from xjit._src import array_methods as _array_methods  # noqa: E402

@@ -137,6 +137,10 @@ Literal LiteralFromNumpy(py::handle value) {
   // asarray(order="C"), not ascontiguousarray, which makes 0-d arrays 1-d.
   py::object arr = np.attr("asarray")(value, py::arg("order") = "C");
   py::array a = py::reinterpret_borrow<py::array>(arr);
+  if (IsByteSwapped(a.dtype())) {  // the literal copies raw bytes: make them native
+    a = py::reinterpret_borrow<py::array>(
+        np.attr("asarray")(a, py::arg("dtype") = NativeByteOrder(a.dtype()), py::arg("order") = "C"));
+  }
   absl::StatusOr<DType> t = FromNumpyDType(a.dtype());
   if (!t.ok()) ThrowIfError(absl::InvalidArgumentError(absl::StrCat("constant: ", t.status().message())));
   std::vector<int64_t> dims(a.shape(), a.shape() + a.ndim());

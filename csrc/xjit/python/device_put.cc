@@ -26,7 +26,20 @@ py::array AsContiguousArray(const py::object& value, std::optional<DType> dtype)
           py::detail::npy_api::NPY_ARRAY_ENSUREARRAY_ | py::detail::npy_api::NPY_ARRAY_FORCECAST_,
       nullptr);
   if (out == nullptr) throw py::error_already_set();
-  return py::reinterpret_steal<py::array>(out);
+  auto arr = py::reinterpret_steal<py::array>(out);
+  // Big-endian data on a little-endian machine (or the reverse) would be
+  // copied raw: convert it to the same type in the native byte order.
+  if (!dtype && IsByteSwapped(arr.dtype())) {
+    out = api.PyArray_FromAny_(arr.ptr(), NativeByteOrder(arr.dtype()).release().ptr(), 0, 0,
+                               py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_ |
+                                   py::detail::npy_api::NPY_ARRAY_ALIGNED_ |
+                                   py::detail::npy_api::NPY_ARRAY_ENSUREARRAY_ |
+                                   py::detail::npy_api::NPY_ARRAY_FORCECAST_,
+                               nullptr);
+    if (out == nullptr) throw py::error_already_set();
+    arr = py::reinterpret_steal<py::array>(out);
+  }
+  return arr;
 }
 
 absl::StatusOr<std::shared_ptr<Buffer>> BufferFromPython(py::handle value, Device* device,

@@ -36,6 +36,19 @@ py::dtype ToNumpyDType(DType t) {
   return py::reinterpret_borrow<py::dtype>(*slot);
 }
 
+bool IsByteSwapped(const py::dtype& dt) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  constexpr char kForeign = '<';
+#else
+  constexpr char kForeign = '>';
+#endif
+  return py::detail::array_descriptor_proxy(dt.ptr())->byteorder == kForeign;
+}
+
+py::dtype NativeByteOrder(const py::dtype& dt) {
+  return py::reinterpret_borrow<py::dtype>(dt.attr("newbyteorder")("="));
+}
+
 absl::StatusOr<DType> FromNumpyDType(const py::dtype& dt) {
   const ssize_t size = dt.itemsize();
   switch (dt.kind()) {

@@ -12,7 +12,13 @@ namespace xjit::python {
 namespace py = pybind11;
 
 py::dtype ToNumpyDType(DType t);
+// The element type only: byte order is not looked at (see IsByteSwapped).
 absl::StatusOr<DType> FromNumpyDType(const py::dtype& dt);
+
+// Whether data of dtype `dt` is stored in the non-native byte order ('>i4' on
+// x86): such data must be converted (NativeByteOrder) before it is copied.
+bool IsByteSwapped(const py::dtype& dt);
+py::dtype NativeByteOrder(const py::dtype& dt);
 
 }  // namespace xjit::python
 

@@ -4,6 +4,7 @@
 #include "xjit/python/jit_function.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +31,26 @@ struct JitCacheEntry {
   // resolved to leaves, fixed by the key's tree structure.
   absl::InlinedVector<bool, 8> donated;
 };
+
+// A cached entry and when it was last used (the function's use counter at
+// that time): a hit only stores the counter, so the LRU costs a hit O(1).
+struct CachedEntry {
+  std::shared_ptr<JitCacheEntry> entry;
+  uint64_t last_use = 0;
+};
+
+// The most entries one jitted function keeps (config "jax_jit_cache_size",
+// JAX's pjit cache default 4096); a miss that would exceed it evicts the
+// least recently used entry. Read on each insertion, so a lower limit takes
+// effect at each function's next miss.
+int64_t jit_cache_limit = 4096;
+
+void SetJitCacheLimit(int64_t limit) {
+  if (limit < 1) {
+    throw py::value_error(absl::StrCat("jax_jit_cache_size must be at least 1, got ", limit));
+  }
+  jit_cache_limit = limit;
+}
 
 // What one call's leaves were classified as, kept for the hit path.
 struct CallLeaves {
@@ -78,7 +99,10 @@ class JitFunction {
   py::object Call(PyObject* args, PyObject* kwargs);
 
   size_t cache_size() const { return cache_.size(); }
-  void clear_cache() { cache_.clear(); }
+  void clear_cache() {
+    auto cache = std::move(cache_);  // released after cache_ is valid again
+    cache_.clear();
+  }
 
   int Traverse(visitproc visit, void* arg) {
     Py_VISIT(fun_.ptr());
@@ -99,13 +123,29 @@ class JitFunction {
   bool MakeSignature(PyObject* args, PyObject* kwargs, CallSignature& sig, CallLeaves& leaves);
   py::object Execute(const JitCacheEntry& entry, const CallSignature& sig, CallLeaves& leaves);
   py::object Miss(PyObject* args, PyObject* kwargs, bool cacheable, CallSignature& sig);
+  // Evicts least recently used entries until one more fits under the limit.
+  // Only a miss (which traces and compiles) pays this O(size) scan.
+  void MakeRoomForOne();
 
   py::object fun_;
   py::object cache_miss_;
   std::vector<int> static_argnums_;
   std::vector<py::object> static_argnames_;
-  absl::flat_hash_map<CallSignature, std::shared_ptr<JitCacheEntry>, CallSignatureHash> cache_;
+  absl::flat_hash_map<CallSignature, CachedEntry, CallSignatureHash> cache_;
+  uint64_t use_counter_ = 0;
 };
+
+void JitFunction::MakeRoomForOne() {
+  while (!cache_.empty() && static_cast<int64_t>(cache_.size()) >= jit_cache_limit) {
+    auto oldest = cache_.begin();
+    for (auto it = cache_.begin(); it != cache_.end(); ++it) {
+      if (it->second.last_use < oldest->second.last_use) oldest = it;
+    }
+    // Extracted, so the key's and entry's Python objects are released after
+    // the map is consistent again (releasing them may run Python code).
+    auto evicted = cache_.extract(oldest);
+  }
+}
 
 bool JitFunction::MakeSignature(PyObject* args, PyObject* kwargs, CallSignature& sig,
                                 CallLeaves& leaves) {
@@ -249,7 +289,8 @@ py::object JitFunction::Miss(PyObject* args, PyObject* kwargs, bool cacheable,
   }
   auto entry = entry_obj.cast<std::shared_ptr<JitCacheEntry>>();
   CheckEntryMatches(*entry, sig);
-  cache_.insert_or_assign(std::move(sig), std::move(entry));
+  if (cache_.find(sig) == cache_.end()) MakeRoomForOne();
+  cache_.insert_or_assign(std::move(sig), CachedEntry{std::move(entry), ++use_counter_});
   return outputs;
 }
 
@@ -260,7 +301,8 @@ py::object JitFunction::Call(PyObject* args, PyObject* kwargs) {
   if (cacheable) {
     auto it = cache_.find(sig);
     if (it != cache_.end()) {
-      std::shared_ptr<JitCacheEntry> entry = it->second;  // survives a clear_cache meanwhile
+      it->second.last_use = ++use_counter_;
+      std::shared_ptr<JitCacheEntry> entry = it->second.entry;  // survives a clear_cache meanwhile
       return Execute(*entry, sig, leaves);
     }
   }
@@ -309,6 +351,9 @@ void RegisterJit(py::module_& m) {
   m.def("set_jit_context", &SetJitContext, py::arg("context"),
         "Sets the number standing for other settings the jit cache keys on (the default platform).");
   m.def("get_jit_context", &JitContext);
+  m.def("set_jit_cache_size", &SetJitCacheLimit, py::arg("limit"),
+        "Sets the most entries each jitted function's cache keeps (config 'jax_jit_cache_size').");
+  m.def("get_jit_cache_size", [] { return jit_cache_limit; });
 
   py::class_<JitCacheEntry, std::shared_ptr<JitCacheEntry>>(m, "JitCacheEntry")
       .def(py::init([](py::object executable, const PyTreeDef& out_treedef,

@@ -25,8 +25,10 @@ void RegisterPyTreeCustomNode(py::object type, py::object flatten, py::object un
   }
   auto* t = reinterpret_cast<PyTypeObject*>(type.ptr());
   // The built-in node types are handled before the registry is consulted, so
-  // registering them would silently do nothing.
-  if (t == &PyTuple_Type || t == &PyList_Type || t == &PyDict_Type || t == Py_TYPE(Py_None)) {
+  // registering them would silently do nothing; Python scalars are leaves, and
+  // making them nodes would break every later flatten.
+  if (t == &PyTuple_Type || t == &PyList_Type || t == &PyDict_Type || t == Py_TYPE(Py_None) ||
+      t == &PyLong_Type || t == &PyFloat_Type || t == &PyComplex_Type || t == &PyBool_Type) {
     throw py::value_error("Duplicate custom PyTreeDef type registration for " +
                           py::repr(type).cast<std::string>() + ".");
   }

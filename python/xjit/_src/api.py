@@ -13,6 +13,7 @@ Example:
 """
 from __future__ import annotations
 
+import collections
 import functools
 import inspect
 from typing import Callable
@@ -97,9 +98,12 @@ def _normalize_statics(fun, static_argnums, static_argnames):
     else:
         names = tuple(static_argnames)
     try:
-        params = list(inspect.signature(fun).parameters.values())
+        signature = inspect.signature(fun)
     except (TypeError, ValueError):
         return tuple(sorted(set(nums))), names
+    _validate_argnums(signature, nums, "static_argnums")
+    _validate_argnames(signature, names, "static_argnames")
+    params = list(signature.parameters.values())
     positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     nums = tuple(i + len(positional) if i < 0 and positional else i for i in nums)
     extra_names = [positional[i].name for i in nums if 0 <= i < len(positional)
@@ -108,6 +112,37 @@ def _normalize_statics(fun, static_argnums, static_argnames):
     nums = tuple(sorted(set(nums) | set(extra_nums)))
     names = tuple(dict.fromkeys(list(names) + extra_names))
     return nums, names
+
+
+def _validate_argnums(signature, nums: tuple, what: str) -> None:
+    """JAX's check: every argnum names a positional parameter (any with ``*args``)."""
+    n_positional = 0
+    for p in signature.parameters.values():
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            n_positional += 1
+        elif p.kind == p.VAR_POSITIONAL:
+            return
+    if nums and (-min(nums) > n_positional or max(nums) >= n_positional):
+        raise ValueError(f"Jitted function has {what}={nums}, but only accepts "
+                         f"{n_positional} positional arguments.")
+
+
+def _validate_argnames(signature, names: tuple, what: str) -> None:
+    """JAX's check: every argname is a parameter that may be passed by keyword."""
+    valid, positional_only, var_kwargs = set(), set(), False
+    for name, p in signature.parameters.items():
+        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
+            valid.add(name)
+        elif p.kind == p.VAR_KEYWORD:
+            var_kwargs = True
+        elif p.kind in (p.POSITIONAL_ONLY, p.VAR_POSITIONAL):
+            positional_only.add(name)
+    if invalid := positional_only & set(names):
+        raise ValueError(f"Jitted function has invalid argnames {invalid} in {what}. "
+                         f"These are positional-only")
+    if not var_kwargs and (invalid := set(names) - valid):
+        raise ValueError(f"Jitted function has invalid argnames {invalid} in {what}. "
+                         f"Function does not take these args.")
 
 
 def _split_statics(args, kwargs, static_argnums, static_argnames):
@@ -258,7 +293,7 @@ class _PyJitFunction:
         self._static_argnums = tuple(static_argnums)
         self._static_argnames = tuple(static_argnames)
         self._x64 = x64_getter or x64_enabled
-        self._cache: dict = {}
+        self._cache: collections.OrderedDict = collections.OrderedDict()  # LRU order
 
     def __call__(self, *args, **kwargs):
         dyn_args, dyn_kwargs, _, statics, static_kw = _split_statics(
@@ -284,8 +319,12 @@ class _PyJitFunction:
         if entry is None:
             out, entry = self._cache_miss(*args, **kwargs)
             if entry is not None:
+                limit = config.read("jax_jit_cache_size")
+                while len(self._cache) >= limit:
+                    self._cache.popitem(last=False)
                 self._cache[key] = entry
             return out
+        self._cache.move_to_end(key)
         return _execute(entry.executable, leaves, avals, entry.executable.device,
                         entry.out_treedef, entry.out_weak_types, entry.donated)
 
@@ -454,7 +493,10 @@ def _make_jit_class():
 JitWrapped = _make_jit_class()
 
 
-def jit(fun: Callable | None = None, *, static_argnums=None, static_argnames=None,
+_NOT_GIVEN = object()  # jit(fun) vs jit(static_argnums=...) used as a decorator factory
+
+
+def jit(fun: Callable = _NOT_GIVEN, *, static_argnums=None, static_argnames=None,
         donate_argnums=None, donate_argnames=None, **unused_options):
     """Compile ``fun``: traced once per input signature, then run from the cache.
 
@@ -471,7 +513,7 @@ def jit(fun: Callable | None = None, *, static_argnums=None, static_argnames=Non
         >>> f(3.0)
         Array(6., dtype=float32, weak_type=True)
     """
-    if fun is None:
+    if fun is _NOT_GIVEN:
         return functools.partial(jit, static_argnums=static_argnums,
                                  static_argnames=static_argnames,
                                  donate_argnums=donate_argnums,

@@ -8,6 +8,7 @@ Example:
 """
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 
@@ -24,6 +25,9 @@ class Config:
         "jax_platform_name": None,
         # "off" keeps xjit's own frames in tracebacks (for debugging xjit).
         "jax_traceback_filtering": "auto",
+        # The most entries each jitted function's cache keeps (least recently
+        # used evicted first); JAX's pjit cache holds 4096.
+        "jax_jit_cache_size": 4096,
     }
 
     def __init__(self):
@@ -40,6 +44,8 @@ class Config:
             raise AttributeError(f"Unrecognized config option: {name}")
         if name == "jax_enable_x64":
             value = bool(value)
+        elif name == "jax_jit_cache_size":
+            value = _positive_int(name, value)
         self._values[name] = value
         for observer in self._observers.get(name, ()):
             observer(value)
@@ -69,6 +75,18 @@ class Config:
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("use config.update(name, value) to change a flag")
+
+
+def _positive_int(name: str, value) -> int:
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be an int, got {value!r}")
+    try:
+        value = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an int, got {value!r}") from None
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1, got {value}")
+    return value
 
 
 config = Config()

@@ -68,6 +68,8 @@ def device_key(device) -> tuple:
 def canonicalize_dtype(dtype) -> np.dtype:
     """``dtype`` narrowed to 32 bits unless x64 is enabled (hot path of ``bind``)."""
     dtype = np.dtype(dtype)
+    if not dtype.isnative:  # '>i4' on x86: the same type in native byte order
+        dtype = dtype.newbyteorder("=")
     if config._values["jax_enable_x64"]:
         return dtype
     return CANONICAL_32.get(dtype, dtype)

@@ -135,6 +135,8 @@ def canonicalize_dtype(dtype_like) -> np.dtype:
         dtype('float32')
     """
     dt = np.dtype(dtype_like)
+    if not dt.isnative:
+        dt = dt.newbyteorder("=")
     if dt not in SUPPORTED_DTYPES:
         raise TypeError(f"dtype {dt} is not a valid xjit array type. "
                         "Only arrays of numeric types are supported.")
@@ -179,6 +181,8 @@ def dtype(x: Any, *, canonicalize: bool = False) -> np.dtype:
             dt = np.result_type(x)
         except TypeError as err:
             raise TypeError(f"Cannot determine dtype of {x}") from err
+    if not dt.isnative:  # '>f4' data is float32 too (converted when it is copied in)
+        dt = dt.newbyteorder("=")
     if dt not in SUPPORTED_DTYPES:
         raise TypeError(f"Value '{x}' with dtype {dt} is not a valid xjit array type. "
                         "Only arrays of numeric types are supported.")

@@ -15,6 +15,8 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable
 
+import numpy as np
+
 from xjit import _xjit
 
 
@@ -116,7 +118,19 @@ def register_pytree_node(nodetype: type, flatten_func: Callable, unflatten_func:
         >>> register_pytree_node(Pair, lambda p: ((p.a, p.b), None),
         ...                      lambda aux, ch: Pair(*ch))
     """
+    if nodetype in _LEAF_TYPES or (isinstance(nodetype, type)
+                                   and issubclass(nodetype, (np.ndarray, np.generic, Array))):
+        # Python scalars and arrays are leaves; making them nodes would break every
+        # later flatten, so they count as registered already (JAX's error).
+        raise ValueError(f"Duplicate custom PyTreeDef type registration for {nodetype!r}.")
+    for what, f in (("flatten_func", flatten_func), ("unflatten_func", unflatten_func)):
+        if not callable(f):
+            raise TypeError(f"register_pytree_node: {what} must be callable, got {f!r}")
     _xjit.register_pytree_node(nodetype, flatten_func, unflatten_func)
+
+
+_LEAF_TYPES = (bool, int, float, complex)
+Array = _xjit.Array
 
 
 def register_pytree_node_class(cls: type) -> type:

@@ -16,12 +16,13 @@ Example:
 """
 from __future__ import annotations
 
+import inspect
 from typing import Callable
 
 import numpy as np
 
 from xjit import _xjit
-from xjit._src import core
+from xjit._src import core, dtypes
 from xjit._src.lax import elementwise as ew
 from xjit._src.lax import operands as ops
 from xjit._src.lax import shapes
@@ -47,6 +48,105 @@ def _tree_select(pred, on_true, on_false):
                 f"{ops.dtype_of(f).name}{list(ops.shape_of(f))}")
         out.append(ew.select(pred, t, f))
     return t_tree.unflatten(out)
+
+
+_ARRAYLIKE = (ops.Array, ops.Tracer, np.ndarray, np.generic, bool, int, float, complex)
+
+
+def _aval(x) -> core.ShapedArray:
+    return core.ShapedArray(ops.shape_of(x), ops.dtype_of(x), ops.is_weak(x))
+
+
+def _leaf_paths(tree) -> list:
+    """JAX-style key paths (``[0]['a']``) of the leaves of tuples, lists and dicts."""
+    if tree is None:
+        return []
+    if isinstance(tree, (tuple, list)) and not hasattr(tree, "_fields"):
+        return [f"[{i}]{p}" for i, child in enumerate(tree) for p in _leaf_paths(child)]
+    if isinstance(tree, dict):
+        return [f"[{k!r}]{p}" for k in sorted(tree) for p in _leaf_paths(tree[k])]
+    leaves = _xjit.tree_flatten(tree)[0]
+    return [""] if len(leaves) == 1 and leaves[0] is tree else [f"<leaf {i}>" for i in
+                                                                 range(len(leaves))]
+
+
+def _carry_name(body_fun, position: int) -> str:
+    try:
+        params = list(inspect.signature(body_fun).parameters)
+        return params[position]
+    except (TypeError, ValueError, IndexError):
+        return ""
+
+
+def _promoted_or_raise(what: str, body_fun, carry_pos: int, in_carry, out_carry,
+                       allow_promotion: bool):
+    """Check that ``out_carry`` (a body's output) has ``in_carry``'s structure and types.
+
+    Returns None when they match, or ``in_carry`` with its weakly typed leaves
+    promoted when only those differ in dtype and ``allow_promotion`` (JAX
+    retraces the loop with such a carry); otherwise raises JAX's TypeError.
+    """
+    in_leaves, in_tree = _xjit.tree_flatten(in_carry)
+    out_leaves, out_tree = _xjit.tree_flatten(out_carry)
+    if in_tree != out_tree:
+        raise TypeError(
+            f"{what} function carry input and carry output must have the same pytree "
+            f"structure, but they differ:\n\nthe input tree structure is:\n{in_tree}\n\n"
+            f"the output tree structure is:\n{out_tree}\n\nRevise the function so that the "
+            f"carry output has the same pytree structure as the carry input.")
+    name = _carry_name(body_fun, carry_pos)
+    paths = _leaf_paths(in_carry)
+    if len(paths) != len(in_leaves):
+        paths = [f"<leaf {i}>" for i in range(len(in_leaves))]
+    diffs, promoted, promotable = [], list(in_leaves), True
+    for i, (a, b) in enumerate(zip(in_leaves, out_leaves)):
+        if not (isinstance(a, _ARRAYLIKE) and isinstance(b, _ARRAYLIKE)):
+            continue
+        ia, ib = _aval(a), _aval(b)
+        if ia.shape == ib.shape and ia.dtype == ib.dtype:
+            continue
+        if ia.weak_type and ia.shape == ib.shape:
+            promoted[i] = ew._convert_element_type(a, dtypes.result_type(a, b), True)
+        else:
+            promotable = False
+        why = " and also ".join(
+            (["the dtypes do not match"] if ia.dtype != ib.dtype else [])
+            + (["the shapes do not match"] if ia.shape != ib.shape else []))
+        component = (f"the input carry component {name}{paths[i]}" if paths[i]
+                     else f"the input carry {name}" if name else "the input carry")
+        diffs.append(f"{component} has type {ia.str_short()} but the corresponding output "
+                     f"carry component has type {ib.str_short()}, so {why}")
+    if not diffs:
+        return None
+    if promotable and allow_promotion:
+        return in_tree.unflatten(promoted)
+    if len(diffs) == 1:
+        differences = diffs[0][0].upper() + diffs[0][1:] + ".\n"
+    else:
+        differences = "".join(f"  * {d};\n" for d in diffs[:-1]) + f"  * {diffs[-1]}.\n"
+    raise TypeError(
+        f"{what} function carry input and carry output must have equal types (e.g. shapes "
+        f"and dtypes of arrays), but they differ:\n\n{differences}\nRevise the function so "
+        f"that all output types (e.g. shapes and dtypes) match the corresponding input types.")
+
+
+def _run_loop(what: str, body_fun, carry_pos: int, init, step):
+    """The last carry of ``step(init)`` (a generator of the carries after each
+    iteration), each checked against ``init``'s structure and types. When the body
+    widens a weakly typed leaf of ``init``, ``init`` is promoted and the loop run
+    again from the start (JAX retraces with the promoted carry)."""
+    for attempt in range(2):
+        carry, restart = init, False
+        for out in step(init):
+            promoted = _promoted_or_raise(what, body_fun, carry_pos, init, out,
+                                          allow_promotion=attempt == 0)
+            if promoted is not None:
+                init, restart = promoted, True
+                break
+            carry = out
+        if not restart:
+            return carry
+    return carry
 
 
 def _scalar_pred(name, pred):
@@ -85,6 +185,11 @@ def switch(index, branches, *operands):
     branches = list(branches)
     if not branches:
         raise ValueError("switch: branches must be non-empty")
+    if ops.shape_of(index) != ():
+        raise TypeError(f"Branch index must be scalar, got {index} of shape "
+                        f"{ops.shape_of(index)}.")
+    if ops.kind(ops.dtype_of(index)) not in "biu":  # a float index is not clamped-and-cast
+        raise TypeError(f"Index type must be an integer, got {index}.")
     if _is_concrete(index):
         i = int(np.clip(int(np.asarray(index)), 0, len(branches) - 1))
         return _as_arrays(branches[i](*operands))
@@ -105,6 +210,9 @@ def select_n(which, *cases):
     """
     if not cases:
         raise ValueError("select_n requires at least one case")
+    ops.check_arraylike("select_n", which)
+    if ops.kind(ops.dtype_of(which)) not in "biu":
+        raise TypeError("lax.select_n requires which to be a boolean or integer type")
     if len(cases) == 1:
         return cases[0]
     if ops.dtype_of(which) == np.bool_:
@@ -132,14 +240,23 @@ def fori_loop(lower, upper, body_fun: Callable, init_val):
         >>> lax.fori_loop(0, 4, lambda i, s: s + i, 0)
         Array(6, dtype=int32, weak_type=True)
     """
+    for bound in (lower, upper):
+        if (not isinstance(bound, _ARRAYLIKE) or ops.shape_of(bound) != ()
+                or ops.kind(ops.dtype_of(bound)) not in "iu"):
+            raise TypeError("fori_loop lower and upper arguments must be integer scalars")
     if not (_is_concrete(lower) and _is_concrete(upper)):
         raise NotImplementedError(
             "fori_loop with traced bounds needs a while op, which xjit does not have yet; "
             "make the bounds static (Python ints or static_argnums).")
-    val = init_val
-    for i in range(int(np.asarray(lower)), int(np.asarray(upper))):
+    indices = range(int(np.asarray(lower)), int(np.asarray(upper)))
+    return _as_arrays(_run_loop("fori_loop body", body_fun, 1, init_val,
+                                lambda init: _fori_steps(body_fun, indices, init)))
+
+
+def _fori_steps(body_fun, indices, val):
+    for i in indices:
         val = body_fun(i, val)
-    return _as_arrays(val)
+        yield val
 
 
 @api_boundary
@@ -150,17 +267,33 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val):
         >>> lax.while_loop(lambda x: x < 10, lambda x: x * 2, 1)
         Array(16, dtype=int32, weak_type=True)
     """
-    val = init_val
+    return _as_arrays(_run_loop("while_loop body", body_fun, 0, init_val,
+                                lambda init: _while_steps(cond_fun, body_fun, init)))
+
+
+def _check_cond_output(c) -> None:
+    """JAX's check: cond_fun returns one boolean scalar (weak type allowed)."""
+    leaves, tree = _xjit.tree_flatten(c)
+    if len(leaves) != 1 or leaves[0] is not c:
+        raise TypeError(f"cond_fun must return a boolean scalar, but got pytree {tree}.")
+    aval = _aval(c) if isinstance(c, _ARRAYLIKE) else None
+    if aval is None or aval.shape != () or aval.dtype != np.bool_:
+        raise TypeError(f"cond_fun must return a boolean scalar, but got output type(s) "
+                        f"[{aval!r}].")
+
+
+def _while_steps(cond_fun, body_fun, val):
     while True:
         c = cond_fun(val)
+        _check_cond_output(c)
         if isinstance(c, core.Tracer):
             raise NotImplementedError(
                 "while_loop with a traced condition needs a while op, which xjit does not "
                 "have yet; run it outside jit or use fori_loop with static bounds.")
         if not bool(np.asarray(c)):
-            break
+            return
         val = body_fun(val)
-    return _as_arrays(val)
+        yield val
 
 
 @api_boundary
@@ -179,14 +312,24 @@ def scan(f: Callable, init, xs=None, length=None, reverse=False, unroll=1):
     if len(lengths) != 1:
         raise ValueError(f"scan got inconsistent lengths for xs/length: {sorted(lengths)}")
     n = lengths.pop()
-    carry = init
     ys = []
     steps = range(n - 1, -1, -1) if reverse else range(n)
-    for i in steps:
-        x = x_tree.unflatten([shapes.index_in_dim(leaf, i, 0, keepdims=False)
-                              for leaf in x_leaves])
-        carry, y = f(carry, x)
-        ys.append(y)
+
+    def run(init):
+        ys.clear()
+        carry = init
+        for i in steps:
+            x = x_tree.unflatten([shapes.index_in_dim(leaf, i, 0, keepdims=False)
+                                  for leaf in x_leaves])
+            out = f(carry, x)
+            if not (isinstance(out, (tuple, list)) and len(out) == 2):
+                raise TypeError("scan body output must be a pair, got "
+                                f"{_xjit.tree_flatten(out)[1]}.")
+            carry, y = out
+            ys.append(y)
+            yield carry
+
+    carry = _run_loop("scan body", f, 0, init, run)
     if reverse:
         ys.reverse()
     if not ys:

@@ -274,6 +274,8 @@ def integer_pow(x, y: int):
     ops.check_arraylike("integer_pow", x)
     ops.check_dtype("integer_pow", ops.dtype_of(x), *_NUM)
     y = int(y)
+    if y < 0 and ops.kind(ops.dtype_of(x)) in "iu":
+        raise TypeError("Integers cannot be raised to negative powers.")
     if y == 0:
         return _full_like(x, 1)
     acc = None
@@ -420,6 +422,8 @@ def convert_element_type(operand, new_dtype):
         >>> lax.convert_element_type(np.float32(2.7), np.int32)
         Array(2, dtype=int32)
     """
+    if new_dtype is None:
+        raise ValueError("dtype must be specified.")
     return _convert_element_type(operand, new_dtype, False)
 
 
@@ -432,10 +436,12 @@ def _convert_element_type(operand, new_dtype, weak_type: bool = False):
         raise TypeError(f"convert_element_type: dtype {new} is not a valid xjit array type; "
                         "only bool and numeric dtypes are supported.")
     if not isinstance(operand, (ops.Array, ops.Tracer)):
-        value = np.asarray(operand)
-        if ops.kind(value.dtype) == "c" and ops.kind(new) != "c":
-            value = value.real
-        return ops.concrete_value(value.astype(new), weak_type)
+        # A numpy value or scalar: put on the device as it is (canonicalized) and
+        # converted by the convert op, so eager gives jit's values (NaN -> 0, saturation).
+        value = ops.as_operand(operand)
+        if value.dtype == new:
+            return ops.concrete_value(value, weak_type)
+        operand = ops.concrete_value(value, ops.is_weak(operand))
     old = operand.dtype
     if old == new and bool(operand.weak_type) == bool(weak_type):
         return operand

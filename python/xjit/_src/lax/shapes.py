@@ -262,8 +262,11 @@ def expand_dims(array, dimensions: Sequence[int]):
     """
     shape = list(ops.shape_of(array))
     ndim_out = len(shape) + len(dimensions)
-    dims = sorted(_axis("expand_dims", d, ndim_out)
-                  for d in _ints("expand_dims", "dimensions", dimensions))
+    dims = [_axis("expand_dims", d, ndim_out)
+            for d in _ints("expand_dims", "dimensions", dimensions)]
+    if len(set(dims)) != len(dims):  # JAX's check, after normalizing negative axes
+        raise ValueError(f"repeated axis in lax.expand_dims: {tuple(dimensions)}")
+    dims.sort()
     for d in dims:
         shape.insert(d, 1)
     return reshape(array, tuple(shape))

@@ -112,9 +112,16 @@ def _int_floor_divide(a, b):
     q = lax_ew.div(a, b)
     zero = _zeros_like(a)
     r = lax_ew.rem(a, b)
-    signs_differ = lax_ew.ne(lax_ew.lt(a, zero), lax_ew.lt(b, zero))
+    # JAX's rule, signs compared with sign(): x // 0 is -2 for x != 0 (lax.div's -1
+    # minus one), -1 for 0 // 0 (docs/semantics.md, "numpy level").
+    signs_differ = lax_ew.ne(lax_ew.sign(a), lax_ew.sign(b))
     fix = lax_ew.and_(signs_differ, lax_ew.ne(r, zero))
     return lax_ew.select(fix, lax_ew.sub(q, _const_like(q, 1)), q)
+
+
+def _nonzero_divisor(b):
+    """Integer divisor ``b`` with zeros replaced by ones (JAX's remainder/fmod)."""
+    return lax_ew.select(lax_ew.eq(b, _zeros_like(b)), _const_like(b, 1), b)
 
 
 def _float_divmod(a, b):
@@ -156,6 +163,8 @@ def remainder(x1, x2, /):
     k = _kind(a.dtype)
     if k == "c":
         raise TypeError("remainder does not support complex-valued inputs")
+    if k in "iu":  # as JAX and numpy: x % 0 is 0 (lax.rem keeps x)
+        b = _nonzero_divisor(b)
     if k == "u":
         out = lax_ew.rem(a, b)
     elif k == "i":
@@ -189,6 +198,8 @@ def fmod(x1, x2, /):
         Array(-1, dtype=int32, weak_type=True)
     """
     a, b = util.promote_args("fmod", x1, x2)
+    if _kind(a.dtype) in "iu":  # as JAX and numpy: fmod(x, 0) is 0 for integers
+        b = _nonzero_divisor(b)
     return lax_ew.rem(a, b)
 
 

@@ -48,8 +48,9 @@ def _as_index_array(i):
     return arr
 
 
-def _expand(idx, ndim):
+def _expand(idx, shape):
     """Normalize to a list of entries covering every axis (Ellipsis replaced)."""
+    ndim = len(shape)
     if not isinstance(idx, tuple):
         idx = (idx,)
     entries = []
@@ -63,7 +64,11 @@ def _expand(idx, ndim):
                                 raise ConcretizationTypeError(
                         "Array boolean indices must be concrete; got a traced boolean mask. "
                         "Use jnp.where(mask, x, fill) instead.")
-                entries.extend(np.nonzero(np.asarray(a)))
+                mask = np.asarray(a)
+                if mask.ndim == 0:
+                    entries.extend(np.nonzero(mask))
+                else:
+                    entries.append(_BoolMask(mask))
                 continue
             if not (dtypes.issubdtype(a.dtype, np.integer)):
                 raise IndexError("Indexer must have integer or boolean type, got indexer "
@@ -78,7 +83,8 @@ def _expand(idx, ndim):
     n_ell = sum(1 for e in entries if e is Ellipsis)
     if n_ell > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
-    used = sum(1 for e in entries if e is not None and e is not Ellipsis)
+    used = sum(e.mask.ndim if isinstance(e, _BoolMask) else 1
+               for e in entries if e is not None and e is not Ellipsis)
     if used > ndim:
         raise IndexError(f"Too many indices: {ndim}-dimensional array indexed with {used} "
                          "regular indices.")
@@ -88,7 +94,34 @@ def _expand(idx, ndim):
         entries = entries[:k] + fill + entries[k + 1:]
     else:
         entries = entries + fill
-    return entries
+    return _expand_masks(entries, shape) if any(isinstance(e, _BoolMask) for e in entries) \
+        else entries
+
+
+class _BoolMask:
+    """A concrete boolean index of rank >= 1, replaced by its nonzero() arrays once the
+    axes it covers are known (so its shape can be checked against theirs)."""
+    __slots__ = ("mask",)
+
+    def __init__(self, mask):
+        self.mask = mask
+
+
+def _expand_masks(entries, shape):
+    out, axis = [], 0
+    for pos, e in enumerate(entries):
+        if isinstance(e, _BoolMask):
+            expected = tuple(shape[axis:axis + e.mask.ndim])
+            if e.mask.shape != expected:  # numpy and JAX raise; never broadcast a mask
+                raise IndexError(f"boolean index did not match shape of indexed array in "
+                                 f"index {pos}: got {e.mask.shape}, expected {expected}")
+            out.extend(np.nonzero(e.mask))
+            axis += e.mask.ndim
+            continue
+        out.append(e)
+        if e is not None:
+            axis += 1
+    return out
 
 
 def getitem(x, idx):
@@ -99,7 +132,7 @@ def getitem(x, idx):
         Array([7, 8, 9], dtype=int32)
     """
     x = util.asarray_any(x)
-    entries = _expand(idx, x.ndim)
+    entries = _expand(idx, tuple(x.shape))
     has_array = any(not (e is None or isinstance(e, slice) or _is_int_scalar(e)) for e in entries)
 
     starts, limits, strides, reversed_axes = [], [], [], []
@@ -113,9 +146,13 @@ def getitem(x, idx):
         n = x.shape[axis]
         if _is_int_scalar(e) and not has_array:
             i = int(e)
-            if not -n <= i < n:
+            if -n <= i < n:
+                i += n if i < 0 else 0
+            elif isinstance(e, np.integer) and n > 0:
+                # JAX gathers at a numpy integer index, which clamps (docs/semantics.md).
+                i = min(max(i + n if i < 0 else i, 0), n - 1)
+            else:
                 raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
-            i += n if i < 0 else 0
             starts.append(i), limits.append(i + 1), strides.append(1)
         elif isinstance(e, slice):
             start, stop, step = e.indices(n)
@@ -245,10 +282,32 @@ def take(a, indices, axis=None, mode=None):
         >>> jnp.take(jnp.array([10, 20, 30]), jnp.array([2, 0]))
         Array([30, 10], dtype=int32)
     """
+    if mode not in _TAKE_MODES:
+        raise ValueError(f"Invalid mode={mode!r} for jnp.take; expected one of "
+                         f"{', '.join(map(repr, _TAKE_MODES))}")
+    if mode in ("fill", "raise"):
+        raise NotImplementedError(f"jnp.take: mode={mode!r} is not supported; xjit clamps "
+                                  "out-of-bounds indices (mode='clip') or wraps them "
+                                  "(mode='wrap')")
     x = util.asarray_any(a)
     if axis is None:
         if x.ndim != 1:
             x = lax_shapes.reshape(x, (util.size_of(x.shape),))
         axis = 0
     ax = util.canonicalize_axis(axis, x.ndim)
+    if mode == "wrap":
+        indices = _wrapped(indices, max(x.shape[ax], 1))
     return getitem(x, (slice(None),) * ax + (indices,))
+
+
+def _wrapped(indices, n: int):
+    """Integer ``indices`` modulo ``n`` (the result in [0, n), as numpy's mode='wrap')."""
+    if not util.is_xjit_value(indices):
+        return np.mod(np.asarray(indices), n)
+    r = lax_ew.rem(indices, util.broadcast_to(util.convert(n, indices.dtype), indices.shape))
+    zero = util.broadcast_to(util.convert(0, indices.dtype), indices.shape)
+    nn = util.broadcast_to(util.convert(n, indices.dtype), indices.shape)
+    return lax_ew.select(lax_ew.lt(r, zero), lax_ew.add(r, nn), r)
+
+
+_TAKE_MODES = (None, "clip", "promise_in_bounds", "wrap", "fill", "raise")
