@@ -40,17 +40,18 @@ absl::Status CheckShapeSize(const Shape& shape, absl::string_view what) {
     }
     return absl::OkStatus();
   }
-  std::optional<int64_t> elements = CheckedProduct(shape.dims);
-  if (!elements) {
-    return absl::OutOfRangeError(absl::StrCat(what, ": shape ", shape.ToString(),
-                                              " is too large: its element count overflows int64"));
-  }
-  // Bytes of the dims other than zeros: the strides of an empty array count too.
-  std::vector<int64_t> nonzero;
+  // The product of the nonzero dims bounds every row-major stride, so it must
+  // fit even when a zero dim makes the array empty.
+  int64_t nonzero = 1;
   for (int64_t d : shape.dims) {
-    if (d != 0) nonzero.push_back(d);
+    std::optional<int64_t> m = CheckedMul(nonzero, d == 0 ? 1 : d);
+    if (!m) {
+      return absl::OutOfRangeError(absl::StrCat(
+          what, ": shape ", shape.ToString(), " is too large: its element count overflows int64"));
+    }
+    nonzero = *m;
   }
-  std::optional<int64_t> bytes = CheckedMul(*CheckedProduct(nonzero), ByteWidth(shape.dtype));
+  std::optional<int64_t> bytes = CheckedMul(nonzero, ByteWidth(shape.dtype));
   if (!bytes || *bytes > kMaxArrayBytes) {
     return absl::OutOfRangeError(absl::StrCat(
         what, ": shape ", shape.ToString(),
