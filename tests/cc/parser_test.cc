@@ -486,5 +486,34 @@ TEST(ParserErrors, ModuleStructure) {
               "3:5", "has 1 result(s); write %0");
 }
 
+// Issue 6: a huge declared type is a size error at the type, checked before
+// any allocation; non-ASCII bytes are a line:col error.
+std::string ConstantModule(absl::string_view type, absl::string_view value) {
+  return absl::StrCat("module @m {\n  func.func @main() -> ", type, " {\n    %0 = \"stablehlo.constant\"() {value = ",
+                      value, " : ", type, "} : () -> ", type, "\n    \"func.return\"(%0) : (", type,
+                      ") -> ()\n  }\n}\n");
+}
+
+TEST(ParserErrors, TooLargeTypesAndLiterals) {
+  // Before: SIGSEGV (4 * 2^62 bytes wrapped to 0).
+  ExpectError(ModuleError(ConstantModule("tensor<4611686018427387904xi32>", "dense<0>")), "2:31",
+              "shape tensor<4611686018427387904xi32> is too large");
+  ExpectError(ModuleError(ConstantModule("tensor<4294967296x4294967296xf32>", "dense<0.0>")),
+              "2:31", "overflows int64");
+  // A mismatched literal for a large (addressable) type: the shape error, before allocating.
+  ExpectError(ParseLiteral("[1, 2]", T(DType::kS32, {100000000000})).status(), "1:1",
+              "literal has shape [2] but the type is tensor<100000000000xi32>");
+  ExpectError(ParseLiteral("\"0x0102\"", T(DType::kS32, {100000000000})).status(), "1:1",
+              "hex data has 2 bytes");
+  ExpectError(ParseLiteral("1", T(DType::kS32, {int64_t{1} << 62})).status(), "1:1",
+              "too large");
+}
+
+TEST(ParserErrors, NonAsciiBytesGiveALocation) {
+  absl::Status s = ModuleError("module @m {\n  \xc3\xa9 }\n");
+  ExpectError(s, "2:3", "unexpected non-ASCII byte 0xc3");
+  ExpectError(ModuleError("\xff"), "1:1", "non-ASCII byte 0xff");
+}
+
 }  // namespace
 }  // namespace xjit::testing

@@ -1,4 +1,6 @@
 // Creation and data-movement reference kernels, with the spec's examples.
+#include <cstdint>
+
 #include "gtest/gtest.h"
 #include "reference_test_util.h"
 #include "xjit/backends/reference/ops.h"
@@ -78,6 +80,10 @@ TEST(ReferenceDataMovement, StridedSlice) {
   EXPECT_EQ(empty->shape().num_elements(), 0);
   EXPECT_FALSE(EvalSlice(x, {0, 0}, {4, 8}, {1, 1}).ok());
   EXPECT_FALSE(EvalSlice(x, {0, 0}, {3, 8}, {1, 0}).ok());
+  // A stride near INT64_MAX leaves one element (ceil did overflow before).
+  absl::StatusOr<Literal> huge = EvalSlice(x, {1, 3}, {3, 8}, {INT64_MAX, INT64_MAX});
+  ASSERT_TRUE(huge.ok()) << huge.status();
+  EXPECT_EQ(Read<int>(*huge), (I{11}));
 }
 
 TEST(ReferenceDataMovement, Concatenate) {

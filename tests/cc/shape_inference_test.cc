@@ -2,6 +2,7 @@
 // the message and status code checked.
 #include "xjit/ir/shape_inference.h"
 
+#include <limits>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -472,6 +473,69 @@ TEST(ShapeInference, Call) {
               "call:", "expected one callee");
   ExpectError(Infer(Opcode::kAdd, {T(F32, {}), T(F32, {})}, {}, {one.get()}),
               absl::StatusCode::kInvalidArgument, "add:", "takes no called computations");
+}
+
+// --- sizes (issue 6): results too large are OutOfRange naming the op -------------
+
+TEST(ShapeInference, OverflowingSizesAreRejectedWhereTheShapeIsMade) {
+  const int64_t kMax = std::numeric_limits<int64_t>::max();
+  // Before: pad(arange(3), 0, [(2^63-1, 2^63-1, 0)]) wrapped to shape (1,).
+  PadAttrs p;
+  p.edge_padding_low = {kMax};
+  p.edge_padding_high = {kMax};
+  p.interior_padding = {0};
+  ExpectError(Infer(Opcode::kPad, {T(F32, {3}), T(F32, {})}, p), absl::StatusCode::kOutOfRange,
+              "pad:", "tensor<3xf32>");
+  p.edge_padding_low = {int64_t{1} << 59};
+  p.edge_padding_high = {int64_t{1} << 59};
+  ExpectError(Infer(Opcode::kPad, {T(F32, {3}), T(F32, {})}, p), absl::StatusCode::kOutOfRange,
+              "pad: shape tensor<", "too large");
+  p.edge_padding_low = {0};
+  p.edge_padding_high = {0};
+  p.interior_padding = {kMax};
+  ExpectError(Infer(Opcode::kPad, {T(F32, {3}), T(F32, {})}, p), absl::StatusCode::kOutOfRange,
+              "pad:", "beyond +-2^60");
+  p.edge_padding_low = {-(int64_t{1} << 59)};
+  p.edge_padding_high = {int64_t{1} << 59};
+  p.interior_padding = {0};
+  ExpectShape(Infer(Opcode::kPad, {T(F32, {3}), T(F32, {})}, p), T(F32, {3}));
+  // broadcast_to(np.ones(3), (2**62, 3)).
+  BroadcastInDimAttrs b;
+  b.broadcast_dimensions = {1};
+  ExpectError(InferDeclared(Opcode::kBroadcastInDim, T(F32, {int64_t{1} << 62, 3}), {T(F32, {3})}, b),
+              absl::StatusCode::kOutOfRange, "broadcast_in_dim: shape tensor<4611686018427387904x3xf32>",
+              "overflows int64");
+  b.broadcast_dimensions = {};
+  ExpectError(InferDeclared(Opcode::kBroadcastInDim, T(F32, {int64_t{1} << 32, int64_t{1} << 32}),
+                            {T(F32, {})}, b),
+              absl::StatusCode::kOutOfRange, "broadcast_in_dim:", "too large");
+  ExpectError(InferDeclared(Opcode::kBroadcastInDim, T(F32, {3, 6148914691236517206}), {T(F32, {})}, b),
+              absl::StatusCode::kOutOfRange, "broadcast_in_dim:", "overflows int64");
+  // reshape to a huge shape: the size error, not a wrapped element count that matches.
+  ExpectError(InferDeclared(Opcode::kReshape, T(F32, {int64_t{1} << 32, int64_t{1} << 32}),
+                            {T(F32, {0})}),
+              absl::StatusCode::kOutOfRange, "reshape:", "too large");
+  ExpectError(InferDeclared(Opcode::kIota, T(S32, {int64_t{1} << 62}), {}, IotaAttrs{}),
+              absl::StatusCode::kOutOfRange, "iota:", "too large");
+  ExpectError(InferDeclared(Opcode::kParameter, T(S32, {int64_t{1} << 62}), {}, ParameterAttrs{}),
+              absl::StatusCode::kOutOfRange, "parameter:", "too large");
+  // Concatenating dims whose sum overflows.
+  ConcatenateAttrs c;
+  c.dimension = 0;
+  ExpectError(Infer(Opcode::kConcatenate, {T(DType::kS8, {kMax}), T(DType::kS8, {kMax})}, c),
+              absl::StatusCode::kOutOfRange, "concatenate:", "overflows int64");
+  // A result larger than its operands: dot_general's outer product.
+  DotGeneralAttrs d;
+  d.dot_dimension_numbers.lhs_contracting_dimensions = {1};
+  d.dot_dimension_numbers.rhs_contracting_dimensions = {0};
+  ExpectError(Infer(Opcode::kDotGeneral, {T(F32, {int64_t{1} << 31, 1}), T(F32, {1, int64_t{1} << 31})}, d),
+              absl::StatusCode::kOutOfRange, "dot_general:", "too large");
+  // A huge slice stride leaves one element without overflowing.
+  SliceAttrs s;
+  s.start_indices = {1};
+  s.limit_indices = {5};
+  s.strides = {kMax};
+  ExpectShape(Infer(Opcode::kSlice, {T(S32, {5})}, s), T(S32, {1}));
 }
 
 }  // namespace

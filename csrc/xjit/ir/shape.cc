@@ -1,7 +1,11 @@
 #include "xjit/ir/shape.h"
 
+#include <limits>
+#include <optional>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "xjit/ir/checked_math.h"
 
 namespace xjit {
 
@@ -14,15 +18,46 @@ Shape Shape::Tuple(std::vector<Shape> elements) {
 
 int64_t Shape::num_elements() const {
   int64_t n = 1;
-  for (int64_t d : dims) n *= d;
+  for (int64_t d : dims) n = SaturatingMul(n, d);
   return n;
 }
+
+int64_t Shape::byte_size() const { return SaturatingMul(num_elements(), ByteWidth(dtype)); }
 
 int64_t Shape::total_elements() const {
   if (!is_tuple) return num_elements();
   int64_t n = 0;
-  for (const Shape& e : tuple_shapes) n += e.total_elements();
+  for (const Shape& e : tuple_shapes) {
+    n = CheckedAdd(n, e.total_elements()).value_or(std::numeric_limits<int64_t>::max());
+  }
   return n;
+}
+
+absl::Status CheckShapeSize(const Shape& shape, absl::string_view what) {
+  if (shape.is_tuple) {
+    for (const Shape& e : shape.tuple_shapes) {
+      if (absl::Status s = CheckShapeSize(e, what); !s.ok()) return s;
+    }
+    return absl::OkStatus();
+  }
+  // The product of the nonzero dims bounds every row-major stride, so it must
+  // fit even when a zero dim makes the array empty.
+  int64_t nonzero = 1;
+  for (int64_t d : shape.dims) {
+    std::optional<int64_t> m = CheckedMul(nonzero, d == 0 ? 1 : d);
+    if (!m) {
+      return absl::OutOfRangeError(absl::StrCat(
+          what, ": shape ", shape.ToString(), " is too large: its element count overflows int64"));
+    }
+    nonzero = *m;
+  }
+  std::optional<int64_t> bytes = CheckedMul(nonzero, ByteWidth(shape.dtype));
+  if (!bytes || *bytes > kMaxArrayBytes) {
+    return absl::OutOfRangeError(absl::StrCat(
+        what, ": shape ", shape.ToString(),
+        " is too large: it needs more than 2^60 bytes, more than a machine can address"));
+  }
+  return absl::OkStatus();
 }
 
 bool Shape::operator==(const Shape& o) const {
@@ -46,7 +81,7 @@ std::string Shape::ToString() const {
 std::vector<int64_t> RowMajorStrides(absl::Span<const int64_t> dims) {
   std::vector<int64_t> strides(dims.size(), 1);
   for (int64_t i = static_cast<int64_t>(dims.size()) - 2; i >= 0; --i) {
-    strides[i] = strides[i + 1] * dims[i + 1];
+    strides[i] = SaturatingMul(strides[i + 1], dims[i + 1]);
   }
   return strides;
 }

@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "xjit/ir/dtype.h"
 
@@ -22,10 +24,12 @@ struct Shape {
   static Shape Tuple(std::vector<Shape> elements);
 
   int64_t rank() const { return static_cast<int64_t>(dims.size()); }
+  // Saturate instead of overflowing; CheckShapeSize keeps every shape that
+  // xjit makes far from saturation.
   int64_t num_elements() const;
   // Elements of an array, or summed over a tuple's leaves.
   int64_t total_elements() const;
-  int64_t byte_size() const { return num_elements() * ByteWidth(dtype); }
+  int64_t byte_size() const;
   bool SameDims(const Shape& o) const { return !is_tuple && !o.is_tuple && dims == o.dims; }
   bool operator==(const Shape& o) const;
   bool operator!=(const Shape& o) const { return !(*this == o); }
@@ -39,6 +43,12 @@ struct Shape {
   // StableHLO type: tensor<2x3xf32>, tuple<tensor<f32>, tensor<2xi32>>.
   std::string ToString() const;
 };
+
+// OutOfRange ("<what>: shape ... is too large ...") when the element count of
+// `shape` (or of a tuple leaf) overflows int64 or its bytes exceed
+// kMaxArrayBytes (ir/checked_math.h). Called wherever a shape is made from
+// user-controlled sizes: shape inference, the parser, the Python bindings.
+absl::Status CheckShapeSize(const Shape& shape, absl::string_view what);
 
 // Row-major strides in elements.
 std::vector<int64_t> RowMajorStrides(absl::Span<const int64_t> dims);

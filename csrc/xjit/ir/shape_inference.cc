@@ -98,12 +98,32 @@ absl::StatusOr<Shape> InferParameter(const ParameterAttrs& attrs, const Shape* d
   return *declared_result;
 }
 
+absl::StatusOr<Shape> InferUncheckedSize(Opcode op, absl::Span<const Shape* const> operands,
+                                         const Attributes& attrs,
+                                         absl::Span<const Computation* const> called,
+                                         const Shape* declared_result);
+
 }  // namespace
 
 absl::StatusOr<Shape> InferShape(Opcode op, absl::Span<const Shape* const> operands,
                                  const Attributes& attrs,
                                  absl::Span<const Computation* const> called,
                                  const Shape* declared_result) {
+  absl::StatusOr<Shape> result = InferUncheckedSize(op, operands, attrs, called, declared_result);
+  // Every result the graph holds fits in int64 elements and kMaxArrayBytes,
+  // so the passes and kernels compute sizes and offsets without overflow.
+  if (result.ok()) {
+    if (absl::Status s = CheckShapeSize(*result, OpcodeName(op)); !s.ok()) return s;
+  }
+  return result;
+}
+
+namespace {
+
+absl::StatusOr<Shape> InferUncheckedSize(Opcode op, absl::Span<const Shape* const> operands,
+                                         const Attributes& attrs,
+                                         absl::Span<const Computation* const> called,
+                                         const Shape* declared_result) {
   for (const Shape* s : operands) {
     if (s == nullptr) {
       return absl::InvalidArgumentError(absl::StrCat(OpcodeName(op), ": null operand shape"));
@@ -176,5 +196,7 @@ absl::StatusOr<Shape> InferShape(Opcode op, absl::Span<const Shape* const> opera
   return absl::InternalError(
       absl::StrCat(OpcodeName(op), ": no shape inference rule (bug in InferShape)"));
 }
+
+}  // namespace
 
 }  // namespace xjit

@@ -2,8 +2,10 @@
 // reverse, slice, concatenate, pad. They keep the element type and only
 // rearrange dims, so most checks are on attribute values (OutOfRange).
 #include <algorithm>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "xjit/ir/checked_math.h"
 #include "xjit/ir/shape_inference_internal.h"
 
 namespace xjit {
@@ -32,6 +34,7 @@ absl::StatusOr<Shape> DeclaredArray(Opcode op, const Shape* declared) {
                                                 DimsToString(declared->dims)));
     }
   }
+  if (absl::Status s = CheckShapeSize(*declared, OpcodeName(op)); !s.ok()) return s;
   return *declared;
 }
 
@@ -147,7 +150,8 @@ absl::StatusOr<Shape> InferSlice(const Shape& x, const SliceAttrs& attrs) {
           "slice: dim ", d, " of ", x.ToString(), " needs 0 <= start <= limit <= ", x.dims[d],
           " and stride >= 1, got start ", start, ", limit ", limit, ", stride ", strides[d]));
     }
-    r.dims[d] = (limit - start + strides[d] - 1) / strides[d];
+    // ceil((limit - start) / stride) without overflowing for a huge stride.
+    r.dims[d] = limit == start ? 0 : (limit - start - 1) / strides[d] + 1;
   }
   return r;
 }
@@ -176,7 +180,13 @@ absl::StatusOr<Shape> InferConcatenate(Operands operands, const ConcatenateAttrs
           "concatenate: operands must have the same element type and dims except dimension ", axis,
           ", got ", ShapesToString(operands)));
     }
-    r.dims[axis] += s->dims[axis];
+    std::optional<int64_t> sum = CheckedAdd(r.dims[axis], s->dims[axis]);
+    if (!sum) {
+      return absl::OutOfRangeError(absl::StrCat("concatenate: dimension ", axis,
+                                                " of the result overflows int64, operands ",
+                                                ShapesToString(operands)));
+    }
+    r.dims[axis] = *sum;
   }
   return r;
 }
@@ -194,6 +204,20 @@ absl::StatusOr<Shape> InferPad(const Shape& x, const Shape& padding_value,
                                 {"interior_padding", &attrs.interior_padding}}) {
     if (absl::Status s = CheckLength(Opcode::kPad, what, *v, x); !s.ok()) return s;
   }
+  // A padding amount beyond kMaxArrayBytes describes no addressable array
+  // (and a negative one that large would overflow the kernels' offsets).
+  for (const auto& [what, v] : {std::pair<const char*, const std::vector<int64_t>*>{
+                                    "edge_padding_low", &attrs.edge_padding_low},
+                                {"edge_padding_high", &attrs.edge_padding_high},
+                                {"interior_padding", &attrs.interior_padding}}) {
+    for (int64_t p : *v) {
+      if (p > kMaxArrayBytes || p < -kMaxArrayBytes) {
+        return absl::OutOfRangeError(absl::StrCat("pad: ", what, " ", DimsToString(*v),
+                                                  " of ", x.ToString(),
+                                                  " has an entry beyond +-2^60"));
+      }
+    }
+  }
   Shape r(x.dtype, std::vector<int64_t>(x.rank()));
   for (int64_t d = 0; d < x.rank(); ++d) {
     int64_t interior = attrs.interior_padding[d];
@@ -201,13 +225,23 @@ absl::StatusOr<Shape> InferPad(const Shape& x, const Shape& padding_value,
       return absl::OutOfRangeError(absl::StrCat(
           "pad: interior_padding ", DimsToString(attrs.interior_padding), " must be >= 0"));
     }
-    int64_t size = attrs.edge_padding_low[d] + x.dims[d] +
-                   std::max<int64_t>(x.dims[d] - 1, 0) * interior + attrs.edge_padding_high[d];
-    if (size < 0) {
-      return absl::OutOfRangeError(absl::StrCat("pad: padding of ", x.ToString(),
-                                                " gives negative size ", size, " in dim ", d));
+    // low + dim + max(dim - 1, 0) * interior + high, each step checked.
+    std::optional<int64_t> size = CheckedMul(std::max<int64_t>(x.dims[d] - 1, 0), interior);
+    if (size) size = CheckedAdd(*size, x.dims[d]);
+    if (size) size = CheckedAdd(*size, attrs.edge_padding_low[d]);
+    if (size) size = CheckedAdd(*size, attrs.edge_padding_high[d]);
+    if (!size) {
+      return absl::OutOfRangeError(absl::StrCat(
+          "pad: padding of ", x.ToString(), " with edge_padding_low ",
+          DimsToString(attrs.edge_padding_low), ", edge_padding_high ",
+          DimsToString(attrs.edge_padding_high), ", interior_padding ",
+          DimsToString(attrs.interior_padding), " overflows int64 in dim ", d));
     }
-    r.dims[d] = size;
+    if (*size < 0) {
+      return absl::OutOfRangeError(absl::StrCat("pad: padding of ", x.ToString(),
+                                                " gives negative size ", *size, " in dim ", d));
+    }
+    r.dims[d] = *size;
   }
   return r;
 }

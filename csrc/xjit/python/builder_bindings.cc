@@ -82,11 +82,27 @@ ComputationBuilder& LiveBuilder(const PyComputationBuilder& cb, absl::string_vie
   return *rec.builder;
 }
 
+// An index-like Python int as int64; one outside int64 is a ValueError
+// naming `what` and the whole value (pybind11 would say "Unable to cast").
+int64_t Int64FromIndex(py::handle d, absl::string_view what, py::handle whole) {
+  py::object index = py::reinterpret_steal<py::object>(PyNumber_Index(d.ptr()));
+  if (!index) throw py::error_already_set();
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+  if (overflow != 0) {
+    ThrowIfError(absl::OutOfRangeError(absl::StrCat(
+        what, " ", py::repr(whole).cast<std::string>(), ": ", py::repr(index).cast<std::string>(),
+        " does not fit in int64")));
+  }
+  if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
+  return static_cast<int64_t>(v);
+}
+
 std::vector<int64_t> DimsFromPython(py::handle obj, absl::string_view what) {
   std::vector<int64_t> dims;
   if (py::isinstance<py::int_>(obj)) {
     // A bare int for a shape is a common slip; numpy accepts it, so do we.
-    dims.push_back(obj.cast<int64_t>());
+    dims.push_back(Int64FromIndex(obj, what, obj));
     return dims;
   }
   if (!py::isinstance<py::sequence>(obj) || py::isinstance<py::str>(obj)) {
@@ -98,7 +114,7 @@ std::vector<int64_t> DimsFromPython(py::handle obj, absl::string_view what) {
       ThrowIfError(absl::InvalidArgumentError(absl::StrCat(
           what, " must be a sequence of ints, got ", py::repr(obj).cast<std::string>())));
     }
-    dims.push_back(py::reinterpret_borrow<py::object>(d).cast<int64_t>());
+    dims.push_back(Int64FromIndex(d, what, obj));
   }
   return dims;
 }
@@ -108,7 +124,7 @@ int64_t IntFromPython(py::handle obj, absl::string_view what) {
     ThrowIfError(absl::InvalidArgumentError(
         absl::StrCat(what, " must be an int, got ", py::repr(obj).cast<std::string>())));
   }
-  return py::reinterpret_borrow<py::object>(obj).cast<int64_t>();
+  return Int64FromIndex(obj, what, obj);
 }
 
 std::string StrFromPython(py::handle obj, absl::string_view what) {

@@ -23,7 +23,7 @@ void RegisterParserBindings(py::module_& m) {
         // parser's "line:column: ..." message. Ops or types xjit lacks stay
         // NotImplementedError through the usual mapping.
         if (module.status().code() == absl::StatusCode::kInvalidArgument) {
-          throw py::value_error(std::string(module.status().message()));
+          ThrowIfError(absl::FailedPreconditionError(module.status().message()));
         }
         return std::shared_ptr<Module>(ValueOrThrow(std::move(module)));
       },

@@ -17,8 +17,14 @@ void ThrowIfError(const absl::Status& status) {
     case absl::StatusCode::kResourceExhausted: type = PyExc_MemoryError; break;
     default: type = PyExc_RuntimeError; break;
   }
-  std::string message(status.message());
-  PyErr_SetString(type, message.c_str());
+  // A message may quote user text that is not valid UTF-8 (parser input):
+  // escape such bytes rather than raising UnicodeDecodeError.
+  absl::string_view m = status.message();
+  PyObject* message = PyUnicode_DecodeUTF8(m.data(), static_cast<Py_ssize_t>(m.size()),
+                                           "backslashreplace");
+  if (message == nullptr) throw py::error_already_set();
+  PyErr_SetObject(type, message);
+  Py_DECREF(message);
   throw py::error_already_set();
 }
 

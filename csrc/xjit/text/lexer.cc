@@ -253,7 +253,14 @@ Token Lexer::Lex() {
     return t;
   }
   t.kind = TokenKind::kError;
-  t.text = absl::StrCat("unexpected character '", std::string(1, c), "'");
+  if (static_cast<unsigned char>(c) >= 0x80) {
+    // Quoting a lone byte of a UTF-8 sequence would make the message invalid UTF-8.
+    t.text = absl::StrCat("unexpected non-ASCII byte 0x",
+                          absl::Hex(static_cast<unsigned char>(c), absl::kZeroPad2),
+                          " (outside strings the text must be ASCII)");
+  } else {
+    t.text = absl::StrCat("unexpected character '", std::string(1, c), "'");
+  }
   ++pos_;
   return t;
 }

@@ -280,15 +280,20 @@ absl::StatusOr<Literal> DenseToLiteral(const DenseText& dense, const Shape& shap
     return lex.Error(dense.offset, absl::StrCat("a literal of tuple type ", shape.ToString(),
                                                 " is not supported"));
   }
-  Literal lit(shape);
+  // Every check on the declared type comes before allocating its bytes: a
+  // short text may declare a huge type.
+  if (absl::Status size = CheckShapeSize(shape, "literal"); !size.ok()) {
+    return lex.Error(dense.offset, size.message());
+  }
   const int64_t n = shape.num_elements();
   if (!dense.hex_blob.empty()) {
     const int64_t bytes = static_cast<int64_t>(dense.hex_blob.size()) / 2;
     const int64_t width = ByteWidth(shape.dtype);
-    if (bytes != lit.size_bytes() && !(bytes == width && n > 0)) {
+    if (bytes != shape.byte_size() && !(bytes == width && n > 0)) {
       return lex.Error(dense.offset, absl::StrCat("hex data has ", bytes, " bytes; ",
-                                                  shape.ToString(), " needs ", lit.size_bytes()));
+                                                  shape.ToString(), " needs ", shape.byte_size()));
     }
+    Literal lit(shape);
     for (int64_t b = 0; b < lit.size_bytes(); ++b) {
       int64_t src = b % bytes;
       lit.mutable_data()[b] = static_cast<uint8_t>(
@@ -297,6 +302,7 @@ absl::StatusOr<Literal> DenseToLiteral(const DenseText& dense, const Shape& shap
     return lit;
   }
   if (!dense.bracketed) {
+    Literal lit(shape);
     for (int64_t i = 0; i < n; ++i) {
       if (absl::Status s = StoreElement(dense.elements[0], lit, i); !s.ok()) {
         return lex.Error(dense.elements[0].offset, s.message());
@@ -310,6 +316,7 @@ absl::StatusOr<Literal> DenseToLiteral(const DenseText& dense, const Shape& shap
                      absl::StrCat("literal has shape [", absl::StrJoin(dense.dims, ", "),
                                   "] but the type is ", shape.ToString()));
   }
+  Literal lit(shape);
   for (int64_t i = 0; i < n; ++i) {
     if (absl::Status s = StoreElement(dense.elements[i], lit, i); !s.ok()) {
       return lex.Error(dense.elements[i].offset, s.message());

@@ -60,7 +60,11 @@ absl::StatusOr<Shape> ParseType(Lexer& lex) {
       return absl::Status(dtype.status().code(),
                           absl::StrCat(lex.Location(base + i), ": ", dtype.status().message()));
     }
-    return Shape(*dtype, std::move(dims));
+    Shape shape(*dtype, std::move(dims));
+    if (absl::Status size = CheckShapeSize(shape, "tensor type"); !size.ok()) {
+      return lex.Error(base, size.message());
+    }
+    return shape;
   }
   if (t.kind == TokenKind::kIdent && t.text == "tuple") {
     Token open = lex.Next();

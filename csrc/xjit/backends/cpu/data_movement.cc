@@ -81,7 +81,8 @@ absl::StatusOr<std::vector<CopyPiece>> PlanPieces(const Instruction& instr, int*
       const SliceAttrs& a = instr.attrs<SliceAttrs>();
       for (int64_t d = 0; d < rank; ++d) {
         int64_t step = a.strides.empty() ? 1 : a.strides[d];
-        c.src_strides[d] = in_strides[d] * step;
+        // A huge step can only leave one element, whose stride is never used.
+        c.src_strides[d] = out.dims[d] > 1 ? in_strides[d] * step : 0;
         c.src_offset += a.start_indices[d] * in_strides[d];
       }
       return std::vector<CopyPiece>{{0, c}};
@@ -129,7 +130,8 @@ absl::StatusOr<std::vector<CopyPiece>> PlanPieces(const Instruction& instr, int*
           last = std::min(last, (out.dims[d] - 1 - lo) / step + 1);
         }
         p.sizes.push_back(std::max<int64_t>(0, last - first));
-        p.dst_strides.push_back(out_strides[d] * step);
+        // More than one element lands inside only when step < out.dims[d].
+        p.dst_strides.push_back(p.sizes.back() > 1 ? out_strides[d] * step : 0);
         p.src_strides.push_back(in_strides[d]);
         p.dst_offset += (lo + first * step) * out_strides[d];
         p.src_offset += first * in_strides[d];

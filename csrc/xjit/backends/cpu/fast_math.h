@@ -43,8 +43,10 @@ inline float FastExp(float x) {
   constexpr float kMax = 88.7228394f;   // above: overflow to inf
   constexpr float kMin = -103.972076f;  // below: 0
   constexpr float kRound = 12582912.0f; // 1.5 * 2^23
-  float c = x > kMax ? kMax : x;
-  c = c < kMin ? kMin : c;
+  // NaN fails `x < kMax` and so computes with kMax: no NaN reaches the int
+  // conversion below (undefined behaviour); the return restores it.
+  float c = x < kMax ? x : kMax;
+  c = c > kMin ? c : kMin;
   const float n = (c * 1.44269504088896341f + kRound) - kRound;
   float r = c - n * 0.693359375f;
   r = r - n * -2.12194440e-4f;
@@ -58,14 +60,14 @@ inline float FastExp(float x) {
   // 2^n as two factors so that n down to -150 (denormal results) is exact.
   const int32_t ni = static_cast<int32_t>(n);
   const int32_t half = ni >> 1;
-  const int32_t b1 = (half + 127) << 23;
-  const int32_t b2 = (ni - half + 127) << 23;
+  const uint32_t b1 = static_cast<uint32_t>(half + 127) << 23;
+  const uint32_t b2 = static_cast<uint32_t>(ni - half + 127) << 23;
   float s1, s2;
   std::memcpy(&s1, &b1, 4);
   std::memcpy(&s2, &b2, 4);
   const float out = p * s1 * s2;
-  // NaN compares false above, so it reaches here as c = NaN and p = NaN.
-  return x > kMax ? INFINITY : (x < kMin ? 0.0f : out);
+  // NaN fails every comparison and comes back as itself.
+  return x < kMin ? 0.0f : (x <= kMax ? out : (x > kMax ? INFINITY : x));
 }
 
 }  // namespace xjit::cpu

@@ -1,8 +1,10 @@
 #include "xjit/backends/cpu/strided_copy.h"
 
 #include <cstring>
+#include <optional>
 
 #include "xjit/backends/cpu/parallel.h"
+#include "xjit/ir/checked_math.h"
 
 namespace xjit::cpu {
 namespace {
@@ -67,8 +69,11 @@ StridedCopy SimplifyStridedCopy(StridedCopy c) {
     if (!out.sizes.empty()) {
       int64_t n = c.sizes[k];
       // Merge into the previous dim when stepping it equals n steps of this one.
-      if (out.dst_strides.back() == c.dst_strides[k] * n &&
-          out.src_strides.back() == c.src_strides[k] * n) {
+      // (Checked: in an empty copy, n times a stride may lie outside any array.)
+      std::optional<int64_t> dst_step = CheckedMul(c.dst_strides[k], n);
+      std::optional<int64_t> src_step = CheckedMul(c.src_strides[k], n);
+      if (dst_step && src_step && out.dst_strides.back() == *dst_step &&
+          out.src_strides.back() == *src_step) {
         out.sizes.back() *= n;
         out.dst_strides.back() = c.dst_strides[k];
         out.src_strides.back() = c.src_strides[k];

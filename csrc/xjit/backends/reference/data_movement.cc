@@ -105,7 +105,8 @@ absl::StatusOr<Literal> EvalSlice(const Literal& x, absl::Span<const int64_t> st
     if (strides[d] <= 0 || start[d] < 0 || start[d] > limit[d] || limit[d] > xs.dims[d]) {
       return BadAttr("slice", "bad start/limit/strides", xs);
     }
-    rd[d] = (limit[d] - start[d] + strides[d] - 1) / strides[d];
+    // ceil((limit - start) / stride) without overflowing for a huge stride.
+    rd[d] = limit[d] == start[d] ? 0 : (limit[d] - start[d] - 1) / strides[d] + 1;
   }
   Literal out(Shape(xs.dtype, rd));
   absl::Status s = Gather("slice", x, out, [&](const auto& ri, auto& oi) {
