@@ -295,8 +295,14 @@ def make_case(rng):
     return {"code": HEADER + body, "signature": sig}
 
 
-def reproducer(case, header):
-    return f"# {header}\n# run: python THIS_FILE\n{case['code']}"
+def reproducer(case, header, history=None):
+    if not history:
+        return f"# {header}\n# run: python THIS_FILE\n{case['code']}"
+    cases = ",\n".join(repr(c["code"]) for c in history)
+    return (f"# {header}\n# run: python THIS_FILE (runs the cases in order in one process)\n"
+            f"CASES = [\n{cases},\n]\nfor code in CASES:\n    try:\n"
+            f"        exec(compile(code, '<case>', 'exec'), {{}})\n"
+            f"    except Exception as e:\n        print(type(e).__name__, e)\n")
 
 
 if __name__ == "__main__":

@@ -206,8 +206,13 @@ def make_case(rng):
             "signature": ("huge-dims " if big else "") + ",".join(ops)[:120]}
 
 
-def reproducer(case, header):
-    return f"// {header}\n// input seed {case['seed']}\n{case['text']}"
+def reproducer(case, header, history=None):
+    if not history:
+        return f"// {header}\n// input seed {case['seed']}\n{case['text']}"
+    # Several modules: run them in order with the worker's pipeline.
+    body = "\n// ----- next module\n".join(c["text"] for c in history)
+    return (f"// {header}\n// {len(history)} modules, in order; run them with\n"
+            f"//   python tools/fuzz/replay.py THIS_FILE\n{body}")
 
 
 if __name__ == "__main__":

@@ -41,6 +41,7 @@ class Worker:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             env=env, bufsize=0)
         self._buf = b""
+        self.history = []  # the cases this process has run, for late crashes
         # Drain stderr so a chatty worker never blocks; keep the tail for reports.
         self.stderr_tail = []
         threading.Thread(target=self._drain, args=(self.proc,), daemon=True).start()
@@ -52,6 +53,7 @@ class Worker:
 
     def run(self, case, timeout):
         """Returns the worker's answer (a dict), or {"status": "crash", ...}."""
+        self.history = self.history[-30:] + [case]
         try:
             self.proc.stdin.write((json.dumps(case) + "\n").encode())
             self.proc.stdin.flush()
@@ -81,8 +83,9 @@ class Worker:
             sig = signal_name(self.proc.returncode)
         time.sleep(0.05)  # let the stderr thread read the fault handler's report
         tail = "".join(self.stderr_tail[-20:])
+        history = self.history
         self._start()
-        return {"status": "crash", "signal": sig, "stderr": tail}
+        return {"status": "crash", "signal": sig, "stderr": tail, "history": history}
 
     def close(self):
         try:
@@ -111,6 +114,16 @@ def run_pool(kind, next_case, on_result, jobs, seconds, max_execs, timeout):
                 if case is None:
                     return
                 answer = worker.run(case, timeout)
+                if answer["status"] == "crash" and len(answer["history"]) > 1:
+                    # Alone in a fresh process: is it this case, or damage an
+                    # earlier case in the same process left behind?
+                    fresh = Worker(kind)
+                    alone = fresh.run(case, timeout)
+                    fresh.close()
+                    if alone["status"] == "crash":
+                        answer = alone
+                    else:
+                        answer["late"] = True
                 with lock:
                     on_result(case, answer)
         finally:
@@ -158,13 +171,20 @@ def fuzz_main(kind, description, make_case, suffix, reproducer_of, argv=None):
             print(f"MISMATCH ({answer['detail'][:200]}) -> {path}", flush=True)
         if status == "crash":
             sig = f"{answer['signal']} {case.get('signature', '')}".strip()
-            path = save(case, f"signal: {answer['signal']}")
+            if answer.get("late"):
+                # Only after the earlier cases of that process: save them all,
+                # the culprit is among them (the last one is where it died).
+                sig = f"{answer['signal']} late, after {len(answer['history'])} cases"
+                path = save(case, f"signal: {answer['signal']} (only after the earlier "
+                                  f"cases of the same process)", answer["history"])
+            else:
+                path = save(case, f"signal: {answer['signal']}")
             if sig not in signatures:
                 print(f"CRASH {sig} -> {path}", flush=True)
             signatures.setdefault(sig, []).append(path)
 
-    def save(case, header):
-        body = reproducer_of(case, header)
+    def save(case, header, history=None):
+        body = reproducer_of(case, header, history)
         name = hashlib.sha1(body.encode()).hexdigest()[:16] + suffix
         os.makedirs(args.crash_dir, exist_ok=True)
         path = os.path.join(args.crash_dir, name)

@@ -97,7 +97,11 @@ def run_api_case(case):
     try:
         exec(compile(case["code"], "<case>", "exec"), {"__name__": "__fuzz__"})
     except AssertionError as e:
-        return {"status": "mismatch", "detail": str(e)[:600]}
+        detail = str(e)
+        if not detail:  # a bare assert: name the line that failed
+            line = traceback.extract_tb(e.__traceback__)[-1].lineno
+            detail = case["code"].splitlines()[line - 1].strip()
+        return {"status": "mismatch", "detail": detail[:600]}
     except Exception as e:
         return {"status": "rejected", "detail": f"{type(e).__name__}: {str(e)[:200]}"}
     return {"status": "ok", "detail": ""}
