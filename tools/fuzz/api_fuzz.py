@@ -43,7 +43,7 @@ TOL = {"float16": 2e-2, "bfloat16": 5e-2}
 
 UNARY = ["exp", "sin", "cos", "tanh", "abs", "negative", "floor", "ceil", "sign",
          "square", "log1p", "sqrt", "logical_not", "isnan", "isfinite", "invert",
-         "expm1", "arctan", "sinh", "reciprocal", "round"]
+         "expm1", "arctan", "sinh", "round"]
 BINARY = ["add", "subtract", "multiply", "maximum", "minimum", "true_divide", "power",
           "greater", "less_equal", "equal", "not_equal", "logical_and", "bitwise_and",
           "bitwise_or", "bitwise_xor", "floor_divide", "remainder", "arctan2", "hypot",
@@ -251,7 +251,7 @@ def _lax(rng):
     if kind == 2:
         e = rng.choice([0, 1, 2, 3, -1, -2, 5, 2**31, -2**40])
         return code + _compare(f"(x.astype(np.float64) ** {e}).astype(x.dtype) "
-                               f"if {e} >= 0 or x.dtype.kind == 'f' else None",
+                               f"if 0 <= {e} <= 5 or x.dtype.kind == 'f' and abs({e}) <= 5 else None",
                                f"lax.integer_pow(x, {e})", 1e-3)
     if kind == 3:
         to = rng.choice(["float32", "int32", "uint8", "bool", "float16", None, "int64"])
