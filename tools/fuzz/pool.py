@@ -124,6 +124,12 @@ def run_pool(kind, next_case, on_result, jobs, seconds, max_execs, timeout):
                         answer = alone
                     else:
                         answer["late"] = True
+                elif answer["status"] == "mismatch" or (
+                        "huge" in case.get("signature", "") and answer["status"] == "ok"):
+                    # A wrong size may have left the heap damaged: later cases
+                    # get a fresh process, so a crash is blamed on its input.
+                    worker.close()
+                    worker = Worker(kind)
                 with lock:
                     on_result(case, answer)
         finally:
