@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
 start=$(date +%s)
-cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+cmake -S . -B build/asan -G Ninja \
   -DXJIT_SANITIZE=ON -DXJIT_BUILD_PYTHON=OFF -DXJIT_BUILD_TESTS=ON \
   -DPython_EXECUTABLE="$(command -v python3)" > build/asan.configure.log
 ninja -C build/asan -j "$jobs" xjit_cc_tests
