@@ -180,7 +180,7 @@ def fuzz_main(kind, description, make_case, suffix, reproducer_of, argv=None):
             if answer.get("late"):
                 # Only after the earlier cases of that process: save them all,
                 # the culprit is among them (the last one is where it died).
-                sig = f"{answer['signal']} late (after earlier cases of one process)"
+                sig = f"{sig} (late: only after earlier cases of one process)"
                 path = save(case, f"signal: {answer['signal']} (only after the earlier "
                                   f"cases of the same process)", answer["history"])
             else:
