@@ -57,7 +57,7 @@ def _params():
         yield pytest.param(path, id=path.name, marks=marks)
 
 
-@pytest.mark.parametrize("path", _params())
+@pytest.mark.parametrize("path", list(_params()))
 def test_fuzz_input_does_not_crash(path, tmp_path):
     if path.suffix == ".mlir":
         script = tmp_path / "run_module.py"
