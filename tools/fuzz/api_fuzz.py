@@ -97,6 +97,8 @@ def _elementwise(rng):
     dtype_b = dtype if rng.random() < 0.8 else rng.choice(DTYPES)
     # Integer division by zero differs from numpy on purpose (docs/semantics.md).
     nonzero = f in ("floor_divide", "remainder", "true_divide", "power")
+    if nonzero and dtype_b == "bool":  # a False divisor is a zero divisor
+        dtype_b = "int32"
     code = _array(rng, "x", a, dtype) + _array(rng, "y", b, dtype_b, nonzero=nonzero)
     if f in ("left_shift", "right_shift", "power") and dtype_b != "bool":
         code += "y = np.abs(y) % 5\n" if dtype_b not in ("float32", "float16") else ""
