@@ -1,0 +1,7 @@
+// Hung without a memory limit: the parser allocates a constant's declared 16 GiB before checking its literal (issue 6 item 6).
+module @m {
+  func.func @main() -> (tensor<2x2xf32>) {
+    %0 = "stablehlo.constant"() { value = dense<[[0.0, 1.0], [2.0, 3.0]]> : tensor<2x2147483648xf32> } : () -> tensor<2x2xf32>
+    "func.return"(%0) : (tensor<2x2xf32>) -> ()
+  }
+}
