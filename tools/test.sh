@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # One command: install everything, build xjit with its C++ unit tests, and run
 # the whole suite (GoogleTest through ctest, then pytest), then the slow
-# checks: the C++ tests under ASan+UBSan and the fuzzers (about 10 minutes
-# more on 2 cores; XJIT_SKIP_SLOW_CHECKS=1 leaves them out locally).
+# check: the C++ tests under ASan+UBSan (XJIT_SKIP_SLOW_CHECKS=1 leaves it
+# out locally). The fuzzers (tools/fuzz/ci.sh) run only with
+# XJIT_RUN_FUZZERS=1: their numpy oracle still reports false mismatches
+# (see docs/fuzzing.md), so they are not a CI gate yet.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 XJIT_CMAKE_DEFINES="-C cmake.define.XJIT_BUILD_TESTS=ON" bash tools/install.sh "pytest>=7"
@@ -11,8 +13,10 @@ ctest --test-dir build/py --output-on-failure -j "$jobs"
 # From outside the source tree so `import xjit` is the installed package.
 (cd tests && python3 -m pytest -q -p no:cacheprovider .)
 if [ "${XJIT_SKIP_SLOW_CHECKS:-0}" = 1 ]; then
-  echo "XJIT_SKIP_SLOW_CHECKS=1: sanitizer build and fuzzers skipped"
+  echo "XJIT_SKIP_SLOW_CHECKS=1: sanitizer build skipped"
   exit 0
 fi
 bash tools/sanitize_tests.sh
-bash tools/fuzz/ci.sh
+if [ "${XJIT_RUN_FUZZERS:-0}" = 1 ]; then
+  bash tools/fuzz/ci.sh
+fi
