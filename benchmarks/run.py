@@ -28,8 +28,9 @@ def main(filters):
             continue
         times = {name: time_call(fn) for name, fn in workload().items()}
         npt, xjt, jxt = times.get("numpy"), times.get("xjit"), times.get("jax")
-        print(f"{workload.__name__:24s} {fmt(npt)} {fmt(xjt)} "
-              f"{fmt(jxt) if jxt else '           -'} {xjt / npt:10.2f}x "
+        print(f"{workload.__name__:24s} {fmt(npt) if npt else '           -'} {fmt(xjt)} "
+              f"{fmt(jxt) if jxt else '           -'} "
+              f"{(f'{xjt / npt:10.2f}x') if npt else '          -'} "
               f"{(f'{xjt / jxt:8.2f}x') if jxt else '        -'}")
 
 

@@ -95,5 +95,125 @@ def mlp_step():
     return out
 
 
+def mlp_grad_step():
+    """SGD step of a 784-512-512-10 MLP (batch 128) with the gradient from grad."""
+    rng = np.random.default_rng(0)
+    sizes = [784, 512, 512, 10]
+    params = [(rng.standard_normal((m, n)).astype(np.float32) / np.sqrt(m),
+               np.zeros(n, np.float32)) for m, n in zip(sizes[:-1], sizes[1:])]
+    x = rng.standard_normal((128, 784)).astype(np.float32)
+    y = np.eye(10, dtype=np.float32)[rng.integers(0, 10, 128)]
+
+    def make(xp, grad):
+        def loss(params, x, y):
+            h = x
+            for w, b in params[:-1]:
+                h = xp.maximum(h @ w + b, 0.0)
+            w, b = params[-1]
+            logits = h @ w + b
+            logits = logits - xp.max(logits, axis=1, keepdims=True)
+            logp = logits - xp.log(xp.sum(xp.exp(logits), axis=1, keepdims=True))
+            return -xp.mean(xp.sum(logp * y, axis=1))
+
+        def step(params, x, y):
+            g = grad(loss)(params, x, y)
+            return [(w - 0.01 * gw, b - 0.01 * gb) for (w, b), (gw, gb) in zip(params, g)]
+        return step
+
+    out = {}
+    xs = xjit.jit(make(xjnp, xjit.grad))
+    xargs = xjit.tree_util.tree_map(xjit.device_put, (params, x, y))
+    out["xjit"] = lambda: block(xs(*xargs)[0][0])
+    if jax is not None:
+        js = jax.jit(make(jjnp, jax.grad))
+        jargs = jax.device_put((params, x, y))
+        out["jax"] = lambda: block(js(*jargs)[0][0])
+    return out
+
+
+def _np_softmax(a):
+    e = np.exp(a - a.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def softmax_rows():
+    """Softmax over the rows of a 2048x1024 float32 array (xjit.nn.softmax / jax.nn)."""
+    x = np.random.default_rng(0).standard_normal((2048, 1024)).astype(np.float32)
+    out = {"numpy": lambda: _np_softmax(x)}
+    import xjit.nn
+    xf = xjit.jit(lambda a: xjit.nn.softmax(a, axis=-1))
+    xx = xjit.device_put(x)
+    out["xjit"] = lambda: block(xf(xx))
+    if jax is not None:
+        jf = jax.jit(lambda a: jax.nn.softmax(a, axis=-1))
+        jx = jax.device_put(x)
+        out["jax"] = lambda: block(jf(jx))
+    return out
+
+
+def layer_norm():
+    """Layer normalization of 2048x1024 float32 rows: nn.standardize, scale and offset."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((2048, 1024)).astype(np.float32)
+    scale = rng.standard_normal(1024).astype(np.float32)
+    offset = rng.standard_normal(1024).astype(np.float32)
+
+    def np_fn(a, g, b):
+        mean = a.mean(axis=-1, keepdims=True)
+        var = (a * a).mean(axis=-1, keepdims=True) - mean * mean
+        return (a - mean) / np.sqrt(np.maximum(var, 0) + 1e-5) * g + b
+
+    out = {"numpy": lambda: np_fn(x, scale, offset)}
+    import xjit.nn
+    xf = xjit.jit(lambda a, g, b: xjit.nn.standardize(a, axis=-1) * g + b)
+    xargs = [xjit.device_put(v) for v in (x, scale, offset)]
+    out["xjit"] = lambda: block(xf(*xargs))
+    if jax is not None:
+        jf = jax.jit(lambda a, g, b: jax.nn.standardize(a, axis=-1) * g + b)
+        jargs = [jax.device_put(v) for v in (x, scale, offset)]
+        out["jax"] = lambda: block(jf(*jargs))
+    return out
+
+
+def _random_10m(sampler_name):
+    """10M samples of jax.random.<sampler_name> (float32) from a fixed key, jitted."""
+    n = 10_000_000
+    rng = np.random.default_rng(0)
+    np_fn = {"uniform": lambda: rng.random(n, dtype=np.float32),
+             "normal": lambda: rng.standard_normal(n, dtype=np.float32)}[sampler_name]
+    out = {"numpy": np_fn}
+    xf = xjit.jit(lambda k: getattr(xjit.random, sampler_name)(k, (n,)))
+    xk = xjit.random.PRNGKey(0)
+    out["xjit"] = lambda: block(xf(xk))
+    if jax is not None:
+        jf = jax.jit(lambda k: getattr(jax.random, sampler_name)(k, (n,)))
+        jk = jax.random.PRNGKey(0)
+        out["jax"] = lambda: block(jf(jk))
+    return out
+
+
+def random_uniform_10m():
+    return _random_10m("uniform")
+
+
+def random_normal_10m():
+    return _random_10m("normal")
+
+
 ALL = [dispatch_tiny, dispatch_ten_args, eager_add, elementwise_chain_1m, reduce_sum_rows,
-       matmul_512, mlp_step]
+       matmul_512, mlp_step, mlp_grad_step, softmax_rows, layer_norm, random_uniform_10m,
+       random_normal_10m]
+def sort_1m():
+    """Sort of 1M float32 (JAX's comparator: NaNs last; the cpu radix path)."""
+    x = np.random.default_rng(0).standard_normal(1 << 20).astype(np.float32)
+    return _frameworks(np.sort, lambda xp: xp.sort, [x])
+
+
+def argsort_1m():
+    """Stable argsort of 1M float32 (a sort of (keys, iota))."""
+    x = np.random.default_rng(0).standard_normal(1 << 20).astype(np.float32)
+    return _frameworks(lambda a: np.argsort(a, kind="stable"), lambda xp: xp.argsort, [x])
+
+
+ALL = [dispatch_tiny, dispatch_ten_args, eager_add, elementwise_chain_1m, reduce_sum_rows,
+       matmul_512, mlp_step, sort_1m, argsort_1m]

@@ -164,6 +164,25 @@ def test_array_plus_too_large_python_int_raises_overflow():
         jnp.arange(3) + 2**100
 
 
+@pytest.mark.parametrize("call", [
+    lambda: jnp.ones(3, jnp.float32) + 2**40,          # promoted to float: still parsed as int
+    lambda: jnp.sin(2**40),
+    lambda: jnp.hypot(np.arange(3, dtype=np.uint8), 2**40),
+    lambda: jnp.where(True, 2**40, 1.0),
+])
+def test_python_int_operand_beyond_default_int_raises_overflow(call):
+    # JAX parses a Python int operand as a weak int32 (x64 off) before promoting it.
+    with pytest.raises(OverflowError, match="Python int 1099511627776 too large to convert to "
+                                            "int32"):
+        call()
+
+
+def test_python_int_fill_value_beyond_int32_is_converted_directly():
+    # A fill value is converted to the requested dtype, as JAX does.
+    np.testing.assert_array_equal(np.asarray(jnp.full(2, 2**40, dtype=jnp.float32)),
+                                  np.full(2, 2**40, np.float32))
+
+
 # ------------------------------------------------------------- 7: numpy-level values as JAX
 
 def test_floor_divide_by_zero_matches_jax():

@@ -62,3 +62,29 @@ def test_command_line_prints_totals(fuzzer, tmp_path):
     assert "seed 5: 40 executions" in proc.stdout, proc.stdout + proc.stderr
     # Exit 1 exactly when something was saved (a crash or a wrong result).
     assert proc.returncode == (1 if os.listdir(tmp_path) else 0), proc.stdout
+
+
+def _oracle():
+    """The check() every API-fuzzer case starts with, as a namespace."""
+    ns = {}
+    exec(api_fuzz.HEADER, ns)
+    return ns["check"]
+
+
+def test_oracle_wraps_narrow_integer_results_and_accepts_overflow_edges():
+    import numpy as np
+    check = _oracle()
+    # numpy's int64 product against JAX's int32 one: equal modulo 2**32.
+    check(np.int32(113115136), np.int64(382365204480), 0.01)
+    # A finite value near float32's max against numpy's inf (operation order).
+    check(np.array([1.0e38, 2.0], np.float32), np.array([np.inf, 2.0]), 0.01)
+    # Complex values keep their imaginary part.
+    with pytest.raises(AssertionError):
+        check(np.array([1 + 1j], np.complex64), np.array([1 - 1j]), 0.01)
+    with pytest.raises(AssertionError):
+        check(np.array([-1.0e38], np.float32), np.array([np.inf]), 0.01)
+
+
+def test_reproducer_of_a_multi_line_message_runs():
+    text = api_fuzz.reproducer({"code": "x = 1\n"}, "mismatch: values differ:\narray([1,\n 2])")
+    compile(text, "<reproducer>", "exec")

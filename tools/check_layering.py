@@ -24,11 +24,13 @@ LAYERS: dict[str, tuple[str, tuple[str, ...]]] = {
     "builder": ("builder", ("ir",)),
     "text": ("text", ("ir", "builder")),
     "passes": ("passes", ("ir", "builder")),
+    "transforms": ("transforms", ("ir", "builder", "passes")),
     "runtime": ("runtime", ("ir",)),
     "backends_common": ("backends/common", ("ir",)),
     "backends_reference": ("backends/reference", ("ir", "runtime", "passes", "backends_common")),
     "backends_cpu": ("backends/cpu", ("ir", "runtime", "passes", "backends_common")),
-    "python": ("python", ("ir", "builder", "text", "passes", "runtime", "backends_common",
+    "python": ("python", ("ir", "builder", "text", "passes", "transforms", "runtime",
+                          "backends_common",
                           "backends_reference", "backends_cpu")),
 }
 

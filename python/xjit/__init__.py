@@ -41,7 +41,12 @@ from xjit._src import core as _core  # noqa: E402
 from xjit._src.api import (  # noqa: E402
     block_until_ready, default_backend, device_count, device_put, devices, eval_shape, jit,
     local_devices)
+from xjit._src.api_transforms import (  # noqa: E402
+    grad, hessian, jacfwd, jacobian, jacrev, jvp, linearize, make_graph, value_and_grad, vjp,
+    vmap)
 from xjit._src.core import ShapeDtypeStruct  # noqa: E402
+from xjit._src.custom_derivatives import (  # noqa: E402
+    checkpoint, checkpoint_policies, custom_jvp, custom_vjp, remat)
 from xjit._src.environment import print_environment_info  # noqa: E402
 
 Array = _xjit.Array
@@ -67,11 +72,13 @@ config.observe("jax_platform_name", _observe_platform)
 if hasattr(_xjit, "set_jit_cache_size"):
     config.observe("jax_jit_cache_size", _xjit.set_jit_cache_size)
 
-from xjit import errors, lax, tree, tree_util  # noqa: E402
+from xjit import custom_derivatives, errors, lax, test_util, tree, tree_util  # noqa: E402
 from xjit._src import array_methods as _array_methods  # noqa: E402
 
 _array_methods.attach()
 
 from xjit import numpy  # noqa: E402
+from xjit import nn, scipy  # noqa: E402
+from xjit import random  # noqa: E402
 
 __version__ = "0.1.0"

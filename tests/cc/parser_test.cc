@@ -3,6 +3,7 @@
 // malformed text must fail with "line:column: what was expected".
 #include "xjit/text/parser.h"
 
+#include <cstdint>
 #include <cmath>
 #include <complex>
 #include <cstring>
@@ -169,6 +170,45 @@ std::string FusionModule() {
   return BuildAndPrint(mb, cb, {Must(cb->Add(Opcode::kGetTupleElement, {f}, GetTupleElementAttrs{1}))});
 }
 
+// rng_bit_generator: two declared results, an enum attribute.
+std::string RngModule() {
+  ModuleBuilder mb("rng");
+  ComputationBuilder* cb = mb.NewComputation("main");
+  Instruction* state = cb->Parameter(T(DType::kU64, {2}));
+  Instruction* r = Must(cb->AddWithResultType(Opcode::kRngBitGenerator, T(DType::kF32, {2, 3}),
+                                              {state}, RngBitGeneratorAttrs{RngAlgorithm::kThreeFry}));
+  return BuildAndPrint(mb, cb, {Must(cb->Add(Opcode::kGetTupleElement, {r})),
+                                Must(cb->Add(Opcode::kGetTupleElement, {r},
+                                             GetTupleElementAttrs{1}))});
+}
+
+// sort with a two-operand comparator, map and a width-changing bitcast_convert.
+std::string SortMapBitcastModule() {
+  ModuleBuilder mb("sort_map");
+  ComputationBuilder* cmp = mb.NewComputation("cmp");
+  Instruction* a = cmp->Parameter(T(DType::kF32, {}));
+  Instruction* b = cmp->Parameter(T(DType::kF32, {}));
+  cmp->Parameter(T(DType::kS32, {}));
+  cmp->Parameter(T(DType::kS32, {}));
+  Computation* less = *cmp->Finish({Must(cmp->Add(
+      Opcode::kCompare, {a, b},
+      CompareAttrs{ComparisonDirection::kLt, ComparisonType::kTotalOrder}))});
+  ComputationBuilder* fn = mb.NewComputation("fn");
+  Instruction* p = fn->Parameter(T(DType::kS32, {}));
+  Instruction* q = fn->Parameter(T(DType::kS32, {}));
+  Computation* add = *fn->Finish({Must(fn->Add(Opcode::kAdd, {p, q}))});
+  ComputationBuilder* cb = mb.NewComputation("main");
+  Instruction* x = cb->Parameter(T(DType::kF32, {2, 3}));
+  Instruction* i = cb->Parameter(T(DType::kS32, {2, 3}));
+  Instruction* sorted = Must(cb->Add(Opcode::kSort, {x, i}, SortAttrs{-1, true}, {less}));
+  Instruction* keys = Must(cb->Add(Opcode::kGetTupleElement, {sorted}, GetTupleElementAttrs{0}));
+  Instruction* idx = Must(cb->Add(Opcode::kGetTupleElement, {sorted}, GetTupleElementAttrs{1}));
+  Instruction* sum = Must(cb->Add(Opcode::kMap, {idx, idx}, MapAttrs{{0, 1}}, {add}));
+  Instruction* bytes =
+      Must(cb->AddWithResultType(Opcode::kBitcastConvert, T(DType::kU8, {2, 3, 4}), {keys}));
+  return BuildAndPrint(mb, cb, {sum, bytes});
+}
+
 template <typename T>
 Instruction* ConstantOf(ComputationBuilder* cb, DType t, std::vector<int64_t> dims,
                         std::vector<T> values) {
@@ -215,11 +255,14 @@ TEST(ParserRoundTrip, DataMovementAndTuples) { ExpectRoundTrip(MovementModule())
 TEST(ParserRoundTrip, ReduceDotAndCalls) { ExpectRoundTrip(ReduceDotCallModule()); }
 TEST(ParserRoundTrip, ConstantsOfEveryType) { ExpectRoundTrip(ConstantsModule()); }
 TEST(ParserRoundTrip, Fusion) { ExpectRoundTrip(FusionModule()); }
+TEST(ParserRoundTrip, RngBitGenerator) { ExpectRoundTrip(RngModule()); }
+TEST(ParserRoundTrip, SortMapBitcast) { ExpectRoundTrip(SortMapBitcastModule()); }
 
 TEST(ParserRoundTrip, TheModulesTogetherUseEveryOp) {
   std::vector<Opcode> covered;
   std::string all = absl::StrCat(ElementwiseModule(covered), MovementModule(),
-                                 ReduceDotCallModule(), ConstantsModule(), FusionModule());
+                                 ReduceDotCallModule(), ConstantsModule(), FusionModule(),
+                                 RngModule(), SortMapBitcastModule());
   for (int i = 0; i < kNumOpcodes; ++i) {
     Opcode op = static_cast<Opcode>(i);
     if (op == Opcode::kParameter) continue;  // printed as function arguments
@@ -507,6 +550,13 @@ TEST(ParserErrors, TooLargeTypesAndLiterals) {
               "hex data has 2 bytes");
   ExpectError(ParseLiteral("1", T(DType::kS32, {int64_t{1} << 62})).status(), "1:1",
               "too large");
+}
+
+TEST(ParserErrors, HugeIndexAttributeRejectedBeforeAllocating) {
+  // Before: a 1.6 GB splat was made before the op was even looked at (a fuzzer hang).
+  ExpectError(OpsError(R"(%0 = "stablehlo.pad"(%a, %b) {edge_padding_low = dense<0> : tensor<100000000x2xi64>} : (tensor<2xf32>, tensor<f32>) -> tensor<2xf32>)"),
+              "1:61", "a dense<...> attribute of 200000000 elements; index attributes hold at "
+                      "most 1048576");
 }
 
 TEST(ParserErrors, NonAsciiBytesGiveALocation) {

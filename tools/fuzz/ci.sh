@@ -11,4 +11,12 @@ for fuzzer in parser api; do
   python3 "tools/fuzz/${fuzzer}_fuzz.py" --seed 1 --seconds "$seconds" || status=1
   python3 "tools/fuzz/${fuzzer}_fuzz.py" --seconds "$seconds" || status=1
 done
+if [ $status != 0 ] && [ -d tools/fuzz/crashes ]; then
+  # CI keeps only the log: print each saved input so it can be replayed.
+  for f in tools/fuzz/crashes/*; do
+    echo "----- $f"
+    head -c 4000 "$f"
+    echo
+  done
+fi
 exit $status

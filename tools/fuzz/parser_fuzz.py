@@ -207,6 +207,7 @@ def make_case(rng):
 
 
 def reproducer(case, header, history=None):
+    header = header.replace("\n", "\n// ")  # a multi-line message stays a comment
     if not history:
         return f"// {header}\n// input seed {case['seed']}\n{case['text']}"
     # Several modules: run them in order with the worker's pipeline.

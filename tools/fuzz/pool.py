@@ -114,7 +114,16 @@ def run_pool(kind, next_case, on_result, jobs, seconds, max_execs, timeout):
                 if case is None:
                     return
                 answer = worker.run(case, timeout)
-                if answer["status"] == "crash" and len(answer["history"]) > 1:
+                if answer["status"] == "crash" and answer["signal"] == "HANG":
+                    # Alone in a fresh process with three times the time: a case
+                    # that finishes then was slow (a loaded machine), not hung.
+                    fresh = Worker(kind)
+                    alone = fresh.run(case, 3 * timeout)
+                    fresh.close()
+                    if alone["status"] != "crash":
+                        answer = {"status": "slow", "detail": f"over {timeout:g} s once, "
+                                  f"then {alone['status']} alone within {3 * timeout:g} s"}
+                elif answer["status"] == "crash" and len(answer["history"]) > 1:
                     # Alone in a fresh process: is it this case, or damage an
                     # earlier case in the same process left behind?
                     fresh = Worker(kind)
@@ -162,13 +171,15 @@ def fuzz_main(kind, description, make_case, suffix, reproducer_of, argv=None):
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     print(f"{kind} fuzz: seed {seed}, {args.seconds:g} s, {args.jobs} workers", flush=True)
     rng = random.Random(seed)
-    stats = {"ok": 0, "rejected": 0, "disagree": 0, "mismatch": 0, "crash": 0}
+    stats = {"ok": 0, "rejected": 0, "disagree": 0, "mismatch": 0, "crash": 0, "slow": 0}
     signatures = {}
     mismatches = []
 
     def on_result(case, answer):
         status = answer["status"]
         stats[status] = stats.get(status, 0) + 1
+        if status == "slow":
+            print(f"SLOW ({answer['detail']}): {case.get('signature', '')}", flush=True)
         if args.verbose and status in ("mismatch", "disagree"):
             print(f"{status}: {answer['detail'][:300]}", flush=True)
         if status == "mismatch":
@@ -204,7 +215,8 @@ def fuzz_main(kind, description, make_case, suffix, reproducer_of, argv=None):
     took = time.monotonic() - start
     print(f"{kind} fuzz: seed {seed}: {execs} executions in {took:.0f} s, "
           f"{stats['crash']} crashes ({len(signatures)} distinct), {stats['mismatch']} mismatches, "
-          f"{stats['rejected']} rejected cleanly, {stats['disagree']} backend disagreements")
+          f"{stats['rejected']} rejected cleanly, {stats['disagree']} backend disagreements, "
+          f"{stats['slow']} slow (not hung)")
     for sig, paths in sorted(signatures.items()):
         print(f"  crash {sig}: {len(paths)}x, e.g. {paths[0]}")
     return 1 if stats["crash"] or stats["mismatch"] else 0

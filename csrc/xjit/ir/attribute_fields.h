@@ -8,7 +8,7 @@
 // and everything generic is driven by that list: equality and hashing (here),
 // the Python binding, the StableHLO printer and parser, and the op schema
 // Python and docs/ops.md read (DescribeFields). A field's kind follows from
-// its C++ type: int64_t, std::vector<int64_t>, an enum with EnumTraits, a
+// its C++ type: int64_t, bool, std::vector<int64_t>, an enum with EnumTraits, a
 // Literal, or a nested struct with its own Fields().
 #pragma once
 
@@ -31,7 +31,7 @@ namespace xjit {
 // value; kDefaulted may be left out of the text but is always printed.
 enum class FieldUse : uint8_t { kRequired, kOptional, kDefaulted };
 
-enum class FieldKind : uint8_t { kInt, kIntList, kEnum, kLiteral, kStruct };
+enum class FieldKind : uint8_t { kInt, kIntList, kEnum, kLiteral, kStruct, kBool };
 
 template <typename S, typename M>
 struct Field {
@@ -69,6 +69,8 @@ template <typename M>
 constexpr FieldKind KindOfMember() {
   if constexpr (std::is_same_v<M, int64_t>) {
     return FieldKind::kInt;
+  } else if constexpr (std::is_same_v<M, bool>) {
+    return FieldKind::kBool;
   } else if constexpr (std::is_same_v<M, std::vector<int64_t>>) {
     return FieldKind::kIntList;
   } else if constexpr (std::is_same_v<M, Literal>) {
@@ -129,7 +131,7 @@ struct FieldInfo {
   std::vector<FieldInfo> fields;         // kStruct
 };
 
-absl::string_view FieldKindName(FieldKind kind);  // "int", "int_list", "enum", "literal", "struct"
+absl::string_view FieldKindName(FieldKind kind);  // "int", "int_list", "enum", "literal", "struct", "bool"
 
 template <typename S>
 std::vector<FieldInfo> DescribeFields() {
@@ -139,6 +141,8 @@ std::vector<FieldInfo> DescribeFields() {
     FieldInfo info{field.name, KindOfMember<M>(), field.use, "", {}, {}};
     if constexpr (KindOfMember<M>() == FieldKind::kInt) {
       info.type = "int64";
+    } else if constexpr (KindOfMember<M>() == FieldKind::kBool) {
+      info.type = "bool";
     } else if constexpr (KindOfMember<M>() == FieldKind::kIntList) {
       info.type = "int64[]";
     } else if constexpr (KindOfMember<M>() == FieldKind::kLiteral) {

@@ -64,6 +64,7 @@ absl::string_view FieldKindName(FieldKind kind) {
     case FieldKind::kEnum: return "enum";
     case FieldKind::kLiteral: return "literal";
     case FieldKind::kStruct: return "struct";
+    case FieldKind::kBool: return "bool";
   }
   return "?";
 }

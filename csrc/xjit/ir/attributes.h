@@ -40,6 +40,16 @@ struct EnumTraits<ComparisonType> {
   static constexpr const char* kNames[] = {"NOTYPE", "FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"};
 };
 
+// rng_bit_generator's algorithm; kDefault is kPhilox on the host backends (as XLA's CPU).
+enum class RngAlgorithm : uint8_t { kDefault, kThreeFry, kPhilox };
+template <>
+struct EnumTraits<RngAlgorithm> {
+  static constexpr const char* kTypeName = "RngAlgorithm";
+  static constexpr const char* kTextKind = "rng_algorithm";
+  static constexpr const char* kDescription = "rng algorithm";
+  static constexpr const char* kNames[] = {"DEFAULT", "THREE_FRY", "PHILOX"};
+};
+
 inline absl::string_view ComparisonDirectionName(ComparisonDirection d) { return EnumName(d); }
 inline absl::string_view ComparisonTypeName(ComparisonType t) { return EnumName(t); }
 
@@ -175,6 +185,45 @@ struct GetTupleElementAttrs {
   static constexpr auto Fields() {
     return std::make_tuple(
         MakeField("index", &GetTupleElementAttrs::index, FieldUse::kRequired, "i32"));
+  }
+};
+
+struct RngBitGeneratorAttrs {
+  RngAlgorithm rng_algorithm = RngAlgorithm::kDefault;
+  static constexpr auto Fields() {
+    return std::make_tuple(
+        MakeField("rng_algorithm", &RngBitGeneratorAttrs::rng_algorithm));
+  }
+};
+
+// sort: `dimension` may be negative (-R <= dimension < R, counted from the
+// end, as the spec allows); kernels normalise it.
+struct SortAttrs {
+  int64_t dimension = -1;
+  bool is_stable = false;
+  static constexpr auto Fields() {
+    return std::make_tuple(MakeField("dimension", &SortAttrs::dimension, FieldUse::kDefaulted),
+                           MakeField("is_stable", &SortAttrs::is_stable, FieldUse::kDefaulted));
+  }
+};
+
+// map: `dimensions` must be range(rank) (spec C3).
+struct MapAttrs {
+  std::vector<int64_t> dimensions;
+  static constexpr auto Fields() {
+    return std::make_tuple(MakeField("dimensions", &MapAttrs::dimensions));
+  }
+};
+
+struct ReducePrecisionAttrs {
+  int64_t exponent_bits = 1;
+  int64_t mantissa_bits = 0;
+  static constexpr auto Fields() {
+    return std::make_tuple(
+        MakeField("exponent_bits", &ReducePrecisionAttrs::exponent_bits, FieldUse::kRequired,
+                  "i32"),
+        MakeField("mantissa_bits", &ReducePrecisionAttrs::mantissa_bits, FieldUse::kRequired,
+                  "i32"));
   }
 };
 

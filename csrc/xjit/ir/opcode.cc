@@ -54,6 +54,9 @@ absl::string_view OpFamilyName(OpFamily family) {
     case OpFamily::kTuple: return "tuple";
     case OpFamily::kCall: return "call";
     case OpFamily::kFusion: return "fusion";
+    case OpFamily::kRandom: return "random";
+    case OpFamily::kSort: return "sort";
+    case OpFamily::kMap: return "map";
   }
   return "?";
 }

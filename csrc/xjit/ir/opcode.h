@@ -27,6 +27,9 @@ enum class OpFamily : uint8_t {
   kTuple,               // tuple, get_tuple_element
   kCall,                // call
   kFusion,              // fusion: element-wise ops in one region (passes/elementwise_fusion.h)
+  kRandom,              // rng_bit_generator
+  kSort,                // sort: 1-d slices ordered by a comparator region
+  kMap,                 // map: a scalar region applied at every index
 };
 
 // The typed attribute structs (ir/attributes.h), in variant order: an op's
@@ -45,7 +48,11 @@ enum class OpFamily : uint8_t {
   V(DotGeneralAttrs)          \
   V(ReduceAttrs)              \
   V(CompareAttrs)             \
-  V(GetTupleElementAttrs)
+  V(GetTupleElementAttrs)     \
+  V(RngBitGeneratorAttrs)      \
+  V(SortAttrs)                \
+  V(MapAttrs)                 \
+  V(ReducePrecisionAttrs)
 
 enum class AttrsKind : uint8_t {
 #define XJIT_ATTRS_KIND_ENUM(s) k##s,
@@ -101,7 +108,9 @@ enum OpFlag : uint32_t {
   V(Sqrt, "sqrt", kElementwiseUnary, kUnary, NoAttrs, 0, kNoFlags)                                 \
   V(Tan, "tan", kElementwiseUnary, kUnary, NoAttrs, 0, kNoFlags)                                   \
   V(Tanh, "tanh", kElementwiseUnary, kUnary, NoAttrs, 0, kNoFlags)                                 \
-  V(Convert, "convert", kElementwiseUnary, kUnary, NoAttrs, 0, kDeclaresResultType)
+  V(Convert, "convert", kElementwiseUnary, kUnary, NoAttrs, 0, kDeclaresResultType)            \
+  V(ReducePrecision, "reduce_precision", kElementwiseUnary, kUnary, ReducePrecisionAttrs, 0,       \
+    kNoFlags)
 
 #define XJIT_ELEMENTWISE_BINARY_OPS(V)                                                             \
   V(Add, "add", kElementwiseBinary, kBinary, NoAttrs, 0, kCommutative)                             \
@@ -135,7 +144,8 @@ enum OpFlag : uint32_t {
   V(Slice, "slice", kDataMovement, kUnary, SliceAttrs, 0, kNoFlags)                                \
   V(Concatenate, "concatenate", kDataMovement, kVariadic, ConcatenateAttrs, 0, kNoFlags)           \
   V(Pad, "pad", kDataMovement, kBinary, PadAttrs, 0, kNoFlags)                                     \
-  V(Reverse, "reverse", kDataMovement, kUnary, ReverseAttrs, 0, kNoFlags)
+  V(Reverse, "reverse", kDataMovement, kUnary, ReverseAttrs, 0, kNoFlags)                         \
+  V(BitcastConvert, "bitcast_convert", kDataMovement, kUnary, NoAttrs, 0, kDeclaresResultType)
 
 #define XJIT_CONTRACTION_OPS(V)                                                                    \
   V(DotGeneral, "dot_general", kContraction, kBinary, DotGeneralAttrs, 0, kNoFlags)
@@ -150,22 +160,38 @@ enum OpFlag : uint32_t {
 #define XJIT_CALL_OPS(V)                                                                           \
   V(Call, "call", kCall, kVariadic, NoAttrs, 0, kMultipleResults | kCallsFunction)
 
+// Random bits from a counter-based generator state (threefry2x32/philox4x32).
+// Results: (output_state, output); the caller declares both types.
+#define XJIT_RANDOM_OPS(V)                                                                         \
+  V(RngBitGenerator, "rng_bit_generator", kRandom, kUnary, RngBitGeneratorAttrs, 0,                \
+    kMultipleResults | kDeclaresResultType)
+
 // Made by passes, never traced: a cluster of element-wise ops in one region,
 // run by a backend as one pass over the elements (XLA's fusion instruction).
 // Printed as "xjit.fusion": StableHLO has no such op.
 #define XJIT_FUSION_OPS(V)                                                                         \
   V(Fusion, "fusion", kFusion, kVariadic, NoAttrs, 1, kMultipleResults)
 
+// sort: variadic operands permuted together, ordered by the comparator region
+// (2N scalar parameters -> i1).
+#define XJIT_SORT_OPS(V)                                                                           \
+  V(Sort, "sort", kSort, kVariadic, SortAttrs, 1, kMultipleResults)
+
+// map: the region (N scalar parameters -> one scalar) applied at each index.
+#define XJIT_MAP_OPS(V)                                                                            \
+  V(Map, "map", kMap, kVariadic, MapAttrs, 1, kNoFlags)
+
 // Every op, in enum order.
 #define XJIT_OPCODES(V)                                                                  \
   XJIT_STRUCTURAL_OPS(V) XJIT_ELEMENTWISE_OPS(V) XJIT_DATA_MOVEMENT_OPS(V)                \
   XJIT_CONTRACTION_OPS(V) XJIT_REDUCTION_OPS(V) XJIT_TUPLE_OPS(V) XJIT_CALL_OPS(V)     \
-  XJIT_FUSION_OPS(V)
+  XJIT_FUSION_OPS(V) XJIT_RANDOM_OPS(V) XJIT_SORT_OPS(V) XJIT_MAP_OPS(V)
 #define XJIT_ELEMENTWISE_OPS(V) \
   XJIT_ELEMENTWISE_UNARY_OPS(V) XJIT_ELEMENTWISE_BINARY_OPS(V) XJIT_ELEMENTWISE_TERNARY_OPS(V)
 #define XJIT_NON_ELEMENTWISE_OPS(V)                                                  \
   XJIT_STRUCTURAL_OPS(V) XJIT_DATA_MOVEMENT_OPS(V) XJIT_CONTRACTION_OPS(V)            \
-  XJIT_REDUCTION_OPS(V) XJIT_TUPLE_OPS(V) XJIT_CALL_OPS(V) XJIT_FUSION_OPS(V)
+  XJIT_REDUCTION_OPS(V) XJIT_TUPLE_OPS(V) XJIT_CALL_OPS(V) XJIT_FUSION_OPS(V)        \
+  XJIT_RANDOM_OPS(V) XJIT_SORT_OPS(V) XJIT_MAP_OPS(V)
 
 // `case Opcode::kX:` for each row it is applied to.
 #define XJIT_OPCODE_CASE(e, name, family, arity, attrs, regions, flags) case Opcode::k##e:

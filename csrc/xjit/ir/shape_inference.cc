@@ -145,6 +145,9 @@ absl::StatusOr<Shape> InferUncheckedSize(Opcode op, absl::Span<const Shape* cons
     return absl::InvalidArgumentError(
         absl::StrCat(OpcodeName(op), ": takes no called computations, got ", called.size()));
   }
+  if (op == Opcode::kReducePrecision) {  // the one unary op with attributes
+    return si::InferReducePrecision(*operands[0], attrs.get<ReducePrecisionAttrs>());
+  }
   switch (op) {
     XJIT_ELEMENTWISE_UNARY_OPS(XJIT_OPCODE_CASE)
       return si::InferElementwiseUnary(op, *operands[0], declared_result);
@@ -192,6 +195,15 @@ absl::StatusOr<Shape> InferUncheckedSize(Opcode op, absl::Span<const Shape* cons
       return si::InferCall(operands, called);
     case Opcode::kFusion:
       return si::InferFusion(operands, called);
+    case Opcode::kRngBitGenerator:
+      return si::InferRngBitGenerator(*operands[0], attrs.get<RngBitGeneratorAttrs>(),
+                                      declared_result);
+    case Opcode::kSort:
+      return si::InferSort(operands, attrs.get<SortAttrs>(), called);
+    case Opcode::kMap:
+      return si::InferMap(operands, attrs.get<MapAttrs>(), called);
+    case Opcode::kBitcastConvert:
+      return si::InferBitcastConvert(*operands[0], declared_result);
   }
   return absl::InternalError(
       absl::StrCat(OpcodeName(op), ": no shape inference rule (bug in InferShape)"));

@@ -58,6 +58,7 @@ unsigned UnaryClasses(Opcode op) {
     case Opcode::kRoundNearestEven:
     case Opcode::kErf:
     case Opcode::kIsFinite:
+    case Opcode::kReducePrecision:
       return kFloatT;
     case Opcode::kNegate:
       return kIntT | kFloatT | kComplexT;
@@ -194,6 +195,7 @@ absl::StatusOr<Shape> InferElementwiseUnary(Opcode op, const Shape& x, const Sha
     case Opcode::kSqrt:
     case Opcode::kTan:
     case Opcode::kTanh:
+    case Opcode::kReducePrecision:  // InferReducePrecision checks its attributes
     XJIT_ELEMENTWISE_BINARY_OPS(XJIT_OPCODE_CASE)
     XJIT_ELEMENTWISE_TERNARY_OPS(XJIT_OPCODE_CASE)
     XJIT_NON_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)

@@ -49,10 +49,18 @@ absl::StatusOr<Shape> InferDotGeneral(const Shape& lhs, const Shape& rhs,
                                       const DotGeneralAttrs& attrs);
 absl::StatusOr<Shape> InferReduce(Operands operands, const ReduceAttrs& attrs, Called called);
 
+absl::StatusOr<Shape> InferSort(Operands inputs, const SortAttrs& attrs, Called called);
+absl::StatusOr<Shape> InferMap(Operands inputs, const MapAttrs& attrs, Called called);
+absl::StatusOr<Shape> InferReducePrecision(const Shape& x, const ReducePrecisionAttrs& attrs);
+absl::StatusOr<Shape> InferBitcastConvert(const Shape& x, const Shape* declared);
+
 absl::StatusOr<Shape> InferTuple(Operands operands);
 absl::StatusOr<Shape> InferGetTupleElement(const Shape& tuple, const GetTupleElementAttrs& attrs);
 absl::StatusOr<Shape> InferCall(Operands operands, Called called);
 absl::StatusOr<Shape> InferFusion(Operands operands, Called called);
+
+absl::StatusOr<Shape> InferRngBitGenerator(const Shape& state, const RngBitGeneratorAttrs& attrs,
+                                           const Shape* declared);
 
 }  // namespace shape_inference
 }  // namespace xjit

@@ -98,9 +98,13 @@ absl::StatusOr<BufferAssignment> BufferAssignment::Create(const Computation& ent
       case Opcode::kConcatenate:
       case Opcode::kPad:
       case Opcode::kReverse:
+      case Opcode::kBitcastConvert:
+      XJIT_SORT_OPS(XJIT_OPCODE_CASE)
+      XJIT_MAP_OPS(XJIT_OPCODE_CASE)
       XJIT_CONTRACTION_OPS(XJIT_OPCODE_CASE)
       XJIT_REDUCTION_OPS(XJIT_OPCODE_CASE)
       XJIT_FUSION_OPS(XJIT_OPCODE_CASE)
+      XJIT_RANDOM_OPS(XJIT_OPCODE_CASE)
         break;
     }
     const bool constant = options.is_constant ? options.is_constant(instr)

@@ -12,11 +12,16 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "xjit/builder/builder.h"
+#include "xjit/builder/rewriter.h"
+#include "xjit/passes/pipeline.h"
 #include "xjit/python/bindings.h"
 #include "xjit/python/device_put.h"
 #include "xjit/python/dtype_conversion.h"
 #include "xjit/python/status_casters.h"
 #include "xjit/text/printer.h"
+#include "xjit/transforms/batching.h"
+#include "xjit/transforms/jvp.h"
+#include "xjit/transforms/transpose.h"
 
 namespace xjit::python {
 namespace {
@@ -127,6 +132,14 @@ int64_t IntFromPython(py::handle obj, absl::string_view what) {
   return Int64FromIndex(obj, what, obj);
 }
 
+bool BoolFromPython(py::handle obj, absl::string_view what) {
+  if (!PyBool_Check(obj.ptr())) {
+    ThrowIfError(absl::InvalidArgumentError(
+        absl::StrCat(what, " must be a bool, got ", py::repr(obj).cast<std::string>())));
+  }
+  return obj.ptr() == Py_True;
+}
+
 std::string StrFromPython(py::handle obj, absl::string_view what) {
   if (!py::isinstance<py::str>(obj)) {
     ThrowIfError(absl::InvalidArgumentError(
@@ -173,6 +186,8 @@ void FieldFromPython(py::handle v, const std::string& what, M& out) {
   constexpr FieldKind kind = KindOfMember<M>();
   if constexpr (kind == FieldKind::kInt) {
     out = IntFromPython(v, what);
+  } else if constexpr (kind == FieldKind::kBool) {
+    out = BoolFromPython(v, what);
   } else if constexpr (kind == FieldKind::kIntList) {
     out = DimsFromPython(v, what);
   } else if constexpr (kind == FieldKind::kEnum) {
@@ -350,6 +365,11 @@ void RegisterBuilderBindings(py::module_& m) {
       .def_property_readonly("name", &Module::name)
       .def("as_text", [](const Module& mod) { return PrintModule(mod); })
       .def("__str__", [](const Module& mod) { return PrintModule(mod); })
+      // The module after the backend-neutral passes (what a backend compiles).
+      .def("optimized",
+           [](const Module& mod) {
+             return std::shared_ptr<Module>(ValueOrThrow(passes::RunDefaultPipeline(mod)));
+           })
       .def_property_readonly("parameter_shapes",
                              [](const Module& mod) { return ShapeList(mod.ParameterShapes()); })
       .def_property_readonly("result_shapes",
@@ -482,7 +502,61 @@ void RegisterBuilderBindings(py::module_& m) {
              mb.state->module = std::shared_ptr<Module>(std::move(module));
              return mb.state->module;
            })
-      .def_property_readonly("built", [](const PyModuleBuilder& mb) { return mb.state->built(); });
+      .def_property_readonly("built", [](const PyModuleBuilder& mb) { return mb.state->built(); })
+      // Transforms (csrc/xjit/transforms/): each builds new computations of
+      // this module from one of its finished computations.
+      .def(
+          "clone_computation",
+          [](const PyModuleBuilder& mb, const PyComputation& c) {
+            ThrowIfError(NotBuilt(*mb.state, "clone_computation"));
+            if (c.state == mb.state) return c;
+            Cloner cloner(*mb.state->builder);
+            Computation* clone = ValueOrThrow(cloner.CloneComputation(*c.computation));
+            return PyComputation{mb.state, clone};
+          },
+          py::arg("computation"))
+      .def(
+          "jvp",
+          [](const PyModuleBuilder& mb, const PyComputation& c, std::vector<bool> wants,
+             const std::string& name) {
+            ThrowIfError(NotBuilt(*mb.state, "jvp"));
+            if (c.state != mb.state) {
+              ThrowIfError(absl::InvalidArgumentError("jvp: computation of another module"));
+            }
+            transforms::JvpResult r =
+                ValueOrThrow(transforms::Jvp(*c.computation, wants, *mb.state->builder, name));
+            return py::make_tuple(PyComputation{mb.state, r.computation}, r.result_has_tangent);
+          },
+          py::arg("computation"), py::arg("wants_tangent"), py::arg("name"))
+      .def(
+          "vjp",
+          [](const PyModuleBuilder& mb, const PyComputation& c, std::vector<bool> wants,
+             const std::string& name) {
+            ThrowIfError(NotBuilt(*mb.state, "vjp"));
+            if (c.state != mb.state) {
+              ThrowIfError(absl::InvalidArgumentError("vjp: computation of another module"));
+            }
+            transforms::VjpResult r =
+                ValueOrThrow(transforms::Vjp(*c.computation, wants, *mb.state->builder, name));
+            return py::make_tuple(PyComputation{mb.state, r.forward},
+                                  PyComputation{mb.state, r.backward}, r.num_residuals,
+                                  r.result_has_cotangent);
+          },
+          py::arg("computation"), py::arg("wants_cotangent"), py::arg("name"))
+      .def(
+          "vmap",
+          [](const PyModuleBuilder& mb, const PyComputation& c, std::vector<int64_t> in_axes,
+             int64_t axis_size, std::vector<int64_t> out_axes, const std::string& name) {
+            ThrowIfError(NotBuilt(*mb.state, "vmap"));
+            if (c.state != mb.state) {
+              ThrowIfError(absl::InvalidArgumentError("vmap: computation of another module"));
+            }
+            Computation* r = ValueOrThrow(transforms::Vmap(*c.computation, in_axes, axis_size,
+                                                           out_axes, *mb.state->builder, name));
+            return PyComputation{mb.state, r};
+          },
+          py::arg("computation"), py::arg("in_axes"), py::arg("axis_size"), py::arg("out_axes"),
+          py::arg("name"));
 }
 
 }  // namespace xjit::python

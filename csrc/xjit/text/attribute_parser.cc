@@ -105,7 +105,8 @@ absl::StatusOr<NamedAttr> ParseNamedAttr(Lexer& lex, bool value_required) {
     return attr;
   }
   lex.Next();
-  absl::StatusOr<AttrValue> value = ParseAttrValue(lex);
+  absl::StatusOr<AttrValue> value =
+      ParseAttrValue(lex, attr.name == "value" ? INT64_MAX : kMaxDenseIndexAttrElements);
   if (!value.ok()) return value.status();
   attr.value.push_back(*std::move(value));
   return attr;
@@ -131,7 +132,7 @@ absl::StatusOr<std::vector<NamedAttr>> ParseAttrDict(Lexer& lex) {
   return attrs;
 }
 
-absl::StatusOr<AttrValue> ParseAttrValue(Lexer& lex) {
+absl::StatusOr<AttrValue> ParseAttrValue(Lexer& lex, int64_t max_dense_elements) {
   AttrValue v;
   Token t = lex.Next();
   v.offset = t.offset;
@@ -163,7 +164,7 @@ absl::StatusOr<AttrValue> ParseAttrValue(Lexer& lex) {
     case TokenKind::kLSquare: {
       v.kind = AttrValue::Kind::kList;
       absl::Status s = ParseSeparated(lex, TokenKind::kRSquare, "]", "list", [&] {
-        absl::StatusOr<AttrValue> item = ParseAttrValue(lex);
+        absl::StatusOr<AttrValue> item = ParseAttrValue(lex, max_dense_elements);
         if (!item.ok()) return item.status();
         v.list.push_back(*std::move(item));
         return absl::OkStatus();
@@ -201,8 +202,15 @@ absl::StatusOr<AttrValue> ParseAttrValue(Lexer& lex) {
             !s.ok()) {
           return s;
         }
+        const size_t type_offset = lex.Peek().offset;
         absl::StatusOr<Shape> type = ParseType(lex);
         if (!type.ok()) return type.status();
+        if (type->num_elements() > max_dense_elements) {
+          return lex.Error(type_offset, absl::StrCat("a dense<...> attribute of ",
+                                                     type->num_elements(),
+                                                     " elements; index attributes hold at most ",
+                                                     max_dense_elements));
+        }
         absl::StatusOr<Literal> lit = DenseToLiteral(*body, *type, lex);
         if (!lit.ok()) return lit.status();
         v.kind = AttrValue::Kind::kDense;

@@ -4,6 +4,7 @@
 // while the syntax of every attribute form lives in one place.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,7 +58,15 @@ struct AttrValue {
   std::string KindName() const;
 };
 
-absl::StatusOr<AttrValue> ParseAttrValue(Lexer& lex);
+// A dense<...> attribute other than a constant's `value` lists indices,
+// dimensions or padding: this many elements is far beyond any valid one, and a
+// huge declared type (a splat) is rejected before it is allocated.
+inline constexpr int64_t kMaxDenseIndexAttrElements = int64_t{1} << 20;
+
+// `max_dense_elements` bounds the element count of a dense<...> value (and of
+// those nested in lists) before its literal is made.
+absl::StatusOr<AttrValue> ParseAttrValue(Lexer& lex,
+                                         int64_t max_dense_elements = INT64_MAX);
 // '{' [name ['=' value] {',' ...}] '}'.
 absl::StatusOr<std::vector<NamedAttr>> ParseAttrDict(Lexer& lex);
 

@@ -78,11 +78,14 @@ absl::StatusOr<Instruction*> BuildOp(const Lexer& lex, Scope& scope, const OpTex
   // the signature.
   absl::StatusOr<Instruction*> instr;
   if (DeclaresResultType(*opcode)) {
-    if (op.result_types.size() != 1) {
+    // An op with several results (rng_bit_generator) declares them all.
+    const bool several = HasMultipleResults(*opcode) && op.result_types.size() > 1;
+    if (op.result_types.size() != 1 && !several) {
       return lex.Error(op.offset, absl::StrCat("'", op.name, "' must have one result type"));
     }
-    instr = scope.cb->AddWithResultType(*opcode, op.result_types[0], *std::move(operands),
-                                        std::move(attrs), std::move(called));
+    instr = scope.cb->AddWithResultType(
+        *opcode, several ? Shape::Tuple(op.result_types) : op.result_types[0],
+        *std::move(operands), std::move(attrs), std::move(called));
   } else {
     instr = scope.cb->Add(*opcode, *std::move(operands), std::move(attrs), std::move(called));
   }

@@ -48,6 +48,8 @@ std::string FieldText(const M& value, const char* int_type, bool nested) {
   constexpr FieldKind kind = KindOfMember<M>();
   if constexpr (kind == FieldKind::kInt) {
     return absl::StrCat(value, " : ", int_type);
+  } else if constexpr (kind == FieldKind::kBool) {
+    return value ? "true" : "false";
   } else if constexpr (kind == FieldKind::kIntList) {
     return nested ? absl::StrCat("[", absl::StrJoin(value, ", "), "]") : ArrayAttr(value);
   } else if constexpr (kind == FieldKind::kEnum) {

@@ -26,12 +26,13 @@ from xjit._src.numpy import indexing as np_indexing
 from xjit._src.numpy import linalg_ops as np_linalg_ops
 from xjit._src.numpy import reductions as np_reductions
 from xjit._src.numpy import shape_ops as np_shape_ops
+from xjit._src.numpy import sorting as np_sorting
 
 Array = _xjit.Array
 Tracer = core.Tracer
 # The modules defining the xjit.numpy functions the methods delegate to.
 _NUMPY_MODULES = (np_elementwise, np_reductions, np_shape_ops, np_linalg_ops, np_indexing,
-                  np_cumulative, np_diagonal)
+                  np_cumulative, np_diagonal, np_sorting)
 
 
 def _jnp_function(name: str):
@@ -263,7 +264,7 @@ def _common_methods() -> dict:
     for py, name in _UNARY_OPS.items():
         methods[f"__{py}__"] = _unary(name)
     for name in _DELEGATED:
-        if _jnp_function(name) is not None:  # (sort, argsort: not in xjit.numpy yet)
+        if _jnp_function(name) is not None:
             methods[name] = _delegate(name)
     methods.update({
         "reshape": reshape, "transpose": transpose, "flatten": flatten, "astype": astype,

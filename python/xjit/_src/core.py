@@ -12,6 +12,7 @@ Example:
 """
 from __future__ import annotations
 
+import operator
 import threading
 from typing import Any
 
@@ -86,6 +87,46 @@ class ShapeDtypeStruct(_ShapeAndDtype):
         return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name})"
 
 
+class Pending:
+    """A concrete value computed on first use: ``fn()`` once its ``deps`` (other
+    Pending values) are computed. Evaluation is iterative, so a chain of many
+    ops does not hit Python's recursion limit.
+
+    Example:
+        >>> Pending(lambda: 3).get()
+        3
+    """
+    __slots__ = ("deps", "fn", "value", "done")
+
+    def __init__(self, fn, deps=()):
+        self.deps = deps
+        self.fn = fn
+        self.value = None
+        self.done = False
+
+    def get(self):
+        stack = [self]
+        while stack:
+            node = stack[-1]
+            if node.done:
+                stack.pop()
+                continue
+            todo = [d for d in node.deps if not d.done]
+            if todo:
+                stack.extend(todo)
+                continue
+            node.value = node.fn()
+            node.done, node.fn, node.deps = True, None, ()
+            stack.pop()
+        return self.value
+
+
+def concrete_value_of(x):
+    """The concrete value of tracer ``x`` (numpy array or xjit.Array), or None."""
+    c = x._concrete
+    return c.get() if isinstance(c, Pending) else c
+
+
 class Trace:
     """One function being traced: a module builder and the computation in it.
 
@@ -103,8 +144,12 @@ class Trace:
     """
 
     def __init__(self, module_builder, computation_builder, name: str = "main", *,
-                 parent: "Trace | None" = None, on_capture=None):
+                 parent: "Trace | None" = None, on_capture=None, concrete: bool = False):
         self.mb = module_builder
+        # A concrete trace (a transformation called outside jit) gives each op
+        # whose operands all have concrete values a concrete value too
+        # (``Pending``), so Python control flow on them works as in JAX.
+        self.concrete = concrete
         self.cb = computation_builder
         self.name = name
         self.live = True
@@ -147,7 +192,7 @@ class Trace:
         if v is None:
             v = self.cb.parameter(x.aval.dtype.name, x.aval.shape)
             self._lifted[outer] = v
-            self.captures.append(Tracer(parent, outer, x.aval))
+            self.captures.append(Tracer(parent, outer, x.aval, x._concrete))
         return v
 
     def unique_name(self, base: str) -> str:
@@ -206,13 +251,16 @@ class Tracer:
     concrete value: converting one to a Python bool/int/float or numpy array
     raises a ``ConcretizationTypeError`` subclass.
     """
-    __slots__ = ("_trace", "_value", "aval", "__weakref__")
+    __slots__ = ("_trace", "_value", "aval", "_concrete", "__weakref__")
     __array_priority__ = 100
 
-    def __init__(self, trace: Trace, value, aval: ShapedArray):
+    def __init__(self, trace: Trace, value, aval: ShapedArray, concrete=None):
         self._trace = trace
         self._value = value
         self.aval = aval
+        # None, a concrete value (numpy/xjit.Array) or a Pending one: set only
+        # in concrete traces (see Trace.concrete).
+        self._concrete = concrete
 
     shape = property(lambda self: self.aval.shape)
     dtype = property(lambda self: self.aval.dtype)
@@ -223,14 +271,31 @@ class Tracer:
     def __repr__(self):
         return f"Traced<{self.aval!r}>with<{self._trace!r}>"
 
+    def _known(self):
+        """The concrete value as numpy, or None (JAX's ``to_concrete_value``)."""
+        if self._concrete is None:
+            return None
+        return np.asarray(concrete_value_of(self))
+
+    # bool(), int(), operator.index() and item() work on a concrete value, as
+    # on JAX's JVPTracer outside jit; float(), tolist() and np.asarray() do not.
     def __bool__(self):
-        raise errors.TracerBoolConversionError(self)
+        v = self._known()
+        if v is None:
+            raise errors.TracerBoolConversionError(self)
+        return bool(v)
 
     def __index__(self):
-        raise errors.TracerIntegerConversionError(self)
+        v = self._known()
+        if v is None:
+            raise errors.TracerIntegerConversionError(self)
+        return operator.index(v)
 
     def __int__(self):
-        raise errors.TracerIntegerConversionError(self)
+        v = self._known()
+        if v is None:
+            raise errors.TracerIntegerConversionError(self)
+        return int(v)
 
     def __float__(self):
         raise errors.ConcretizationTypeError(self, "float() was called on a traced array.")
@@ -242,7 +307,10 @@ class Tracer:
         raise errors.TracerArrayConversionError(self)
 
     def item(self, *args):
-        raise errors.ConcretizationTypeError(self, "item() was called on a traced array.")
+        v = self._known()
+        if v is None:
+            raise errors.ConcretizationTypeError(self, "item() was called on a traced array.")
+        return v.item(*args)
 
     def tolist(self):
         raise errors.ConcretizationTypeError(self, "tolist() was called on a traced array.")
@@ -252,6 +320,7 @@ class Tracer:
                         f"not hashable; static arguments must be Python values)")
 
 
-def tracer_from_value(trace: Trace, value, weak_type: bool = False) -> Tracer:
+def tracer_from_value(trace: Trace, value, weak_type: bool = False, concrete=None) -> Tracer:
     """Wrap builder ``value`` (a non-tuple graph value) as a Tracer of ``trace``."""
-    return Tracer(trace, value, ShapedArray(value.shape, DTYPE_BY_NAME[value.dtype], weak_type))
+    return Tracer(trace, value, ShapedArray(value.shape, DTYPE_BY_NAME[value.dtype], weak_type),
+                  concrete)

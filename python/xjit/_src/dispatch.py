@@ -160,14 +160,37 @@ def _bind_traced(trace, name, operands, attrs, weak_type, regions):
     values = [graph_value(trace, x) for x in operands]
     called = [build(trace.mb) for build in regions]
     out = trace.cb.op(name, values, attrs, called, user_location())
+    pending = (_pending_value(name, operands, attrs, weak_type, called)
+               if trace.concrete else None)
     if not out.is_tuple:
-        return core.tracer_from_value(trace, out, _weak_flags(weak_type, 1)[0])
+        return core.tracer_from_value(trace, out, _weak_flags(weak_type, 1)[0], pending)
     n = len(out.tuple_shapes)
     weak = _weak_flags(weak_type, n)
     loc = user_location()
     return [core.tracer_from_value(
-        trace, trace.cb.op("get_tuple_element", [out], {"index": i}, [], loc), weak[i])
+        trace, trace.cb.op("get_tuple_element", [out], {"index": i}, [], loc), weak[i],
+        None if pending is None else core.Pending(lambda i=i: pending.value[i], (pending,)))
         for i in range(n)]
+
+
+def _pending_value(name, operands, attrs, weak_type, called):
+    """The op's concrete value, computed eagerly when first asked for, if every
+    operand has one (a concrete trace: a transformation outside jit)."""
+    deps = []
+    for x in operands:
+        if isinstance(x, Tracer):
+            c = x._concrete
+            if c is None:
+                return None
+            if isinstance(c, core.Pending):
+                deps.append(c)
+
+    def compute():
+        args = [core.concrete_value_of(x) if isinstance(x, Tracer) else x for x in operands]
+        regions = [lambda mb, c=c: mb.clone_computation(c) for c in called]
+        out = _bind_eager(name, args, attrs, weak_type, regions, None)
+        return out
+    return core.Pending(compute, deps)
 
 
 # (name, attrs, signature, device, region_key) -> (executable, number of results, is_tuple)

@@ -66,11 +66,16 @@ def output_value(trace: core.Trace, leaf) -> tuple:
 
 
 def _trace_function(trace: core.Trace, fun: Callable, in_treedef, in_avals,
-                    rebuild_args: Callable | None) -> tuple:
-    """Run ``fun`` on parameters of ``trace``: (out_treedef, [(value, weak)] per output leaf)."""
+                    rebuild_args: Callable | None, concrete: Sequence | None = None) -> tuple:
+    """Run ``fun`` on parameters of ``trace``: (out_treedef, [(value, weak)] per output leaf).
+
+    ``concrete``: per parameter, its concrete value or None (concrete traces only)."""
     cb = trace.cb
+    if concrete is None:
+        concrete = [None] * len(in_avals)
     with core.new_trace(trace):
-        tracers = [core.Tracer(trace, cb.parameter(a.dtype.name, a.shape), a) for a in in_avals]
+        tracers = [core.Tracer(trace, cb.parameter(a.dtype.name, a.shape), a, c)
+                   for a, c in zip(in_avals, concrete)]
         args, kwargs = in_treedef.unflatten(tracers)
         if rebuild_args is not None:
             args, kwargs = rebuild_args(args, kwargs)

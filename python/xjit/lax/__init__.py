@@ -6,8 +6,10 @@ Example:
     >>> lax.add(np.float32(1), 2.0)
     Array(3., dtype=float32)
 """
+from xjit._src.api_transforms import stop_gradient
 from xjit._src.lax.control_flow import (
     cond, fori_loop, scan, select_n, switch, while_loop)
+from xjit._src.lax.cumulative import cumlogsumexp, cummax, cummin, cumprod, cumsum
 from xjit._src.lax.elementwise import (
     RoundingMethod, _convert_element_type, abs, acos, acosh, add, and_, asin, asinh, atan,
     atan2, atanh, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, cbrt, ceil, clamp, clz,
@@ -16,10 +18,14 @@ from xjit._src.lax.elementwise import (
     not_, or_, population_count, pow, real, reciprocal, rem, round, rsqrt, select,
     shift_left, shift_right_arithmetic, shift_right_logical, sign, sin, sinh, sqrt, square,
     sub, tan, tanh, xor)
+from xjit._src.lax.bits import bitcast_convert_type, reduce_precision
 from xjit._src.lax.linalg import dot, dot_general
+from xjit._src.lax.rng import RandomAlgorithm, rng_bit_generator  # noqa: F401
 from xjit._src.lax.reductions import (
     argmax, argmin, reduce, reduce_and, reduce_max, reduce_min, reduce_or, reduce_prod,
     reduce_sum)
+from xjit._src.lax.special import digamma, erf_inv, erfc, lgamma
+from xjit._src.lax.sorting import sort, sort_key_val, top_k
 from xjit._src.lax.shapes import (
     broadcast, broadcast_in_dim, broadcasted_iota, concatenate, expand_dims, full, full_like,
     index_in_dim, iota, pad, reshape, rev, slice, slice_in_dim, squeeze, transpose,

@@ -39,9 +39,22 @@ from xjit._src.numpy.shape_ops import (  # noqa: F401
     dstack, column_stack, flip, fliplr, flipud, split, array_split, astype, result_type,
     promote_types, can_cast, isscalar, repeat, tile)
 from xjit._src.numpy.linalg_ops import matmul, dot, vdot, inner, outer, tensordot  # noqa: F401
-from xjit._src.numpy.indexing import nonzero, argwhere, take  # noqa: F401
+from xjit._src.numpy.cumulative import (  # noqa: F401
+    cumsum, cumprod, cumulative_sum, cumulative_prod, nancumsum, nancumprod)
+from xjit._src.numpy.indexing import take  # noqa: F401
+from xjit._src.numpy.sorting import (  # noqa: F401
+    sort, argsort, lexsort, partition, argpartition, searchsorted, nonzero, argwhere, flatnonzero)
+from xjit._src.numpy.setops import unique  # noqa: F401
+from xjit._src.numpy.quantiles import (  # noqa: F401
+    median, percentile, quantile, nanmedian, nanpercentile, nanquantile)
+from xjit._src.numpy.interp import interp  # noqa: F401
 from xjit._src.numpy.cumulative import cumsum, cumprod, cumulative_sum, cumulative_prod  # noqa: F401
 from xjit._src.numpy.diagonal import diagonal, trace, diag  # noqa: F401
+from xjit._src.numpy.einsum import einsum, einsum_path  # noqa: F401
+from xjit._src.numpy.pad import pad  # noqa: F401
+from xjit._src.numpy.roll import roll  # noqa: F401
+from xjit._src.numpy.selection import select, piecewise  # noqa: F401
+from xjit._src.numpy.differences import diff, gradient  # noqa: F401
 
 # numpy's abstract scalar hierarchy, for issubdtype.
 from numpy import (  # noqa: F401

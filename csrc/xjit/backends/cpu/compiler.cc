@@ -15,9 +15,12 @@
 #include "xjit/backends/cpu/donation.h"
 #include "xjit/backends/cpu/elementwise.h"
 #include "xjit/backends/cpu/fusion.h"
+#include "xjit/backends/cpu/map.h"
 #include "xjit/backends/cpu/matmul.h"
 #include "xjit/backends/cpu/program.h"
 #include "xjit/backends/cpu/reduce.h"
+#include "xjit/backends/cpu/rng_bit_generator.h"
+#include "xjit/backends/cpu/sort.h"
 #include "xjit/backends/cpu/work_estimate.h"
 #include "xjit/passes/buffer_assignment.h"
 #include "xjit/passes/elementwise_fusion.h"
@@ -122,6 +125,22 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
     case Opcode::kReduce:
       if (absl::Status s = array_operands(); !s.ok()) return s;
       thunk = MakeReduceThunk(instr, in, out);
+      break;
+    case Opcode::kRngBitGenerator:
+      if (absl::Status s = array_operands(); !s.ok()) return s;
+      thunk = MakeRngBitGeneratorThunk(instr, in[0], out[0], out[1]);
+      break;
+    case Opcode::kSort:
+      if (absl::Status s = array_operands(); !s.ok()) return s;
+      thunk = MakeSortThunk(instr, in, out);
+      break;
+    case Opcode::kMap:
+      if (absl::Status s = array_operands(); !s.ok()) return s;
+      thunk = MakeMapThunk(instr, in, out[0]);
+      break;
+    case Opcode::kBitcastConvert:  // the same little-endian bytes, retyped
+      if (absl::Status s = array_operands(); !s.ok()) return s;
+      thunk = MakeCopyThunk(in[0], out[0], instr.shape().byte_size());
       break;
     XJIT_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
       if (absl::Status s = array_operands(); !s.ok()) return s;

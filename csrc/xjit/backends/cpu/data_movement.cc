@@ -145,6 +145,10 @@ absl::StatusOr<std::vector<CopyPiece>> PlanPieces(const Instruction& instr, int*
     XJIT_TUPLE_OPS(XJIT_OPCODE_CASE)
     XJIT_CALL_OPS(XJIT_OPCODE_CASE)
     XJIT_FUSION_OPS(XJIT_OPCODE_CASE)
+    XJIT_RANDOM_OPS(XJIT_OPCODE_CASE)
+    XJIT_SORT_OPS(XJIT_OPCODE_CASE)
+    XJIT_MAP_OPS(XJIT_OPCODE_CASE)
+    case Opcode::kBitcastConvert:  // a plain copy (compiler.cc)
       break;
   }
   return absl::InternalError(

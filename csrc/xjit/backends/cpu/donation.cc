@@ -106,6 +106,9 @@ bool ResultMayReuseParameter(const BufferAssignment& assignment, int64_t result,
     XJIT_REDUCTION_OPS(XJIT_OPCODE_CASE)
     XJIT_TUPLE_OPS(XJIT_OPCODE_CASE)
     XJIT_CALL_OPS(XJIT_OPCODE_CASE)
+    XJIT_RANDOM_OPS(XJIT_OPCODE_CASE)
+    XJIT_SORT_OPS(XJIT_OPCODE_CASE)
+    XJIT_MAP_OPS(XJIT_OPCODE_CASE)
       return false;
   }
   return false;

@@ -80,7 +80,65 @@ XJIT_ISA_CLONES void ConvertKernel(const void* const* in, const int64_t*, void* 
   for (int64_t i = begin; i < end; ++i) y[i] = ConvertElement<To>(x[i]);
 }
 
+// reduce_precision on the bits of a float with kMantissa mantissa bits out
+// of kBits: round to st[2] mantissa bits (ties to even), then overflow to
+// +-Inf / flush to +-0 outside an st[1]-bit exponent range (no subnormals in
+// the reduced format); a NaN is passed through unchanged.
+template <typename T, typename U, int kBits, int kMantissa>
+XJIT_ISA_CLONES void ReducePrecisionKernel(const void* const* in, const int64_t* st, void* out,
+                                           int64_t begin, int64_t end) {
+  constexpr int kExp = kBits - 1 - kMantissa;
+  constexpr U kSignBit = U{1} << (kBits - 1);
+  constexpr U kExpField = ((U{1} << kExp) - 1) << kMantissa;
+  const int64_t exp_bits = st[1], man_bits = st[2];
+  const U* x = static_cast<const U*>(in[0]);
+  U* y = static_cast<U*>(out);
+  const bool round = man_bits < kMantissa;
+  const int shift = round ? kMantissa - static_cast<int>(man_bits) : 0;
+  const U low_mask = round ? static_cast<U>((U{1} << shift) - 1) : U{0};
+  const bool clip = exp_bits < kExp;
+  const int64_t bias = (int64_t{1} << (kExp - 1)) - 1;
+  const int64_t reduced_bias = clip ? (int64_t{1} << (exp_bits - 1)) - 1 : 0;
+  for (int64_t i = begin; i < end; ++i) {
+    const U v = x[i];
+    const bool nan = (v & kExpField) == kExpField && (v & ~(kExpField | kSignBit)) != 0;
+    if (nan) {
+      y[i] = v;
+      continue;
+    }
+    U r = v;
+    if (round) {
+      // Round the magnitude's bits: adding half (minus one when the kept
+      // part is even) and truncating is round-half-to-even.
+      const U kept_lsb = static_cast<U>((r >> shift) & 1);
+      r = static_cast<U>(r + (low_mask >> 1) + kept_lsb);
+      r = static_cast<U>(r & ~low_mask);
+    }
+    if (clip) {
+      const int64_t e = static_cast<int64_t>((r & kExpField) >> kMantissa) - bias;
+      if (e > reduced_bias) {
+        r = static_cast<U>((r & kSignBit) | kExpField);
+      } else if (e <= -reduced_bias) {
+        r = static_cast<U>(r & kSignBit);
+      }
+    }
+    y[i] = r;
+  }
+}
+
 using KernelOr = absl::StatusOr<ElementwiseKernel>;
+
+KernelOr ReducePrecisionFor(const Instruction& instr) {
+  switch (instr.operand(0)->shape().dtype) {
+    case DType::kF16: return &ReducePrecisionKernel<f16, uint16_t, 16, 10>;
+    case DType::kBF16: return &ReducePrecisionKernel<bf16, uint16_t, 16, 7>;
+    case DType::kF32: return &ReducePrecisionKernel<float, uint32_t, 32, 23>;
+    case DType::kF64: return &ReducePrecisionKernel<double, uint64_t, 64, 52>;
+    default: break;
+  }
+  return absl::UnimplementedError(absl::StrCat("reduce_precision: the cpu backend has no kernel for ",
+                                               instr.operand(0)->shape().ToString()));
+}
 
 absl::Status Unsupported(const Instruction& instr) {
   return absl::UnimplementedError(absl::StrCat(
@@ -190,6 +248,7 @@ absl::StatusOr<ElementwiseKernel> GetElementwiseKernel(const Instruction& instr)
       }
       return CompareFor<false>(instr);
     case Opcode::kConvert: return ConvertFor(instr);
+    case Opcode::kReducePrecision: return ReducePrecisionFor(instr);
     case Opcode::kSelect:
     case Opcode::kClamp: return SelectOrClampFor(instr);
     XJIT_NON_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
@@ -197,6 +256,14 @@ absl::StatusOr<ElementwiseKernel> GetElementwiseKernel(const Instruction& instr)
   }
   return absl::InternalError(
       absl::StrCat(OpcodeName(instr.opcode()), " is not an element-wise op"));
+}
+
+std::vector<int64_t> KernelParameters(const Instruction& instr) {
+  if (instr.opcode() == Opcode::kReducePrecision) {
+    const ReducePrecisionAttrs& a = instr.attrs<ReducePrecisionAttrs>();
+    return {a.exponent_bits, a.mantissa_bits};
+  }
+  return {};
 }
 
 namespace {
@@ -292,6 +359,7 @@ absl::StatusOr<std::unique_ptr<ElementwiseThunk>> MakeElementwiseOp(
     const bool one = i < splat.size() && splat[i];
     strides.push_back(!one && instr.operand(i)->shape().num_elements() == n ? 1 : 0);
   }
+  for (int64_t p : KernelParameters(instr)) strides.push_back(p);
   std::vector<int64_t> widths;
   for (const Instruction* operand : instr.operands()) widths.push_back(ByteWidth(operand->shape().dtype));
   return std::make_unique<ElementwiseThunk>(*kernel, std::move(inputs), std::move(strides),

@@ -14,9 +14,15 @@ namespace xjit::cpu {
 
 // Computes elements [begin, end) of one element-wise op. in_strides[i] is 0
 // when operand i is a broadcast scalar (select's pred, clamp's bounds) and 1
-// otherwise; kernels of ops whose operands always match ignore it.
+// otherwise; kernels of ops whose operands always match ignore it. After the
+// operands' strides come the op's integer parameters (KernelParameters).
 using ElementwiseKernel = void (*)(const void* const* in, const int64_t* in_strides,
                                    void* out, int64_t begin, int64_t end);
+
+// The integer attributes an element-wise kernel reads after the operands'
+// strides: reduce_precision's exponent_bits and mantissa_bits; none for the
+// other ops.
+std::vector<int64_t> KernelParameters(const Instruction& instr);
 
 // The kernel for an element-wise instruction, or Unimplemented naming the op
 // and element type when there is none.

@@ -18,7 +18,7 @@ absl::StatusOr<ScalarEvaluator> ScalarEvaluator::Compile(const Computation& regi
   ev.num_parameters_ = static_cast<int64_t>(region.parameters().size());
   ev.parameter_values_.assign(ev.num_parameters_, -1);
   auto fail = [&](const Instruction& instr, absl::string_view why) {
-    return absl::UnimplementedError(absl::StrCat("reduce body '", region.name(), "': ",
+    return absl::UnimplementedError(absl::StrCat("region '", region.name(), "': ",
                                                  OpcodeName(instr.opcode()), " ", why,
                                                  " is not supported by the cpu backend"));
   };
@@ -55,7 +55,12 @@ absl::StatusOr<ScalarEvaluator> ScalarEvaluator::Compile(const Computation& regi
       XJIT_ELEMENTWISE_OPS(XJIT_OPCODE_CASE) {
         auto kernel = GetElementwiseKernel(instr);
         if (!kernel.ok()) return kernel.status();
-        Step step{*kernel, {0, 0, 0}, static_cast<int32_t>(instr.operands().size()), i};
+        Step step{*kernel, {0, 0, 0}, static_cast<int32_t>(instr.operands().size()), i, {1, 1, 1}};
+        // An op's integer parameters follow its operands' strides (elementwise.h).
+        std::vector<int64_t> params = KernelParameters(instr);
+        for (size_t k = 0; k < params.size() && step.num_inputs + k < 3; ++k) {
+          step.strides[step.num_inputs + k] = params[k];
+        }
         for (int32_t k = 0; k < step.num_inputs; ++k) step.inputs[k] = value_of.at(instr.operand(k));
         ev.steps_.push_back(step);
         value_of[&instr] = i;
@@ -64,6 +69,9 @@ absl::StatusOr<ScalarEvaluator> ScalarEvaluator::Compile(const Computation& regi
       case Opcode::kIota: case Opcode::kTranspose: case Opcode::kSlice: case Opcode::kConcatenate:
       case Opcode::kPad: case Opcode::kReverse: case Opcode::kDotGeneral: case Opcode::kReduce:
       case Opcode::kTuple: case Opcode::kCall: case Opcode::kFusion:
+      case Opcode::kRngBitGenerator:
+      case Opcode::kSort:
+      case Opcode::kMap: case Opcode::kBitcastConvert:
         return fail(instr, "");
     }
   }
@@ -92,11 +100,10 @@ ScalarEvaluator::Frame ScalarEvaluator::NewFrame() const {
 
 void ScalarEvaluator::Evaluate(Frame& frame, const void* const* params) const {
   for (int64_t p = 0; p < num_parameters_; ++p) frame.values[parameter_values_[p]] = params[p];
-  static const int64_t kStrides[3] = {1, 1, 1};
   for (const Step& s : steps_) {
     const void* in[3] = {frame.values[s.inputs[0]], frame.values[s.inputs[1]],
                          frame.values[s.inputs[2]]};
-    s.kernel(in, kStrides, frame.cells[s.output].bytes, 0, 1);
+    s.kernel(in, s.strides, frame.cells[s.output].bytes, 0, 1);
   }
 }
 

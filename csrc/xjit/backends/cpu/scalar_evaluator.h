@@ -1,4 +1,4 @@
-// Runs a region (a reduce body) on scalars, one element at a time. Used for
+// Runs a region (a reduce body, a sort comparator, a map computation) on scalars, one element at a time. Used for
 // reductions whose body is not a single known op, e.g. a variadic argmax of
 // compare + select. Each body instruction becomes one call of its element-wise
 // kernel on one element; values live in 16-byte cells (wide enough for c128).
@@ -41,6 +41,7 @@ class ScalarEvaluator {
     int32_t inputs[3];
     int32_t num_inputs;
     int32_t output;
+    int64_t strides[3];  // 1 per operand, then the op's parameters (reduce_precision's bits)
   };
   int64_t num_parameters_ = 0;
   std::vector<int32_t> parameter_values_;  // value index of each parameter

@@ -22,6 +22,9 @@ bool SupportsOp(Opcode op) {
     case Opcode::kSlice: case Opcode::kConcatenate: case Opcode::kPad: case Opcode::kReverse:
     case Opcode::kDotGeneral: case Opcode::kReduce: case Opcode::kTuple:
     case Opcode::kGetTupleElement: case Opcode::kCall: case Opcode::kFusion:
+    case Opcode::kRngBitGenerator:
+    case Opcode::kSort: case Opcode::kMap: case Opcode::kReducePrecision:
+    case Opcode::kBitcastConvert:
       return true;
   }
   return false;

@@ -19,7 +19,7 @@ bool IsTranscendental(Opcode op) {
     case Opcode::kImag: case Opcode::kIsFinite: case Opcode::kNegate: case Opcode::kNot:
     case Opcode::kPopcnt: case Opcode::kReal: case Opcode::kRoundNearestAfz:
     case Opcode::kRoundNearestEven: case Opcode::kRsqrt: case Opcode::kSign: case Opcode::kSqrt:
-    case Opcode::kConvert:
+    case Opcode::kConvert: case Opcode::kReducePrecision:
     case Opcode::kAdd: case Opcode::kSubtract: case Opcode::kMultiply: case Opcode::kDivide:
     case Opcode::kMaximum: case Opcode::kMinimum: case Opcode::kAnd: case Opcode::kOr:
     case Opcode::kXor: case Opcode::kShiftLeft: case Opcode::kShiftRightArithmetic:
@@ -50,7 +50,21 @@ int64_t EstimateInstructionWork(const Instruction& instr) {
     for (const Instruction* o : instr.operands()) in += o->shape().total_elements();
     return std::max(in, out);
   }
+  if (op == Opcode::kSort) {  // n log n comparisons, each operand permuted
+    const Shape& x = instr.operand(0)->shape();
+    int64_t d = instr.attrs<SortAttrs>().dimension;
+    if (d < 0) d += x.rank();
+    const int64_t n = d >= 0 && d < x.rank() ? x.dims[d] : 1;
+    int64_t log_n = 1;
+    while ((int64_t{1} << log_n) < n) ++log_n;
+    return x.num_elements() * log_n * static_cast<int64_t>(instr.operands().size());
+  }
+  if (op == Opcode::kMap) {  // the computation runs once per element
+    return out * static_cast<int64_t>(instr.called_computations()[0]->instructions().size());
+  }
   if (IsTranscendental(op)) return out * kTranscendentalWeight;
+  // A threefry or philox hash is about a hundred integer operations per block.
+  if (op == Opcode::kRngBitGenerator) return out * 3 * kTranscendentalWeight;
   return out;
 }
 

@@ -44,6 +44,7 @@ bool FloatOrComplexMath(Opcode op, const Literal& x, DType t, Literal* out) {
     case Opcode::kImag: case Opcode::kIsFinite: case Opcode::kLogPlusOne: case Opcode::kNot:
     case Opcode::kPopcnt: case Opcode::kReal: case Opcode::kRoundNearestAfz:
     case Opcode::kRoundNearestEven: case Opcode::kSign: case Opcode::kConvert:
+    case Opcode::kReducePrecision:
     XJIT_ELEMENTWISE_BINARY_OPS(XJIT_OPCODE_CASE)
     XJIT_ELEMENTWISE_TERNARY_OPS(XJIT_OPCODE_CASE)
     XJIT_NON_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
@@ -76,7 +77,7 @@ absl::StatusOr<Literal> UnaryTyped(Opcode op, const Literal& x) {
       case Opcode::kLog: case Opcode::kLogistic: case Opcode::kNegate: case Opcode::kNot:
       case Opcode::kPopcnt: case Opcode::kRoundNearestAfz: case Opcode::kRoundNearestEven:
       case Opcode::kRsqrt: case Opcode::kSine: case Opcode::kSqrt: case Opcode::kTan:
-      case Opcode::kTanh: case Opcode::kConvert:
+      case Opcode::kTanh: case Opcode::kConvert: case Opcode::kReducePrecision:
       XJIT_ELEMENTWISE_BINARY_OPS(XJIT_OPCODE_CASE)
       XJIT_ELEMENTWISE_TERNARY_OPS(XJIT_OPCODE_CASE)
       XJIT_NON_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
@@ -103,7 +104,7 @@ absl::StatusOr<Literal> UnaryTyped(Opcode op, const Literal& x) {
       case Opcode::kCosine: case Opcode::kCountLeadingZeros: case Opcode::kExponential:
       case Opcode::kLog: case Opcode::kLogistic: case Opcode::kNegate: case Opcode::kNot:
       case Opcode::kPopcnt: case Opcode::kRsqrt: case Opcode::kSine: case Opcode::kSqrt:
-      case Opcode::kTan: case Opcode::kTanh: case Opcode::kConvert:
+      case Opcode::kTan: case Opcode::kTanh: case Opcode::kConvert: case Opcode::kReducePrecision:
       XJIT_ELEMENTWISE_BINARY_OPS(XJIT_OPCODE_CASE)
       XJIT_ELEMENTWISE_TERNARY_OPS(XJIT_OPCODE_CASE)
       XJIT_NON_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
@@ -126,6 +127,7 @@ absl::StatusOr<Literal> UnaryTyped(Opcode op, const Literal& x) {
       case Opcode::kLogistic: case Opcode::kReal: case Opcode::kRoundNearestAfz:
       case Opcode::kRoundNearestEven: case Opcode::kRsqrt: case Opcode::kSine:
       case Opcode::kSqrt: case Opcode::kTan: case Opcode::kTanh: case Opcode::kConvert:
+      case Opcode::kReducePrecision:
       XJIT_ELEMENTWISE_BINARY_OPS(XJIT_OPCODE_CASE)
       XJIT_ELEMENTWISE_TERNARY_OPS(XJIT_OPCODE_CASE)
       XJIT_NON_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)

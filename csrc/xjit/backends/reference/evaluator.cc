@@ -61,6 +61,72 @@ absl::StatusOr<Value> EvalReduceInstr(const Instruction& instr,
   return Value::Tuple(std::move(elements));
 }
 
+// Runs `region` on 0-d literal arguments; its results must be arrays.
+absl::StatusOr<std::vector<Literal>> RunRegion(const Computation& region,
+                                               std::vector<Literal> args) {
+  std::vector<Value> values;
+  values.reserve(args.size());
+  for (Literal& a : args) values.emplace_back(std::move(a));
+  absl::StatusOr<std::vector<Value>> out = EvaluateComputation(region, values);
+  if (!out.ok()) return out.status();
+  std::vector<Literal> results;
+  for (Value& v : *out) {
+    if (v.is_tuple) return absl::InvalidArgumentError("region returned a tuple");
+    results.push_back(std::move(v.array));
+  }
+  return results;
+}
+
+absl::StatusOr<Value> EvalSortInstr(const Instruction& instr,
+                                    const std::vector<const Value*>& operands) {
+  if (instr.called_computations().size() != 1) {
+    return absl::InvalidArgumentError("needs one comparator");
+  }
+  std::vector<const Literal*> inputs;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    absl::StatusOr<const Literal*> l = ArrayOperand(operands, i);
+    if (!l.ok()) return l.status();
+    inputs.push_back(*l);
+  }
+  const Computation& cmp = *instr.called_computations()[0];
+  SortComparator less = [&cmp](std::vector<Literal> args) -> absl::StatusOr<bool> {
+    absl::StatusOr<std::vector<Literal>> r = RunRegion(cmp, std::move(args));
+    if (!r.ok()) return r.status();
+    if (r->size() != 1 || r->front().shape() != Shape(DType::kPred, {})) {
+      return absl::InvalidArgumentError("sort comparator must return one i1");
+    }
+    return r->front().data_as<bool>()[0];
+  };
+  absl::StatusOr<std::vector<Literal>> results =
+      EvalSort(inputs, instr.attrs<SortAttrs>().dimension, less);
+  if (!results.ok()) return results.status();
+  if (results->size() == 1) return Value(std::move((*results)[0]));
+  std::vector<Value> elements;
+  for (Literal& l : *results) elements.emplace_back(std::move(l));
+  return Value::Tuple(std::move(elements));
+}
+
+absl::StatusOr<Value> EvalMapInstr(const Instruction& instr,
+                                   const std::vector<const Value*>& operands) {
+  if (instr.called_computations().size() != 1) {
+    return absl::InvalidArgumentError("needs one computation");
+  }
+  std::vector<const Literal*> inputs;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    absl::StatusOr<const Literal*> l = ArrayOperand(operands, i);
+    if (!l.ok()) return l.status();
+    inputs.push_back(*l);
+  }
+  const Computation& fn = *instr.called_computations()[0];
+  MapComputation apply = [&fn](std::vector<Literal> args) -> absl::StatusOr<Literal> {
+    absl::StatusOr<std::vector<Literal>> r = RunRegion(fn, std::move(args));
+    if (!r.ok()) return r.status();
+    if (r->size() != 1) return absl::InvalidArgumentError("map computation must return one value");
+    return std::move(r->front());
+  };
+  return Wrap(EvalMap(inputs, instr.shape().dtype, apply));
+}
+
 absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
                                       const std::vector<const Value*>& operands,
                                       absl::Span<const Value> args) {
@@ -80,6 +146,11 @@ absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
     XJIT_ARRAY(b, 1);
     const CompareAttrs& attrs = instr.attrs<CompareAttrs>();
     return Wrap(EvalCompare(a, b, attrs.comparison_direction, attrs.compare_type));
+  }
+  if (op == Opcode::kReducePrecision) {
+    XJIT_ARRAY(x, 0);
+    const ReducePrecisionAttrs& attrs = instr.attrs<ReducePrecisionAttrs>();
+    return Wrap(EvalReducePrecision(x, attrs.exponent_bits, attrs.mantissa_bits));
   }
   if (IsElementwiseUnary(op)) {
     XJIT_ARRAY(x, 0);
@@ -165,6 +236,14 @@ absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
     }
     case Opcode::kReduce:
       return EvalReduceInstr(instr, operands);
+    case Opcode::kSort:
+      return EvalSortInstr(instr, operands);
+    case Opcode::kMap:
+      return EvalMapInstr(instr, operands);
+    case Opcode::kBitcastConvert: {
+      XJIT_ARRAY(x, 0);
+      return Wrap(EvalBitcastConvert(x, instr.shape()));
+    }
     case Opcode::kTuple: {
       std::vector<Value> elements;
       for (const Value* v : operands) elements.push_back(*v);
@@ -180,7 +259,9 @@ absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
     }
     case Opcode::kCall:
     case Opcode::kFusion: {  // a fusion's region is evaluated as a callee
-      if (instr.called_computations().size() != 1) {
+      // A call's further computations are differentiation rules, not run.
+      if (instr.called_computations().empty() ||
+          (op == Opcode::kFusion && instr.called_computations().size() != 1)) {
         return absl::InvalidArgumentError("needs exactly one callee");
       }
       std::vector<Value> call_args;
@@ -191,6 +272,18 @@ absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
       // As shape inference: a single result is passed through as is.
       if (out->size() == 1) return std::move((*out)[0]);
       return Value::Tuple(std::move(*out));
+    }
+    case Opcode::kRngBitGenerator: {
+      XJIT_ARRAY(state, 0);
+      if (!instr.shape().is_tuple || instr.shape().tuple_shapes.size() != 2) {
+        return absl::InvalidArgumentError("rng_bit_generator: needs an (output_state, output) result");
+      }
+      absl::StatusOr<std::vector<Literal>> out = EvalRngBitGenerator(
+          state, instr.shape().tuple_shapes[1], instr.attrs<RngBitGeneratorAttrs>().rng_algorithm);
+      if (!out.ok()) return out.status();
+      std::vector<Value> elements;
+      for (Literal& l : *out) elements.emplace_back(std::move(l));
+      return Value::Tuple(std::move(elements));
     }
   }
 #undef XJIT_ARRAY

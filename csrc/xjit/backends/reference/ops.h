@@ -55,4 +55,23 @@ absl::StatusOr<std::vector<Literal>> EvalReduce(absl::Span<const Literal* const>
                                                 absl::Span<const int64_t> dimensions,
                                                 const ReduceBody& body);
 
+// rng_bit_generator (rng_bit_generator.cc): (output_state, output).
+absl::StatusOr<std::vector<Literal>> EvalRngBitGenerator(const Literal& state,
+                                                         const Shape& output_shape,
+                                                         RngAlgorithm algorithm);
+// sort and map (sort.cc). A comparator takes lhs_0, rhs_0, lhs_1, rhs_1, ...
+// (0-d literals) and says whether lhs goes first; a map computation takes one
+// element of each input and returns the result element.
+using SortComparator = std::function<absl::StatusOr<bool>(std::vector<Literal> args)>;
+absl::StatusOr<std::vector<Literal>> EvalSort(absl::Span<const Literal* const> inputs,
+                                              int64_t dimension, const SortComparator& less);
+using MapComputation = std::function<absl::StatusOr<Literal>(std::vector<Literal> args)>;
+absl::StatusOr<Literal> EvalMap(absl::Span<const Literal* const> inputs, DType result_type,
+                                const MapComputation& fn);
+
+// Bit-level ops (bits.cc).
+absl::StatusOr<Literal> EvalReducePrecision(const Literal& x, int64_t exponent_bits,
+                                            int64_t mantissa_bits);
+absl::StatusOr<Literal> EvalBitcastConvert(const Literal& x, const Shape& result_shape);
+
 }  // namespace xjit::reference

@@ -88,7 +88,8 @@ def concrete_value(value: np.ndarray, weak: bool = False):
     value = np.asarray(value, order="C")
     trace = core.current_trace()
     if trace is not None:
-        return core.tracer_from_value(trace, trace.constant(value), weak)
+        return core.tracer_from_value(trace, trace.constant(value), weak,
+                                      value if trace.concrete else None)
     return _xjit.device_put(value, dispatch.default_device(), weak)
 
 

@@ -370,7 +370,11 @@ def tri(N, M=None, k=0, dtype=None):
 
 def _triangle(m, k, lower: bool):
     """``m`` with the elements above (``lower``) or below diagonal ``k`` zeroed."""
+    util.check_arraylike("tril" if lower else "triu", m)
     x = util.asarray_any(m)
+    if x.ndim < 2:
+        raise ValueError(f"Argument to jax.numpy.{'tril' if lower else 'triu'} must be at "
+                         f"least 2D")
     mask = tri(x.shape[-2], x.shape[-1], k if lower else k - 1, dtype=np.bool_)
     return elementwise.where(mask, x, 0) if lower else elementwise.where(mask, 0, x)
 

@@ -13,7 +13,6 @@ import numpy as np
 
 from xjit._src import dtypes
 from xjit._src.lax import elementwise as lax_ew
-from xjit._src.numpy import indexing
 from xjit._src.numpy import util
 
 
@@ -808,17 +807,22 @@ def angle(z, deg=False):
 
 # -------------------------------------------------------------------------- where
 
-def where(condition, x=None, y=None, /):
+def where(condition, x=None, y=None, /, *, size=None, fill_value=None):
     """Choose from ``x`` where ``condition`` holds, else from ``y`` (all broadcast).
 
-    The one-argument form needs concrete values (it has a data-dependent shape).
+    The one-argument form is ``nonzero(condition, size=, fill_value=)``: it
+    needs concrete values unless ``size`` is given.
 
     Example:
         >>> jnp.where(jnp.arange(4) > 1, 1.0, 0)
         Array([0., 0., 1., 1.], dtype=float32, weak_type=True)
     """
     if x is None and y is None:
-        return indexing.nonzero(condition)
+        from xjit._src.numpy import sorting  # (imports this module's neighbours)
+        return sorting.nonzero(condition, size=size, fill_value=fill_value)
+    if size is not None or fill_value is not None:
+        raise ValueError("size and fill_value arguments cannot be used in three-term where "
+                         "function.")
     if x is None or y is None:
         raise ValueError("Either both or neither of the x and y arguments should be provided "
                          "to jax.numpy.where, got x={} and y={}.".format(x, y))

@@ -232,49 +232,6 @@ def _advanced(y, advanced):
     return out
 
 
-def _nonzero_host(a, size, fill_value) -> tuple:
-    """numpy's nonzero of concrete ``a`` (padded/truncated to ``size``), in the
-    default int dtype."""
-    util.check_arraylike("nonzero", a)
-    if util.is_tracer(a):
-        raise ConcretizationTypeError(
-            "nonzero requires a concrete array: its output shape depends on the values. "
-            "Pass size= is not supported yet; use jnp.where(cond, x, y) under jit.")
-    res = np.nonzero(np.asarray(a))
-    if size is not None:
-        fill = 0 if fill_value is None else fill_value
-        res = tuple(np.concatenate([r[:size], np.full(max(size - len(r), 0), fill, r.dtype)])
-                    for r in res)
-    idx_dtype = dtypes.default_int_dtype()
-    return tuple(r.astype(idx_dtype) for r in res)
-
-
-def nonzero(a, *, size=None, fill_value=None):
-    """Indices of nonzero elements, one array per axis (needs a concrete input).
-
-    Example:
-        >>> jnp.nonzero(jnp.array([0, 3, 0, 4]))
-        (Array([1, 3], dtype=int32),)
-    """
-    idx_dtype = dtypes.default_int_dtype()
-    return tuple(util.convert(r, idx_dtype) for r in _nonzero_host(a, size, fill_value))
-
-
-def argwhere(a, *, size=None, fill_value=None):
-    """Indices of nonzero elements as an (N, ndim) array (needs a concrete input).
-
-    Example:
-        >>> jnp.argwhere(jnp.array([0, 3, 4]))
-        Array([[1],
-               [2]], dtype=int32)
-    """
-    cols = _nonzero_host(a, size, fill_value)
-    idx_dtype = dtypes.default_int_dtype()
-    if not cols:
-        return util.convert(np.zeros((1, 0), idx_dtype), idx_dtype)
-    return util.convert(np.stack(cols, axis=1), idx_dtype)
-
-
 def take(a, indices, axis=None, mode=None):
     """Elements of ``a`` at ``indices`` along ``axis`` (flattened when None); clamps.
 

@@ -14,6 +14,9 @@ import numpy as np
 
 from xjit._src import dtypes
 from xjit._src.errors import ConcretizationTypeError
+from xjit._src.lax import cumulative as lax_cumulative
+from xjit._src.lax import elementwise as lax_ew
+from xjit._src.lax import reductions as lax_reductions
 from xjit._src.lax import shapes as lax_shapes
 from xjit._src.numpy import indexing
 from xjit._src.numpy import util
@@ -566,7 +569,11 @@ def isscalar(element):
 
 
 def repeat(a, repeats, axis=None, *, total_repeat_length=None):
-    """Repeat each element ``repeats`` times (an int, or concrete per-element counts).
+    """Repeat each element ``repeats`` times (an int, or per-element counts).
+
+    Traced counts (under jit) need a static ``total_repeat_length``; given it, the
+    result is cut to that length, or filled up by repeating the last element, as
+    in JAX.
 
     Example:
         >>> jnp.repeat(jnp.array([1, 2]), 2)
@@ -577,25 +584,59 @@ def repeat(a, repeats, axis=None, *, total_repeat_length=None):
         x = ravel(x)
         axis = 0
     ax = util.canonicalize_axis(axis, x.ndim)
-    if isinstance(repeats, (int, np.integer)):
-        r = int(repeats)
-        if r < 0:
-            raise ValueError("repeats may not contain negative values.")
-        expanded = expand_dims(x, ax + 1)
-        target = tuple(x.shape[:ax + 1]) + (r,) + tuple(x.shape[ax + 1:])
-        out = reshape(util.broadcast_to(expanded, target),
-                      tuple(x.shape[:ax]) + (x.shape[ax] * r,) + tuple(x.shape[ax + 1:]))
-    else:
-        if util.is_tracer(repeats):
-            raise ConcretizationTypeError("jnp.repeat with traced per-element repeats is not "
-                                          "supported; pass concrete counts.")
+    if total_repeat_length is not None:
+        total_repeat_length = operator.index(total_repeat_length)
+        if total_repeat_length < 0:
+            raise ValueError(f"total_repeat_length must be non-negative, got "
+                             f"{total_repeat_length}")
+    traced = util.is_tracer(repeats) or (
+        isinstance(repeats, (list, tuple)) and any(util.is_tracer(r) for r in repeats))
+    if traced and total_repeat_length is None:
+        raise ConcretizationTypeError(
+            "When jit-compiling jnp.repeat, the total number of repeats must be static. To "
+            "fix this, either specify a static value for `repeats`, or pass a static value "
+            "to `total_repeat_length`.")
+    if not traced:
         counts = np.asarray(repeats)
-        idx = np.repeat(np.arange(x.shape[ax]), counts)
-        out = indexing.getitem(x, (slice(None),) * ax + (idx,))
-    if total_repeat_length is not None and out.shape[ax] != total_repeat_length:
-        raise ValueError(f"total_repeat_length={total_repeat_length} does not match the "
-                         f"repeated length {out.shape[ax]}")
-    return out
+        if not (counts.dtype.kind in "iu" or counts.dtype == np.bool_):
+            raise TypeError(f"repeat: repeats must be integers, got dtype {counts.dtype}")
+        if np.any(counts < 0):
+            raise ValueError("repeats may not contain negative values.")
+        if counts.ndim == 0 and total_repeat_length is None:
+            r = int(counts)
+            expanded = expand_dims(x, ax + 1)
+            target = tuple(x.shape[:ax + 1]) + (r,) + tuple(x.shape[ax + 1:])
+            return reshape(util.broadcast_to(expanded, target),
+                           tuple(x.shape[:ax]) + (x.shape[ax] * r,) + tuple(x.shape[ax + 1:]))
+        counts = np.broadcast_to(counts.ravel(), (x.shape[ax],)) if counts.size == 1 else \
+            counts.ravel()
+        if counts.shape[0] != x.shape[ax]:
+            raise ValueError(f"repeat: {counts.shape[0]} repeats for an axis of length "
+                             f"{x.shape[ax]}")
+        total = int(counts.sum()) if total_repeat_length is None else total_repeat_length
+        if x.shape[ax] == 0 or total == 0:
+            return lax_shapes.slice_in_dim(x, 0, 0, 1, ax) if x.shape[ax] else x
+        starts = np.cumsum(counts) - counts
+        # Output position j takes the last element whose block starts at or before j.
+        idx = (starts[None, :] <= np.arange(total)[:, None]).sum(axis=1) - 1
+        return indexing.getitem(x, (slice(None),) * ax + (idx,))
+    counts = util.asarray_any(repeats) if not isinstance(repeats, (list, tuple)) else \
+        stack([util.asarray_any(r) for r in repeats])
+    if not dtypes.issubdtype(counts.dtype, np.integer):
+        raise TypeError(f"repeat: repeats must be integers, got dtype {counts.dtype}")
+    counts = util.broadcast_to(ravel(counts), (x.shape[ax],))
+    if x.shape[ax] == 0 or total_repeat_length == 0:
+        return lax_shapes.slice_in_dim(x, 0, 0, 1, ax) if x.shape[ax] else x
+    idx_dtype = dtypes.default_int_dtype()
+    counts = util.convert(counts, idx_dtype)
+    ends = lax_cumulative.cumsum(counts)
+    starts = lax_ew.sub(ends, counts)
+    n, total = x.shape[ax], total_repeat_length
+    positions = lax_shapes.broadcasted_iota(idx_dtype, (total, n), 0)
+    started = lax_ew.le(lax_shapes.broadcast_in_dim(starts, (total, n), (1,)), positions)
+    idx = lax_ew.sub(lax_reductions.reduce_sum(util.convert(started, idx_dtype), (1,)),
+                     util.convert(1, idx_dtype))
+    return indexing.getitem(x, (slice(None),) * ax + (idx,))
 
 
 def tile(A, reps):

@@ -126,6 +126,14 @@ def _check_int_fits(x, dtype) -> None:
             raise OverflowError(f"Python int {x} too large to convert to {dtype}")
 
 
+def check_int_operand(x) -> None:
+    """A Python int operand of a numpy function must fit the default integer type
+    (int32, int64 with x64), whatever it is promoted to: JAX parses such operands
+    as weakly typed ints and raises OverflowError."""
+    if type(x) is int:
+        _check_int_fits(x, dtypes.default_int_dtype())
+
+
 def asarray_any(x):
     """``x`` as an xjit value, keeping its dtype/weak flag (Python scalars stay weak)."""
     if is_xjit_value(x):
@@ -184,6 +192,8 @@ def promote_dtypes(*args):
                 _common_dtypes.clear()
             _common_dtypes[key] = common
     dt, weak = common
+    for a in args:
+        check_int_operand(a)
     return [convert(a, dt, weak) for a in args]
 
 
@@ -213,6 +223,8 @@ def promote_args_inexact(fun_name: str, *args):
     dt, weak = dtypes.result_type(*args, return_weak_type_flag=True)
     dt = to_inexact(dt)
     shape = broadcast_shapes(*(shape_of(a) for a in args))
+    for a in args:
+        check_int_operand(a)
     return [broadcast_to(convert(a, dt, weak), shape) for a in args]
 
 
@@ -288,6 +300,8 @@ def _scalar_operand(x, dt, weak, shape):
     """
     if dt.kind in "iu":
         _check_int_fits(x, dt)
+    else:
+        check_int_operand(x)
     value = np.asarray(x).astype(dt)
     if _trace_state.stack:
         c = lax_operands.concrete_value(value, weak)

@@ -1,0 +1,25 @@
+// sort on the CPU. A comparator that orders by the first operand with one
+// compare (common/sort_comparator.h: ascending or descending, plain, total
+// order or JAX's canonicalised total order) sorts integer keys made from
+// that operand's bits with a stable LSD radix sort and permutes every
+// operand by the resulting order (argsort is sort of (keys, iota)). Any other
+// comparator runs through the ScalarEvaluator under std::stable_sort. Both
+// are parallel over the 1-d slices (the dimensions not sorted). Sorting is
+// always stable, which an unstable sort also allows.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "xjit/backends/cpu/thunk.h"
+#include "xjit/ir/graph.h"
+
+namespace xjit::cpu {
+
+// inputs and outputs: one slot per operand.
+absl::StatusOr<std::unique_ptr<Thunk>> MakeSortThunk(const Instruction& instr,
+                                                     std::vector<SlotId> inputs,
+                                                     std::vector<SlotId> outputs);
+
+}  // namespace xjit::cpu

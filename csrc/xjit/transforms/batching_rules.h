@@ -1,0 +1,58 @@
+// The batching rule table (batching_rules.cc) and the driver it recurses
+// through, internal to transforms/. A batched value always has the batch as
+// dimension 0, so a rule sees operands of type [B] + old type (batched) or
+// the old type (unbatched).
+#pragma once
+
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "xjit/ir/graph.h"
+#include "xjit/transforms/emitter.h"
+#include "xjit/transforms/jvp_rules.h"
+
+namespace xjit::transforms {
+
+class BatchDriver;
+
+struct BatchContext {
+  const Instruction& old;
+  std::vector<Value> operands;
+  std::vector<bool> batched;  // per operand
+  int64_t axis_size;
+  Emitter& e;
+  BatchDriver& driver;
+
+  // Operand i batched: broadcast along a new leading dimension when it is not.
+  ValueOr Batched(int i);
+};
+
+struct BatchOut {
+  Parts values;
+  std::vector<bool> batched;  // per part
+};
+using BatchRule = absl::StatusOr<BatchOut> (*)(BatchContext& ctx);
+
+// nullptr: no batching rule yet ("vmap: no batching rule for '<op>' yet").
+BatchRule BatchRuleFor(Opcode op);
+
+// `x` with `axis_size` copies along a new leading dimension.
+ValueOr BroadcastBatch(Emitter& e, Value x, int64_t axis_size);
+
+class BatchDriver {
+ public:
+  BatchDriver(ModuleBuilder& module, ComputationBuilder& builder, int64_t axis_size)
+      : emitter_(module, builder), axis_size_(axis_size) {}
+  Emitter& emitter() { return emitter_; }
+  // Batches `source`'s instructions in place, its parameters bound to
+  // `params` (batched ones with a leading batch dimension).
+  absl::StatusOr<BatchOut> Run(const Computation& source, const Parts& params,
+                               const std::vector<bool>& batched);
+
+ private:
+  Emitter emitter_;
+  int64_t axis_size_;
+};
+
+}  // namespace xjit::transforms

@@ -1,0 +1,1 @@
+"""Implementations shared by several public modules (JAX's ``jax._src.ops``)."""

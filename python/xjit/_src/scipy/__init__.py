@@ -1,0 +1,1 @@
+"""Implementation of ``xjit.scipy`` (public names are re-exported by xjit/scipy/)."""

@@ -1,0 +1,8 @@
+"""``xjit.scipy``: SciPy's API on xjit arrays (JAX's ``jax.scipy``); so far ``special``.
+
+Example:
+    >>> from xjit.scipy import special
+    >>> special.expit(0.0)
+    Array(0.5, dtype=float32, weak_type=True)
+"""
+from xjit.scipy import special  # noqa: F401

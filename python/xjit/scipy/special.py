@@ -1,0 +1,11 @@
+"""``xjit.scipy.special``: SciPy's special functions on xjit arrays (JAX's
+``jax.scipy.special``).
+
+Example:
+    >>> from xjit.scipy import special
+    >>> special.logsumexp(np.zeros(2, np.float32))
+    Array(0.6931472, dtype=float32)
+"""
+from xjit._src.scipy.special import (  # noqa: F401
+    digamma, entr, erf, erfc, erfinv, expit, factorial, gammaln, kl_div, log_softmax, logit,
+    logsumexp, ndtr, rel_entr, softmax, xlog1py, xlogy)
