@@ -39,11 +39,13 @@ _xjit = _load_native()
 from xjit._src.config import config  # noqa: E402
 from xjit._src import core as _core  # noqa: E402
 from xjit._src.api import (  # noqa: E402
-    block_until_ready, default_backend, device_count, device_put, devices, eval_shape, jit,
-    local_devices)
+    block_until_ready, default_backend, device_count, device_get, device_put, devices,
+    disable_jit, eval_shape, jit, local_devices)
 from xjit._src.api_transforms import (  # noqa: E402
     grad, hessian, jacfwd, jacobian, jacrev, jvp, linearize, make_graph, value_and_grad, vjp,
     vmap)
+
+make_jaxpr = make_graph  # JAX's name: prints the traced graph (StableHLO here)
 from xjit._src.core import ShapeDtypeStruct  # noqa: E402
 from xjit._src.custom_derivatives import (  # noqa: E402
     checkpoint, checkpoint_policies, custom_jvp, custom_vjp, remat)
@@ -71,6 +73,7 @@ def _observe_platform(value):
 config.observe("jax_platform_name", _observe_platform)
 if hasattr(_xjit, "set_jit_cache_size"):
     config.observe("jax_jit_cache_size", _xjit.set_jit_cache_size)
+config.observe("jax_disable_jit", _xjit.set_jit_disabled)
 
 from xjit import custom_derivatives, errors, lax, test_util, tree, tree_util  # noqa: E402
 from xjit._src import array_methods as _array_methods  # noqa: E402
