@@ -123,3 +123,17 @@ def test_device_get_and_make_jaxpr():
     assert got["b"] == [1.5, None]
     text = str(xjit.make_jaxpr(lambda x: x * 2.0)(np.ones(2, np.float32)))
     assert "stablehlo.multiply" in text or "multiply" in text
+
+
+@pytest.mark.parametrize("preset,want", [(None, "PASSIVE"), ("ACTIVE", "ACTIVE")])
+def test_openmp_waits_passively_unless_the_user_says_otherwise(preset, want):
+    import os
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+    if preset:
+        env["OMP_WAIT_POLICY"] = preset
+    code = "import os, xjit; print(os.environ['OMP_WAIT_POLICY'])"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == want

@@ -7,6 +7,16 @@ Example:
     Array([1., 3., 5.], dtype=float32)
 """
 
+import os as _os
+
+# OpenMP threads that spin between parallel regions take the cores from the
+# threads doing the work whenever the machine has other work: on this 2-core
+# VM under load, calls ran 20-150x slower than with passive waiting (see
+# docs/performance.md). libgomp reads the policy once, when _xjit loads it;
+# a policy the user set is kept.
+if "OMP_WAIT_POLICY" not in _os.environ and "GOMP_SPINCOUNT" not in _os.environ:
+    _os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
+
 
 def _load_native():
     """Import ``_xjit``, preloading oneDNN from its pip wheel when the loader
