@@ -12,6 +12,7 @@
 #include "xjit/ir/dtype_dispatch.h"
 #include "xjit/ir/literal.h"
 #include "xjit/transforms/custom_rules.h"
+#include "xjit/transforms/indexing_rules.h"
 #include "xjit/transforms/status_macros.h"
 #include "xjit/transforms/stop_gradient.h"
 
@@ -319,6 +320,10 @@ BatchRule BatchRuleFor(Opcode op) {
     case Opcode::kSort: case Opcode::kMap:
     case Opcode::kBitcastConvert:
       return nullptr;
+    case Opcode::kGather: return GatherB;
+    case Opcode::kScatter: return ScatterB;
+    case Opcode::kDynamicSlice: return DynamicSliceB;
+    case Opcode::kDynamicUpdateSlice: return DynamicUpdateSliceB;
   }
   return nullptr;
 }

@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "xjit/transforms/custom_rules.h"
+#include "xjit/transforms/indexing_rules.h"
 #include "xjit/transforms/status_macros.h"
 #include "xjit/transforms/stop_gradient.h"
 
@@ -564,9 +565,14 @@ JvpRule JvpRuleFor(Opcode op) {
     case Opcode::kGetTupleElement:
     // Integer results only: never carries a tangent.
     case Opcode::kRngBitGenerator:
-    case Opcode::kSort: case Opcode::kMap: case Opcode::kReducePrecision:
+    case Opcode::kMap: case Opcode::kReducePrecision:
     case Opcode::kBitcastConvert:
       return nullptr;
+    case Opcode::kSort: return SortJvp;
+    case Opcode::kGather: return GatherJvp;
+    case Opcode::kScatter: return ScatterJvp;
+    case Opcode::kDynamicSlice: return DynamicSliceJvp;
+    case Opcode::kDynamicUpdateSlice: return DynamicUpdateSliceJvp;
     case Opcode::kConstant:
     case Opcode::kIota:
     case Opcode::kCeil:
