@@ -2,10 +2,11 @@
 ``dynamic_update_slice``, with JAX's names and signatures.
 
 JAX's ``GatherScatterMode``: ``clip`` clamps the indices so every slice is in
-bounds; ``fill`` (the default, ``None``) returns ``fill_value`` for a gathered
-slice that would be out of bounds and drops out-of-bounds scatter updates;
+bounds; ``fill``/``drop`` returns ``fill_value`` for a gathered slice that
+would be out of bounds and drops an update window not wholly in bounds;
 ``promise_in_bounds`` trusts the indices (the ops then clamp gather starts and
-skip scatter updates outside, as the spec says). As in JAX, the index vector is
+skip scatter update elements outside, as the spec says). As in JAX,
+``mode=None`` is ``promise_in_bounds`` for gather and ``fill`` for scatter. As in JAX, the index vector is
 the last dimension of the indices.
 
 Example:
@@ -166,7 +167,8 @@ def gather(operand, start_indices, dimension_numbers: GatherDimensionNumbers,
         raise TypeError("gather: start_indices must have rank >= 1 (the last dimension holds "
                         "the index vectors)")
     sizes = _ints("gather", "slice_sizes", slice_sizes)
-    parsed_mode = GatherScatterMode.from_any(mode)
+    parsed_mode = GatherScatterMode.from_any(
+        GatherScatterMode.PROMISE_IN_BOUNDS if mode is None else mode)
     attrs = {
         "offset_dims": _ints("gather", "offset_dims", dn.offset_dims),
         "collapsed_slice_dims": _ints("gather", "collapsed_slice_dims", dn.collapsed_slice_dims),

@@ -219,22 +219,26 @@ def _dynamic_index(y, dynamic):
     return lax_shapes.reshape(out, tuple(n for i, n in enumerate(y.shape) if i not in dropped))
 
 
-def _index_value(e, n):
-    """An integer index array as a default-int xjit value, negative indices wrapped once."""
+def _index_value(e, n, wrap_negative=True):
+    """An integer index array as a default-int xjit value, negative indices wrapped
+    once (unless ``wrap_negative`` is false: numpy's take with mode='clip')."""
     idx_dtype = dtypes.default_int_dtype()
     if not util.is_xjit_value(e):
         a = np.asarray(e).astype(np.int64)
-        a = np.where(a < 0, a + n, a)
+        if wrap_negative:
+            a = np.where(a < 0, a + n, a)
         info = np.iinfo(idx_dtype)
         return util.convert(np.clip(a, info.min, info.max), idx_dtype)
     a = util.convert(e, idx_dtype)
+    if not wrap_negative:
+        return a
     zero = util.broadcast_to(util.convert(0, idx_dtype), a.shape)
     nn = util.broadcast_to(util.convert(n, idx_dtype), a.shape)
     return lax_ew.select(lax_ew.lt(a, zero), lax_ew.add(a, nn), a)
 
 
 def _advanced(y, advanced, mode=None, fill_value=None, indices_are_sorted=False,
-              unique_indices=False):
+              unique_indices=False, wrap_negative=True):
     """Gather ``y`` at integer index arrays on some axes (numpy's advanced indexing):
     one ``gather`` whose batch dimensions are the broadcast index shape, placed
     where numpy places them."""
@@ -251,7 +255,8 @@ def _advanced(y, advanced, mode=None, fill_value=None, indices_are_sorted=False,
         if util.size_of(b_shape) != 0:
             raise IndexError("index is out of bounds for an axis of size 0")
         return util.broadcast_to(util.convert(0, y.dtype, bool(y.weak_type)), out_shape)
-    idxs = [util.broadcast_to(_index_value(e, n), b_shape) for _, e, n in advanced]
+    idxs = [util.broadcast_to(_index_value(e, n, wrap_negative), b_shape)
+            for _, e, n in advanced]
     idx = lax_shapes.concatenate([lax_shapes.reshape(i, b_shape + (1,)) for i in idxs], nb)
     offset_dims = tuple(range(p0)) + tuple(range(p0 + nb, nb + len(rest)))
     dn = lax_slicing.GatherDimensionNumbers(offset_dims=offset_dims,
@@ -295,6 +300,7 @@ def take(a, indices, axis=None, out=None, mode=None, unique_indices=False,
         mode = "promise_in_bounds"
     elif mode is None:
         mode = "fill"
+    wrap = mode != "clip"  # numpy: 'clip' clamps negative indices to 0
     idx = _as_index_array(indices)
     if not dtypes.issubdtype(idx.dtype, np.integer):
         raise TypeError(f"take: indices must be integers, got {idx.dtype}")
@@ -302,10 +308,10 @@ def take(a, indices, axis=None, out=None, mode=None, unique_indices=False,
         idx = util.broadcast_to(util.convert(idx, dtypes.default_int_dtype()), (1,)) \
             if util.is_xjit_value(idx) else np.reshape(idx, (1,))
         out_v = _advanced(x, [(ax, idx, x.shape[ax])], mode, fill_value, indices_are_sorted,
-                          unique_indices)
+                          unique_indices, wrap)
         return lax_shapes.reshape(out_v, tuple(x.shape[:ax]) + tuple(x.shape[ax + 1:]))
     return _advanced(x, [(ax, idx, x.shape[ax])], mode, fill_value, indices_are_sorted,
-                     unique_indices)
+                     unique_indices, wrap)
 
 
 def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
