@@ -204,6 +204,12 @@ absl::StatusOr<Shape> InferUncheckedSize(Opcode op, absl::Span<const Shape* cons
       return si::InferMap(operands, attrs.get<MapAttrs>(), called);
     case Opcode::kBitcastConvert:
       return si::InferBitcastConvert(*operands[0], declared_result);
+    case Opcode::kWhile:
+      return si::InferWhile(operands, called);
+    case Opcode::kIf:
+      return si::InferIf(operands, called);
+    case Opcode::kCase:
+      return si::InferCase(operands, called);
   }
   return absl::InternalError(
       absl::StrCat(OpcodeName(op), ": no shape inference rule (bug in InferShape)"));

@@ -54,6 +54,10 @@ absl::StatusOr<Shape> InferMap(Operands inputs, const MapAttrs& attrs, Called ca
 absl::StatusOr<Shape> InferReducePrecision(const Shape& x, const ReducePrecisionAttrs& attrs);
 absl::StatusOr<Shape> InferBitcastConvert(const Shape& x, const Shape* declared);
 
+absl::StatusOr<Shape> InferWhile(Operands operands, Called called);
+absl::StatusOr<Shape> InferIf(Operands operands, Called called);
+absl::StatusOr<Shape> InferCase(Operands operands, Called called);
+
 absl::StatusOr<Shape> InferTuple(Operands operands);
 absl::StatusOr<Shape> InferGetTupleElement(const Shape& tuple, const GetTupleElementAttrs& attrs);
 absl::StatusOr<Shape> InferCall(Operands operands, Called called);

@@ -174,7 +174,12 @@ class ModulePrinter {
                                                   : absl::StrCat("stablehlo.", OpcodeName(op));
     absl::StrAppend(&out_, " = \"", op_name, "\"(", OperandList(instr.operands()), ")");
     if (NumRegions(op) > 0) {
-      for (const Computation* region : instr.called_computations()) PrintRegion(*region, indent);
+      absl::StrAppend(&out_, " (");
+      for (size_t r = 0; r < instr.called_computations().size(); ++r) {
+        if (r > 0) absl::StrAppend(&out_, ", ");
+        PrintRegion(*instr.called_computations()[r], indent);
+      }
+      absl::StrAppend(&out_, ")");
     }
     if (CallsFunction(op)) {
       for (const Computation* callee : instr.called_computations()) {
@@ -194,10 +199,10 @@ class ModulePrinter {
 
   void PrintRegion(const Computation& body, int indent) {
     std::string pad(indent, ' ');
-    absl::StrAppend(&out_, " ({\n", pad, "^bb0(", NameParameters(body), "):\n");
+    absl::StrAppend(&out_, "{\n", pad, "^bb0(", NameParameters(body), "):\n");
     PrintBody(body, indent + 2);
     absl::StrAppend(&out_, pad, "  \"stablehlo.return\"(", OperandList(body.results()), ") : (",
-                    TypeList(body.results()), ") -> ()\n", pad, "})");
+                    TypeList(body.results()), ") -> ()\n", pad, "}");
   }
 
   const Module& module_;

@@ -318,6 +318,7 @@ BatchRule BatchRuleFor(Opcode op) {
     case Opcode::kRngBitGenerator:
     case Opcode::kSort: case Opcode::kMap:
     case Opcode::kBitcastConvert:
+    case Opcode::kWhile: case Opcode::kIf: case Opcode::kCase:
       return nullptr;
   }
   return nullptr;

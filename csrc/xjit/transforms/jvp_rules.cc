@@ -566,6 +566,7 @@ JvpRule JvpRuleFor(Opcode op) {
     case Opcode::kRngBitGenerator:
     case Opcode::kSort: case Opcode::kMap: case Opcode::kReducePrecision:
     case Opcode::kBitcastConvert:
+    case Opcode::kWhile: case Opcode::kIf: case Opcode::kCase:
       return nullptr;
     case Opcode::kConstant:
     case Opcode::kIota:

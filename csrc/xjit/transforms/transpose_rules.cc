@@ -406,6 +406,7 @@ TransposeRule TransposeRuleFor(Opcode op) {
     case Opcode::kRngBitGenerator:  // integer bits: never a linear value
     case Opcode::kSort: case Opcode::kMap: case Opcode::kReducePrecision:
     case Opcode::kBitcastConvert:
+    case Opcode::kWhile: case Opcode::kIf: case Opcode::kCase:
       return nullptr;
     case Opcode::kCall: return CallT;
   }

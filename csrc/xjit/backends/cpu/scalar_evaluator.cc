@@ -72,6 +72,7 @@ absl::StatusOr<ScalarEvaluator> ScalarEvaluator::Compile(const Computation& regi
       case Opcode::kRngBitGenerator:
       case Opcode::kSort:
       case Opcode::kMap: case Opcode::kBitcastConvert:
+      case Opcode::kWhile: case Opcode::kIf: case Opcode::kCase:
         return fail(instr, "");
     }
   }

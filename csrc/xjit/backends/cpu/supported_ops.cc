@@ -25,6 +25,7 @@ bool SupportsOp(Opcode op) {
     case Opcode::kRngBitGenerator:
     case Opcode::kSort: case Opcode::kMap: case Opcode::kReducePrecision:
     case Opcode::kBitcastConvert:
+    case Opcode::kWhile: case Opcode::kIf: case Opcode::kCase:
       return true;
   }
   return false;

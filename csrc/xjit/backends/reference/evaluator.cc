@@ -1,6 +1,7 @@
 #include "xjit/backends/reference/evaluator.h"
 
 #include "absl/strings/str_cat.h"
+#include "xjit/backends/reference/control_flow.h"
 #include "xjit/backends/reference/ops.h"
 
 namespace xjit::reference {
@@ -240,6 +241,11 @@ absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
       return EvalSortInstr(instr, operands);
     case Opcode::kMap:
       return EvalMapInstr(instr, operands);
+    case Opcode::kWhile:
+      return EvalWhile(instr, operands);
+    case Opcode::kIf:
+    case Opcode::kCase:
+      return EvalBranch(instr, operands);
     case Opcode::kBitcastConvert: {
       XJIT_ARRAY(x, 0);
       return Wrap(EvalBitcastConvert(x, instr.shape()));
