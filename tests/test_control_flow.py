@@ -238,3 +238,58 @@ def test_nested_and_mixed_loops_and_conds_agree_with_python():
 def test_python_control_flow_on_traced_values_still_points_to_lax():
     with pytest.raises(Exception, match="lax.cond"):
         xjit.jit(lambda x: x if x > 0 else -x)(1.0)
+
+
+# ------------------------------------------------------------------ transforms
+
+def _num_grad(f, x, eps=1e-3):
+    return (float(f(x + eps)) - float(f(x - eps))) / (2 * eps)
+
+
+def test_jvp_and_grad_through_cond_and_switch():
+    f = lambda x: lax.cond(x > 0, lambda y: jnp.sin(y) * y, lambda y: y ** 3, x)
+    for x in (2.0, -1.5):
+        want = np.cos(x) * x + np.sin(x) if x > 0 else 3 * x * x
+        _, t = xjit.jvp(f, (x,), (1.0,))
+        np.testing.assert_allclose(float(t), want, rtol=1e-5)
+        np.testing.assert_allclose(float(xjit.grad(f)(x)), want, rtol=1e-5)
+        np.testing.assert_allclose(float(xjit.jit(xjit.grad(f))(x)), want, rtol=1e-5)
+    w = np.float32(3.0)  # a closed-over constant and a captured traced value
+    g = lambda i, x: lax.switch(i, [lambda y: y, lambda y: y * y * x * w, lambda y: -y], x)
+    for i, want in [(0, 1.0), (1, 3 * 2.0 ** 2 * 3.0), (2, -1.0), (7, -1.0)]:
+        np.testing.assert_allclose(float(xjit.grad(g, argnums=1)(i, 2.0)), want, rtol=1e-5)
+    assert "stablehlo.if" in xjit.jit(xjit.grad(f)).lower(1.0).as_text()
+
+
+def test_jvp_through_while_loop_and_grad_error():
+    w = lambda x: lax.while_loop(lambda c: c[0] < 5, lambda c: (c[0] + 1, c[1] * x),
+                                 (0, 1.0))[1]
+    p, t = xjit.jvp(w, (2.0,), (1.0,))
+    assert float(p) == 32.0 and float(t) == 80.0
+    p, t = xjit.jit(lambda x: xjit.jvp(w, (x,), (1.0,)))(2.0)
+    assert float(t) == 80.0
+    with pytest.raises(ValueError, match="Reverse-mode differentiation does not work for "
+                                         "lax.while_loop"):
+        xjit.grad(lambda x: lax.while_loop(lambda v: v < 10, lambda v: v * x, 1.0))(2.0)
+    with pytest.raises(ValueError, match="Reverse-mode"):
+        xjit.jit(xjit.grad(lambda x, n: lax.fori_loop(0, n, lambda i, v: v * x, 1.0)))(2.0, 3)
+
+
+def test_grad_through_scan_and_static_fori_loop():
+    f = lambda x: lax.fori_loop(0, 5, lambda i, v: v * x + i, 1.0)
+    assert float(xjit.grad(f)(2.0)) == 103.0  # d/dx (x^5 + x^3 + 2x^2 + 3x + 4)
+    assert float(xjit.jit(xjit.grad(f))(2.0)) == 103.0
+
+    def rnn(w, xs):
+        c, ys = lax.scan(lambda h, x: (jnp.tanh(h * w + x), h * w), 0.0, xs)
+        return c + ys.sum()
+
+    xs = np.linspace(0, 1, 7).astype(np.float32)
+    np.testing.assert_allclose(float(xjit.grad(rnn)(0.5, xs)),
+                               _num_grad(lambda w: rnn(w, xs), 0.5), rtol=2e-3)
+    gx = xjit.grad(rnn, argnums=1)(0.5, xs)
+    for k in (0, 3, 6):
+        e = np.zeros(7, np.float32)
+        e[k] = 1e-3
+        num = (float(rnn(0.5, xs + e)) - float(rnn(0.5, xs - e))) / 2e-3
+        np.testing.assert_allclose(float(gx[k]), num, rtol=5e-3, atol=1e-4)

@@ -4,6 +4,7 @@
 // logistic, sqrt, rsqrt), and ties of max/min split the tangent equally.
 // Every rule builds only ops that transpose.cc can transpose: the tangent
 // graph is linear in the tangents (multiplied or divided by primal values).
+#include "xjit/transforms/control_flow_rules.h"
 #include "xjit/transforms/jvp_rules.h"
 
 #include <algorithm>
@@ -566,8 +567,12 @@ JvpRule JvpRuleFor(Opcode op) {
     case Opcode::kRngBitGenerator:
     case Opcode::kSort: case Opcode::kMap: case Opcode::kReducePrecision:
     case Opcode::kBitcastConvert:
-    case Opcode::kWhile: case Opcode::kIf: case Opcode::kCase:
       return nullptr;
+    case Opcode::kIf:
+    case Opcode::kCase:
+      return BranchJvp;
+    case Opcode::kWhile:
+      return WhileJvp;
     case Opcode::kConstant:
     case Opcode::kIota:
     case Opcode::kCeil:
@@ -636,6 +641,9 @@ JvpRule JvpRuleFor(Opcode op) {
   return nullptr;
 }
 
-bool JvpRuleInlines(Opcode op) { return op == Opcode::kCall || op == Opcode::kFusion; }
+// while builds its primal too: one loop carries the values and their tangents.
+bool JvpRuleInlines(Opcode op) {
+  return op == Opcode::kCall || op == Opcode::kFusion || op == Opcode::kWhile;
+}
 
 }  // namespace xjit::transforms
