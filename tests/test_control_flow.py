@@ -293,3 +293,26 @@ def test_grad_through_scan_and_static_fori_loop():
         e[k] = 1e-3
         num = (float(rnn(0.5, xs + e)) - float(rnn(0.5, xs - e))) / 2e-3
         np.testing.assert_allclose(float(gx[k]), num, rtol=5e-3, atol=1e-4)
+
+
+def test_vmap_of_cond_switch_and_while():
+    f = lambda x: lax.cond(x > 0, lambda y: jnp.sin(y) * y, lambda y: y ** 3, x)
+    xs = np.array([-2.0, -1.0, 0.5, 2.0], np.float32)
+    want = np.where(xs > 0, np.sin(xs) * xs, xs ** 3)
+    np.testing.assert_allclose(xjit.vmap(f)(xs), want, rtol=1e-6)
+    np.testing.assert_allclose(xjit.jit(xjit.vmap(f))(xs), want, rtol=1e-6)
+    g = lambda i, x: lax.switch(i, [lambda y: y, lambda y: y * 2, lambda y: -y], x)
+    idx = np.array([0, 1, 2, 5, -1], np.int32)
+    x5 = np.arange(5, dtype=np.float32)
+    np.testing.assert_array_equal(xjit.vmap(g)(idx, x5), [0, 2, -2, -3, 4])
+    np.testing.assert_array_equal(xjit.vmap(g, in_axes=(None, 0))(1, x5), x5 * 2)
+    w = lambda n, x: lax.while_loop(lambda c: c[0] < n, lambda c: (c[0] + 1, c[1] * x),
+                                    (0, 1.0))[1]
+    n = np.array([0, 1, 3, 5], np.int32)
+    np.testing.assert_array_equal(xjit.vmap(w)(n, np.full(4, 2.0, np.float32)), 2.0 ** n)
+    np.testing.assert_array_equal(
+        xjit.jit(xjit.vmap(w, in_axes=(None, 0)))(3, np.array([1.0, 2.0, 3.0], np.float32)),
+        [1.0, 8.0, 27.0])
+    np.testing.assert_allclose(xjit.vmap(xjit.grad(f))(xs),
+                               np.where(xs > 0, np.cos(xs) * xs + np.sin(xs), 3 * xs ** 2),
+                               rtol=1e-5)
