@@ -10,6 +10,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "xjit/ir/shape_inference.h"
+#include "xjit/passes/pipeline.h"
 #include "xjit/text/parser.h"
 #include "xjit/text/printer.h"
 
@@ -170,6 +171,45 @@ TEST(ControlFlow, NestedRegionsCaptureThroughEveryLevel) {
       EXPECT_EQ((*got)[0].data_as<float>()[0], want) << "k=" << k << " n=" << n;
     }
   }
+}
+
+// The default pipeline reaches into regions: the call in the body is inlined
+// and its dead code dropped, and the loop still computes the same values.
+TEST(ControlFlow, PassesRunInsideRegions) {
+  auto m = Parse(R"(module @m {
+  func.func @main(%n: tensor<i32>, %x: tensor<4xf32>) -> tensor<4xf32> {
+    %zero = stablehlo.constant dense<0> : tensor<i32>
+    %r:2 = "stablehlo.while"(%zero, %x) ({
+    ^bb0(%i: tensor<i32>, %v: tensor<4xf32>):
+      %c = "stablehlo.compare"(%i, %n) {comparison_direction = #stablehlo<comparison_direction LT>} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      "stablehlo.return"(%c) : (tensor<i1>) -> ()
+    }, {
+    ^bb0(%i: tensor<i32>, %v: tensor<4xf32>):
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %j = "stablehlo.add"(%i, %one) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+      %dead = "stablehlo.multiply"(%v, %v) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+      %w = "func.call"(%v, %x) {callee = @step} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+      "stablehlo.return"(%j, %w) : (tensor<i32>, tensor<4xf32>) -> ()
+    }) : (tensor<i32>, tensor<4xf32>) -> (tensor<i32>, tensor<4xf32>)
+    "func.return"(%r#1) : (tensor<4xf32>) -> ()
+  }
+  func.func @step(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+    %s = "stablehlo.add"(%a, %b) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    "func.return"(%s) : (tensor<4xf32>) -> ()
+  }
+})");
+  ASSERT_NE(m, nullptr);
+  auto optimised = passes::RunDefaultPipeline(*m);
+  ASSERT_TRUE(optimised.ok()) << optimised.status();
+  std::string text = PrintModule(**optimised);
+  EXPECT_THAT(text, ::testing::Not(HasSubstr("func.call")));
+  EXPECT_THAT(text, ::testing::Not(HasSubstr("stablehlo.multiply")));
+  EXPECT_THAT(text, HasSubstr("stablehlo.while"));
+  std::vector<Literal> args = {I32(3), Array<float>(DType::kF32, {4}, {1, 2, 3, 4})};
+  EXPECT_TRUE(CrossCheck(**optimised, args, "optimised loop"));
+  auto got = RunOn("cpu", *m, args);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ((*got)[0].data_as<float>()[3], 16.0f);  // x + 3x
 }
 
 // ---------------------------------------------------------- shape inference
