@@ -173,11 +173,13 @@ class ModulePrinter {
                           : op == Opcode::kFusion ? "xjit.fusion"
                                                   : absl::StrCat("stablehlo.", OpcodeName(op));
     absl::StrAppend(&out_, " = \"", op_name, "\"(", OperandList(instr.operands()), ")");
-    if (NumRegions(op) > 0) {
+    if (NumRegions(op) > 0) {  // ({region}, {region})
       absl::StrAppend(&out_, " (");
-      for (size_t r = 0; r < instr.called_computations().size(); ++r) {
-        if (r > 0) absl::StrAppend(&out_, ", ");
-        PrintRegion(*instr.called_computations()[r], indent);
+      bool first = true;
+      for (const Computation* region : instr.called_computations()) {
+        if (!first) absl::StrAppend(&out_, ", ");
+        first = false;
+        PrintRegion(*region, indent);
       }
       absl::StrAppend(&out_, ")");
     }

@@ -19,7 +19,13 @@ class WhileThunk : public Thunk {
              std::vector<SlotId> in, std::vector<SlotId> out, std::vector<SlotId> alt,
              std::vector<int64_t> bytes, SlotId pred)
       : cond_(std::move(cond)), body_(std::move(body)), in_(std::move(in)), out_(std::move(out)),
-        alt_(std::move(alt)), bytes_(std::move(bytes)), pred_(pred) {}
+        alt_(std::move(alt)), bytes_(std::move(bytes)), pred_(pred) {
+    // A carried value the body may update in place (it reads the old value
+    // before writing the new one: donation.h) lives in its result buffer.
+    for (size_t i = 0; i < out_.size(); ++i) {
+      in_place_.push_back(body_->ResultMayReuseParameter(static_cast<int>(i), static_cast<int>(i)));
+    }
+  }
 
   void Execute(void* const* buffers) const override {
     const size_t n = out_.size(), total = in_.size();
@@ -30,7 +36,11 @@ class WhileThunk : public Thunk {
     std::vector<void*> sets[2] = {std::vector<void*>(n), std::vector<void*>(n)};
     for (size_t i = 0; i < n; ++i) {
       sets[0][i] = buffers[out_[i]];
-      sets[1][i] = buffers[alt_[i]];
+      sets[1][i] = in_place_[i] ? buffers[out_[i]] : buffers[alt_[i]];
+      if (in_place_[i]) {  // copied in once; every iteration then reads and writes it
+        if (bytes_[i] > 0) std::memcpy(buffers[out_[i]], args[i], bytes_[i]);
+        args[i] = buffers[out_[i]];
+      }
     }
     bool* pred = static_cast<bool*>(buffers[pred_]);
     void* pred_result[1] = {pred};
@@ -56,6 +66,7 @@ class WhileThunk : public Thunk {
   std::vector<SlotId> in_, out_, alt_;
   std::vector<int64_t> bytes_;
   SlotId pred_;
+  std::vector<bool> in_place_;
 };
 
 class BranchThunk : public Thunk {

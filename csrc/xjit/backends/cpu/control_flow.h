@@ -21,7 +21,9 @@ using RegionCompiler =
 // while: `in` are the operand buffers (carried values, then captured ones),
 // `out` the result buffers. The carry lives in `out` and in a second set of
 // scratch buffers: each iteration's body reads one set and writes the other,
-// so nothing is copied per iteration; the condition's i1 is read on the host.
+// so nothing is copied per iteration; a value the body may update in place
+// (CpuProgram::ResultMayReuseParameter) stays in its result buffer instead.
+// The condition's i1 is read on the host.
 absl::StatusOr<std::unique_ptr<Thunk>> MakeWhileThunk(const Instruction& instr,
                                                       std::vector<SlotId> in,
                                                       std::vector<SlotId> out,

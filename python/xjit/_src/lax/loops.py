@@ -336,8 +336,9 @@ def fori_loop(lower, upper, body_fun: Callable, init_val, *, unroll=None):
     one = 1 if weak else np.asarray(1, dt)
 
     def body(carry):
-        i, hi_, x = carry
-        return i + one, hi_, body_fun(i, x)
+        i, x = carry
+        return i + one, body_fun(i, x)
 
-    _, _, result = while_loop(lambda c: ew.lt(c[0], c[1]), body, (lower, upper, init_val))
+    # upper is captured by the condition, not carried: nothing to pass on per step.
+    _, result = while_loop(lambda c: ew.lt(c[0], upper), body, (lower, init_val))
     return result
