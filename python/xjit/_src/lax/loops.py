@@ -3,9 +3,9 @@
 ``scan`` is one ``while`` in the graph: its carry holds the step counter, the
 user's carry and one buffer per output leaf (``[length, ...]``); ``xs`` are
 captured operands (never copied per step). Step ``i`` reads ``xs[i]`` and
-writes ``ys[i]`` with a one-hot select over the leading axis: the graph has
-no dynamic_slice yet (``_read_row``/``_write_row`` are the two places to
-switch once it does). ``associative_scan`` is JAX's log-step algorithm on
+writes ``ys[i]`` with dynamic_slice/dynamic_update_slice once the indexing
+ops are merged (``_read_row``/``_write_row``), and until then with a one-hot
+select over the leading axis (O(length) per step). ``associative_scan`` is JAX's log-step algorithm on
 strided slices (no loop).
 
 Example:
@@ -29,6 +29,12 @@ from xjit._src.lax import shapes
 from xjit._src.lax.control_flow import _ARRAYLIKE, _promoted_or_raise, while_loop
 from xjit._src.traceback_util import api_boundary
 
+try:  # dynamic_slice/dynamic_update_slice, from the indexing ops' branch once merged
+    from xjit._src.lax import slicing as _slicing
+except ImportError:
+    _slicing = None
+_DYNAMIC = _slicing is not None and hasattr(_slicing, "dynamic_update_index_in_dim")
+
 
 def _row_mask(n: int, i, shape):
     """bool ``shape`` (leading axis ``n``) true on row ``i``."""
@@ -37,7 +43,10 @@ def _row_mask(n: int, i, shape):
 
 
 def _read_row(x, i):
-    """``x[i]`` for a traced ``i`` (one-hot over the leading axis)."""
+    """``x[i]`` for a traced ``i``: dynamic_slice where the graph has it, else a
+    one-hot select over the leading axis."""
+    if _DYNAMIC:
+        return _slicing.dynamic_index_in_dim(x, i, 0, keepdims=False)
     n = ops.shape_of(x)[0]
     dt = ops.dtype_of(x)
     mask = _row_mask(n, i, ops.shape_of(x))
@@ -56,7 +65,10 @@ def _read_row(x, i):
 
 
 def _write_row(buf, i, y):
-    """``buf`` with row ``i`` replaced by ``y``."""
+    """``buf`` with row ``i`` replaced by ``y`` (dynamic_update_slice where the
+    graph has it, else a one-hot select)."""
+    if _DYNAMIC:
+        return _slicing.dynamic_update_index_in_dim(buf, y, i, 0)
     shape = ops.shape_of(buf)
     mask = _row_mask(shape[0], i, shape)
     y = shapes.broadcast_in_dim(y, shape, tuple(range(1, len(shape))))
