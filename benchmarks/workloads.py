@@ -215,3 +215,77 @@ def argsort_1m():
 ALL = [dispatch_tiny, dispatch_ten_args, eager_add, elementwise_chain_1m, reduce_sum_rows,
        matmul_512, mlp_step, mlp_grad_step, softmax_rows, layer_norm, random_uniform_10m,
        random_normal_10m, sort_1m, argsort_1m]
+
+
+# ------------------------------------------------ control flow (issue 8)
+
+def _lax_frameworks(np_fn, make_traced, args):
+    """Like _frameworks, but make_traced(xp, lax) gets the lax module too."""
+    from xjit import lax as xlax
+    out = {"numpy": lambda: np_fn(*args)}
+    xf = xjit.jit(make_traced(xjnp, xlax))
+    xargs = [xjit.device_put(a) for a in args]
+    out["xjit"] = lambda: block(xf(*xargs))
+    if jax is not None:
+        jf = jax.jit(make_traced(jjnp, jax.lax))
+        jargs = [jax.device_put(a) for a in args]
+        out["jax"] = lambda: block(jf(*jargs))
+    return out
+
+
+def scan_rnn_1000():
+    """A 1,000-step tanh RNN (hidden 64) as one scan."""
+    rng = np.random.default_rng(0)
+    w = (rng.standard_normal((64, 64)) * 0.1).astype(np.float32)
+    xs = rng.standard_normal((1000, 64)).astype(np.float32)
+
+    def np_fn(w, xs):
+        h = np.zeros(64, np.float32)
+        out = np.empty_like(xs)
+        for i in range(len(xs)):
+            h = np.tanh(h @ w + xs[i])
+            out[i] = h
+        return out
+
+    def make(xp, lax):
+        def f(w, xs):
+            return lax.scan(lambda h, x: (xp.tanh(h @ w + x),) * 2, xp.zeros(64, xp.float32),
+                            xs)[1]
+        return f
+    return _lax_frameworks(np_fn, make, [w, xs])
+
+
+def fori_loop_10000():
+    """10,000 small updates (a 16-element state) in a fori_loop with a traced bound."""
+    x = np.ones(16, np.float32)
+    n = np.int32(10000)
+
+    def np_fn(x, n):
+        for _ in range(int(n)):
+            x = x * np.float32(0.999) + np.float32(0.001)
+        return x
+
+    def make(xp, lax):
+        return lambda x, n: lax.fori_loop(0, n, lambda i, v: v * 0.999 + 0.001, x)
+    return _lax_frameworks(np_fn, make, [x, n])
+
+
+def while_newton():
+    """Newton iterations for sqrt of 1,000 values until all converge (while_loop)."""
+    a = np.linspace(1, 1000, 1000).astype(np.float32)
+
+    def np_fn(a):
+        x = a.copy()
+        while np.any(np.abs(x * x - a) > 1e-3 * a):
+            x = 0.5 * (x + a / x)
+        return x
+
+    def make(xp, lax):
+        def f(a):
+            return lax.while_loop(lambda x: xp.any(xp.abs(x * x - a) > 1e-3 * a),
+                                  lambda x: 0.5 * (x + a / x), a)
+        return f
+    return _lax_frameworks(np_fn, make, [a])
+
+
+ALL = ALL + [scan_rnn_1000, fori_loop_10000, while_newton]

@@ -265,6 +265,39 @@ std::string ConstantsModule() {
   return BuildAndPrint(mb, cb, cs);
 }
 
+// while, if and case, with values captured from the function: printed with
+// the captures as trailing operands and region parameters.
+std::string ControlFlowModule() {
+  absl::StatusOr<std::unique_ptr<Module>> m = ParseModule(R"(module @m {
+  func.func @main(%k: tensor<i32>, %p: tensor<i1>, %x: tensor<f32>) -> (tensor<f32>, tensor<f32>) {
+    %w:2 = "stablehlo.while"(%k, %x) ({
+    ^bb0(%i: tensor<i32>, %v: tensor<f32>):
+      %c = "stablehlo.compare"(%i, %k) {comparison_direction = #stablehlo<comparison_direction LT>} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      "stablehlo.return"(%c) : (tensor<i1>) -> ()
+    }, {
+    ^bb0(%i: tensor<i32>, %v: tensor<f32>):
+      %u = "stablehlo.if"(%p) ({
+        "stablehlo.return"(%x) : (tensor<f32>) -> ()
+      }, {
+        "stablehlo.return"(%v) : (tensor<f32>) -> ()
+      }) : (tensor<i1>) -> tensor<f32>
+      "stablehlo.return"(%i, %u) : (tensor<i32>, tensor<f32>) -> ()
+    }) : (tensor<i32>, tensor<f32>) -> (tensor<i32>, tensor<f32>)
+    %r = "stablehlo.case"(%k) ({
+      "stablehlo.return"(%x) : (tensor<f32>) -> ()
+    }, {
+      "stablehlo.return"(%w#1) : (tensor<f32>) -> ()
+    }, {
+      %n = "stablehlo.negate"(%x) : (tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%n) : (tensor<f32>) -> ()
+    }) : (tensor<i32>) -> tensor<f32>
+    "func.return"(%w#1, %r) : (tensor<f32>, tensor<f32>) -> ()
+  }
+})");
+  EXPECT_TRUE(m.ok()) << m.status();
+  return m.ok() ? PrintModule(**m) : std::string();
+}
+
 TEST(ParserRoundTrip, EveryElementwiseOp) {
   std::vector<Opcode> covered;
   ExpectRoundTrip(ElementwiseModule(covered));
@@ -281,12 +314,14 @@ TEST(ParserRoundTrip, Fusion) { ExpectRoundTrip(FusionModule()); }
 TEST(ParserRoundTrip, RngBitGenerator) { ExpectRoundTrip(RngModule()); }
 TEST(ParserRoundTrip, SortMapBitcast) { ExpectRoundTrip(SortMapBitcastModule()); }
 TEST(ParserRoundTrip, Indexing) { ExpectRoundTrip(IndexingModule()); }
+TEST(ParserRoundTrip, ControlFlow) { ExpectRoundTrip(ControlFlowModule()); }
 
 TEST(ParserRoundTrip, TheModulesTogetherUseEveryOp) {
   std::vector<Opcode> covered;
   std::string all = absl::StrCat(ElementwiseModule(covered), MovementModule(),
                                  ReduceDotCallModule(), ConstantsModule(), FusionModule(),
-                                 RngModule(), SortMapBitcastModule(), IndexingModule());
+                                 RngModule(), SortMapBitcastModule(), IndexingModule(),
+                                 ControlFlowModule());
   for (int i = 0; i < kNumOpcodes; ++i) {
     Opcode op = static_cast<Opcode>(i);
     if (op == Opcode::kParameter) continue;  // printed as function arguments
@@ -530,7 +565,7 @@ TEST(ParserErrors, ModuleStructure) {
   ExpectError(ModuleError("module @m {\n  func.func @main(%a: tensor<f32>) -> tensor<f32> {\n"
                           "    %0 = \"stablehlo.negate\"(%a) : (tensor<f32>) -> tensor<f32>\n  }\n}"),
               "4:3", "expected \"func.return\"");
-  // Regions are separate computations: they cannot see the function's values.
+  // Regions are separate computations: only while/if/case capture the function's values.
   absl::Status capture = ModuleError(R"(module @m {
   func.func @main(%a: tensor<2xf32>, %z: tensor<f32>) -> tensor<f32> {
     %0 = "stablehlo.reduce"(%a, %z) ({
@@ -542,7 +577,7 @@ TEST(ParserErrors, ModuleStructure) {
   }
 })");
   EXPECT_EQ(capture.code(), absl::StatusCode::kUnimplemented);
-  ExpectError(capture, "5:32", "cannot capture");
+  ExpectError(capture, "3:5", "cannot capture");
   ExpectError(ModuleError("module @m {\n  func.func @f(%a: tensor<f32>) -> tensor<f32> {\n"
                           "    \"func.return\"(%a) : (tensor<f32>) -> ()\n  }\n"
                           "  func.func @f(%a: tensor<f32>) -> tensor<f32> {\n"

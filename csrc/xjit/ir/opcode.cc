@@ -58,6 +58,7 @@ absl::string_view OpFamilyName(OpFamily family) {
     case OpFamily::kSort: return "sort";
     case OpFamily::kMap: return "map";
     case OpFamily::kIndexing: return "indexing";
+    case OpFamily::kControlFlow: return "control_flow";
   }
   return "?";
 }

@@ -31,6 +31,7 @@ enum class OpFamily : uint8_t {
   kSort,                // sort: 1-d slices ordered by a comparator region
   kMap,                 // map: a scalar region applied at every index
   kIndexing,            // gather, scatter, dynamic_slice, dynamic_update_slice
+  kControlFlow,         // while, if, case: regions run as whole computations
 };
 
 // The typed attribute structs (ir/attributes.h), in variant order: an op's
@@ -72,6 +73,7 @@ enum OpFlag : uint32_t {
   kSideEffects = 1u << 2,         // may not be removed or reordered even when unused
   kDeclaresResultType = 1u << 3,  // the caller gives the result type; inference checks it
   kCallsFunction = 1u << 4,       // its one called computation is a function (@callee), not a region
+  kVariadicRegions = 1u << 5,     // takes `regions` or more regions (case's branches)
 };
 
 // V(Name, "stablehlo_name", family, arity, attribute struct, regions, flags)
@@ -193,19 +195,26 @@ enum OpFlag : uint32_t {
   V(Scatter, "scatter", kIndexing, kVariadic, ScatterAttrs, 1, kMultipleResults)                   \
   V(DynamicSlice, "dynamic_slice", kIndexing, kVariadic, DynamicSliceAttrs, 0, kNoFlags)           \
   V(DynamicUpdateSlice, "dynamic_update_slice", kIndexing, kVariadic, NoAttrs, 0, kNoFlags)
+// Control flow (ir/shape_inference_control_flow.cc). Operands after the
+// spec's (while: the carried values; if: pred; case: index) are the values
+// the regions capture, passed to every region as trailing parameters.
+#define XJIT_CONTROL_FLOW_OPS(V)                                                                   \
+  V(While, "while", kControlFlow, kVariadic, NoAttrs, 2, kMultipleResults)                         \
+  V(If, "if", kControlFlow, kVariadic, NoAttrs, 2, kMultipleResults)                               \
+  V(Case, "case", kControlFlow, kVariadic, NoAttrs, 1, kMultipleResults | kVariadicRegions)
 
 // Every op, in enum order.
 #define XJIT_OPCODES(V)                                                                  \
   XJIT_STRUCTURAL_OPS(V) XJIT_ELEMENTWISE_OPS(V) XJIT_DATA_MOVEMENT_OPS(V)                \
   XJIT_CONTRACTION_OPS(V) XJIT_REDUCTION_OPS(V) XJIT_TUPLE_OPS(V) XJIT_CALL_OPS(V)     \
   XJIT_FUSION_OPS(V) XJIT_RANDOM_OPS(V) XJIT_SORT_OPS(V) XJIT_MAP_OPS(V)             \
-  XJIT_INDEXING_OPS(V)
+  XJIT_INDEXING_OPS(V) XJIT_CONTROL_FLOW_OPS(V)
 #define XJIT_ELEMENTWISE_OPS(V) \
   XJIT_ELEMENTWISE_UNARY_OPS(V) XJIT_ELEMENTWISE_BINARY_OPS(V) XJIT_ELEMENTWISE_TERNARY_OPS(V)
 #define XJIT_NON_ELEMENTWISE_OPS(V)                                                  \
   XJIT_STRUCTURAL_OPS(V) XJIT_DATA_MOVEMENT_OPS(V) XJIT_CONTRACTION_OPS(V)            \
   XJIT_REDUCTION_OPS(V) XJIT_TUPLE_OPS(V) XJIT_CALL_OPS(V) XJIT_FUSION_OPS(V)        \
-  XJIT_RANDOM_OPS(V) XJIT_SORT_OPS(V) XJIT_MAP_OPS(V) XJIT_INDEXING_OPS(V)
+  XJIT_RANDOM_OPS(V) XJIT_SORT_OPS(V) XJIT_MAP_OPS(V) XJIT_INDEXING_OPS(V) XJIT_CONTROL_FLOW_OPS(V)
 
 // `case Opcode::kX:` for each row it is applied to.
 #define XJIT_OPCODE_CASE(e, name, family, arity, attrs, regions, flags) case Opcode::k##e:
@@ -269,6 +278,7 @@ inline bool HasMultipleResults(Opcode op) { return HasFlag(op, kMultipleResults)
 inline bool HasSideEffects(Opcode op) { return HasFlag(op, kSideEffects); }
 inline bool DeclaresResultType(Opcode op) { return HasFlag(op, kDeclaresResultType); }
 inline bool CallsFunction(Opcode op) { return HasFlag(op, kCallsFunction); }
+inline bool HasVariadicRegions(Opcode op) { return HasFlag(op, kVariadicRegions); }
 inline int NumRegions(Opcode op) { return GetOpTraits(op).num_regions; }
 // Regions plus the called function: how many computations the op refers to.
 inline int NumCalledComputations(Opcode op) {

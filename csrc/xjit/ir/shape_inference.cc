@@ -212,6 +212,12 @@ absl::StatusOr<Shape> InferUncheckedSize(Opcode op, absl::Span<const Shape* cons
       return si::InferDynamicSlice(operands, attrs.get<DynamicSliceAttrs>());
     case Opcode::kDynamicUpdateSlice:
       return si::InferDynamicUpdateSlice(operands);
+    case Opcode::kWhile:
+      return si::InferWhile(operands, called);
+    case Opcode::kIf:
+      return si::InferIf(operands, called);
+    case Opcode::kCase:
+      return si::InferCase(operands, called);
   }
   return absl::InternalError(
       absl::StrCat(OpcodeName(op), ": no shape inference rule (bug in InferShape)"));

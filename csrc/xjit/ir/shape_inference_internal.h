@@ -59,6 +59,9 @@ absl::StatusOr<Shape> InferGather(const Shape& operand, const Shape& start_indic
 absl::StatusOr<Shape> InferScatter(Operands operands, const ScatterAttrs& attrs, Called called);
 absl::StatusOr<Shape> InferDynamicSlice(Operands operands, const DynamicSliceAttrs& attrs);
 absl::StatusOr<Shape> InferDynamicUpdateSlice(Operands operands);
+absl::StatusOr<Shape> InferWhile(Operands operands, Called called);
+absl::StatusOr<Shape> InferIf(Operands operands, Called called);
+absl::StatusOr<Shape> InferCase(Operands operands, Called called);
 
 absl::StatusOr<Shape> InferTuple(Operands operands);
 absl::StatusOr<Shape> InferGetTupleElement(const Shape& tuple, const GetTupleElementAttrs& attrs);

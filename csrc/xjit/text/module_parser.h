@@ -57,7 +57,9 @@ class ModuleParser {
   // Ops up to and including the terminator; returns the values returned.
   absl::StatusOr<std::vector<Instruction*>> ParseBody(Scope& scope, bool is_region,
                                                       std::vector<Shape>* returned_types);
-  absl::StatusOr<Computation*> ParseRegion(const Scope& parent);
+  absl::StatusOr<Computation*> ParseRegion(Scope& parent, CaptureList& captures);
+  // The op's regions, each taking every value the op captures (value_scope.h).
+  absl::StatusOr<std::vector<Computation*>> UnifyCaptures(const CaptureList& captures);
   bool IsTerminator(bool is_region);
   // One op: read, built into the scope's computation, its results named.
   absl::StatusOr<Instruction*> ParseStatement(Scope& scope, OpText& op);

@@ -30,6 +30,7 @@ absl::Status CheckRegionCount(const Lexer& lex, const OpText& op, Opcode opcode)
   if (regions == 0 && !op.regions.empty()) {
     return lex.Error(op.offset, absl::StrCat("'", op.name, "' takes no regions"));
   }
+  if (HasVariadicRegions(opcode) && op.regions.size() >= regions) return absl::OkStatus();
   if (regions > 0 && op.regions.size() != regions) {
     std::string want = regions == 1 ? "one region" : absl::StrCat(regions, " regions");
     return lex.Error(op.offset, absl::StrCat("'", op.name, "' takes exactly ", want, ", got ",
@@ -59,6 +60,15 @@ absl::StatusOr<Instruction*> BuildOp(const Lexer& lex, Scope& scope, const OpTex
     return s;
   }
   if (absl::Status s = CheckRegionCount(lex, op, *opcode); !s.ok()) return s;
+  if (!op.captures.empty()) {
+    if (OpcodeFamily(*opcode) != OpFamily::kControlFlow) {
+      return absl::UnimplementedError(absl::StrCat(
+          lex.Location(op.offset), ": the region of '", op.name,
+          "' uses a value defined outside it; xjit regions cannot capture values except "
+          "those of while, if and case"));
+    }
+    operands->insert(operands->end(), op.captures.begin(), op.captures.end());
+  }
 
   if (*opcode == Opcode::kConstant) {
     if (!operands->empty()) return lex.Error(op.offset, "'stablehlo.constant' takes no operands");

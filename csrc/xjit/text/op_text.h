@@ -38,6 +38,8 @@ struct OpText {
   std::vector<OutputName> outputs;
   std::vector<OperandRef> operands;
   std::vector<Computation*> regions;
+  // Values of the enclosing scope the regions use (value_scope.h CaptureList).
+  std::vector<Instruction*> captures;
   std::vector<NamedAttr> attrs;
   bool has_signature = false;
   std::vector<Shape> operand_types;

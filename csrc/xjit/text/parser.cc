@@ -4,7 +4,10 @@
 
 #include <utility>
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
+#include "xjit/builder/rewriter.h"
 #include "xjit/text/attribute_parser.h"
 #include "xjit/text/module_parser.h"
 #include "xjit/text/op_builder.h"
@@ -226,9 +229,18 @@ bool ModuleParser::IsTerminator(bool is_region) {
 }
 
 absl::StatusOr<Instruction*> ModuleParser::ParseStatement(Scope& scope, OpText& op) {
-  absl::StatusOr<OpText> text = ParseOpText(lex_, [&] { return ParseRegion(scope); });
+  CaptureList captures;
+  absl::StatusOr<OpText> text =
+      ParseOpText(lex_, [&] { return ParseRegion(scope, captures); });
   if (!text.ok()) return text.status();
   op = *std::move(text);
+  if (absl::StatusOr<std::vector<Computation*>> regions = UnifyCaptures(captures);
+      !regions.ok()) {
+    return regions.status();
+  } else if (!captures.outer.empty()) {
+    op.regions = *std::move(regions);
+  }
+  op.captures = captures.outer;
   absl::StatusOr<Instruction*> instr =
       BuildOp(lex_, scope, op, [&](const std::string& callee, size_t use_offset) {
         return BuildFunction(callee, use_offset);
@@ -264,10 +276,11 @@ absl::StatusOr<std::vector<Instruction*>> ModuleParser::ParseBody(
   return values;
 }
 
-absl::StatusOr<Computation*> ModuleParser::ParseRegion(const Scope& parent) {
+absl::StatusOr<Computation*> ModuleParser::ParseRegion(Scope& parent, CaptureList& captures) {
   if (absl::Status s = lex_.Expect(TokenKind::kLBrace, "'{' opening a region"); !s.ok()) return s;
   Scope scope;
   scope.parent = &parent;
+  scope.captures = &captures;
   scope.cb = mb_->NewComputation(absl::StrCat("region", region_count_++));
   if (lex_.Peek().kind == TokenKind::kBlockLabel) {
     lex_.Next();
@@ -280,10 +293,45 @@ absl::StatusOr<Computation*> ModuleParser::ParseRegion(const Scope& parent) {
       return s;
     }
   }
+  const auto base = static_cast<int64_t>(scope.cb->computation()->parameters().size());
   std::vector<Shape> returned;
   absl::StatusOr<std::vector<Instruction*>> results = ParseBody(scope, true, &returned);
   if (!results.ok()) return results.status();
-  return scope.cb->Finish(*std::move(results));
+  absl::StatusOr<Computation*> region = scope.cb->Finish(*std::move(results));
+  if (region.ok()) {
+    captures.regions.push_back({*region, base, std::move(scope.local_captures)});
+  }
+  return region;
+}
+
+absl::StatusOr<std::vector<Computation*>> ModuleParser::UnifyCaptures(
+    const CaptureList& captures) {
+  std::vector<Computation*> out;
+  for (const CaptureList::Region& r : captures.regions) {
+    if (r.local == captures.outer) {
+      out.push_back(r.computation);
+      continue;
+    }
+    // Rebuilt with the op's capture list: block arguments, then every
+    // captured value in the op's order (the ones it does not use unused).
+    ComputationBuilder* cb = mb_->NewComputation(absl::StrCat("region", region_count_++));
+    ValueMap map;
+    const auto& params = r.computation->parameters();
+    for (int64_t i = 0; i < r.base; ++i) map[params[i]] = cb->Parameter(params[i]->shape());
+    for (Instruction* outer : captures.outer) {
+      Instruction* p = cb->Parameter(outer->shape());
+      auto it = std::find(r.local.begin(), r.local.end(), outer);
+      if (it != r.local.end()) map[params[r.base + (it - r.local.begin())]] = p;
+    }
+    Cloner cloner(*mb_, CloneOptions{{}, CalleePolicy::kShare});
+    absl::StatusOr<std::vector<Instruction*>> results =
+        cloner.CloneBody(*r.computation, *cb, map);
+    if (!results.ok()) return results.status();
+    absl::StatusOr<Computation*> c = cb->Finish(*std::move(results));
+    if (!c.ok()) return c.status();
+    out.push_back(*c);
+  }
+  return out;
 }
 
 }  // namespace text

@@ -174,8 +174,15 @@ class ModulePrinter {
                           : op == Opcode::kFusion ? "xjit.fusion"
                                                   : absl::StrCat("stablehlo.", OpcodeName(op));
     absl::StrAppend(&out_, " = \"", op_name, "\"(", OperandList(instr.operands()), ")");
-    if (NumRegions(op) > 0) {
-      for (const Computation* region : instr.called_computations()) PrintRegion(*region, indent);
+    if (NumRegions(op) > 0) {  // ({region}, {region})
+      absl::StrAppend(&out_, " (");
+      bool first = true;
+      for (const Computation* region : instr.called_computations()) {
+        if (!first) absl::StrAppend(&out_, ", ");
+        first = false;
+        PrintRegion(*region, indent);
+      }
+      absl::StrAppend(&out_, ")");
     }
     if (CallsFunction(op)) {
       for (const Computation* callee : instr.called_computations()) {
@@ -195,10 +202,10 @@ class ModulePrinter {
 
   void PrintRegion(const Computation& body, int indent) {
     std::string pad(indent, ' ');
-    absl::StrAppend(&out_, " ({\n", pad, "^bb0(", NameParameters(body), "):\n");
+    absl::StrAppend(&out_, "{\n", pad, "^bb0(", NameParameters(body), "):\n");
     PrintBody(body, indent + 2);
     absl::StrAppend(&out_, pad, "  \"stablehlo.return\"(", OperandList(body.results()), ") : (",
-                    TypeList(body.results()), ") -> ()\n", pad, "})");
+                    TypeList(body.results()), ") -> ()\n", pad, "}");
   }
 
   const Module& module_;

@@ -1,5 +1,8 @@
 #include "xjit/text/value_scope.h"
 
+#include <algorithm>
+#include <memory>
+
 #include "absl/strings/str_cat.h"
 
 namespace xjit::text {
@@ -8,14 +11,20 @@ namespace {
 absl::StatusOr<Instruction*> Resolve(const Lexer& lex, Scope& scope, const OperandRef& ref,
                                      const Shape* type) {
   auto it = scope.values.find(ref.name);
+  if (it == scope.values.end() && scope.parent != nullptr && scope.captures != nullptr) {
+    // A value of an enclosing scope: resolved there, then captured.
+    absl::StatusOr<Instruction*> outer = Resolve(lex, *scope.parent, ref, type);
+    if (!outer.ok()) return outer.status();
+    auto known = scope.captured.find(*outer);
+    if (known != scope.captured.end()) return known->second;
+    std::vector<Instruction*>& list = scope.captures->outer;
+    if (std::find(list.begin(), list.end(), *outer) == list.end()) list.push_back(*outer);
+    Instruction* param = scope.cb->Parameter((*outer)->shape());
+    scope.local_captures.push_back(*outer);
+    scope.captured[*outer] = param;
+    return param;
+  }
   if (it == scope.values.end()) {
-    for (const Scope* s = scope.parent; s != nullptr; s = s->parent) {
-      if (s->values.contains(ref.name)) {
-        return absl::UnimplementedError(absl::StrCat(
-            lex.Location(ref.offset), ": %", ref.name,
-            " is defined outside this region; xjit regions cannot capture values"));
-      }
-    }
     if (scope.free_parameters == nullptr || ref.index >= 0) {
       return lex.Error(ref.offset, absl::StrCat("use of undefined value %", ref.name));
     }

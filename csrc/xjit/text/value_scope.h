@@ -26,9 +26,30 @@ struct Binding {
   int64_t index = -1;
 };
 
+// The values of enclosing scopes that the regions of one op use (while, if,
+// case capture; other ops may not): each becomes a trailing parameter of
+// every region of the op, after the region's block arguments, and an operand
+// of the op after its own. While parsing, a region numbers the values it
+// captures in the order it meets them; ParseStatement then rebuilds the
+// regions whose list differs from the op's (parser.cc).
+struct CaptureList {
+  std::vector<Instruction*> outer;  // the op's list: every region's, in first-use order
+  struct Region {
+    Computation* computation;
+    int64_t base;                     // its block-argument count
+    std::vector<Instruction*> local;  // what it captured, in its parameter order
+  };
+  std::vector<Region> regions;
+};
+
 struct Scope {
   ComputationBuilder* cb = nullptr;
-  const Scope* parent = nullptr;  // the enclosing function, for a region
+  Scope* parent = nullptr;  // the enclosing function or region, for a region
+  // For a region: its op's capture list, and the parameters standing for
+  // each captured outer value.
+  CaptureList* captures = nullptr;
+  std::vector<Instruction*> local_captures;
+  absl::flat_hash_map<Instruction*, Instruction*> captured;
   absl::flat_hash_map<std::string, Binding> values;
   absl::flat_hash_map<std::pair<Instruction*, int64_t>, Instruction*> elements;
   // Example mode: undefined names become parameters.

@@ -1,6 +1,7 @@
 // One batching rule per op. Operands arrive batched along dimension 0 (or
 // unbatched); each rule rewrites its op for the extra leading dimension,
 // as JAX's batching rules do with bdim moved to 0.
+#include "xjit/transforms/control_flow_rules.h"
 #include "xjit/transforms/batching_rules.h"
 
 #include <limits>
@@ -364,6 +365,11 @@ BatchRule BatchRuleFor(Opcode op) {
     case Opcode::kScatter: return ScatterB;
     case Opcode::kDynamicSlice: return DynamicSliceB;
     case Opcode::kDynamicUpdateSlice: return DynamicUpdateSliceB;
+    case Opcode::kIf:
+    case Opcode::kCase:
+      return BranchBatch;
+    case Opcode::kWhile:
+      return WhileBatch;
   }
   return nullptr;
 }

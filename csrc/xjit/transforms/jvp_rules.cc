@@ -4,6 +4,7 @@
 // logistic, sqrt, rsqrt), and ties of max/min split the tangent equally.
 // Every rule builds only ops that transpose.cc can transpose: the tangent
 // graph is linear in the tangents (multiplied or divided by primal values).
+#include "xjit/transforms/control_flow_rules.h"
 #include "xjit/transforms/jvp_rules.h"
 
 #include <algorithm>
@@ -582,6 +583,11 @@ JvpRule JvpRuleFor(Opcode op) {
     case Opcode::kScatter: return ScatterJvp;
     case Opcode::kDynamicSlice: return DynamicSliceJvp;
     case Opcode::kDynamicUpdateSlice: return DynamicUpdateSliceJvp;
+    case Opcode::kIf:
+    case Opcode::kCase:
+      return BranchJvp;
+    case Opcode::kWhile:
+      return WhileJvp;
     case Opcode::kConstant:
     case Opcode::kIota:
     case Opcode::kCeil:
@@ -650,6 +656,9 @@ JvpRule JvpRuleFor(Opcode op) {
   return nullptr;
 }
 
-bool JvpRuleInlines(Opcode op) { return op == Opcode::kCall || op == Opcode::kFusion; }
+// while builds its primal too: one loop carries the values and their tangents.
+bool JvpRuleInlines(Opcode op) {
+  return op == Opcode::kCall || op == Opcode::kFusion || op == Opcode::kWhile;
+}
 
 }  // namespace xjit::transforms

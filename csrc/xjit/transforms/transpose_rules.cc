@@ -1,6 +1,7 @@
 // One transpose rule per op that the JVP rules apply to tangents. Each is
 // the adjoint of its op as a linear map of the linear operands (JAX's
 // transpose rules in jax/_src/lax/).
+#include "xjit/transforms/control_flow_rules.h"
 #include "xjit/transforms/transpose_rules.h"
 
 #include <algorithm>
@@ -413,12 +414,16 @@ TransposeRule TransposeRuleFor(Opcode op) {
     case Opcode::kRngBitGenerator:  // integer bits: never a linear value
     case Opcode::kSort: case Opcode::kMap:
     case Opcode::kBitcastConvert:
+    case Opcode::kWhile:
       return nullptr;
     case Opcode::kReducePrecision: return ReducePrecisionT;
     case Opcode::kGather: return GatherT;
     case Opcode::kScatter: return ScatterT;
     case Opcode::kDynamicSlice: return DynamicSliceT;
     case Opcode::kDynamicUpdateSlice: return DynamicUpdateSliceT;
+    case Opcode::kIf:
+    case Opcode::kCase:
+      return BranchTranspose;
     case Opcode::kCall: return CallT;
   }
   return nullptr;

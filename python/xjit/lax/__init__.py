@@ -7,8 +7,8 @@ Example:
     Array(3., dtype=float32)
 """
 from xjit._src.api_transforms import stop_gradient
-from xjit._src.lax.control_flow import (
-    cond, fori_loop, scan, select_n, switch, while_loop)
+from xjit._src.lax.control_flow import cond, select_n, switch, while_loop
+from xjit._src.lax.loops import associative_scan, fori_loop, map, scan  # noqa: A004
 from xjit._src.lax.cumulative import cumlogsumexp, cummax, cummin, cumprod, cumsum
 from xjit._src.lax.elementwise import (
     RoundingMethod, _convert_element_type, abs, acos, acosh, add, and_, asin, asinh, atan,

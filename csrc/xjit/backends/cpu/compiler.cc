@@ -11,6 +11,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "dnnl.hpp"
+#include "xjit/backends/cpu/control_flow.h"
 #include "xjit/backends/cpu/data_movement.h"
 #include "xjit/backends/cpu/donation.h"
 #include "xjit/backends/cpu/elementwise.h"
@@ -27,6 +28,7 @@
 #include "xjit/passes/buffer_assignment.h"
 #include "xjit/passes/elementwise_fusion.h"
 #include "xjit/passes/pipeline.h"
+#include "xjit/passes/region_module.h"
 #include "xjit/runtime/backend.h"
 #include "xjit/runtime/host_platform.h"
 
@@ -53,6 +55,8 @@ absl::StatusOr<std::unique_ptr<Module>> RunPasses(const Module& module) {
   if (auto fused = passes::RunElementwiseFusion(**optimised); !fused.ok()) return fused.status();
   return optimised;
 }
+
+absl::StatusOr<std::unique_ptr<CpuProgram>> CompileRegion(const Computation& region);
 
 class Lowering : public LoweringContext {
  public:
@@ -156,6 +160,15 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
       if (absl::Status s = array_operands(); !s.ok()) return s;
       thunk = MakeDynamicUpdateSliceThunk(instr, in, out[0]);
       break;
+    case Opcode::kWhile:
+      if (absl::Status s = array_operands(); !s.ok()) return s;
+      thunk = MakeWhileThunk(instr, in, out, *this, CompileRegion);
+      break;
+    case Opcode::kIf:
+    case Opcode::kCase:
+      if (absl::Status s = array_operands(); !s.ok()) return s;
+      thunk = MakeBranchThunk(instr, in, out, CompileRegion);
+      break;
     case Opcode::kBitcastConvert:  // the same little-endian bytes, retyped
       if (absl::Status s = array_operands(); !s.ok()) return s;
       thunk = MakeCopyThunk(in[0], out[0], instr.shape().byte_size());
@@ -234,6 +247,15 @@ absl::StatusOr<std::unique_ptr<CpuProgram>> Lowering::Lower(const Module& module
       MakeSlots(), std::move(thunks_), std::move(constants_), assignment_->arena_bytes(),
       num_parameters, num_results, work_,
       ReusableResultParameterPairs(*assignment_, num_results, num_parameters));
+}
+
+// A region of while/if/case as a program of its own: cloned into a module
+// whose entry it is, then optimised and lowered like any entry.
+absl::StatusOr<std::unique_ptr<CpuProgram>> CompileRegion(const Computation& region) {
+  absl::StatusOr<std::unique_ptr<Module>> module = passes::RegionAsModule(region);
+  if (!module.ok()) return module.status();
+  Lowering lowering;
+  return lowering.Lower(**module);
 }
 
 class CpuCompiler : public Compiler {

@@ -110,6 +110,7 @@ bool ResultMayReuseParameter(const BufferAssignment& assignment, int64_t result,
     XJIT_SORT_OPS(XJIT_OPCODE_CASE)
     XJIT_MAP_OPS(XJIT_OPCODE_CASE)
     XJIT_INDEXING_OPS(XJIT_OPCODE_CASE)
+    XJIT_CONTROL_FLOW_OPS(XJIT_OPCODE_CASE)
       return false;
   }
   return false;

@@ -43,6 +43,12 @@ bool CpuProgram::ResultMayReuseParameter(int result, int parameter) const {
   return index < reusable_.size() && reusable_[index];
 }
 
+void CpuProgram::RunRegion(const void* const* args, void* const* results) {
+  for (SlotId s : parameter_slots_) table_[s] = const_cast<void*>(args[slots_[s].number]);
+  for (SlotId s : result_slots_) table_[s] = results[slots_[s].number];
+  for (const auto& thunk : thunks_) thunk->Execute(table_.data());
+}
+
 absl::Status CpuProgram::Run(absl::Span<const void* const> args,
                              absl::Span<void* const> results) {
   if (static_cast<int64_t>(args.size()) != num_parameters_ ||

@@ -37,6 +37,11 @@ class CpuProgram : public CompiledProgram {
                    absl::Span<void* const> results) override;
   bool PrefersInlineExecution() const override;
   bool ResultMayReuseParameter(int result, int parameter) const override;
+  // Run without the argument checks and error handling, for a region run by
+  // a thunk of an enclosing program (control_flow.h): `args` and `results`
+  // hold one address per parameter and result; exceptions reach the
+  // outermost Run.
+  void RunRegion(const void* const* args, void* const* results);
 
   int64_t arena_bytes() const { return arena_bytes_; }
   int64_t num_thunks() const { return static_cast<int64_t>(thunks_.size()); }

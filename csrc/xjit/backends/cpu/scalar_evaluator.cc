@@ -73,6 +73,7 @@ absl::StatusOr<ScalarEvaluator> ScalarEvaluator::Compile(const Computation& regi
       case Opcode::kSort:
       case Opcode::kMap: case Opcode::kBitcastConvert:
       XJIT_INDEXING_OPS(XJIT_OPCODE_CASE)
+      case Opcode::kWhile: case Opcode::kIf: case Opcode::kCase:
         return fail(instr, "");
     }
   }

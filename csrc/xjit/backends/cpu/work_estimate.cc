@@ -59,6 +59,15 @@ int64_t EstimateInstructionWork(const Instruction& instr) {
     while ((int64_t{1} << log_n) < n) ++log_n;
     return x.num_elements() * log_n * static_cast<int64_t>(instr.operands().size());
   }
+  if (OpcodeFamily(op) == OpFamily::kControlFlow) {
+    // One iteration (or branch) of regions run as programs: the bound of any
+    // one kernel they start, which is what inline execution cares about.
+    int64_t work = 0;
+    for (const Computation* c : instr.called_computations()) {
+      for (const auto& i : c->instructions()) work += EstimateInstructionWork(*i);
+    }
+    return std::max<int64_t>(work, 1);
+  }
   if (op == Opcode::kMap) {  // the computation runs once per element
     return out * static_cast<int64_t>(instr.called_computations()[0]->instructions().size());
   }

@@ -1,6 +1,7 @@
 #include "xjit/backends/reference/evaluator.h"
 
 #include "absl/strings/str_cat.h"
+#include "xjit/backends/reference/control_flow.h"
 #include "xjit/backends/reference/ops.h"
 
 namespace xjit::reference {
@@ -283,6 +284,11 @@ absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
       return EvalMapInstr(instr, operands);
     XJIT_INDEXING_OPS(XJIT_OPCODE_CASE)
       return EvalIndexingInstr(instr, operands);
+    case Opcode::kWhile:
+      return EvalWhile(instr, operands);
+    case Opcode::kIf:
+    case Opcode::kCase:
+      return EvalBranch(instr, operands);
     case Opcode::kBitcastConvert: {
       XJIT_ARRAY(x, 0);
       return Wrap(EvalBitcastConvert(x, instr.shape()));

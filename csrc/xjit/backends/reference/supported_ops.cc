@@ -27,6 +27,7 @@ bool SupportsOp(Opcode op) {
     case Opcode::kBitcastConvert:
     case Opcode::kGather: case Opcode::kScatter: case Opcode::kDynamicSlice:
     case Opcode::kDynamicUpdateSlice:
+    case Opcode::kWhile: case Opcode::kIf: case Opcode::kCase:
       return true;
   }
   return false;

@@ -1,13 +1,10 @@
-"""Control flow with JAX's signatures, built from select and static unrolling.
+"""Control flow with JAX's signatures on the graph's while/if/case ops.
 
-The graph has no while/if ops yet, so:
-
-* ``cond``/``select_n``/``switch`` evaluate every branch and select the
-  result (the same values as JAX for pure functions; a concrete predicate
-  runs only the chosen branch);
-* ``fori_loop``/``scan`` unroll when their trip count is static;
-* ``while_loop`` runs eagerly, and raises ``NotImplementedError`` when its
-  condition is traced.
+Branch, condition and body functions are traced once each into regions
+(``_regions.py``); values they close over become operands of the op. ``cond``
+and ``switch`` lower to ``if``/``case``, ``while_loop`` and ``fori_loop`` to
+``while``, ``scan`` and ``map`` to a ``while`` whose carry holds the loop
+index and the stacked outputs. Eager calls build and run the op at once.
 
 Example:
     >>> from xjit import lax
@@ -25,29 +22,8 @@ from xjit import _xjit
 from xjit._src import core, dtypes
 from xjit._src.lax import elementwise as ew
 from xjit._src.lax import operands as ops
-from xjit._src.lax import shapes
+from xjit._src.lax import regions as regions_mod
 from xjit._src.traceback_util import api_boundary
-
-
-def _is_concrete(x) -> bool:
-    return not isinstance(x, core.Tracer)
-
-
-def _tree_select(pred, on_true, on_false):
-    t_leaves, t_tree = _xjit.tree_flatten(on_true)
-    f_leaves, f_tree = _xjit.tree_flatten(on_false)
-    if t_tree != f_tree:
-        raise TypeError(f"cond branches must return the same pytree structure, got {t_tree} "
-                        f"and {f_tree}")
-    out = []
-    for t, f in zip(t_leaves, f_leaves):
-        if ops.shape_of(t) != ops.shape_of(f) or ops.dtype_of(t) != ops.dtype_of(f):
-            raise TypeError(
-                f"cond branches must return matching types, got "
-                f"{ops.dtype_of(t).name}{list(ops.shape_of(t))} and "
-                f"{ops.dtype_of(f).name}{list(ops.shape_of(f))}")
-        out.append(ew.select(pred, t, f))
-    return t_tree.unflatten(out)
 
 
 _ARRAYLIKE = (ops.Array, ops.Tracer, np.ndarray, np.generic, bool, int, float, complex)
@@ -130,74 +106,223 @@ def _promoted_or_raise(what: str, body_fun, carry_pos: int, in_carry, out_carry,
         f"that all output types (e.g. shapes and dtypes) match the corresponding input types.")
 
 
-def _run_loop(what: str, body_fun, carry_pos: int, init, step):
-    """The last carry of ``step(init)`` (a generator of the carries after each
-    iteration), each checked against ``init``'s structure and types. When the body
-    widens a weakly typed leaf of ``init``, ``init`` is promoted and the loop run
-    again from the start (JAX retraces with the promoted carry)."""
-    for attempt in range(2):
-        carry, restart = init, False
-        for out in step(init):
-            promoted = _promoted_or_raise(what, body_fun, carry_pos, init, out,
-                                          allow_promotion=attempt == 0)
-            if promoted is not None:
-                init, restart = promoted, True
-                break
-            carry = out
-        if not restart:
-            return carry
-    return carry
-
-
-def _scalar_pred(name, pred):
+def _check_pred(pred):
+    ops.check_arraylike("cond", pred)
     if ops.shape_of(pred) != ():
-        raise TypeError(f"{name}: pred must be a scalar, got shape {ops.shape_of(pred)}")
-    if ops.dtype_of(pred) != np.bool_:
+        raise TypeError(f"Pred must be a scalar, got {pred} of shape {ops.shape_of(pred)}.")
+    dt = ops.dtype_of(pred)
+    if ops.kind(dt) not in "biufc":
+        raise TypeError(f"Pred type must be either boolean or number, got {dt}.")
+    if dt != np.bool_:
         pred = ew.ne(pred, 0)
     return pred
 
 
+def _type_differences(names, regions) -> str:
+    """Lines naming each output leaf whose type differs between the branches."""
+    paths = _leaf_paths(regions[0].out_tree.unflatten(list(range(len(regions[0].out_avals)))))
+    if len(paths) != len(regions[0].out_avals):
+        paths = [f"<leaf {i}>" for i in range(len(regions[0].out_avals))]
+    lines = []
+    for k in range(1, len(regions)):
+        for i, (a, b) in enumerate(zip(regions[0].out_avals, regions[k].out_avals)):
+            if a.shape == b.shape and a.dtype == b.dtype:
+                continue
+            why = " and also ".join(
+                (["the dtypes do not match"] if a.dtype != b.dtype else [])
+                + (["the shapes do not match"] if a.shape != b.shape else []))
+            lines.append(f"  * the output of {names[0]} at {paths[i] or 'the root'} has type "
+                         f"{a.str_short()} but the corresponding output of {names[k]} has type "
+                         f"{b.str_short()}, so {why}")
+    return "\n".join(lines)
+
+
+def _promotable(regions) -> list | None:
+    """Per output leaf, the dtype every branch can be widened to when branches
+    differ only in the dtypes of weakly typed leaves (JAX promotes those);
+    None when some difference is not of that kind."""
+    targets = []
+    for i in range(len(regions[0].out_avals)):
+        avals = [r.out_avals[i] for r in regions]
+        if any(a.shape != avals[0].shape for a in avals):
+            return None
+        dts = {a.dtype for a in avals}
+        if len(dts) == 1:
+            targets.append(None)
+            continue
+        strong = {a.dtype for a in avals if not a.weak_type}
+        if len(strong) > 1:
+            return None
+        targets.append(dtypes.result_type(*[r.out_leaves[i] for r in regions]))
+    return targets
+
+
+def _trace_branches(what: str, names, funs, operands):
+    """Trace the branch functions on ``operands``; (regions, captures, leaves).
+
+    Raises JAX's TypeError when the branches' output structures or types differ."""
+    leaves, in_tree, avals = regions_mod.operand_leaves(operands, what)
+    wrapped = [lambda *xs, f=f: f(*in_tree.unflatten(list(xs))) for f in funs]
+    regions, captures = regions_mod.trace_regions(what, wrapped, avals)
+    for k in range(1, len(regions)):
+        if regions[k].out_tree != regions[0].out_tree:
+            raise TypeError(
+                f"{names[0]} and {names[k]} output must have same type structure, got "
+                f"{regions[0].out_tree} and {regions[k].out_tree}.")
+    if any(r.out_avals != regions[0].out_avals for r in regions[1:]) and any(
+            [(a.shape, a.dtype) for a in r.out_avals] !=
+            [(a.shape, a.dtype) for a in regions[0].out_avals] for r in regions[1:]):
+        targets = _promotable(regions)
+        if targets is None:
+            raise TypeError(f"{names[0]} and {names[-1] if len(names) == 2 else 'the other branches'}"
+                            f" output must have identical types, got\n"
+                            f"{_type_differences(names, regions)}")
+
+        def widen(f):
+            def g(*xs):
+                out_leaves, tree = _xjit.tree_flatten(f(*xs))
+                return tree.unflatten([x if t is None else ew._convert_element_type(x, t, True)
+                                       for x, t in zip(out_leaves, targets)])
+            return g
+        regions, captures = regions_mod.trace_regions(what, [widen(f) for f in wrapped], avals)
+    return regions, captures, leaves
+
+
+def _apply_branches(op: str, selector, what: str, names, funs, operands):
+    regions, captures, leaves = _trace_branches(what, names, funs, operands)
+    weak = [all(r.out_avals[i].weak_type for r in regions)
+            for i in range(len(regions[0].out_avals))]
+    out = regions_mod.bind(op, [selector] + list(leaves) + list(captures), regions, weak)
+    return regions[0].out_tree.unflatten(out)
+
+
+_NO_OPERAND = object()
+
+
+def _cond_with_per_branch_args(pred, true_operand, true_fun, false_operand, false_fun):
+    return _cond(pred, lambda op: true_fun(op[0]), lambda op: false_fun(op[1]),
+                 (true_operand, false_operand))
+
+
 @api_boundary
-def cond(pred, true_fun: Callable, false_fun: Callable, *operands):
-    """``true_fun(*operands) if pred else false_fun(*operands)``, with ``pred``
-    allowed to be traced.
+def cond(*args, **kwargs):
+    """``true_fun(*operands) if pred else false_fun(*operands)``, lowered to
+    ``if`` (only the chosen branch runs). Also accepts JAX's old form
+    ``cond(pred, true_operand, true_fun, false_operand, false_fun)``.
 
     Example:
         >>> lax.cond(True, lambda x: x + 1, lambda x: x - 1, 1.0)
         Array(2., dtype=float32, weak_type=True)
     """
-    ops.check_arraylike("cond", pred)
-    pred = _scalar_pred("cond", pred)
-    if _is_concrete(pred):
-        branch = true_fun if bool(np.asarray(pred)) else false_fun
-        return _as_arrays(branch(*operands))
-    return _tree_select(pred, true_fun(*operands), false_fun(*operands))
+    try:
+        ba = inspect.signature(_cond_with_per_branch_args).bind(*args, **kwargs)
+    except TypeError:
+        pass
+    else:
+        _, true_operand, true_fun, false_operand, false_fun = ba.args
+        if not (callable(true_operand) and callable(true_fun)) and (
+                callable(true_fun) and callable(false_fun)):
+            return _cond_with_per_branch_args(*ba.args)
+    return _cond(*args, **kwargs)
+
+
+def _cond(pred, true_fun, false_fun, *operands, operand=_NO_OPERAND):
+    if operand is not _NO_OPERAND:
+        if operands:
+            raise TypeError("if 'operand' keyword is passed then no operands can be passed "
+                            "positionally")
+        operands = (operand,)
+    if not (callable(true_fun) and callable(false_fun)):
+        raise TypeError("Expected true_fun and false_fun to be callable.")
+    pred = _check_pred(pred)
+    return _apply_branches("if", pred, "cond", ["true_fun", "false_fun"],
+                           [true_fun, false_fun], operands)
 
 
 @api_boundary
-def switch(index, branches, *operands):
-    """``branches[clamp(index, 0, len - 1)](*operands)``.
+def switch(index, branches, *operands, operand=_NO_OPERAND):
+    """``branches[clamp(index, 0, len - 1)](*operands)``, lowered to ``case``.
 
     Example:
         >>> lax.switch(1, [lambda: 0.0, lambda: 1.0])
         Array(1., dtype=float32, weak_type=True)
     """
-    branches = list(branches)
+    if operand is not _NO_OPERAND:
+        if operands:
+            raise TypeError("if 'operand' keyword is passed then no operands can be passed "
+                            "positionally")
+        operands = (operand,)
+    branches = tuple(branches)
     if not branches:
-        raise ValueError("switch: branches must be non-empty")
+        raise ValueError("Empty branch sequence")
+    if not all(callable(b) for b in branches):
+        raise TypeError("lax.switch: branches argument should be a sequence of callables.")
+    ops.check_arraylike("switch", index)
     if ops.shape_of(index) != ():
         raise TypeError(f"Branch index must be scalar, got {index} of shape "
                         f"{ops.shape_of(index)}.")
-    if ops.kind(ops.dtype_of(index)) not in "biu":  # a float index is not clamped-and-cast
+    if ops.kind(ops.dtype_of(index)) not in "biu":
         raise TypeError(f"Index type must be an integer, got {index}.")
-    if _is_concrete(index):
-        i = int(np.clip(int(np.asarray(index)), 0, len(branches) - 1))
-        return _as_arrays(branches[i](*operands))
-    index = ew.clamp(0, ew.convert_element_type(index, np.int32), len(branches) - 1)
-    out = branches[-1](*operands)
-    for i in range(len(branches) - 2, -1, -1):
-        out = _tree_select(ew.eq(index, i), branches[i](*operands), out)
-    return out
+    if len(branches) == 1:
+        return _as_arrays(branches[0](*operands))
+    index = ew.convert_element_type(index, np.int32)
+    index = ew.clamp(np.int32(0), index, np.int32(len(branches) - 1))
+    names = [f"branch {i}" for i in range(len(branches))]
+    return _apply_branches("case", index, "switch", names, branches, operands)
+
+
+def _check_cond_output(c, aval=None) -> None:
+    """JAX's check: cond_fun returns one boolean scalar (weak type allowed)."""
+    leaves, tree = _xjit.tree_flatten(c)
+    if len(leaves) != 1 or leaves[0] is not c:
+        raise TypeError(f"cond_fun must return a boolean scalar, but got pytree {tree}.")
+    if aval is None:
+        aval = _aval(c) if isinstance(c, _ARRAYLIKE) else None
+    if aval is None or aval.shape != () or aval.dtype != np.bool_:
+        raise TypeError(f"cond_fun must return a boolean scalar, but got output type(s) "
+                        f"[{aval!r}].")
+
+
+def _trace_loop(what: str, cond_fun, body_fun, carry_pos: int, init_val, body_args):
+    """Trace ``cond_fun`` and ``body_fun`` on the carry ``init_val`` (widened and
+    traced again when the body widens a weakly typed leaf, as JAX retraces).
+
+    ``body_args(carry) -> args`` builds the body's arguments from the carry tree.
+    Returns (regions, captures, operand leaves, treedef, avals)."""
+    for attempt in range(2):
+        leaves, tree, avals = regions_mod.operand_leaves(init_val, what)
+        cond_f = lambda *xs: cond_fun(tree.unflatten(list(xs)))  # noqa: E731
+        body_f = lambda *xs: body_fun(*body_args(tree.unflatten(list(xs))))  # noqa: E731
+        regions, captures = regions_mod.trace_regions("while", [cond_f, body_f], avals)
+        c = regions[0]
+        if len(c.out_leaves) != 1 or c.out_tree != _xjit.tree_flatten(c.out_leaves[0])[1]:
+            raise TypeError(f"cond_fun must return a boolean scalar, but got pytree "
+                            f"{c.out_tree}.")
+        _check_cond_output(c.out_leaves[0], c.out_avals[0])
+        body_out = regions[1].out_tree.unflatten(regions[1].out_leaves)
+        promoted = _promoted_or_raise(what, body_fun, carry_pos, init_val, body_out,
+                                      allow_promotion=attempt == 0)
+        if promoted is None:
+            return regions, captures, leaves, tree, avals
+        init_val = promoted
+    raise AssertionError("unreachable")
+
+
+@api_boundary
+def while_loop(cond_fun: Callable, body_fun: Callable, init_val):
+    """``while cond_fun(val): val = body_fun(val)``, lowered to ``while``.
+
+    Example:
+        >>> lax.while_loop(lambda x: x < 10, lambda x: x * 2, 1)
+        Array(16, dtype=int32, weak_type=True)
+    """
+    if not (callable(cond_fun) and callable(body_fun)):
+        raise TypeError("lax.while_loop: body_fun and cond_fun arguments should be callable.")
+    regions, captures, leaves, tree, avals = _trace_loop(
+        "while_loop body", cond_fun, body_fun, 0, init_val, lambda carry: (carry,))
+    out = regions_mod.bind("while", list(leaves) + list(captures), regions,
+                           [a.weak_type for a in avals])
+    return tree.unflatten(out[:len(leaves)])
 
 
 @api_boundary
@@ -232,114 +357,3 @@ def _as_arrays(tree):
                               for x in leaves])
 
 
-@api_boundary
-def fori_loop(lower, upper, body_fun: Callable, init_val):
-    """``for i in range(lower, upper): val = body_fun(i, val)``; bounds must be static.
-
-    Example:
-        >>> lax.fori_loop(0, 4, lambda i, s: s + i, 0)
-        Array(6, dtype=int32, weak_type=True)
-    """
-    for bound in (lower, upper):
-        if (not isinstance(bound, _ARRAYLIKE) or ops.shape_of(bound) != ()
-                or ops.kind(ops.dtype_of(bound)) not in "iu"):
-            raise TypeError("fori_loop lower and upper arguments must be integer scalars")
-    if not (_is_concrete(lower) and _is_concrete(upper)):
-        raise NotImplementedError(
-            "fori_loop with traced bounds needs a while op, which xjit does not have yet; "
-            "make the bounds static (Python ints or static_argnums).")
-    indices = range(int(np.asarray(lower)), int(np.asarray(upper)))
-    return _as_arrays(_run_loop("fori_loop body", body_fun, 1, init_val,
-                                lambda init: _fori_steps(body_fun, indices, init)))
-
-
-def _fori_steps(body_fun, indices, val):
-    for i in indices:
-        val = body_fun(i, val)
-        yield val
-
-
-@api_boundary
-def while_loop(cond_fun: Callable, body_fun: Callable, init_val):
-    """``while cond_fun(val): val = body_fun(val)``; the condition must be concrete.
-
-    Example:
-        >>> lax.while_loop(lambda x: x < 10, lambda x: x * 2, 1)
-        Array(16, dtype=int32, weak_type=True)
-    """
-    return _as_arrays(_run_loop("while_loop body", body_fun, 0, init_val,
-                                lambda init: _while_steps(cond_fun, body_fun, init)))
-
-
-def _check_cond_output(c) -> None:
-    """JAX's check: cond_fun returns one boolean scalar (weak type allowed)."""
-    leaves, tree = _xjit.tree_flatten(c)
-    if len(leaves) != 1 or leaves[0] is not c:
-        raise TypeError(f"cond_fun must return a boolean scalar, but got pytree {tree}.")
-    aval = _aval(c) if isinstance(c, _ARRAYLIKE) else None
-    if aval is None or aval.shape != () or aval.dtype != np.bool_:
-        raise TypeError(f"cond_fun must return a boolean scalar, but got output type(s) "
-                        f"[{aval!r}].")
-
-
-def _while_steps(cond_fun, body_fun, val):
-    while True:
-        c = cond_fun(val)
-        _check_cond_output(c)
-        if isinstance(c, core.Tracer):
-            raise NotImplementedError(
-                "while_loop with a traced condition needs a while op, which xjit does not "
-                "have yet; run it outside jit or use fori_loop with static bounds.")
-        if not bool(np.asarray(c)):
-            return
-        val = body_fun(val)
-        yield val
-
-
-@api_boundary
-def scan(f: Callable, init, xs=None, length=None, reverse=False, unroll=1):
-    """JAX's scan, unrolled: ``carry, y = f(carry, x)`` over the leading axis of ``xs``.
-
-    Example:
-        >>> carry, ys = lax.scan(lambda c, x: (c + x, c), 0.0, np.arange(3, dtype=np.float32))
-        >>> ys
-        Array([0., 0., 1.], dtype=float32)
-    """
-    x_leaves, x_tree = _xjit.tree_flatten(xs)
-    lengths = {ops.shape_of(x)[0] for x in x_leaves}
-    if length is not None:
-        lengths.add(int(length))
-    if len(lengths) != 1:
-        raise ValueError(f"scan got inconsistent lengths for xs/length: {sorted(lengths)}")
-    n = lengths.pop()
-    ys = []
-    steps = range(n - 1, -1, -1) if reverse else range(n)
-
-    def run(init):
-        ys.clear()
-        carry = init
-        for i in steps:
-            x = x_tree.unflatten([shapes.index_in_dim(leaf, i, 0, keepdims=False)
-                                  for leaf in x_leaves])
-            out = f(carry, x)
-            if not (isinstance(out, (tuple, list)) and len(out) == 2):
-                raise TypeError("scan body output must be a pair, got "
-                                f"{_xjit.tree_flatten(out)[1]}.")
-            carry, y = out
-            ys.append(y)
-            yield carry
-
-    carry = _run_loop("scan body", f, 0, init, run)
-    if reverse:
-        ys.reverse()
-    if not ys:
-        raise ValueError("scan of length 0 is not supported")
-    y_leaves = [_xjit.tree_flatten(y)[0] for y in ys]
-    y_tree = _xjit.tree_flatten(ys[0])[1]
-    stacked = [shapes.concatenate([shapes.expand_dims(ops.as_operand(step[j])
-                                                      if not isinstance(step[j], (
-                                                          ops.Array, ops.Tracer))
-                                                      else step[j], (0,))
-                                   for step in y_leaves], 0)
-               for j in range(len(y_leaves[0]))]
-    return _as_arrays(carry), y_tree.unflatten(stacked)

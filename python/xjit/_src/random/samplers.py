@@ -800,7 +800,9 @@ def _uniform_batched(keys, dtype, minval, maxval):
     mant = ew.shift_right_logical(b, udt.type(rng_bits - nmant))
     floats = ew.mul(dispatch.bind("convert", [mant], {"dtype": np.dtype(dtype).name}),
                     np.array(2.0 ** -nmant, dtype))
-    span = ew.sub(np.array(maxval, dtype), np.array(minval, dtype))
+    # numpy, not ew.sub: the bounds are static, and inside a traced loop body an
+    # ew result would be a tracer that np.float32 cannot read.
+    span = np.array(maxval, dtype) - np.array(minval, dtype)
     if _is_f32(dtype):
         out = xla_math.fma(floats, np.float32(span), np.float32(minval))
     else:
