@@ -54,6 +54,14 @@ absl::StatusOr<Shape> InferMap(Operands inputs, const MapAttrs& attrs, Called ca
 absl::StatusOr<Shape> InferReducePrecision(const Shape& x, const ReducePrecisionAttrs& attrs);
 absl::StatusOr<Shape> InferBitcastConvert(const Shape& x, const Shape* declared);
 
+absl::StatusOr<Shape> InferConvolution(const Shape& lhs, const Shape& rhs,
+                                       const ConvolutionAttrs& attrs);
+absl::StatusOr<Shape> InferReduceWindow(Operands operands, const ReduceWindowAttrs& attrs,
+                                        Called called);
+absl::StatusOr<Shape> InferSelectAndScatter(const Shape& operand, const Shape& source,
+                                            const Shape& init_value,
+                                            const SelectAndScatterAttrs& attrs, Called called);
+
 absl::StatusOr<Shape> InferTuple(Operands operands);
 absl::StatusOr<Shape> InferGetTupleElement(const Shape& tuple, const GetTupleElementAttrs& attrs);
 absl::StatusOr<Shape> InferCall(Operands operands, Called called);

@@ -13,6 +13,7 @@
 #include "xjit/ir/literal.h"
 #include "xjit/transforms/custom_rules.h"
 #include "xjit/transforms/status_macros.h"
+#include "xjit/transforms/window_rules.h"
 #include "xjit/transforms/stop_gradient.h"
 
 namespace xjit::transforms {
@@ -319,6 +320,9 @@ BatchRule BatchRuleFor(Opcode op) {
     case Opcode::kSort: case Opcode::kMap:
     case Opcode::kBitcastConvert:
       return nullptr;
+    case Opcode::kConvolution: return ConvolutionBatch;
+    case Opcode::kReduceWindow: return ReduceWindowBatch;
+    case Opcode::kSelectAndScatter: return SelectAndScatterBatch;
   }
   return nullptr;
 }

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "xjit/transforms/custom_rules.h"
 #include "xjit/transforms/status_macros.h"
+#include "xjit/transforms/window_rules.h"
 
 namespace xjit::transforms {
 namespace {
@@ -408,6 +409,9 @@ TransposeRule TransposeRuleFor(Opcode op) {
     case Opcode::kBitcastConvert:
       return nullptr;
     case Opcode::kCall: return CallT;
+    case Opcode::kConvolution: return ConvolutionTranspose;
+    case Opcode::kReduceWindow: return ReduceWindowTranspose;
+    case Opcode::kSelectAndScatter: return SelectAndScatterTranspose;
   }
   return nullptr;
 }

@@ -11,6 +11,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "dnnl.hpp"
+#include "xjit/backends/cpu/convolution.h"
 #include "xjit/backends/cpu/data_movement.h"
 #include "xjit/backends/cpu/donation.h"
 #include "xjit/backends/cpu/elementwise.h"
@@ -21,6 +22,7 @@
 #include "xjit/backends/cpu/reduce.h"
 #include "xjit/backends/cpu/rng_bit_generator.h"
 #include "xjit/backends/cpu/sort.h"
+#include "xjit/backends/cpu/window.h"
 #include "xjit/backends/cpu/work_estimate.h"
 #include "xjit/passes/buffer_assignment.h"
 #include "xjit/passes/elementwise_fusion.h"
@@ -137,6 +139,18 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
     case Opcode::kMap:
       if (absl::Status s = array_operands(); !s.ok()) return s;
       thunk = MakeMapThunk(instr, in, out[0]);
+      break;
+    case Opcode::kConvolution:
+      if (absl::Status s = array_operands(); !s.ok()) return s;
+      thunk = MakeConvolutionThunk(instr, in[0], in[1], out[0], *this);
+      break;
+    case Opcode::kReduceWindow:
+      if (absl::Status s = array_operands(); !s.ok()) return s;
+      thunk = MakeReduceWindowThunk(instr, in, out);
+      break;
+    case Opcode::kSelectAndScatter:
+      if (absl::Status s = array_operands(); !s.ok()) return s;
+      thunk = MakeSelectAndScatterThunk(instr, in, out[0], *this);
       break;
     case Opcode::kBitcastConvert:  // the same little-endian bytes, retyped
       if (absl::Status s = array_operands(); !s.ok()) return s;

@@ -72,6 +72,7 @@ absl::StatusOr<ScalarEvaluator> ScalarEvaluator::Compile(const Computation& regi
       case Opcode::kRngBitGenerator:
       case Opcode::kSort:
       case Opcode::kMap: case Opcode::kBitcastConvert:
+      case Opcode::kConvolution: case Opcode::kReduceWindow: case Opcode::kSelectAndScatter:
         return fail(instr, "");
     }
   }

@@ -25,6 +25,7 @@ bool SupportsOp(Opcode op) {
     case Opcode::kRngBitGenerator:
     case Opcode::kSort: case Opcode::kMap: case Opcode::kReducePrecision:
     case Opcode::kBitcastConvert:
+    case Opcode::kConvolution: case Opcode::kReduceWindow: case Opcode::kSelectAndScatter:
       return true;
   }
   return false;

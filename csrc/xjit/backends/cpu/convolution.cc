@@ -1,0 +1,305 @@
+#include "xjit/backends/cpu/convolution.h"
+
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "dnnl.hpp"
+#include "xjit/backends/cpu/onednn.h"
+#include "xjit/backends/cpu/parallel.h"
+#include "xjit/backends/cpu/scalar_ops.h"
+#include "xjit/ir/dtype_dispatch.h"
+#include "xjit/ir/window_attrs.h"
+
+namespace xjit::cpu {
+namespace {
+
+std::vector<int64_t> Strides(const std::vector<int64_t>& dims) {
+  std::vector<int64_t> s(dims.size(), 1);
+  for (int64_t i = static_cast<int64_t>(dims.size()) - 2; i >= 0; --i) s[i] = s[i + 1] * dims[i + 1];
+  return s;
+}
+
+// Everything the direct kernel needs, in element strides.
+struct ConvGeometry {
+  ConvDimensionNumbers d;
+  std::vector<WindowDimension> window;
+  std::vector<int64_t> lhs_dims, rhs_dims, out_dims, ls, rs, os;
+  std::vector<int64_t> in_spatial, kernel_spatial;  // sizes, per spatial dimension
+  int64_t kernel_in = 0, out_per_fgroup = 1, out_per_bgroup = 1, batch_per_group = 1;
+  int64_t out_count = 0, kernel_count = 1;
+};
+
+ConvGeometry MakeGeometry(const Instruction& instr) {
+  const ConvolutionAttrs& a = instr.attrs<ConvolutionAttrs>();
+  ConvGeometry g;
+  g.d = a.dimension_numbers;
+  const Shape& l = instr.operand(0)->shape();
+  const Shape& r = instr.operand(1)->shape();
+  g.window = ConvolutionWindow(a, r);
+  g.lhs_dims = l.dims;
+  g.rhs_dims = r.dims;
+  g.out_dims = instr.shape().dims;
+  g.ls = Strides(l.dims);
+  g.rs = Strides(r.dims);
+  g.os = Strides(g.out_dims);
+  for (size_t i = 0; i < g.window.size(); ++i) {
+    g.in_spatial.push_back(l.dims[g.d.input_spatial_dimensions[i]]);
+    g.kernel_spatial.push_back(r.dims[g.d.kernel_spatial_dimensions[i]]);
+    g.kernel_count *= g.kernel_spatial.back();
+  }
+  g.kernel_in = r.dims[g.d.kernel_input_feature_dimension];
+  const int64_t kernel_out = r.dims[g.d.kernel_output_feature_dimension];
+  g.out_per_fgroup = std::max<int64_t>(kernel_out / a.feature_group_count, 1);
+  g.out_per_bgroup = std::max<int64_t>(kernel_out / a.batch_group_count, 1);
+  g.batch_per_group = l.dims[g.d.input_batch_dimension] / a.batch_group_count;
+  g.out_count = instr.shape().num_elements();
+  return g;
+}
+
+// One output element at a time, parallel over them: the spec's definition
+// with strides precomputed (reference/convolution.cc is the plain version).
+template <typename T>
+void DirectConvolution(const ConvGeometry& g, const T* lhs, const T* rhs, T* out) {
+  using C = Compute<T>;
+  const ConvDimensionNumbers& d = g.d;
+  const size_t ns = g.window.size();
+  const int64_t cost = g.out_count * std::max<int64_t>(g.kernel_count * g.kernel_in, 1);
+  ParallelFor(g.out_count, 64, cost, [&](int64_t begin, int64_t end) {
+    std::vector<int64_t> oi(g.out_dims.size()), k(ns);
+    for (int64_t o = begin; o < end; ++o) {
+      for (int64_t i = static_cast<int64_t>(g.out_dims.size()) - 1, rest = o; i >= 0; --i) {
+        oi[i] = rest % g.out_dims[i];
+        rest /= g.out_dims[i];
+      }
+      const int64_t of = oi[d.output_feature_dimension];
+      const int64_t fgroup = of / g.out_per_fgroup, bgroup = of / g.out_per_bgroup;
+      const int64_t lhs_base =
+          (bgroup * g.batch_per_group + oi[d.output_batch_dimension]) * g.ls[d.input_batch_dimension] +
+          fgroup * g.kernel_in * g.ls[d.input_feature_dimension];
+      const int64_t rhs_base = of * g.rs[d.kernel_output_feature_dimension];
+      const int64_t lf = g.ls[d.input_feature_dimension];
+      const int64_t rf = g.rs[d.kernel_input_feature_dimension];
+      C acc = C(0);
+      std::fill(k.begin(), k.end(), 0);
+      for (int64_t n = 0; n < g.kernel_count; ++n) {
+        int64_t lo = lhs_base, ro = rhs_base;
+        bool inside = true;
+        for (size_t i = 0; i < ns && inside; ++i) {
+          const WindowDimension& w = g.window[i];
+          const int64_t pos = w.reversal ? w.size - 1 - k[i] : k[i];
+          const int64_t x = w.BaseIndex(g.in_spatial[i], oi[d.output_spatial_dimensions[i]], pos);
+          inside = x >= 0;
+          lo += x * g.ls[d.input_spatial_dimensions[i]];
+          ro += k[i] * g.rs[d.kernel_spatial_dimensions[i]];
+        }
+        if (inside) {
+          for (int64_t ci = 0; ci < g.kernel_in; ++ci) {
+            acc = Add::Apply(acc, Multiply::Apply(C(lhs[lo + ci * lf]), C(rhs[ro + ci * rf])));
+          }
+        }
+        for (int64_t i = static_cast<int64_t>(ns) - 1; i >= 0; --i) {
+          if (++k[i] < g.kernel_spatial[i]) break;
+          k[i] = 0;
+        }
+      }
+      out[o] = T(acc);
+    }
+  });
+}
+
+using DirectKernel = void (*)(const ConvGeometry&, const void*, const void*, void*);
+
+// The oneDNN primitive and the memory objects it runs on (handles set per run).
+struct OneDnnConv {
+  dnnl::primitive primitive;
+  dnnl::stream stream;
+  mutable dnnl::memory src, weights, dst;
+  bool flip = false;                 // weights flipped along the spatial dims into scratch first
+  std::vector<bool> flip_dims;       // per rhs dimension
+  SlotId flipped = -1;
+};
+
+// Flips `rhs` along the dims marked in `flip` into `dst` (same row-major layout).
+void FlipCopy(const std::vector<int64_t>& dims, const std::vector<bool>& flip, int64_t width,
+              const unsigned char* src, unsigned char* dst) {
+  int64_t total = 1;
+  for (int64_t d : dims) total *= d;
+  if (total == 0) return;
+  const std::vector<int64_t> st = Strides(dims);
+  std::vector<int64_t> idx(dims.size(), 0);
+  for (int64_t n = 0; n < total; ++n) {
+    int64_t from = 0;
+    for (size_t i = 0; i < dims.size(); ++i) {
+      from += (flip[i] ? dims[i] - 1 - idx[i] : idx[i]) * st[i];
+    }
+    std::memcpy(dst + n * width, src + from * width, width);
+    for (int64_t i = static_cast<int64_t>(dims.size()) - 1; i >= 0; --i) {
+      if (++idx[i] < dims[i]) break;
+      idx[i] = 0;
+    }
+  }
+}
+
+std::unique_ptr<OneDnnConv> TryOneDnn(const Instruction& instr) {
+  const ConvolutionAttrs& a = instr.attrs<ConvolutionAttrs>();
+  const ConvDimensionNumbers& d = a.dimension_numbers;
+  const Shape& l = instr.operand(0)->shape();
+  const Shape& r = instr.operand(1)->shape();
+  const Shape& o = instr.shape();
+  dnnl::memory::data_type dt;
+  switch (l.dtype) {
+    case DType::kF32: dt = dnnl::memory::data_type::f32; break;
+    case DType::kBF16: dt = dnnl::memory::data_type::bf16; break;
+    case DType::kF16: dt = dnnl::memory::data_type::f16; break;
+    default: return nullptr;
+  }
+  const size_t ns = d.input_spatial_dimensions.size();
+  if (ns < 1 || ns > 3 || a.batch_group_count != 1) return nullptr;
+  if (l.num_elements() == 0 || r.num_elements() == 0 || o.num_elements() == 0) return nullptr;
+  std::vector<WindowDimension> w = ConvolutionWindow(a, r);
+  bool lhs_dilated = false, strided = false;
+  for (const WindowDimension& x : w) {
+    lhs_dilated = lhs_dilated || x.base_dilation > 1;
+    strided = strided || x.stride > 1;
+  }
+  if (lhs_dilated && strided) return nullptr;
+  // oneDNN's dims: src {N, C, S...}, weights {[G,] O, I, K...}, dst {N, O, S...}.
+  const std::vector<int64_t> ls = Strides(l.dims), rs = Strides(r.dims), os = Strides(o.dims);
+  dnnl::memory::dims src_dims{l.dims[d.input_batch_dimension], l.dims[d.input_feature_dimension]};
+  dnnl::memory::dims src_strides{ls[d.input_batch_dimension], ls[d.input_feature_dimension]};
+  dnnl::memory::dims dst_dims{o.dims[d.output_batch_dimension], o.dims[d.output_feature_dimension]};
+  dnnl::memory::dims dst_strides{os[d.output_batch_dimension], os[d.output_feature_dimension]};
+  const int64_t groups = a.feature_group_count;
+  const int64_t kout = r.dims[d.kernel_output_feature_dimension];
+  dnnl::memory::dims wei_dims, wei_strides;
+  if (groups > 1) {
+    wei_dims = {groups, kout / groups};
+    wei_strides = {rs[d.kernel_output_feature_dimension] * (kout / groups),
+                   rs[d.kernel_output_feature_dimension]};
+  } else {
+    wei_dims = {kout};
+    wei_strides = {rs[d.kernel_output_feature_dimension]};
+  }
+  wei_dims.push_back(r.dims[d.kernel_input_feature_dimension]);
+  wei_strides.push_back(rs[d.kernel_input_feature_dimension]);
+  dnnl::memory::dims strides, dilates, pad_l, pad_r;
+  auto conv = std::make_unique<OneDnnConv>();
+  conv->flip_dims.assign(r.rank(), false);
+  for (size_t i = 0; i < ns; ++i) {
+    src_dims.push_back(l.dims[d.input_spatial_dimensions[i]]);
+    src_strides.push_back(ls[d.input_spatial_dimensions[i]]);
+    dst_dims.push_back(o.dims[d.output_spatial_dimensions[i]]);
+    dst_strides.push_back(os[d.output_spatial_dimensions[i]]);
+    wei_dims.push_back(r.dims[d.kernel_spatial_dimensions[i]]);
+    wei_strides.push_back(rs[d.kernel_spatial_dimensions[i]]);
+    dilates.push_back(w[i].window_dilation - 1);
+    const int64_t ker_ext = WindowDimension::Dilated(w[i].size, w[i].window_dilation);
+    bool flip = w[i].reversal;
+    if (lhs_dilated) {  // a deconvolution with stride = lhs_dilation and the kernel flipped
+      strides.push_back(w[i].base_dilation);
+      pad_l.push_back(ker_ext - 1 - w[i].padding_low);
+      pad_r.push_back(ker_ext - 1 - w[i].padding_high);
+      flip = !flip;
+    } else {
+      strides.push_back(w[i].stride);
+      pad_l.push_back(w[i].padding_low);
+      pad_r.push_back(w[i].padding_high);
+    }
+    if (pad_l.back() < 0 || pad_r.back() < 0) return nullptr;
+    conv->flip_dims[d.kernel_spatial_dimensions[i]] = flip;
+    conv->flip = conv->flip || flip;
+  }
+  try {
+    dnnl::engine& eng = OneDnnEngine();
+    dnnl::memory::desc src_md(src_dims, dt, src_strides), wei_md(wei_dims, dt, wei_strides),
+        dst_md(dst_dims, dt, dst_strides);
+    if (lhs_dilated) {
+      dnnl::deconvolution_forward::primitive_desc pd(
+          eng, dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct, src_md,
+          wei_md, dst_md, strides, dilates, pad_l, pad_r);
+      conv->primitive = dnnl::deconvolution_forward(pd);
+    } else {
+      dnnl::convolution_forward::primitive_desc pd(
+          eng, dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src_md,
+          wei_md, dst_md, strides, dilates, pad_l, pad_r);
+      conv->primitive = dnnl::convolution_forward(pd);
+    }
+    conv->stream = dnnl::stream(eng);
+    conv->src = dnnl::memory(src_md, eng, DNNL_MEMORY_NONE);
+    conv->weights = dnnl::memory(wei_md, eng, DNNL_MEMORY_NONE);
+    conv->dst = dnnl::memory(dst_md, eng, DNNL_MEMORY_NONE);
+    return conv;
+  } catch (const dnnl::error&) {
+    return nullptr;  // not expressible here: the direct kernel takes over
+  }
+}
+
+class ConvolutionThunk : public Thunk {
+ public:
+  ConvolutionThunk(SlotId lhs, SlotId rhs, SlotId out, ConvGeometry g, DirectKernel direct,
+                   std::unique_ptr<OneDnnConv> onednn, int64_t width, int64_t out_bytes)
+      : lhs_(lhs), rhs_(rhs), out_(out), g_(std::move(g)), direct_(direct),
+        onednn_(std::move(onednn)), width_(width), out_bytes_(out_bytes) {}
+
+  void Execute(void* const* buffers) const override {
+    const void* lhs = buffers[lhs_];
+    const void* rhs = buffers[rhs_];
+    void* out = buffers[out_];
+    if (g_.out_count == 0) return;
+    if (onednn_) {
+      if (onednn_->flip) {
+        FlipCopy(g_.rhs_dims, onednn_->flip_dims, width_, static_cast<const unsigned char*>(rhs),
+                 static_cast<unsigned char*>(buffers[onednn_->flipped]));
+        rhs = buffers[onednn_->flipped];
+      }
+      onednn_->src.set_data_handle(const_cast<void*>(lhs));
+      onednn_->weights.set_data_handle(const_cast<void*>(rhs));
+      onednn_->dst.set_data_handle(out);
+      onednn_->primitive.execute(onednn_->stream, {{DNNL_ARG_SRC, onednn_->src},
+                                                  {DNNL_ARG_WEIGHTS, onednn_->weights},
+                                                  {DNNL_ARG_DST, onednn_->dst}});
+      onednn_->stream.wait();
+      return;
+    }
+    direct_(g_, lhs, rhs, out);
+  }
+
+ private:
+  SlotId lhs_, rhs_, out_;
+  ConvGeometry g_;
+  DirectKernel direct_;
+  std::unique_ptr<OneDnnConv> onednn_;
+  int64_t width_, out_bytes_;
+};
+
+}  // namespace
+
+bool ConvolutionUsesOneDnn(const Instruction& instr) { return TryOneDnn(instr) != nullptr; }
+
+absl::StatusOr<std::unique_ptr<Thunk>> MakeConvolutionThunk(const Instruction& instr, SlotId lhs,
+                                                            SlotId rhs, SlotId output,
+                                                            LoweringContext& ctx) {
+  const Shape& l = instr.operand(0)->shape();
+  if (instr.operand(1)->shape().dtype != l.dtype || instr.shape().dtype != l.dtype) {
+    return absl::UnimplementedError(absl::StrCat(
+        "convolution: the cpu backend needs equal element types, got ", l.ToString(), ", ",
+        instr.operand(1)->shape().ToString(), " -> ", instr.shape().ToString()));
+  }
+  ConvGeometry g = MakeGeometry(instr);
+  std::unique_ptr<OneDnnConv> onednn = TryOneDnn(instr);
+  if (onednn && onednn->flip) onednn->flipped = ctx.NewScratch(instr.operand(1)->shape().byte_size());
+  DirectKernel direct = DispatchDType(l.dtype, [](auto tag) -> DirectKernel {
+    using T = typename decltype(tag)::type;
+    return [](const ConvGeometry& g, const void* a, const void* b, void* o) {
+      DirectConvolution<T>(g, static_cast<const T*>(a), static_cast<const T*>(b),
+                           static_cast<T*>(o));
+    };
+  });
+  return std::unique_ptr<Thunk>(new ConvolutionThunk(lhs, rhs, output, std::move(g), direct,
+                                                     std::move(onednn), ByteWidth(l.dtype),
+                                                     instr.shape().byte_size()));
+}
+
+}  // namespace xjit::cpu
