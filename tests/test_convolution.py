@@ -195,3 +195,21 @@ def test_mixed_dtypes_rejected():
     with pytest.raises(TypeError):
         lax.conv(np.zeros((1, 1, 3, 3), np.float32), np.zeros((1, 1, 2, 2), np.int32), (1, 1),
                  "VALID")
+
+
+@pytest.mark.parametrize("dn", [None, ("NHWC", "HWIO", "NHWC")])
+def test_cnn_sized_convolution(dn):
+    # Big enough for oneDNN's gemm/im2col path with its scratchpad (run on the
+    # device's worker thread, not the thread that compiled the primitive).
+    x, k = _rand((4, 32, 20, 20)), _rand((48, 32, 3, 3))
+    if dn is not None:
+        x, k = np.ascontiguousarray(x.transpose(0, 2, 3, 1)), np.ascontiguousarray(
+            k.transpose(2, 3, 1, 0))
+    f = xjit.jit(lambda a, b: lax.conv_general_dilated(a, b, (1, 1), "SAME",
+                                                       dimension_numbers=dn))
+    want = np_conv(x, k, (1, 1), [(1, 1), (1, 1)], (1, 1), (1, 1), _perms(dn, 4))
+    for _ in range(2):
+        np.testing.assert_allclose(np.asarray(f(x, k)), want, rtol=1e-4, atol=1e-3)
+    np.testing.assert_allclose(np.asarray(lax.conv_general_dilated(
+        x, k, (2, 2), "VALID", dimension_numbers=dn)), np_conv(
+        x, k, (2, 2), [(0, 0), (0, 0)], (1, 1), (1, 1), _perms(dn, 4)), rtol=1e-4, atol=1e-3)

@@ -1,6 +1,7 @@
 #include "xjit/backends/cpu/convolution.h"
 
 #include <cstring>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -115,7 +116,9 @@ using DirectKernel = void (*)(const ConvGeometry&, const void*, const void*, voi
 struct OneDnnConv {
   dnnl::primitive primitive;
   dnnl::stream stream;
-  mutable dnnl::memory src, weights, dst;
+  mutable dnnl::memory src, weights, dst, scratchpad;
+  int64_t scratchpad_bytes = 0;      // oneDNN's scratchpad, in our arena (scratchpad_mode::user)
+  SlotId scratchpad_slot = -1;
   bool flip = false;                 // weights flipped along the spatial dims into scratch first
   std::vector<bool> flip_dims;       // per rhs dimension
   SlotId flipped = -1;
@@ -215,17 +218,26 @@ std::unique_ptr<OneDnnConv> TryOneDnn(const Instruction& instr) {
     dnnl::engine& eng = OneDnnEngine();
     dnnl::memory::desc src_md(src_dims, dt, src_strides), wei_md(wei_dims, dt, wei_strides),
         dst_md(dst_dims, dt, dst_strides);
+    // The scratchpad (im2col buffers...) lives in the program's arena: oneDNN's
+    // own (library mode) is not safe across the threads our work queues run on.
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    dnnl::memory::desc scratch_md;
     if (lhs_dilated) {
       dnnl::deconvolution_forward::primitive_desc pd(
           eng, dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct, src_md,
-          wei_md, dst_md, strides, dilates, pad_l, pad_r);
+          wei_md, dst_md, strides, dilates, pad_l, pad_r, attr);
       conv->primitive = dnnl::deconvolution_forward(pd);
+      scratch_md = pd.scratchpad_desc();
     } else {
       dnnl::convolution_forward::primitive_desc pd(
           eng, dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src_md,
-          wei_md, dst_md, strides, dilates, pad_l, pad_r);
+          wei_md, dst_md, strides, dilates, pad_l, pad_r, attr);
       conv->primitive = dnnl::convolution_forward(pd);
+      scratch_md = pd.scratchpad_desc();
     }
+    conv->scratchpad_bytes = static_cast<int64_t>(scratch_md.get_size());
+    conv->scratchpad = dnnl::memory(scratch_md, eng, DNNL_MEMORY_NONE);
     conv->stream = dnnl::stream(eng);
     conv->src = dnnl::memory(src_md, eng, DNNL_MEMORY_NONE);
     conv->weights = dnnl::memory(wei_md, eng, DNNL_MEMORY_NONE);
@@ -257,9 +269,14 @@ class ConvolutionThunk : public Thunk {
       onednn_->src.set_data_handle(const_cast<void*>(lhs));
       onednn_->weights.set_data_handle(const_cast<void*>(rhs));
       onednn_->dst.set_data_handle(out);
-      onednn_->primitive.execute(onednn_->stream, {{DNNL_ARG_SRC, onednn_->src},
-                                                  {DNNL_ARG_WEIGHTS, onednn_->weights},
-                                                  {DNNL_ARG_DST, onednn_->dst}});
+      std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, onednn_->src},
+                                                    {DNNL_ARG_WEIGHTS, onednn_->weights},
+                                                    {DNNL_ARG_DST, onednn_->dst}};
+      if (onednn_->scratchpad_bytes > 0) {
+        onednn_->scratchpad.set_data_handle(buffers[onednn_->scratchpad_slot]);
+        args[DNNL_ARG_SCRATCHPAD] = onednn_->scratchpad;
+      }
+      onednn_->primitive.execute(onednn_->stream, args);
       onednn_->stream.wait();
       return;
     }
@@ -290,6 +307,9 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeConvolutionThunk(const Instruction& i
   ConvGeometry g = MakeGeometry(instr);
   std::unique_ptr<OneDnnConv> onednn = TryOneDnn(instr);
   if (onednn && onednn->flip) onednn->flipped = ctx.NewScratch(instr.operand(1)->shape().byte_size());
+  if (onednn && onednn->scratchpad_bytes > 0) {
+    onednn->scratchpad_slot = ctx.NewScratch(onednn->scratchpad_bytes);
+  }
   DirectKernel direct = DispatchDType(l.dtype, [](auto tag) -> DirectKernel {
     using T = typename decltype(tag)::type;
     return [](const ConvGeometry& g, const void* a, const void* b, void* o) {
