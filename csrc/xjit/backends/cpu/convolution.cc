@@ -1,6 +1,8 @@
 #include "xjit/backends/cpu/convolution.h"
 
 #include <cstring>
+#include <optional>
+#include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -113,10 +115,21 @@ void DirectConvolution(const ConvGeometry& g, const T* lhs, const T* rhs, T* out
 using DirectKernel = void (*)(const ConvGeometry&, const void*, const void*, void*);
 
 // The oneDNN primitive and the memory objects it runs on (handles set per run).
+// One argument of the primitive: the user's memory (our buffer) and, when
+// oneDNN prefers another layout, its own copy in scratch with the reorder
+// between them (created at compile time).
+struct OneDnnArg {
+  mutable dnnl::memory user, internal;
+  std::optional<dnnl::reorder> reorder;
+  int64_t bytes = 0;
+  SlotId slot = -1;
+};
+
 struct OneDnnConv {
   dnnl::primitive primitive;
   dnnl::stream stream;
-  mutable dnnl::memory src, weights, dst, scratchpad;
+  OneDnnArg src, weights, dst;
+  mutable dnnl::memory scratchpad;
   int64_t scratchpad_bytes = 0;      // oneDNN's scratchpad, in our arena (scratchpad_mode::user)
   SlotId scratchpad_slot = -1;
   bool flip = false;                 // weights flipped along the spatial dims into scratch first
@@ -222,30 +235,79 @@ std::unique_ptr<OneDnnConv> TryOneDnn(const Instruction& instr) {
     // own (library mode) is not safe across the threads our work queues run on.
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-    dnnl::memory::desc scratch_md;
-    if (lhs_dilated) {
-      dnnl::deconvolution_forward::primitive_desc pd(
-          eng, dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct, src_md,
-          wei_md, dst_md, strides, dilates, pad_l, pad_r, attr);
-      conv->primitive = dnnl::deconvolution_forward(pd);
-      scratch_md = pd.scratchpad_desc();
-    } else {
-      dnnl::convolution_forward::primitive_desc pd(
-          eng, dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src_md,
-          wei_md, dst_md, strides, dilates, pad_l, pad_r, attr);
-      conv->primitive = dnnl::convolution_forward(pd);
-      scratch_md = pd.scratchpad_desc();
+    struct Made {
+      dnnl::primitive primitive;
+      dnnl::memory::desc src, weights, dst, scratch;
+      std::string impl;
+    };
+    auto make = [&](const dnnl::memory::desc& s, const dnnl::memory::desc& w,
+                    const dnnl::memory::desc& d) -> std::optional<Made> {
+      try {
+        Made m;
+        if (lhs_dilated) {
+          dnnl::deconvolution_forward::primitive_desc pd(
+              eng, dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct, s,
+              w, d, strides, dilates, pad_l, pad_r, attr);
+          m = {dnnl::deconvolution_forward(pd), pd.src_desc(), pd.weights_desc(), pd.dst_desc(),
+               pd.scratchpad_desc(), pd.impl_info_str()};
+        } else {
+          dnnl::convolution_forward::primitive_desc pd(
+              eng, dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, s, w,
+              d, strides, dilates, pad_l, pad_r, attr);
+          m = {dnnl::convolution_forward(pd), pd.src_desc(), pd.weights_desc(), pd.dst_desc(),
+               pd.scratchpad_desc(), pd.impl_info_str()};
+        }
+        return m;
+      } catch (const dnnl::error&) {
+        return std::nullopt;
+      }
+    };
+    auto any = [&](const dnnl::memory::dims& dims) {
+      return dnnl::memory::desc(dims, dt, dnnl::memory::format_tag::any);
+    };
+    auto fast = [](const std::optional<Made>& m) {
+      return m && m->impl.find("gemm") == std::string::npos &&
+             m->impl.find("ref") == std::string::npos;
+    };
+    // The user's layouts with weights in oneDNN's own (a small reorder per
+    // run) when a fast kernel takes them; else every layout oneDNN's, with
+    // reorders of the activations; else the user's layouts as they are.
+    std::optional<Made> made = make(src_md, any(wei_dims), dst_md);
+    if (!fast(made)) {
+      std::optional<Made> all_any = make(any(src_dims), any(wei_dims), any(dst_dims));
+      if (fast(all_any) || !made) made = std::move(all_any);
     }
-    conv->scratchpad_bytes = static_cast<int64_t>(scratch_md.get_size());
-    conv->scratchpad = dnnl::memory(scratch_md, eng, DNNL_MEMORY_NONE);
+    if (!made) made = make(src_md, wei_md, dst_md);
+    if (!made) return nullptr;
+    conv->primitive = made->primitive;
+    conv->scratchpad_bytes = static_cast<int64_t>(made->scratch.get_size());
+    conv->scratchpad = dnnl::memory(made->scratch, eng, DNNL_MEMORY_NONE);
     conv->stream = dnnl::stream(eng);
-    conv->src = dnnl::memory(src_md, eng, DNNL_MEMORY_NONE);
-    conv->weights = dnnl::memory(wei_md, eng, DNNL_MEMORY_NONE);
-    conv->dst = dnnl::memory(dst_md, eng, DNNL_MEMORY_NONE);
+    auto arg = [&](OneDnnArg& a, const dnnl::memory::desc& user, const dnnl::memory::desc& want,
+                   bool to_user) {
+      a.user = dnnl::memory(user, eng, DNNL_MEMORY_NONE);
+      if (user == want) return;
+      a.internal = dnnl::memory(want, eng, DNNL_MEMORY_NONE);
+      a.reorder = to_user ? dnnl::reorder(a.internal, a.user) : dnnl::reorder(a.user, a.internal);
+      a.bytes = static_cast<int64_t>(want.get_size());
+    };
+    arg(conv->src, src_md, made->src, false);
+    arg(conv->weights, wei_md, made->weights, false);
+    arg(conv->dst, dst_md, made->dst, true);
     return conv;
   } catch (const dnnl::error&) {
     return nullptr;  // not expressible here: the direct kernel takes over
   }
+}
+
+// The memory oneDNN reads (after reordering the user's into scratch if needed).
+const dnnl::memory& In(const OneDnnArg& a, const void* data, void* const* buffers,
+                       const dnnl::stream& stream) {
+  a.user.set_data_handle(const_cast<void*>(data));
+  if (!a.reorder) return a.user;
+  a.internal.set_data_handle(buffers[a.slot]);
+  a.reorder->execute(const_cast<dnnl::stream&>(stream), a.user, a.internal);
+  return a.internal;
 }
 
 class ConvolutionThunk : public Thunk {
@@ -266,17 +328,20 @@ class ConvolutionThunk : public Thunk {
                  static_cast<unsigned char*>(buffers[onednn_->flipped]));
         rhs = buffers[onednn_->flipped];
       }
-      onednn_->src.set_data_handle(const_cast<void*>(lhs));
-      onednn_->weights.set_data_handle(const_cast<void*>(rhs));
-      onednn_->dst.set_data_handle(out);
-      std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, onednn_->src},
-                                                    {DNNL_ARG_WEIGHTS, onednn_->weights},
-                                                    {DNNL_ARG_DST, onednn_->dst}};
+      const dnnl::stream& st = onednn_->stream;
+      std::unordered_map<int, dnnl::memory> args = {
+          {DNNL_ARG_SRC, In(onednn_->src, lhs, buffers, st)},
+          {DNNL_ARG_WEIGHTS, In(onednn_->weights, rhs, buffers, st)}};
+      const OneDnnArg& dst = onednn_->dst;
+      dst.user.set_data_handle(out);
+      if (dst.reorder) dst.internal.set_data_handle(buffers[dst.slot]);
+      args[DNNL_ARG_DST] = dst.reorder ? dst.internal : dst.user;
       if (onednn_->scratchpad_bytes > 0) {
         onednn_->scratchpad.set_data_handle(buffers[onednn_->scratchpad_slot]);
         args[DNNL_ARG_SCRATCHPAD] = onednn_->scratchpad;
       }
       onednn_->primitive.execute(onednn_->stream, args);
+      if (dst.reorder) dst.reorder->execute(onednn_->stream, dst.internal, dst.user);
       onednn_->stream.wait();
       return;
     }
@@ -309,6 +374,11 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeConvolutionThunk(const Instruction& i
   if (onednn && onednn->flip) onednn->flipped = ctx.NewScratch(instr.operand(1)->shape().byte_size());
   if (onednn && onednn->scratchpad_bytes > 0) {
     onednn->scratchpad_slot = ctx.NewScratch(onednn->scratchpad_bytes);
+  }
+  if (onednn) {
+    for (OneDnnArg* a : {&onednn->src, &onednn->weights, &onednn->dst}) {
+      if (a->reorder) a->slot = ctx.NewScratch(a->bytes);
+    }
   }
   DirectKernel direct = DispatchDType(l.dtype, [](auto tag) -> DirectKernel {
     using T = typename decltype(tag)::type;

@@ -22,6 +22,10 @@ struct WindowPlan {
   std::vector<int64_t> base_dims, base_strides, out_dims, window_sizes;
   std::vector<WindowDimension> window;
   int64_t out_count = 1, window_count = 1;
+  // offsets[i][o * size_i + k]: the base offset (index * stride) window
+  // element k of output o reads along dimension i, or -1 (padding, hole).
+  std::vector<std::vector<int64_t>> offsets;
+  std::vector<int64_t> below;  // window elements per step of dimension i
 
   WindowPlan(const std::vector<int64_t>& base, std::vector<WindowDimension> w)
       : base_dims(base), window(std::move(w)) {
@@ -35,9 +39,21 @@ struct WindowPlan {
       window_sizes.push_back(window[i].size);
       out_count *= out_dims.back();
       window_count *= window[i].size;
+      std::vector<int64_t> t(out_dims[i] * window[i].size);
+      for (int64_t o = 0; o < out_dims[i]; ++o) {
+        for (int64_t k = 0; k < window[i].size; ++k) {
+          const int64_t x = window[i].BaseIndex(base[i], o, k);
+          t[o * window[i].size + k] = x < 0 ? -1 : x * base_strides[i];
+        }
+      }
+      offsets.push_back(std::move(t));
     }
+    below.assign(r, 1);
+    for (int64_t i = static_cast<int64_t>(r) - 2; i >= 0; --i) below[i] = below[i + 1] * window_sizes[i + 1];
   }
 
+  // fn(offset) for each element of output `out_linear`'s window, in row-major
+  // window order (-1 for padding and dilation holes). `oi`, `wi`: rank-sized scratch.
   template <typename Fn>
   void Walk(int64_t out_linear, std::vector<int64_t>& oi, std::vector<int64_t>& wi,
             const Fn& fn) const {
@@ -46,17 +62,26 @@ struct WindowPlan {
       oi[i] = rest % out_dims[i];
       rest /= out_dims[i];
     }
-    std::fill(wi.begin(), wi.end(), 0);
-    for (int64_t n = 0; n < window_count; ++n) {
-      int64_t offset = 0;
-      for (size_t i = 0; i < r && offset >= 0; ++i) {
-        int64_t x = window[i].BaseIndex(base_dims[i], oi[i], wi[i]);
-        offset = x < 0 ? -1 : offset + x * base_strides[i];
-      }
-      fn(offset);
-      for (int64_t i = static_cast<int64_t>(r) - 1; i >= 0; --i) {
-        if (++wi[i] < window_sizes[i]) break;
-        wi[i] = 0;
+    if (r == 0) {
+      fn(int64_t{0});
+      return;
+    }
+    WalkDim(0, oi.data(), 0, fn);
+  }
+
+  template <typename Fn>
+  void WalkDim(size_t i, const int64_t* oi, int64_t base, const Fn& fn) const {
+    const int64_t n = window_sizes[i];
+    const int64_t* t = offsets[i].data() + oi[i] * n;
+    if (i + 1 == base_dims.size()) {
+      for (int64_t k = 0; k < n; ++k) fn(t[k] < 0 ? int64_t{-1} : base + t[k]);
+      return;
+    }
+    for (int64_t k = 0; k < n; ++k) {
+      if (t[k] < 0) {
+        for (int64_t j = 0; j < below[i]; ++j) fn(int64_t{-1});
+      } else {
+        WalkDim(i + 1, oi, base + t[k], fn);
       }
     }
   }
