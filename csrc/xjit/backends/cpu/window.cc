@@ -1,6 +1,8 @@
 #include "xjit/backends/cpu/window.h"
 
+#include <cmath>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <utility>
 
@@ -18,6 +20,10 @@ namespace {
 // The geometry of one windowed op: base dims and strides, output dims, the
 // window. Walk() visits the base offsets of one output element's window in
 // row-major window order (-1 for padding and dilation holes).
+// Window ranks the cpu kernels walk (more falls back to the reference-like
+// evaluator: none of our ops has more than 16 dimensions in practice).
+constexpr size_t kMaxWalkRank = 32;
+
 struct WindowPlan {
   std::vector<int64_t> base_dims, base_strides, out_dims, window_sizes;
   std::vector<WindowDimension> window;
@@ -25,7 +31,6 @@ struct WindowPlan {
   // offsets[i][o * size_i + k]: the base offset (index * stride) window
   // element k of output o reads along dimension i, or -1 (padding, hole).
   std::vector<std::vector<int64_t>> offsets;
-  std::vector<int64_t> below;  // window elements per step of dimension i
 
   WindowPlan(const std::vector<int64_t>& base, std::vector<WindowDimension> w)
       : base_dims(base), window(std::move(w)) {
@@ -48,57 +53,127 @@ struct WindowPlan {
       }
       offsets.push_back(std::move(t));
     }
-    below.assign(r, 1);
-    for (int64_t i = static_cast<int64_t>(r) - 2; i >= 0; --i) below[i] = below[i + 1] * window_sizes[i + 1];
   }
 
-  // fn(offset) for each element of output `out_linear`'s window, in row-major
-  // window order (-1 for padding and dilation holes). `oi`, `wi`: rank-sized scratch.
-  template <typename Fn>
-  void Walk(int64_t out_linear, std::vector<int64_t>& oi, std::vector<int64_t>& wi,
-            const Fn& fn) const {
-    const size_t r = base_dims.size();
-    for (int64_t i = static_cast<int64_t>(r) - 1, rest = out_linear; i >= 0; --i) {
+  // The multi-index of output `out_linear`, and the next one in row-major order.
+  void Decompose(int64_t out_linear, std::vector<int64_t>& oi) const {
+    for (int64_t i = static_cast<int64_t>(out_dims.size()) - 1, rest = out_linear; i >= 0; --i) {
       oi[i] = rest % out_dims[i];
       rest /= out_dims[i];
     }
+  }
+  void Next(std::vector<int64_t>& oi) const {
+    for (int64_t i = static_cast<int64_t>(out_dims.size()) - 1; i >= 0; --i) {
+      if (++oi[i] < out_dims[i]) return;
+      oi[i] = 0;
+    }
+  }
+
+  // fn(offset) for each element of the window of output `oi`, in row-major
+  // window order (-1 for padding and dilation holes). Iterative: the leading
+  // window dimensions by an odometer, the last one as a plain loop.
+  template <typename Fn>
+  void Walk(const std::vector<int64_t>& oi, const Fn& fn) const {
+    const size_t r = base_dims.size();
     if (r == 0) {
       fn(int64_t{0});
       return;
     }
-    WalkDim(0, oi.data(), 0, fn);
+    const size_t last = r - 1;
+    const int64_t n = window_sizes[last];
+    const int64_t* tl = offsets[last].data() + oi[last] * n;
+    if (n == 0) return;
+    const int64_t lead_count = window_count / n;
+    int64_t wi[kMaxWalkRank] = {0};
+    for (int64_t lead = 0; lead < lead_count; ++lead) {
+      int64_t base = 0;
+      bool pad = false;
+      for (size_t i = 0; i < last; ++i) {
+        const int64_t t = offsets[i][oi[i] * window_sizes[i] + wi[i]];
+        pad = pad || t < 0;
+        base += t;
+      }
+      if (pad) {
+        for (int64_t k = 0; k < n; ++k) fn(int64_t{-1});
+      } else {
+        for (int64_t k = 0; k < n; ++k) fn(tl[k] < 0 ? int64_t{-1} : base + tl[k]);
+      }
+      for (int64_t i = static_cast<int64_t>(last) - 1; i >= 0; --i) {
+        if (++wi[i] < window_sizes[i]) break;
+        wi[i] = 0;
+      }
+    }
   }
 
+  // fn(o, oi) for outputs [begin, end), walking the multi-index.
   template <typename Fn>
-  void WalkDim(size_t i, const int64_t* oi, int64_t base, const Fn& fn) const {
-    const int64_t n = window_sizes[i];
-    const int64_t* t = offsets[i].data() + oi[i] * n;
-    if (i + 1 == base_dims.size()) {
-      for (int64_t k = 0; k < n; ++k) fn(t[k] < 0 ? int64_t{-1} : base + t[k]);
-      return;
-    }
-    for (int64_t k = 0; k < n; ++k) {
-      if (t[k] < 0) {
-        for (int64_t j = 0; j < below[i]; ++j) fn(int64_t{-1});
-      } else {
-        WalkDim(i + 1, oi, base + t[k], fn);
-      }
+  void ForOutputs(int64_t begin, int64_t end, const Fn& fn) const {
+    std::vector<int64_t> oi(out_dims.size());
+    Decompose(begin, oi);
+    for (int64_t o = begin; o < end; ++o) {
+      fn(o, oi);
+      Next(oi);
     }
   }
 };
 
+// Row by row of the output (all dimensions but the last): for each window
+// position, one pass over the row's outputs, so the inner loop is a plain
+// strided loop. Each output still folds its window in row-major order.
 template <typename Op, typename T>
 void ReduceWindowTyped(const WindowPlan& p, const T* in, T init, T* out) {
   using C = Compute<T>;
+  const size_t r = p.base_dims.size();
+  if (r == 0) {
+    out[0] = T(Op::Apply(C(init), C(in[0])));
+    return;
+  }
+  const size_t last = r - 1;
+  const int64_t row_len = p.out_dims[last];
+  if (p.out_count == 0 || row_len == 0) return;
+  const int64_t rows = p.out_count / row_len;
+  const int64_t n = p.window_sizes[last];
+  const int64_t lead_count = n == 0 ? 0 : p.window_count / n;
+  const int64_t* tl = p.offsets[last].data();
   const int64_t cost = p.out_count * std::max<int64_t>(p.window_count, 1);
-  ParallelFor(p.out_count, 256, cost, [&](int64_t begin, int64_t end) {
-    std::vector<int64_t> oi(p.base_dims.size()), wi(p.base_dims.size());
-    for (int64_t o = begin; o < end; ++o) {
-      C acc = C(init);
-      p.Walk(o, oi, wi, [&](int64_t off) {
-        acc = Op::Apply(acc, off < 0 ? C(init) : C(in[off]));
-      });
-      out[o] = T(acc);
+  ParallelFor(rows, std::max<int64_t>(1, 4096 / row_len), cost, [&](int64_t begin, int64_t end) {
+    std::unique_ptr<C[]> acc(new C[row_len]);  // not vector<bool>
+    std::vector<int64_t> oi(r, 0);
+    p.Decompose(begin * row_len, oi);
+    for (int64_t row = begin; row < end; ++row) {
+      std::fill(acc.get(), acc.get() + row_len, C(init));
+      int64_t wi[kMaxWalkRank] = {0};
+      for (int64_t lead = 0; lead < lead_count; ++lead) {
+        int64_t base = 0;
+        bool pad = false;
+        for (size_t i = 0; i < last; ++i) {
+          const int64_t t = p.offsets[i][oi[i] * p.window_sizes[i] + wi[i]];
+          pad = pad || t < 0;
+          base += t;
+        }
+        for (int64_t k = 0; k < n; ++k) {
+          if (pad) {
+            for (int64_t o = 0; o < row_len; ++o) acc[o] = Op::Apply(acc[o], C(init));
+            continue;
+          }
+          const int64_t* t = tl + k;
+          for (int64_t o = 0; o < row_len; ++o) {
+            const int64_t off = t[o * n];
+            acc[o] = Op::Apply(acc[o], off < 0 ? C(init) : C(in[base + off]));
+          }
+        }
+        for (int64_t i = static_cast<int64_t>(last) - 1; i >= 0; --i) {
+          if (++wi[i] < p.window_sizes[i]) break;
+          wi[i] = 0;
+        }
+      }
+      T* orow = out + row * row_len;
+      for (int64_t o = 0; o < row_len; ++o) orow[o] = T(acc[o]);
+      // Next row: the leading output dimensions' odometer.
+      for (int64_t i = static_cast<int64_t>(last) - 1; i >= 0; --i) {
+        if (++oi[i] < p.out_dims[i]) break;
+        oi[i] = 0;
+      }
     }
   });
 }
@@ -122,10 +197,9 @@ class ReduceWindowThunk : public Thunk {
       ScalarEvaluator::Frame frame = body_->NewFrame();
       std::vector<ScalarCell> acc(n);
       std::vector<const void*> params(2 * n);
-      std::vector<int64_t> oi(plan_.base_dims.size()), wi(plan_.base_dims.size());
-      for (int64_t o = begin; o < end; ++o) {
+      plan_.ForOutputs(begin, end, [&](int64_t o, const std::vector<int64_t>& oi) {
         for (size_t k = 0; k < n; ++k) std::memcpy(acc[k].bytes, buffers[in_[n + k]], widths_[k]);
-        plan_.Walk(o, oi, wi, [&](int64_t off) {
+        plan_.Walk(oi, [&](int64_t off) {
           for (size_t k = 0; k < n; ++k) {
             params[k] = acc[k].bytes;
             params[n + k] = off < 0 ? buffers[in_[n + k]]
@@ -141,7 +215,7 @@ class ReduceWindowThunk : public Thunk {
           std::memcpy(static_cast<unsigned char*>(buffers[out_[k]]) + o * widths_[k], acc[k].bytes,
                       widths_[k]);
         }
-      }
+      });
     });
   }
 
@@ -151,6 +225,20 @@ class ReduceWindowThunk : public Thunk {
   std::vector<int64_t> widths_;
   Typed typed_;
   std::optional<ScalarEvaluator> body_;
+};
+
+// maximum/minimum of floats with the same semantics as scalar_ops.h (a NaN
+// wins, +0 > -0), written as selects the compiler can vectorize.
+template <bool kMax>
+struct SelectMinMax {
+  template <typename T> static constexpr bool supports = std::is_floating_point_v<T>;
+  template <typename T> static T Apply(T a, T b) {
+    const bool a_wins_tie = kMax ? !std::signbit(a) : std::signbit(a);
+    T m = kMax ? (a > b ? a : b) : (a < b ? a : b);
+    m = a == b ? (a_wins_tie ? a : b) : m;
+    m = b != b ? b : m;
+    return a != a ? a : m;
+  }
 };
 
 template <typename Op>
@@ -172,8 +260,14 @@ ReduceWindowThunk::Typed TypedFor(DType t) {
 ReduceWindowThunk::Typed TypedReduceWindow(Opcode op, DType t) {
   if (op == Opcode::kAdd) return TypedFor<Add>(t);
   if (op == Opcode::kMultiply) return TypedFor<Multiply>(t);
-  if (op == Opcode::kMaximum) return TypedFor<Maximum>(t);
-  if (op == Opcode::kMinimum) return TypedFor<Minimum>(t);
+  if (op == Opcode::kMaximum) {
+    return t == DType::kF32 || t == DType::kF64 ? TypedFor<SelectMinMax<true>>(t)
+                                                : TypedFor<Maximum>(t);
+  }
+  if (op == Opcode::kMinimum) {
+    return t == DType::kF32 || t == DType::kF64 ? TypedFor<SelectMinMax<false>>(t)
+                                                : TypedFor<Minimum>(t);
+  }
   // and/or of booleans are min/max; of integers they are bitwise (the evaluator's).
   if (op == Opcode::kAnd && t == DType::kPred) return TypedFor<Minimum>(t);
   if (op == Opcode::kOr && t == DType::kPred) return TypedFor<Maximum>(t);
@@ -248,10 +342,9 @@ class SelectAndScatterThunk : public Thunk {
       const int64_t cost = plan_.out_count * std::max<int64_t>(plan_.window_count, 1) * 8;
       ParallelFor(plan_.out_count, 64, cost, [&](int64_t begin, int64_t end) {
         ScalarEvaluator::Frame frame = select_->NewFrame();
-        std::vector<int64_t> oi(plan_.base_dims.size()), wi(plan_.base_dims.size());
-        for (int64_t s = begin; s < end; ++s) {
+        plan_.ForOutputs(begin, end, [&](int64_t s, const std::vector<int64_t>& oi) {
           int64_t best = -1;
-          plan_.Walk(s, oi, wi, [&](int64_t off) {
+          plan_.Walk(oi, [&](int64_t off) {
             if (off < 0) return;
             if (best >= 0) {
               const void* params[2] = {operand + best * width_, operand + off * width_};
@@ -261,7 +354,7 @@ class SelectAndScatterThunk : public Thunk {
             best = off;
           });
           chosen[s] = best;
-        }
+        });
       });
     }
     if (typed_scatter_ != nullptr) {
@@ -298,17 +391,16 @@ template <typename T>
 void SelectTyped(const WindowPlan& p, Pick pick, const void* operand_v, int64_t* chosen) {
   const T* operand = static_cast<const T*>(operand_v);
   const int64_t cost = p.out_count * std::max<int64_t>(p.window_count, 1);
-  ParallelFor(p.out_count, 256, cost, [&](int64_t begin, int64_t end) {
-    std::vector<int64_t> oi(p.base_dims.size()), wi(p.base_dims.size());
-    for (int64_t s = begin; s < end; ++s) {
+  ParallelFor(p.out_count, 1024, cost, [&](int64_t begin, int64_t end) {
+    p.ForOutputs(begin, end, [&](int64_t s, const std::vector<int64_t>& oi) {
       int64_t best = -1;
-      p.Walk(s, oi, wi, [&](int64_t off) {
+      p.Walk(oi, [&](int64_t off) {
         if (off < 0) return;
         if (best >= 0 && Keep(pick, Compute<T>(operand[best]), Compute<T>(operand[off]))) return;
         best = off;
       });
       chosen[s] = best;
-    }
+    });
   });
 }
 
@@ -336,6 +428,10 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeReduceWindowThunk(const Instruction& 
     return absl::InternalError("reduce_window: operand count mismatch in the cpu lowering");
   }
   const ReduceWindowAttrs& attrs = instr.attrs<ReduceWindowAttrs>();
+  if (attrs.window_dimensions.size() > kMaxWalkRank) {
+    return absl::UnimplementedError(absl::StrCat("reduce_window: the cpu backend walks windows of "
+                                                 "rank <= ", kMaxWalkRank));
+  }
   WindowPlan plan(instr.operand(0)->shape().dims, ReduceWindowWindow(attrs));
   std::vector<int64_t> widths;
   for (size_t k = 0; k < n; ++k) widths.push_back(ByteWidth(instr.operand(k)->shape().dtype));
@@ -365,6 +461,10 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeSelectAndScatterThunk(const Instructi
   }
   const Shape& operand = instr.operand(0)->shape();
   const DType t = operand.dtype;
+  if (static_cast<size_t>(operand.rank()) > kMaxWalkRank) {
+    return absl::UnimplementedError(absl::StrCat(
+        "select_and_scatter: the cpu backend walks windows of rank <= ", kMaxWalkRank));
+  }
   WindowPlan plan(operand.dims, SelectAndScatterWindow(instr.attrs<SelectAndScatterAttrs>()));
   const Computation& select = *instr.called_computations()[0];
   const Computation& scatter = *instr.called_computations()[1];
