@@ -1,6 +1,7 @@
 #include "xjit/backends/cpu/window.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -233,11 +234,26 @@ template <bool kMax>
 struct SelectMinMax {
   template <typename T> static constexpr bool supports = std::is_floating_point_v<T>;
   template <typename T> static T Apply(T a, T b) {
-    const bool a_wins_tie = kMax ? !std::signbit(a) : std::signbit(a);
-    T m = kMax ? (a > b ? a : b) : (a < b ? a : b);
-    m = a == b ? (a_wins_tie ? a : b) : m;
-    m = b != b ? b : m;
-    return a != a ? a : m;
+    using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+    U ua, ub;
+    std::memcpy(&ua, &a, sizeof(T));
+    std::memcpy(&ub, &b, sizeof(T));
+    // Equal values differ at most in the sign of zero: and-ing the bits keeps
+    // +0 for max, or-ing keeps -0 for min.
+    const U tie_bits = kMax ? (ua & ub) : (ua | ub);
+    // Masks instead of branches (random data would mispredict every other one).
+    auto mask = [](bool c) { return U(0) - U(c); };
+    const U pick_a = mask(kMax ? a > b : a < b);
+    U m = (ua & pick_a) | (ub & ~pick_a);
+    const U eq = mask(a == b);
+    m = (tie_bits & eq) | (m & ~eq);
+    const U b_nan = mask(b != b);
+    m = (ub & b_nan) | (m & ~b_nan);
+    const U a_nan = mask(a != a);
+    m = (ua & a_nan) | (m & ~a_nan);
+    T out;
+    std::memcpy(&out, &m, sizeof(T));
+    return out;
   }
 };
 
