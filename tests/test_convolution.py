@@ -213,3 +213,30 @@ def test_cnn_sized_convolution(dn):
     np.testing.assert_allclose(np.asarray(lax.conv_general_dilated(
         x, k, (2, 2), "VALID", dimension_numbers=dn)), np_conv(
         x, k, (2, 2), [(0, 0), (0, 0)], (1, 1), (1, 1), _perms(dn, 4)), rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.parametrize("ls, rs, padding", [
+    ((1, 2, 3, 3), (4, 2, 5, 5), "VALID"),          # window larger than the input
+    ((0, 2, 5, 5), (4, 2, 3, 3), "SAME"),           # empty batch
+    ((1, 2, 5, 5), (0, 2, 3, 3), "SAME"),           # no output features
+    ((1, 2, 3, 3), (4, 2, 2, 2), [(-2, -2), (0, 0)]),  # padding cuts everything
+])
+def test_empty_results(ls, rs, padding):
+    x, k = _rand(ls), _rand(rs)
+    for f in (lambda a, b: lax.conv(a, b, (1, 1), padding),
+              xjit.jit(lambda a, b: lax.conv(a, b, (1, 1), padding))):
+        got = f(x, k)
+        pads = _explicit(padding, ls, rs, (1, 1), (1, 1), None)
+        want = np_conv(x, k, (1, 1), pads, (1, 1), (1, 1), _perms(None, 4))
+        assert got.shape == want.shape
+        np.testing.assert_allclose(np.asarray(got), want, atol=1e-5)
+
+
+def test_bool_and_int_convolution():
+    x = RNG.integers(0, 2, (1, 2, 4, 4)).astype(bool)
+    k = RNG.integers(0, 2, (3, 2, 2, 2)).astype(bool)
+    got = lax.conv(x, k, (1, 1), "VALID")
+    assert got.dtype == np.bool_
+    want = np_conv(x.astype(np.int64), k.astype(np.int64), (1, 1), [(0, 0), (0, 0)], (1, 1),
+                   (1, 1), _perms(None, 4)) > 0
+    np.testing.assert_array_equal(np.asarray(got), want)

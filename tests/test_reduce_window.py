@@ -145,3 +145,25 @@ def test_bad_structure_and_body():
         lax.reduce_window(x, np.int32(0), lambda a, b: a + b, (2, 2), (1, 1), "VALID")
     with pytest.raises(TypeError):
         lax.reduce_window(x, np.float32(0), lambda a, b: (a, b), (2, 2), (1, 1), "VALID")
+
+
+def test_select_and_scatter_add_bad_inputs():
+    x = np.zeros((4, 4), np.float32)
+    with pytest.raises(ValueError, match="select_prim"):
+        lax.select_and_scatter_add(np.zeros((2, 2), np.float32), x, "eq", (2, 2), (2, 2),
+                                   "VALID")
+    with pytest.raises(TypeError, match="source must have the shape of the windows"):
+        lax.select_and_scatter_add(np.zeros((3, 2), np.float32), x, "ge", (2, 2), (2, 2),
+                                   "VALID")
+
+
+def test_empty_windows():
+    x = RNG.standard_normal((3, 4)).astype(np.float32)
+    got = lax.reduce_window(x, -np.inf, lax.max, (5, 1), (1, 1), "VALID")
+    assert got.shape == (0, 4)
+    got = lax.reduce_window(np.zeros((0, 4), np.float32), 0.0, lax.add, (1, 2), (1, 1), "VALID")
+    assert got.shape == (0, 3)
+    # A window entirely in padding reduces to the init value.
+    got = lax.reduce_window(x, np.float32(7), lambda a, b: a + b, (1, 1), (1, 1),
+                            [(0, 0), (2, 0)])
+    np.testing.assert_array_equal(np.asarray(got)[:, :2], 14.0)
