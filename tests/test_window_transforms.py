@@ -63,7 +63,7 @@ def test_conv_check_grads(case, x64):
     check_grads(_conv_fn(c, lax), (x, k), order=2)
 
 
-@pytest.mark.parametrize("case", [0, 1, 3, 5, 6])
+@pytest.mark.parametrize("case", [0, 1, 3, 4, 5, 6])
 @pytest.mark.parametrize("in_axes", [(0, None), (None, 0), (0, 0)])
 def test_conv_vmap(case, in_axes):
     c = CONVS[case]
@@ -119,14 +119,6 @@ def test_max_pool_second_order(x64):
     check_grads(f, (x,), order=2, eps=1e-3)
     s = lambda a: lax.reduce_window(a, 0.0, lax.add, (3, 2), (1, 2), "SAME")  # noqa: E731
     check_grads(s, (x,), order=2)
-
-
-def test_conv_vmap_batch_groups_unimplemented():
-    c = CONVS[4]
-    x = RNG.standard_normal((2,) + c[0]).astype(np.float32)
-    k = RNG.standard_normal(c[1]).astype(np.float32)
-    with pytest.raises(NotImplementedError, match="batch_group_count=2"):
-        xjit.vmap(_conv_fn(c, lax), in_axes=(0, None))(x, k)
 
 
 def test_reduce_window_vmap():

@@ -527,37 +527,48 @@ absl::StatusOr<BatchOut> ConvolutionBatch(BatchContext& ctx) {
   Value r = nullptr;
   int64_t split_dim = 0;
   const int64_t groups = a.feature_group_count;
+  const int64_t bgroups = a.batch_group_count;
   bool regroup = false;  // output features come out as (G, B, O/G)
-  if (lb && !rb && a.batch_group_count == 1) {
-    XJIT_TF_ASSIGN_OR_RETURN(lhs, ReshapeAxisInto(e, 0, s.lhs[0], lhs));
+  // Splits dimension `d` (of the unbatched numbering, shifted by the leading
+  // batch) into (G, rest) and moves the vmapped dimension inside: (G, B, rest).
+  auto group_outermost = [&](Value x, int64_t d, int64_t g) -> ValueOr {
+    const int64_t at = d + 1;
+    XJIT_TF_ASSIGN_OR_RETURN(x, ReshapeAxisOutOf(e, at, g, x));
+    XJIT_TF_ASSIGN_OR_RETURN(x, ReshapeAxisInto(e, 0, at, x));
+    return ReshapeAxisInto(e, at - 1, at - 1, x);
+  };
+  if (lb && !rb) {
+    if (bgroups == 1) {
+      XJIT_TF_ASSIGN_OR_RETURN(lhs, ReshapeAxisInto(e, 0, s.lhs[0], lhs));
+    } else {  // batch groups stay outermost: (G, B, N/G)
+      XJIT_TF_ASSIGN_OR_RETURN(lhs, group_outermost(lhs, s.lhs[0], bgroups));
+    }
     split_dim = s.out[0];
-  } else if (rb && !lb && a.batch_group_count == 1) {
-    if (groups == 1) {
+  } else if (rb && !lb) {
+    if (groups == 1 && bgroups == 1) {
       XJIT_TF_ASSIGN_OR_RETURN(rhs, ReshapeAxisInto(e, 0, s.rhs[0], rhs));
     } else {  // (G, O/G) -> (G, B, O/G), so each group keeps its own kernels
-      const int64_t o = s.rhs[0] + 1;
-      XJIT_TF_ASSIGN_OR_RETURN(rhs, ReshapeAxisOutOf(e, o, groups, rhs));
-      XJIT_TF_ASSIGN_OR_RETURN(rhs, ReshapeAxisInto(e, 0, o, rhs));
-      XJIT_TF_ASSIGN_OR_RETURN(rhs, ReshapeAxisInto(e, o - 1, o - 1, rhs));
+      XJIT_TF_ASSIGN_OR_RETURN(rhs, group_outermost(rhs, s.rhs[0], std::max(groups, bgroups)));
       regroup = true;
     }
     split_dim = s.out[1];
-  } else if (lb && rb && a.batch_group_count == 1) {
-    // One feature group per (batch element, group): lhs features (B, C),
-    // kernel output features (B, O).
-    XJIT_TF_ASSIGN_OR_RETURN(lhs, ReshapeAxisInto(e, 0, s.lhs[1], lhs));
-    XJIT_TF_ASSIGN_OR_RETURN(rhs, ReshapeAxisInto(e, 0, s.rhs[0], rhs));
-    na.feature_group_count = B * groups;
-    split_dim = s.out[1];
   } else {
-    return absl::UnimplementedError(absl::StrCat(
-        "vmap: no batching rule for 'convolution' with batch_group_count=",
-        a.batch_group_count, " yet"));
+    // One group per (batch element, group): kernel output features (B, O);
+    // lhs features (B, C) for feature groups, lhs batch (B, N) for batch groups.
+    if (bgroups > 1) {
+      XJIT_TF_ASSIGN_OR_RETURN(lhs, ReshapeAxisInto(e, 0, s.lhs[0], lhs));
+      na.batch_group_count = B * bgroups;
+    } else {
+      XJIT_TF_ASSIGN_OR_RETURN(lhs, ReshapeAxisInto(e, 0, s.lhs[1], lhs));
+      na.feature_group_count = B * groups;
+    }
+    XJIT_TF_ASSIGN_OR_RETURN(rhs, ReshapeAxisInto(e, 0, s.rhs[0], rhs));
+    split_dim = s.out[1];
   }
   if (regroup) {
     XJIT_TF_ASSIGN_OR_RETURN(r, e.builder().Add(Opcode::kConvolution, {lhs, rhs}, na));
     const int64_t f = s.out[1];
-    XJIT_TF_ASSIGN_OR_RETURN(r, ReshapeAxisOutOf(e, f, groups, r));
+    XJIT_TF_ASSIGN_OR_RETURN(r, ReshapeAxisOutOf(e, f, std::max(groups, bgroups), r));
     XJIT_TF_ASSIGN_OR_RETURN(r, ReshapeAxisOutOf(e, f + 1, B, r));
     XJIT_TF_ASSIGN_OR_RETURN(r, MoveToFront(e, r, f + 1));
     std::vector<int64_t> dims = r->shape().dims;

@@ -14,8 +14,9 @@
 // - select_and_scatter with an add scatter is linear in source and init; its
 //   transpose gathers the cotangent at the selected positions.
 // - batching folds the vmapped dimension into the batch (or output feature)
-//   dimension of a convolution, and into a size-1 window dimension of the
-//   windowed reductions.
+//   dimension of a convolution, or one feature/batch group per batch element
+//   when both operands are batched (JAX's _conv_general_dilated_batch_rule),
+//   and into a size-1 window dimension of the windowed reductions.
 #pragma once
 
 #include "xjit/transforms/batching_rules.h"
