@@ -143,3 +143,16 @@ def test_vmap_of_grad_of_cnn():
     got = xjit.vmap(xjit.grad(loss), in_axes=(None, 0))(k, x)
     want = np.stack([np.asarray(xjit.grad(loss)(k, v)) for v in x])
     np.testing.assert_allclose(np.asarray(got), want, rtol=1e-4, atol=1e-4)
+
+
+def test_sum_window_gradient_of_init(x64):
+    x = RNG.standard_normal((5, 6))
+    f = lambda a, i: lax.reduce_window(a, i, lambda u, v: u + v, (2, 3), (1, 2),  # noqa: E731
+                                       [(1, 0), (1, 1)], (2, 1))
+    check_grads(f, (x, 0.5), order=1)
+    g = xjit.grad(lambda i: f(x, i).sum())(0.5)
+    # Each output adds the init once plus once per padded/hole position.
+    ones = np.ones_like(x)
+    real = np.asarray(lax.reduce_window(ones, 0.0, lax.add, (2, 3), (1, 2), [(1, 0), (1, 1)],
+                                        (2, 1)))
+    np.testing.assert_allclose(float(g), (1 + 6 - real).sum())

@@ -412,12 +412,29 @@ absl::StatusOr<Cts> ReduceWindowTranspose(TransposeContext& ctx) {
   const int64_t rank = ctx.operand_shape(0).rank();
   XJIT_TF_ASSIGN_OR_RETURN(Pairs padding, Padding(a.padding, rank));
   if (ctx.linear.size() == 2 && ReduceBodyOp(body) == Opcode::kAdd) {
-    if (ctx.linear[1]) {
-      return absl::UnimplementedError(
-          "vjp: the transpose of 'reduce_window' in its init value is not implemented");
-    }
-    // JAX's _reduce_window_sum_transpose_rule.
+    Cts out(2, nullptr);
     const Shape& in = ctx.operand_shape(0);
+    XJIT_TF_ASSIGN_OR_RETURN(Computation * add, e.ScalarBody(Opcode::kAdd, ctx.ct->shape().dtype));
+    if (ctx.linear[1]) {
+      // Each output adds the init value once, plus once per window position
+      // in padding or a dilation hole: 1 + window size - real elements.
+      int64_t window = 1;
+      for (int64_t w : a.window_dimensions) window *= w;
+      const DType t = ctx.ct->shape().dtype;
+      XJIT_TF_ASSIGN_OR_RETURN(Value ones, e.Full(t, in.dims, 1.0));
+      XJIT_TF_ASSIGN_OR_RETURN(Value zero, e.Full(t, {}, 0.0));
+      XJIT_TF_ASSIGN_OR_RETURN(Value real, e.builder().Add(Opcode::kReduceWindow, {ones, zero}, a,
+                                                           {add}));
+      XJIT_TF_ASSIGN_OR_RETURN(Value total, e.Full(t, ctx.ct->shape().dims,
+                                                   static_cast<double>(1 + window)));
+      XJIT_TF_ASSIGN_OR_RETURN(Value times, e.Sub(total, real));
+      XJIT_TF_ASSIGN_OR_RETURN(Value weighted, e.Mul(ctx.ct, times));
+      std::vector<int64_t> all;
+      for (int64_t d = 0; d < rank; ++d) all.push_back(d);
+      XJIT_TF_ASSIGN_OR_RETURN(out[1], e.ReduceSum(weighted, all));
+    }
+    if (!ctx.linear[0]) return out;
+    // JAX's _reduce_window_sum_transpose_rule.
     Pairs pads = VjpLhsPadding(in.dims, a.window_dimensions, a.window_strides, ctx.ct->shape().dims,
                                padding, a.base_dilations, a.window_dilations);
     std::vector<int64_t> lo, hi, interior;
@@ -434,10 +451,9 @@ absl::StatusOr<Cts> ReduceWindowTranspose(TransposeContext& ctx) {
     sum.base_dilations.assign(rank, 1);
     sum.window_dilations = a.window_dilations;
     sum.padding = PaddingLiteral(Pairs(rank, {0, 0}));
-    XJIT_TF_ASSIGN_OR_RETURN(Computation * add, e.ScalarBody(Opcode::kAdd, ctx.ct->shape().dtype));
-    XJIT_TF_ASSIGN_OR_RETURN(Value r, e.builder().Add(Opcode::kReduceWindow, {padded, zero}, sum,
-                                                      {add}));
-    return Cts{r, nullptr};
+    XJIT_TF_ASSIGN_OR_RETURN(out[0], e.builder().Add(Opcode::kReduceWindow, {padded, zero}, sum,
+                                                         {add}));
+    return out;
   }
   std::optional<ComparisonDirection> dir = ChooserDirection(body);
   if (ctx.linear.size() == 4 && dir.has_value() && !ctx.linear[0] && ctx.linear[1] &&
