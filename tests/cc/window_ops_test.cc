@@ -112,6 +112,14 @@ TEST(ConvolutionShapeInference, Constraints) {
   // dim 2: (5-1)*2+1 = 9, padded 10, window 3 -> (10-3)/2+1 = 4; dim 3: 5+3 = 8, window 5 -> 2.
   EXPECT_EQ(*Infer(Opcode::kConvolution, {T(F32, {1, 3, 5, 5}), T(F32, {4, 3, 3, 3})}, b),
             T(F32, {1, 4, 4, 2}));
+  // Window arithmetic that would overflow int64 is rejected.
+  b = Nchw(1, {{INT64_MAX - 2, 5}});
+  ExpectError(Infer(Opcode::kConvolution, {T(F32, {1, 1, 4}), T(F32, {1, 1, 2})}, b),
+              "overflows int64");
+  b = Nchw(1);
+  b.rhs_dilation = {INT64_MAX / 2};
+  ExpectError(Infer(Opcode::kConvolution, {T(F32, {1, 1, 4}), T(F32, {1, 1, 4})}, b),
+              "overflows int64");
   // A window larger than the padded input gives 0 windows.
   b = Nchw(1, {{-3, 0}});
   EXPECT_EQ(*Infer(Opcode::kConvolution, {T(F32, {1, 1, 4}), T(F32, {1, 1, 2})}, b),

@@ -2,8 +2,11 @@
 // (C-numbers in the comments are the spec's) and the window arithmetic of
 // ir/window_attrs.h.
 #include <algorithm>
+#include <cstdlib>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "xjit/ir/checked_math.h"
 #include "xjit/ir/shape_inference_internal.h"
 #include "xjit/ir/window_attrs.h"
 
@@ -82,6 +85,34 @@ absl::Status CheckRegion(absl::string_view op, absl::string_view role, const Com
   for (const Shape& s : results) r.push_back(&s);
   return Invalid(op, absl::StrCat(role, " ", c->name(), " must have type (", ShapesToString(p),
                                   ") -> (", ShapesToString(r), "), got ", RegionType(*c)));
+}
+
+// The window arithmetic (dilated and padded sizes) fits in int64, so the
+// kernels' index computations cannot overflow.
+absl::Status CheckWindowArithmetic(absl::string_view op, const std::vector<int64_t>& base,
+                                   const std::vector<WindowDimension>& window) {
+  for (size_t i = 0; i < window.size(); ++i) {
+    const WindowDimension& w = window[i];
+    std::optional<int64_t> dilated_base = CheckedMul(std::max<int64_t>(base[i] - 1, 0),
+                                                     w.base_dilation);
+    std::optional<int64_t> dilated_window = CheckedMul(std::max<int64_t>(w.size - 1, 0),
+                                                       w.window_dilation);
+    std::optional<int64_t> padded;
+    if (dilated_base) padded = CheckedAdd(*dilated_base, 1);
+    if (padded) padded = CheckedAdd(*padded, w.padding_low);
+    if (padded) padded = CheckedAdd(*padded, w.padding_high);
+    // BaseIndex computes w * stride + k * window_dilation - padding_low.
+    std::optional<int64_t> reach;
+    if (w.padding_low == INT64_MIN || w.padding_high == INT64_MIN) padded.reset();
+    if (padded && dilated_window) reach = CheckedAdd(std::max<int64_t>(*padded, 0), *dilated_window);
+    if (reach) reach = CheckedAdd(*reach, std::abs(w.padding_low));
+    if (reach) reach = CheckedAdd(*reach, w.stride);
+    if (!padded || !reach) {
+      return Invalid(op, absl::StrCat("the window of dimension ", i,
+                                      " (dilations, padding, strides) overflows int64"));
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -189,6 +220,9 @@ absl::StatusOr<Shape> InferConvolution(const Shape& lhs, const Shape& rhs,
   }
   // C25, C26
   std::vector<WindowDimension> window = ConvolutionWindow(a, rhs);
+  std::vector<int64_t> in_spatial;
+  for (int64_t i = 0; i < s; ++i) in_spatial.push_back(lhs.dims[d.input_spatial_dimensions[i]]);
+  if (absl::Status st = CheckWindowArithmetic(op, in_spatial, window); !st.ok()) return st;
   Shape result(lhs.dtype, std::vector<int64_t>(n, 0));
   result.dims[d.output_batch_dimension] = batch / bgc;
   result.dims[d.output_feature_dimension] = kernel_out;
@@ -246,6 +280,7 @@ absl::StatusOr<Shape> InferReduceWindow(Operands operands, const ReduceWindowAtt
   for (size_t i = 0; i < n; ++i) results.push_back(Shape(inputs[i]->dtype, {}));
   if (absl::Status st = CheckRegion(op, "body", called[0], params, results); !st.ok()) return st;
   std::vector<WindowDimension> window = ReduceWindowWindow(a);  // C14-C16
+  if (absl::Status st = CheckWindowArithmetic(op, inputs[0]->dims, window); !st.ok()) return st;
   std::vector<int64_t> dims(rank);
   for (int64_t i = 0; i < rank; ++i) dims[i] = window[i].NumWindows(inputs[0]->dims[i]);
   if (n == 1) return Shape(inputs[0]->dtype, dims);
@@ -277,6 +312,7 @@ absl::StatusOr<Shape> InferSelectAndScatter(const Shape& operand, const Shape& s
   auto pads = CheckPadding(op, a.padding, rank);  // C8
   if (!pads.ok()) return pads.status();
   std::vector<WindowDimension> window = SelectAndScatterWindow(a);  // C2
+  if (absl::Status st = CheckWindowArithmetic(op, operand.dims, window); !st.ok()) return st;
   std::vector<int64_t> want(rank);
   for (int64_t i = 0; i < rank; ++i) want[i] = window[i].NumWindows(operand.dims[i]);
   if (source.dims != want) {
