@@ -289,3 +289,52 @@ def while_newton():
 
 
 ALL = ALL + [scan_rnn_1000, fori_loop_10000, while_newton]
+
+
+# ------------------------------------------------ windows (issue 7)
+
+def _conv3x3_relu(layout):
+    """3x3 convolution + ReLU, batch 8, 64 -> 64 channels, 28x28 (issue 7)."""
+    rng = np.random.default_rng(0)
+    dn = ("NCHW", "OIHW", "NCHW") if layout == "NCHW" else ("NHWC", "HWIO", "NHWC")
+    x = rng.standard_normal((8, 64, 28, 28) if layout == "NCHW" else (8, 28, 28, 64))
+    k = rng.standard_normal((64, 64, 3, 3) if layout == "NCHW" else (3, 3, 64, 64))
+    x, k = x.astype(np.float32), (k / 24).astype(np.float32)
+    out = {}
+    xf = xjit.jit(lambda a, b: xjnp.maximum(xjit.lax.conv_general_dilated(
+        a, b, (1, 1), "SAME", dimension_numbers=dn), 0.0))
+    xargs = [xjit.device_put(v) for v in (x, k)]
+    out["xjit"] = lambda: block(xf(*xargs))
+    if jax is not None:
+        jf = jax.jit(lambda a, b: jjnp.maximum(jax.lax.conv_general_dilated(
+            a, b, (1, 1), "SAME", dimension_numbers=dn), 0.0))
+        jargs = [jax.device_put(v) for v in (x, k)]
+        out["jax"] = lambda: block(jf(*jargs))
+    return out
+
+
+def conv3x3_relu_nchw():
+    return _conv3x3_relu("NCHW")
+
+
+def conv3x3_relu_nhwc():
+    return _conv3x3_relu("NHWC")
+
+
+def max_pool_2x2():
+    """2x2/2 max pooling of 8x64x56x56 float32 (reduce_window)."""
+    x = np.random.default_rng(0).standard_normal((8, 64, 56, 56)).astype(np.float32)
+    out = {"numpy": lambda: x.reshape(8, 64, 28, 2, 28, 2).max(axis=(3, 5))}
+    xf = xjit.jit(lambda a: xjit.lax.reduce_window(a, -np.inf, xjit.lax.max, (1, 1, 2, 2),
+                                                   (1, 1, 2, 2), "VALID"))
+    xx = xjit.device_put(x)
+    out["xjit"] = lambda: block(xf(xx))
+    if jax is not None:
+        jf = jax.jit(lambda a: jax.lax.reduce_window(a, -np.inf, jax.lax.max, (1, 1, 2, 2),
+                                                     (1, 1, 2, 2), "VALID"))
+        jx = jax.device_put(x)
+        out["jax"] = lambda: block(jf(jx))
+    return out
+
+
+ALL += [conv3x3_relu_nchw, conv3x3_relu_nhwc, max_pool_2x2]

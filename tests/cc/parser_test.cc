@@ -14,6 +14,7 @@
 #include "test_util.h"
 #include "xjit/builder/builder.h"
 #include "xjit/ir/half.h"
+#include "xjit/ir/window_attrs.h"
 #include "xjit/text/literal_parser.h"
 #include "xjit/text/printer.h"
 
@@ -232,6 +233,46 @@ std::string IndexingModule() {
   return BuildAndPrint(mb, cb, {put});
 }
 
+// convolution (odd layout, every window field), reduce_window and
+// select_and_scatter (two regions).
+std::string WindowModule() {
+  ModuleBuilder mb("window");
+  ComputationBuilder* mx = mb.NewComputation("max");
+  Instruction* a = mx->Parameter(T(DType::kF32, {}));
+  Instruction* b = mx->Parameter(T(DType::kF32, {}));
+  Computation* max = *mx->Finish({Must(mx->Add(Opcode::kMaximum, {a, b}))});
+  ComputationBuilder* ge = mb.NewComputation("ge");
+  Instruction* c = ge->Parameter(T(DType::kF32, {}));
+  Instruction* d = ge->Parameter(T(DType::kF32, {}));
+  Computation* sel = *ge->Finish({Must(ge->Add(Opcode::kCompare, {c, d},
+                                               CompareAttrs{ComparisonDirection::kGe}))});
+  ComputationBuilder* ad = mb.NewComputation("add");
+  Instruction* e = ad->Parameter(T(DType::kF32, {}));
+  Instruction* f = ad->Parameter(T(DType::kF32, {}));
+  Computation* add = *ad->Finish({Must(ad->Add(Opcode::kAdd, {e, f}))});
+  ComputationBuilder* cb = mb.NewComputation("main");
+  Instruction* x = cb->Parameter(T(DType::kF32, {3, 6, 2, 5}));
+  Instruction* k = cb->Parameter(T(DType::kF32, {4, 2, 3, 3}));
+  ConvolutionAttrs conv;
+  conv.dimension_numbers = *ConvDimensionNumbers::FromText("[f, 1, b, 0]x[o, 1, 0, i]->[1, f, 0, b]");
+  conv.window_strides = {1, 2};
+  conv.padding = PaddingLiteral({{1, -1}, {0, 2}});
+  conv.lhs_dilation = {2, 1};
+  conv.rhs_dilation = {1, 2};
+  conv.window_reversal = {0, 1};
+  Instruction* y = Must(cb->Add(Opcode::kConvolution, {x, k}, conv));
+  Instruction* zero = cb->Constant(Literal::Scalar<float>(DType::kF32, 0.0f));
+  ReduceWindowAttrs rw;
+  rw.window_dimensions = {2, 1, 1, 2};
+  rw.window_strides = {2, 1, 1, 1};
+  Instruction* pooled = Must(cb->Add(Opcode::kReduceWindow, {y, zero}, rw, {max}));
+  SelectAndScatterAttrs sas;
+  sas.window_dimensions = {2, 1, 1, 2};
+  sas.window_strides = {2, 1, 1, 1};
+  Instruction* grad = Must(cb->Add(Opcode::kSelectAndScatter, {y, pooled, zero}, sas, {sel, add}));
+  return BuildAndPrint(mb, cb, {grad});
+}
+
 template <typename T>
 Instruction* ConstantOf(ComputationBuilder* cb, DType t, std::vector<int64_t> dims,
                         std::vector<T> values) {
@@ -315,13 +356,14 @@ TEST(ParserRoundTrip, RngBitGenerator) { ExpectRoundTrip(RngModule()); }
 TEST(ParserRoundTrip, SortMapBitcast) { ExpectRoundTrip(SortMapBitcastModule()); }
 TEST(ParserRoundTrip, Indexing) { ExpectRoundTrip(IndexingModule()); }
 TEST(ParserRoundTrip, ControlFlow) { ExpectRoundTrip(ControlFlowModule()); }
+TEST(ParserRoundTrip, Windows) { ExpectRoundTrip(WindowModule()); }
 
 TEST(ParserRoundTrip, TheModulesTogetherUseEveryOp) {
   std::vector<Opcode> covered;
   std::string all = absl::StrCat(ElementwiseModule(covered), MovementModule(),
                                  ReduceDotCallModule(), ConstantsModule(), FusionModule(),
                                  RngModule(), SortMapBitcastModule(), IndexingModule(),
-                                 ControlFlowModule());
+                                 ControlFlowModule(), WindowModule());
   for (int i = 0; i < kNumOpcodes; ++i) {
     Opcode op = static_cast<Opcode>(i);
     if (op == Opcode::kParameter) continue;  // printed as function arguments

@@ -7,6 +7,7 @@
 #include "absl/strings/string_view.h"
 #include "xjit/ir/shape_inference.h"
 #include "xjit/ir/verifier.h"
+#include "xjit/ir/window_attrs.h"
 
 namespace xjit {
 namespace {
@@ -37,6 +38,11 @@ void Normalise(Opcode op, const std::vector<Instruction*>& operands, Attributes&
   if (op == Opcode::kSlice) {
     SliceAttrs& slice = attrs.get<SliceAttrs>();
     if (slice.strides.empty()) slice.strides.assign(slice.start_indices.size(), 1);
+  }
+  if (op == Opcode::kConvolution) FillConvolutionDefaults(attrs.get<ConvolutionAttrs>());
+  if (op == Opcode::kReduceWindow) FillReduceWindowDefaults(attrs.get<ReduceWindowAttrs>(), x.rank());
+  if (op == Opcode::kSelectAndScatter) {
+    FillSelectAndScatterDefaults(attrs.get<SelectAndScatterAttrs>(), x.rank());
   }
   if (!result_type || result_type->is_tuple) return;
   // Reshape and broadcast_in_dim cannot change the element type, and a Shape

@@ -60,6 +60,15 @@ struct HasFields : std::false_type {};
 template <typename T>
 struct HasFields<T, std::void_t<decltype(T::Fields())>> : std::true_type {};
 
+// A struct field with its own text syntax inside #kTextName<...> (the
+// compact #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>):
+// `std::string ToText() const` and `static absl::StatusOr<T> FromText(body)`.
+template <typename T, typename = void>
+struct HasCustomText : std::false_type {};
+template <typename T>
+struct HasCustomText<T, std::void_t<decltype(T::FromText(absl::string_view()))>>
+    : std::true_type {};
+
 template <typename T, typename = void>
 struct HasEnumTraits : std::false_type {};
 template <typename T>

@@ -307,6 +307,96 @@ struct DynamicSliceAttrs {
   }
 };
 
+// convolution's dimension numbers. Text: the compact form of the spec,
+// #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]> (ir/window_attrs.cc
+// prints and parses it: ToText/FromText), or the raw field list.
+struct ConvDimensionNumbers {
+  static constexpr const char* kTypeName = "ConvDimensionNumbers";
+  static constexpr const char* kTextName = "stablehlo.conv";
+  int64_t input_batch_dimension = 0;
+  int64_t input_feature_dimension = 1;
+  std::vector<int64_t> input_spatial_dimensions;
+  int64_t kernel_input_feature_dimension = 1;
+  int64_t kernel_output_feature_dimension = 0;
+  std::vector<int64_t> kernel_spatial_dimensions;
+  int64_t output_batch_dimension = 0;
+  int64_t output_feature_dimension = 1;
+  std::vector<int64_t> output_spatial_dimensions;
+  static constexpr auto Fields() {
+    using D = ConvDimensionNumbers;
+    return std::make_tuple(
+        MakeField("input_batch_dimension", &D::input_batch_dimension),
+        MakeField("input_feature_dimension", &D::input_feature_dimension),
+        MakeField("input_spatial_dimensions", &D::input_spatial_dimensions),
+        MakeField("kernel_input_feature_dimension", &D::kernel_input_feature_dimension),
+        MakeField("kernel_output_feature_dimension", &D::kernel_output_feature_dimension),
+        MakeField("kernel_spatial_dimensions", &D::kernel_spatial_dimensions),
+        MakeField("output_batch_dimension", &D::output_batch_dimension),
+        MakeField("output_feature_dimension", &D::output_feature_dimension),
+        MakeField("output_spatial_dimensions", &D::output_spatial_dimensions));
+  }
+  // "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]"; FromText reads it back.
+  std::string ToText() const;
+  static absl::StatusOr<ConvDimensionNumbers> FromText(absl::string_view text);
+};
+
+// convolution. The window fields may be left empty (the builder fills in the
+// spec's defaults: strides and dilations 1, no reversal, zero padding);
+// `padding` is the spec's [N-2, 2] integer tensor of (low, high) pairs.
+// precision_config is accepted in text and Python and not stored: xjit
+// always computes at the operands' full precision, which every setting allows.
+struct ConvolutionAttrs {
+  std::vector<int64_t> window_strides;
+  Literal padding;
+  std::vector<int64_t> lhs_dilation;
+  std::vector<int64_t> rhs_dilation;
+  std::vector<int64_t> window_reversal;  // 0/1 per spatial dimension; printed array<i1: ...>
+  ConvDimensionNumbers dimension_numbers;
+  int64_t feature_group_count = 1;
+  int64_t batch_group_count = 1;
+  static constexpr auto Fields() {
+    using A = ConvolutionAttrs;
+    return std::make_tuple(
+        MakeField("window_strides", &A::window_strides, FieldUse::kOptional),
+        MakeField("padding", &A::padding, FieldUse::kOptional),
+        MakeField("lhs_dilation", &A::lhs_dilation, FieldUse::kOptional),
+        MakeField("rhs_dilation", &A::rhs_dilation, FieldUse::kOptional),
+        MakeField("window_reversal", &A::window_reversal, FieldUse::kOptional, "i1"),
+        MakeField("dimension_numbers", &A::dimension_numbers),
+        MakeField("feature_group_count", &A::feature_group_count, FieldUse::kDefaulted),
+        MakeField("batch_group_count", &A::batch_group_count, FieldUse::kDefaulted));
+  }
+};
+
+// reduce_window; empty fields get the spec's defaults from the builder.
+struct ReduceWindowAttrs {
+  std::vector<int64_t> window_dimensions;
+  std::vector<int64_t> window_strides;
+  std::vector<int64_t> base_dilations;
+  std::vector<int64_t> window_dilations;
+  Literal padding;  // [rank, 2] integer tensor
+  static constexpr auto Fields() {
+    using A = ReduceWindowAttrs;
+    return std::make_tuple(MakeField("window_dimensions", &A::window_dimensions),
+                           MakeField("window_strides", &A::window_strides, FieldUse::kOptional),
+                           MakeField("base_dilations", &A::base_dilations, FieldUse::kOptional),
+                           MakeField("window_dilations", &A::window_dilations, FieldUse::kOptional),
+                           MakeField("padding", &A::padding, FieldUse::kOptional));
+  }
+};
+
+struct SelectAndScatterAttrs {
+  std::vector<int64_t> window_dimensions;
+  std::vector<int64_t> window_strides;
+  Literal padding;  // [rank, 2] integer tensor
+  static constexpr auto Fields() {
+    using A = SelectAndScatterAttrs;
+    return std::make_tuple(MakeField("window_dimensions", &A::window_dimensions),
+                           MakeField("window_strides", &A::window_strides, FieldUse::kOptional),
+                           MakeField("padding", &A::padding, FieldUse::kOptional));
+  }
+};
+
 template <typename Tuple>
 struct VariantOfTuple;
 template <typename... Ts>

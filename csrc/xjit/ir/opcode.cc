@@ -59,6 +59,7 @@ absl::string_view OpFamilyName(OpFamily family) {
     case OpFamily::kMap: return "map";
     case OpFamily::kIndexing: return "indexing";
     case OpFamily::kControlFlow: return "control_flow";
+    case OpFamily::kWindow: return "window";
   }
   return "?";
 }

@@ -32,6 +32,7 @@ enum class OpFamily : uint8_t {
   kMap,                 // map: a scalar region applied at every index
   kIndexing,            // gather, scatter, dynamic_slice, dynamic_update_slice
   kControlFlow,         // while, if, case: regions run as whole computations
+  kWindow,              // convolution, reduce_window, select_and_scatter: sliding windows
 };
 
 // The typed attribute structs (ir/attributes.h), in variant order: an op's
@@ -57,7 +58,10 @@ enum class OpFamily : uint8_t {
   V(ReducePrecisionAttrs)       \
   V(GatherAttrs)                \
   V(ScatterAttrs)               \
-  V(DynamicSliceAttrs)
+  V(DynamicSliceAttrs) \
+  V(ConvolutionAttrs)         \
+  V(ReduceWindowAttrs)        \
+  V(SelectAndScatterAttrs)
 
 enum class AttrsKind : uint8_t {
 #define XJIT_ATTRS_KIND_ENUM(s) k##s,
@@ -202,19 +206,25 @@ enum OpFlag : uint32_t {
   V(While, "while", kControlFlow, kVariadic, NoAttrs, 2, kMultipleResults)                         \
   V(If, "if", kControlFlow, kVariadic, NoAttrs, 2, kMultipleResults)                               \
   V(Case, "case", kControlFlow, kVariadic, NoAttrs, 1, kMultipleResults | kVariadicRegions)
+// Sliding-window ops. reduce_window: N inputs then N init values, one body;
+// select_and_scatter: (operand, source, init_value), select and scatter regions.
+#define XJIT_WINDOW_OPS(V)                                                                         \
+  V(Convolution, "convolution", kWindow, kBinary, ConvolutionAttrs, 0, kNoFlags)                   \
+  V(ReduceWindow, "reduce_window", kWindow, kVariadic, ReduceWindowAttrs, 1, kMultipleResults)     \
+  V(SelectAndScatter, "select_and_scatter", kWindow, kTernary, SelectAndScatterAttrs, 2, kNoFlags)
 
 // Every op, in enum order.
 #define XJIT_OPCODES(V)                                                                  \
   XJIT_STRUCTURAL_OPS(V) XJIT_ELEMENTWISE_OPS(V) XJIT_DATA_MOVEMENT_OPS(V)                \
   XJIT_CONTRACTION_OPS(V) XJIT_REDUCTION_OPS(V) XJIT_TUPLE_OPS(V) XJIT_CALL_OPS(V)     \
   XJIT_FUSION_OPS(V) XJIT_RANDOM_OPS(V) XJIT_SORT_OPS(V) XJIT_MAP_OPS(V)             \
-  XJIT_INDEXING_OPS(V) XJIT_CONTROL_FLOW_OPS(V)
+  XJIT_INDEXING_OPS(V) XJIT_CONTROL_FLOW_OPS(V) XJIT_WINDOW_OPS(V)
 #define XJIT_ELEMENTWISE_OPS(V) \
   XJIT_ELEMENTWISE_UNARY_OPS(V) XJIT_ELEMENTWISE_BINARY_OPS(V) XJIT_ELEMENTWISE_TERNARY_OPS(V)
 #define XJIT_NON_ELEMENTWISE_OPS(V)                                                  \
   XJIT_STRUCTURAL_OPS(V) XJIT_DATA_MOVEMENT_OPS(V) XJIT_CONTRACTION_OPS(V)            \
   XJIT_REDUCTION_OPS(V) XJIT_TUPLE_OPS(V) XJIT_CALL_OPS(V) XJIT_FUSION_OPS(V)        \
-  XJIT_RANDOM_OPS(V) XJIT_SORT_OPS(V) XJIT_MAP_OPS(V) XJIT_INDEXING_OPS(V) XJIT_CONTROL_FLOW_OPS(V)
+  XJIT_RANDOM_OPS(V) XJIT_SORT_OPS(V) XJIT_MAP_OPS(V) XJIT_INDEXING_OPS(V) XJIT_CONTROL_FLOW_OPS(V) XJIT_WINDOW_OPS(V)
 
 // `case Opcode::kX:` for each row it is applied to.
 #define XJIT_OPCODE_CASE(e, name, family, arity, attrs, regions, flags) case Opcode::k##e:

@@ -218,6 +218,13 @@ absl::StatusOr<Shape> InferUncheckedSize(Opcode op, absl::Span<const Shape* cons
       return si::InferIf(operands, called);
     case Opcode::kCase:
       return si::InferCase(operands, called);
+    case Opcode::kConvolution:
+      return si::InferConvolution(*operands[0], *operands[1], attrs.get<ConvolutionAttrs>());
+    case Opcode::kReduceWindow:
+      return si::InferReduceWindow(operands, attrs.get<ReduceWindowAttrs>(), called);
+    case Opcode::kSelectAndScatter:
+      return si::InferSelectAndScatter(*operands[0], *operands[1], *operands[2],
+                                       attrs.get<SelectAndScatterAttrs>(), called);
   }
   return absl::InternalError(
       absl::StrCat(OpcodeName(op), ": no shape inference rule (bug in InferShape)"));

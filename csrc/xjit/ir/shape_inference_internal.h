@@ -62,6 +62,13 @@ absl::StatusOr<Shape> InferDynamicUpdateSlice(Operands operands);
 absl::StatusOr<Shape> InferWhile(Operands operands, Called called);
 absl::StatusOr<Shape> InferIf(Operands operands, Called called);
 absl::StatusOr<Shape> InferCase(Operands operands, Called called);
+absl::StatusOr<Shape> InferConvolution(const Shape& lhs, const Shape& rhs,
+                                       const ConvolutionAttrs& attrs);
+absl::StatusOr<Shape> InferReduceWindow(Operands operands, const ReduceWindowAttrs& attrs,
+                                        Called called);
+absl::StatusOr<Shape> InferSelectAndScatter(const Shape& operand, const Shape& source,
+                                            const Shape& init_value,
+                                            const SelectAndScatterAttrs& attrs, Called called);
 
 absl::StatusOr<Shape> InferTuple(Operands operands);
 absl::StatusOr<Shape> InferGetTupleElement(const Shape& tuple, const GetTupleElementAttrs& attrs);

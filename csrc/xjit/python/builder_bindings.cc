@@ -195,7 +195,12 @@ void FieldFromPython(py::handle v, const std::string& what, M& out) {
     if (!e.ok()) ThrowIfError(absl::OutOfRangeError(absl::StrCat(what, ": ", e.status().message())));
     out = *e;
   } else if constexpr (kind == FieldKind::kLiteral) {
-    out = LiteralFromNumpy(v);
+    py::object arr = py::module_::import("numpy").attr("asarray")(v);
+    if (!FromNumpyDType(arr.attr("dtype").cast<py::dtype>()).ok()) {  // name the attribute
+      ThrowIfError(absl::InvalidArgumentError(absl::StrCat(
+          what, " must be an array of a supported dtype, got ", py::repr(v).cast<std::string>())));
+    }
+    out = LiteralFromNumpy(arr);
   } else {
     static_assert(kind != FieldKind::kStruct, "nested structs are flattened by FieldSetters");
   }

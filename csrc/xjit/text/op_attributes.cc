@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
 
 namespace xjit::text {
@@ -54,6 +55,19 @@ absl::Status ReadField(const AttrValue& v, const Lexer& lex, absl::string_view n
     }
     out = *v.literal;
   } else {
+    if constexpr (HasCustomText<M>::value) {
+      // #text_name<custom syntax>, kept by the attribute parser as opaque text.
+      const std::string prefix = absl::StrCat(M::kTextName, "<");
+      if (v.kind == AttrValue::Kind::kOpaque && absl::StartsWith(v.text, prefix) &&
+          absl::EndsWith(v.text, ">")) {
+        absl::string_view body(v.text);
+        body = body.substr(prefix.size(), body.size() - prefix.size() - 1);
+        absl::StatusOr<M> parsed = M::FromText(body);
+        if (!parsed.ok()) return lex.Error(v.offset, absl::StrCat(name, ": ", parsed.status().message()));
+        out = *std::move(parsed);
+        return absl::OkStatus();
+      }
+    }
     // #text_name<field = value, ...>, every field optional.
     if (v.kind != AttrValue::Kind::kStruct || v.text != M::kTextName) {
       return lex.Error(v.offset, absl::StrCat(name, ": expected #", M::kTextName, "<...>, got ",
@@ -134,9 +148,11 @@ std::vector<Spec> TextOnlySpecs(Opcode op, const Lexer& lex, std::string& callee
                        return absl::OkStatus();
                      }});
   }
-  if (op == Opcode::kDotGeneral) {
+  if (op == Opcode::kDotGeneral || op == Opcode::kConvolution) {
     specs.push_back({"precision_config", false,
                      [&lex](const AttrValue& v) { return AcceptPrecisionConfig(lex, v); }});
+  }
+  if (op == Opcode::kDotGeneral) {
     specs.push_back(
         {"algorithm", false, [&lex](const AttrValue& v) { return AcceptAlgorithm(lex, v); }});
   }

@@ -15,7 +15,14 @@
 namespace xjit {
 namespace {
 
-std::string ArrayAttr(absl::Span<const int64_t> values) {
+// array<i64: 1, 2>; an "i1" field prints array<i1: true, false>.
+std::string ArrayAttr(absl::Span<const int64_t> values, absl::string_view int_type) {
+  if (int_type == "i1") {
+    if (values.empty()) return "array<i1>";
+    std::vector<std::string> bools;
+    for (int64_t v : values) bools.push_back(v != 0 ? "true" : "false");
+    return absl::StrCat("array<i1: ", absl::StrJoin(bools, ", "), ">");
+  }
   if (values.empty()) return "array<i64>";
   return absl::StrCat("array<i64: ", absl::StrJoin(values, ", "), ">");
 }
@@ -52,11 +59,13 @@ std::string FieldText(const M& value, const char* int_type, bool nested) {
   } else if constexpr (kind == FieldKind::kBool) {
     return value ? "true" : "false";
   } else if constexpr (kind == FieldKind::kIntList) {
-    return nested ? absl::StrCat("[", absl::StrJoin(value, ", "), "]") : ArrayAttr(value);
+    return nested ? absl::StrCat("[", absl::StrJoin(value, ", "), "]") : ArrayAttr(value, int_type);
   } else if constexpr (kind == FieldKind::kEnum) {
     return absl::StrCat("#stablehlo<", EnumTraits<M>::kTextKind, " ", EnumName(value), ">");
   } else if constexpr (kind == FieldKind::kLiteral) {
     return absl::StrCat(value.ToString(), " : ", value.shape().ToString());
+  } else if constexpr (HasCustomText<M>::value) {
+    return absl::StrCat("#", M::kTextName, "<", value.ToText(), ">");
   } else {
     return absl::StrCat("#", M::kTextName, "<", absl::StrJoin(FieldsText(value, true), ", "), ">");
   }

@@ -15,6 +15,7 @@
 #include "xjit/transforms/custom_rules.h"
 #include "xjit/transforms/indexing_rules.h"
 #include "xjit/transforms/status_macros.h"
+#include "xjit/transforms/window_rules.h"
 #include "xjit/transforms/stop_gradient.h"
 
 namespace xjit::transforms {
@@ -370,6 +371,9 @@ BatchRule BatchRuleFor(Opcode op) {
       return BranchBatch;
     case Opcode::kWhile:
       return WhileBatch;
+    case Opcode::kConvolution: return ConvolutionBatch;
+    case Opcode::kReduceWindow: return ReduceWindowBatch;
+    case Opcode::kSelectAndScatter: return SelectAndScatterBatch;
   }
   return nullptr;
 }

@@ -15,6 +15,7 @@
 #include "xjit/transforms/custom_rules.h"
 #include "xjit/transforms/indexing_rules.h"
 #include "xjit/transforms/status_macros.h"
+#include "xjit/transforms/window_rules.h"
 #include "xjit/transforms/stop_gradient.h"
 
 namespace xjit::transforms {
@@ -652,6 +653,9 @@ JvpRule JvpRuleFor(Opcode op) {
     case Opcode::kCall:
     case Opcode::kFusion:
       return InlineJvp;
+    case Opcode::kConvolution: return ConvolutionJvp;
+    case Opcode::kReduceWindow: return ReduceWindowJvp;
+    case Opcode::kSelectAndScatter: return SelectAndScatterJvp;
   }
   return nullptr;
 }

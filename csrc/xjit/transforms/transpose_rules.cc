@@ -11,6 +11,7 @@
 #include "xjit/transforms/custom_rules.h"
 #include "xjit/transforms/indexing_rules.h"
 #include "xjit/transforms/status_macros.h"
+#include "xjit/transforms/window_rules.h"
 
 namespace xjit::transforms {
 namespace {
@@ -425,6 +426,9 @@ TransposeRule TransposeRuleFor(Opcode op) {
     case Opcode::kCase:
       return BranchTranspose;
     case Opcode::kCall: return CallT;
+    case Opcode::kConvolution: return ConvolutionTranspose;
+    case Opcode::kReduceWindow: return ReduceWindowTranspose;
+    case Opcode::kSelectAndScatter: return SelectAndScatterTranspose;
   }
   return nullptr;
 }

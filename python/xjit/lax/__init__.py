@@ -7,6 +7,9 @@ Example:
     Array(3., dtype=float32)
 """
 from xjit._src.api_transforms import stop_gradient
+from xjit._src.lax.convolution import (
+    ConvDimensionNumbers, conv, conv_dimension_numbers, conv_general_dilated,
+    conv_general_permutations, conv_transpose, conv_with_general_padding, padtype_to_pads)
 from xjit._src.lax.control_flow import cond, select_n, switch, while_loop
 from xjit._src.lax.loops import associative_scan, fori_loop, map, scan  # noqa: A004
 from xjit._src.lax.cumulative import cumlogsumexp, cummax, cummin, cumprod, cumsum
@@ -35,3 +38,6 @@ from xjit._src.lax.shapes import (
     broadcast, broadcast_in_dim, broadcasted_iota, concatenate, expand_dims, full, full_like,
     index_in_dim, iota, pad, reshape, rev, slice, slice_in_dim, squeeze, transpose,
     zeros_like_array)
+from xjit._src.lax.windowed import (
+    reduce_window, reduce_window_max, reduce_window_min, reduce_window_sum,
+    select_and_scatter_add)

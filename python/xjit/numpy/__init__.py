@@ -56,6 +56,7 @@ from xjit._src.numpy.pad import pad  # noqa: F401
 from xjit._src.numpy.roll import roll  # noqa: F401
 from xjit._src.numpy.selection import select, piecewise  # noqa: F401
 from xjit._src.numpy.differences import diff, gradient  # noqa: F401
+from xjit._src.numpy.convolution import convolve, correlate  # noqa: F401
 
 # numpy's abstract scalar hierarchy, for issubdtype.
 from numpy import (  # noqa: F401

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "dnnl.hpp"
 #include "xjit/backends/cpu/control_flow.h"
+#include "xjit/backends/cpu/convolution.h"
 #include "xjit/backends/cpu/data_movement.h"
 #include "xjit/backends/cpu/donation.h"
 #include "xjit/backends/cpu/elementwise.h"
@@ -24,6 +25,7 @@
 #include "xjit/backends/cpu/rng_bit_generator.h"
 #include "xjit/backends/cpu/scatter.h"
 #include "xjit/backends/cpu/sort.h"
+#include "xjit/backends/cpu/window.h"
 #include "xjit/backends/cpu/work_estimate.h"
 #include "xjit/passes/buffer_assignment.h"
 #include "xjit/passes/elementwise_fusion.h"
@@ -168,6 +170,18 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
     case Opcode::kCase:
       if (absl::Status s = array_operands(); !s.ok()) return s;
       thunk = MakeBranchThunk(instr, in, out, CompileRegion);
+      break;
+    case Opcode::kConvolution:
+      if (absl::Status s = array_operands(); !s.ok()) return s;
+      thunk = MakeConvolutionThunk(instr, in[0], in[1], out[0], *this);
+      break;
+    case Opcode::kReduceWindow:
+      if (absl::Status s = array_operands(); !s.ok()) return s;
+      thunk = MakeReduceWindowThunk(instr, in, out);
+      break;
+    case Opcode::kSelectAndScatter:
+      if (absl::Status s = array_operands(); !s.ok()) return s;
+      thunk = MakeSelectAndScatterThunk(instr, in, out[0], *this);
       break;
     case Opcode::kBitcastConvert:  // the same little-endian bytes, retyped
       if (absl::Status s = array_operands(); !s.ok()) return s;

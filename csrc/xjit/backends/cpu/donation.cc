@@ -111,6 +111,7 @@ bool ResultMayReuseParameter(const BufferAssignment& assignment, int64_t result,
     XJIT_MAP_OPS(XJIT_OPCODE_CASE)
     XJIT_INDEXING_OPS(XJIT_OPCODE_CASE)
     XJIT_CONTROL_FLOW_OPS(XJIT_OPCODE_CASE)
+    XJIT_WINDOW_OPS(XJIT_OPCODE_CASE)
       return false;
   }
   return false;

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "dnnl.hpp"
+#include "xjit/backends/cpu/onednn.h"
 #include "xjit/backends/cpu/parallel.h"
 #include "xjit/backends/cpu/scalar_ops.h"
 #include "xjit/backends/cpu/strided_copy.h"
@@ -227,6 +228,8 @@ class DotGeneralThunk : public Thunk {
 };
 
 }  // namespace
+
+dnnl::engine& OneDnnEngine() { return CpuEngine(); }
 
 absl::StatusOr<std::unique_ptr<Thunk>> MakeDotGeneralThunk(const Instruction& instr,
                                                            SlotId lhs, SlotId rhs, SlotId output,

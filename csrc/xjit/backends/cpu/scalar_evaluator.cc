@@ -74,6 +74,7 @@ absl::StatusOr<ScalarEvaluator> ScalarEvaluator::Compile(const Computation& regi
       case Opcode::kMap: case Opcode::kBitcastConvert:
       XJIT_INDEXING_OPS(XJIT_OPCODE_CASE)
       case Opcode::kWhile: case Opcode::kIf: case Opcode::kCase:
+      case Opcode::kConvolution: case Opcode::kReduceWindow: case Opcode::kSelectAndScatter:
         return fail(instr, "");
     }
   }

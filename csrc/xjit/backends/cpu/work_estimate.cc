@@ -71,6 +71,22 @@ int64_t EstimateInstructionWork(const Instruction& instr) {
   if (op == Opcode::kMap) {  // the computation runs once per element
     return out * static_cast<int64_t>(instr.called_computations()[0]->instructions().size());
   }
+  if (op == Opcode::kConvolution) {  // each output element: kernel window x input features
+    const Shape& rhs = instr.operand(1)->shape();
+    const int64_t kout = rhs.dims[instr.attrs<ConvolutionAttrs>().dimension_numbers
+                                      .kernel_output_feature_dimension];
+    return out * std::max<int64_t>(rhs.num_elements() / std::max<int64_t>(kout, 1), 1);
+  }
+  if (op == Opcode::kReduceWindow || op == Opcode::kSelectAndScatter) {  // each window element
+    int64_t window = 1;
+    for (int64_t w : op == Opcode::kReduceWindow
+                         ? instr.attrs<ReduceWindowAttrs>().window_dimensions
+                         : instr.attrs<SelectAndScatterAttrs>().window_dimensions) {
+      window *= w;
+    }
+    const int64_t base = instr.operand(0)->shape().num_elements();
+    return std::max(base, out * std::max<int64_t>(window, 1));
+  }
   if (IsTranscendental(op)) return out * kTranscendentalWeight;
   // A threefry or philox hash is about a hundred integer operations per block.
   if (op == Opcode::kRngBitGenerator) return out * 3 * kTranscendentalWeight;

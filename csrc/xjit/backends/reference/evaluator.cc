@@ -169,6 +169,60 @@ absl::StatusOr<Value> EvalIndexingInstr(const Instruction& instr,
   return absl::InternalError("not an indexing op");
 }
 
+absl::StatusOr<Value> EvalReduceWindowInstr(const Instruction& instr,
+                                            const std::vector<const Value*>& operands) {
+  if (operands.size() % 2 != 0 || instr.called_computations().size() != 1) {
+    return absl::InvalidArgumentError("needs N inputs, N init values and one body");
+  }
+  const size_t n = operands.size() / 2;
+  std::vector<const Literal*> inputs, inits;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    absl::StatusOr<const Literal*> l = ArrayOperand(operands, i);
+    if (!l.ok()) return l.status();
+    (i < n ? inputs : inits).push_back(*l);
+  }
+  const Computation& body = *instr.called_computations()[0];
+  ReduceBody fn = [&body](std::vector<Literal> args) { return RunRegion(body, std::move(args)); };
+  absl::StatusOr<std::vector<Literal>> results =
+      EvalReduceWindow(inputs, inits, instr.attrs<ReduceWindowAttrs>(), fn);
+  if (!results.ok()) return results.status();
+  if (n == 1) return Value(std::move((*results)[0]));
+  std::vector<Value> elements;
+  for (Literal& l : *results) elements.emplace_back(std::move(l));
+  return Value::Tuple(std::move(elements));
+}
+
+absl::StatusOr<Value> EvalSelectAndScatterInstr(const Instruction& instr,
+                                                const std::vector<const Value*>& operands) {
+  if (operands.size() != 3 || instr.called_computations().size() != 2) {
+    return absl::InvalidArgumentError("needs operand, source, init_value and two regions");
+  }
+  std::vector<const Literal*> in;
+  for (size_t i = 0; i < 3; ++i) {
+    absl::StatusOr<const Literal*> l = ArrayOperand(operands, i);
+    if (!l.ok()) return l.status();
+    in.push_back(*l);
+  }
+  const Computation& sel = *instr.called_computations()[0];
+  const Computation& sc = *instr.called_computations()[1];
+  SelectFn select = [&sel](const Literal& a, const Literal& b) -> absl::StatusOr<bool> {
+    absl::StatusOr<std::vector<Literal>> r = RunRegion(sel, {a, b});
+    if (!r.ok()) return r.status();
+    if (r->size() != 1 || r->front().shape() != Shape(DType::kPred, {})) {
+      return absl::InvalidArgumentError("select must return one i1");
+    }
+    return r->front().data_as<bool>()[0];
+  };
+  ScatterFn scatter = [&sc](const Literal& a, const Literal& b) -> absl::StatusOr<Literal> {
+    absl::StatusOr<std::vector<Literal>> r = RunRegion(sc, {a, b});
+    if (!r.ok()) return r.status();
+    if (r->size() != 1) return absl::InvalidArgumentError("scatter must return one value");
+    return std::move(r->front());
+  };
+  return Wrap(EvalSelectAndScatter(*in[0], *in[1], *in[2], instr.attrs<SelectAndScatterAttrs>(),
+                                   select, scatter));
+}
+
 absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
                                       const std::vector<const Value*>& operands,
                                       absl::Span<const Value> args) {
@@ -289,6 +343,15 @@ absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
     case Opcode::kIf:
     case Opcode::kCase:
       return EvalBranch(instr, operands);
+    case Opcode::kConvolution: {
+      XJIT_ARRAY(a, 0);
+      XJIT_ARRAY(b, 1);
+      return Wrap(EvalConvolution(a, b, instr.attrs<ConvolutionAttrs>(), instr.shape()));
+    }
+    case Opcode::kReduceWindow:
+      return EvalReduceWindowInstr(instr, operands);
+    case Opcode::kSelectAndScatter:
+      return EvalSelectAndScatterInstr(instr, operands);
     case Opcode::kBitcastConvert: {
       XJIT_ARRAY(x, 0);
       return Wrap(EvalBitcastConvert(x, instr.shape()));

@@ -83,6 +83,22 @@ absl::StatusOr<Literal> EvalDynamicSlice(const Literal& operand,
                                          absl::Span<const int64_t> slice_sizes);
 absl::StatusOr<Literal> EvalDynamicUpdateSlice(const Literal& operand, const Literal& update,
                                                absl::Span<const Literal* const> starts);
+// convolution.cc: the result shape comes from shape inference.
+absl::StatusOr<Literal> EvalConvolution(const Literal& lhs, const Literal& rhs,
+                                        const ConvolutionAttrs& attrs, const Shape& result_shape);
+// window.cc. reduce_window's body is a ReduceBody (accumulators, then
+// elements); select_and_scatter's select(chosen, candidate) says whether to
+// keep the chosen element, scatter(current, source) combines.
+absl::StatusOr<std::vector<Literal>> EvalReduceWindow(absl::Span<const Literal* const> inputs,
+                                                      absl::Span<const Literal* const> inits,
+                                                      const ReduceWindowAttrs& attrs,
+                                                      const ReduceBody& body);
+using SelectFn = std::function<absl::StatusOr<bool>(const Literal&, const Literal&)>;
+using ScatterFn = std::function<absl::StatusOr<Literal>(const Literal&, const Literal&)>;
+absl::StatusOr<Literal> EvalSelectAndScatter(const Literal& operand, const Literal& source,
+                                             const Literal& init_value,
+                                             const SelectAndScatterAttrs& attrs,
+                                             const SelectFn& select, const ScatterFn& scatter);
 
 // Bit-level ops (bits.cc).
 absl::StatusOr<Literal> EvalReducePrecision(const Literal& x, int64_t exponent_bits,

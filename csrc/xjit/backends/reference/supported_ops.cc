@@ -28,6 +28,7 @@ bool SupportsOp(Opcode op) {
     case Opcode::kGather: case Opcode::kScatter: case Opcode::kDynamicSlice:
     case Opcode::kDynamicUpdateSlice:
     case Opcode::kWhile: case Opcode::kIf: case Opcode::kCase:
+    case Opcode::kConvolution: case Opcode::kReduceWindow: case Opcode::kSelectAndScatter:
       return true;
   }
   return false;
