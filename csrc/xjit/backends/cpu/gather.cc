@@ -4,6 +4,7 @@
 #include <cstring>
 #include <utility>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "xjit/backends/cpu/indexing_geometry.h"
 #include "xjit/backends/cpu/parallel.h"
@@ -23,7 +24,15 @@ void CopyBox(const unsigned char* src, unsigned char* dst, int64_t width,
   }
   const int64_t inner = sizes[rank - 1];
   const int64_t ss = src_strides[rank - 1] * width, ds = dst_strides[rank - 1] * width;
-  std::vector<int64_t> index(rank - 1, 0);
+  if (rank == 1) {  // one run: a row of a gather of rows
+    if (inner_contiguous) {
+      std::memcpy(dst, src, inner * width);
+    } else {
+      for (int64_t i = 0; i < inner; ++i) std::memcpy(dst + i * ds, src + i * ss, width);
+    }
+    return;
+  }
+  absl::InlinedVector<int64_t, 8> index(rank - 1, 0);
   while (true) {
     int64_t so = 0, dof = 0;
     for (int64_t d = 0; d < rank - 1; ++d) {
