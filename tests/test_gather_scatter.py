@@ -440,3 +440,34 @@ def test_vmap_of_indexing_ops_matches_jax():
             a_in = x if axes[0] == 0 else x[0]
             k_in = i if axes[1] == 0 else i[0]
             _close(xjit.vmap(f, axes)(a_in, k_in), jax.vmap(jf, axes)(a_in, k_in))
+
+
+@needs_jax
+def test_jacobians_and_hessians_match_jax():
+    x = RNG.random((5, 3)).astype(np.float32)
+    idx = np.array([4, 0, 4])
+    cases = [
+        (lambda a: jnp.asarray(a)[idx] * 2, lambda a: a[idx] * 2),
+        (lambda a: jnp.asarray(a).at[idx].set(a[:3]), lambda a: a.at[idx].set(a[:3])),
+        (lambda a: jnp.sort(a, axis=0), lambda a: jjnp.sort(a, axis=0)),
+        (lambda a: lax.dynamic_slice(a, (2, 1), (2, 2)),
+         lambda a: jax.lax.dynamic_slice(a, (2, 1), (2, 2))),
+        (lambda a: lax.dynamic_update_slice(a, a[:2, :2] * 3, (4, 0)),
+         lambda a: jax.lax.dynamic_update_slice(a, a[:2, :2] * 3, (4, 0))),
+        (lambda a: jnp.take_along_axis(a, jnp.argsort(a, axis=1), axis=1),
+         lambda a: jjnp.take_along_axis(a, jjnp.argsort(a, axis=1), axis=1)),
+    ]
+    for fx, fj in cases:
+        for tx, tj in ((xjit.jacrev, jax.jacrev), (xjit.jacfwd, jax.jacfwd)):
+            _close(tx(fx)(x), tj(fj)(x), rtol=1e-5, atol=1e-6)
+    h = xjit.hessian(lambda a: (jnp.sort(a.ravel()) ** 3).sum())(x)
+    _close(h, jax.hessian(lambda a: (jjnp.sort(a.ravel()) ** 3).sum())(x), rtol=1e-4)
+    g = xjit.vmap(xjit.grad(lambda a, i: a[i].sum()), (0, 0))(
+        RNG.random((4, 5)).astype(np.float32), np.array([[1, 1], [0, 2], [4, 4], [3, 0]]))
+    _close(g, [[0, 2, 0, 0, 0], [1, 0, 1, 0, 0], [0, 0, 0, 0, 2], [1, 0, 0, 1, 0]])
+
+
+def test_scatter_without_a_rule_says_so():
+    x = jnp.ones(4)
+    with pytest.raises(NotImplementedError, match="scatter"):
+        xjit.grad(lambda a: a.at[jnp.array([1, 1])].multiply(a[:2]).sum())(x)
