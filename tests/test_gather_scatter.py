@@ -469,5 +469,29 @@ def test_jacobians_and_hessians_match_jax():
 
 def test_scatter_without_a_rule_says_so():
     x = jnp.ones(4)
-    with pytest.raises(NotImplementedError, match="scatter"):
+    with pytest.raises(NotImplementedError, match="unique_indices"):
         xjit.grad(lambda a: a.at[jnp.array([1, 1])].multiply(a[:2]).sum())(x)
+    with pytest.raises(NotImplementedError, match="scatter"):
+        xjit.grad(lambda a: lax.scatter_apply(a, jnp.array([[1]]), jnp.sin,
+                                              lax.ScatterDimensionNumbers((), (0,), (0,)),
+                                              update_shape=(1,)).sum())(x)
+
+
+@needs_jax
+@pytest.mark.parametrize("op", ["min", "max"])
+def test_scatter_min_max_grads_match_jax(op):
+    x = np.array([1.0, 5.0, 3.0, 3.0, 0.0], np.float32)
+    u = np.array([4.0, 5.0, 2.0, 3.0], np.float32)
+    idx = np.array([0, 1, 3, 3])
+    f = lambda np_, a, b: (getattr(np_.asarray(a).at[idx], op)(b) * np.arange(5.0)).sum()  # noqa
+    for argnums in (0, 1):
+        _close(xjit.grad(lambda a, b: f(jnp, a, b), argnums)(x, u),
+               jax.grad(lambda a, b: f(jjnp, a, b), argnums)(x, u), rtol=1e-6)
+
+
+def test_scatter_mul_grads_with_unique_indices():
+    x = RNG.standard_normal(5) + 2.0
+    with _x64():
+        check_grads(lambda a: jnp.asarray(a).at[jnp.array([3, 0])].multiply(
+            a[1:3] * 2.0, unique_indices=True), (jnp.asarray(x),), order=2,
+            modes=("fwd", "rev"))
