@@ -495,3 +495,43 @@ def test_scatter_mul_grads_with_unique_indices():
         check_grads(lambda a: jnp.asarray(a).at[jnp.array([3, 0])].multiply(
             a[1:3] * 2.0, unique_indices=True), (jnp.asarray(x),), order=2,
             modes=("fwd", "rev"))
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint8, np.int16, np.int32, np.uint32,
+                                   np.float16, jnp.bfloat16, np.float32, np.complex64])
+def test_every_dtype_on_cpu_and_reference(dtype):
+    results = {}
+    for platform in ("cpu", "reference"):
+        xjit.config.update("jax_platform_name", platform)
+        try:
+            rng = np.random.default_rng(5)
+            x = (rng.standard_normal((6, 4)) * 5).astype(dtype)
+            idx = np.array([5, 0, 3, 3, -1])
+            a = jnp.asarray(x)
+            got = [np.asarray(a[idx]), np.asarray(a.at[idx].set(a[0])),
+                   np.asarray(lax.dynamic_slice(a, (jnp.int32(4), jnp.int32(-7)), (2, 2))),
+                   np.asarray(lax.dynamic_update_slice(a, a[:1, :2], (jnp.int32(9), 1)))]
+            np.testing.assert_array_equal(got[0], x[idx])
+            np.testing.assert_array_equal(got[2], x[4:6, 0:2])
+            if np.dtype(dtype) != np.bool_:
+                got.append(np.asarray(a.at[idx].add(a[idx])))
+                want = x.copy()
+                np.add.at(want, idx, x[idx])
+                np.testing.assert_allclose(got[-1].astype(np.complex128),
+                                           want.astype(np.complex128), rtol=1e-2)
+                got.append(np.asarray(a.at[idx].max(a[idx])))
+            results[platform] = got
+        finally:
+            xjit.config.update("jax_platform_name", None)
+    for u, v in zip(results["cpu"], results["reference"]):
+        np.testing.assert_array_equal(u, v)
+
+
+def test_empty_operands_and_indices():
+    assert jnp.zeros((0, 3))[jnp.array([], dtype=jnp.int32)].shape == (0, 3)
+    assert jnp.zeros((4, 3))[jnp.zeros((0,), jnp.int32)].shape == (0, 3)
+    np.testing.assert_array_equal(
+        np.asarray(jnp.zeros((4, 3)).at[jnp.zeros((0,), jnp.int32)].add(1.0)), np.zeros((4, 3)))
+    assert float(lax.dynamic_slice(np.float32(3), (), ())) == 3.0
+    with pytest.raises(IndexError):
+        jnp.zeros((0, 3))[jnp.array([0])]
