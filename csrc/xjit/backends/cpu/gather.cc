@@ -64,12 +64,17 @@ class GatherThunk : public Thunk {
       : g_(std::move(g)), slice_sizes_(std::move(slice_sizes)), clamp_(std::move(clamp)),
         operand_(operand), indices_(indices), output_(output) {
     for (int64_t d : g_.window_operand_dims) src_strides_.push_back(g_.operand_strides[d]);
+    for (int64_t s : slice_sizes_) empty_slices_ = empty_slices_ || s == 0;
   }
 
   void Execute(void* const* buffers) const override {
     const auto* operand = static_cast<const unsigned char*>(buffers[operand_]);
     const void* indices = buffers[indices_];
     auto* out = static_cast<unsigned char*>(buffers[output_]);
+    if (empty_slices_) {  // a dropped dimension of slice size 0: nothing to read
+      std::memset(out, 0, g_.num_batches * g_.window_elements * g_.width);
+      return;
+    }
     const int64_t rank = static_cast<int64_t>(g_.operand_dims.size());
     const int64_t grain = std::max<int64_t>(1, 4096 / std::max<int64_t>(1, g_.window_elements));
     ParallelFor(g_.num_batches, grain, g_.num_batches * g_.window_elements,
@@ -97,6 +102,7 @@ class GatherThunk : public Thunk {
   std::vector<int64_t> slice_sizes_;
   std::vector<bool> clamp_;  // false on operand batching dims (never clamped)
   std::vector<int64_t> src_strides_;
+  bool empty_slices_ = false;
   SlotId operand_, indices_, output_;
 };
 

@@ -121,6 +121,8 @@ class ScatterThunk : public Thunk {
     for (size_t k = 0; k < g_.window_sizes.size(); ++k) {
       const int64_t d = g_.window_operand_dims[k];
       window[d] = true;
+      // Entirely outside (and no overflow in the differences below).
+      if (start[d] >= g_.operand_dims[d] || start[d] <= -g_.window_sizes[k]) return false;
       lo[k] = std::max<int64_t>(0, -start[d]);
       hi[k] = std::min<int64_t>(g_.window_sizes[k], g_.operand_dims[d] - start[d]);
       if (lo[k] >= hi[k]) return false;
