@@ -464,3 +464,31 @@ TEST(IndexingCpu, ExtremeIndicesAndEmptySlices) {
 
 }  // namespace
 }  // namespace xjit::cpu::testing
+
+namespace xjit::cpu::testing {
+namespace {
+
+// Duplicate indices and enough work to split the results over threads: each
+// element must still see its updates in order (bit-exact with the reference).
+TEST(ScatterCpu, ParallelWithDuplicates) {
+  std::mt19937_64 rng(6);
+  const std::string add = "%c = \"stablehlo.add\"(%a, %b) : (tensor<f32>, tensor<f32>) -> "
+                          "tensor<f32>\n      \"stablehlo.return\"(%c) : (tensor<f32>) -> ()";
+  const std::string set = "\"stablehlo.return\"(%b) : (tensor<f32>) -> ()";
+  const std::string generic =
+      "%two = stablehlo.constant dense<0.5> : tensor<f32>\n"
+      "      %d = \"stablehlo.multiply\"(%a, %two) : (tensor<f32>, tensor<f32>) -> tensor<f32>\n"
+      "      %c = \"stablehlo.add\"(%d, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>\n"
+      "      \"stablehlo.return\"(%c) : (tensor<f32>) -> ()";
+  for (const std::string& body : {add, set, generic}) {
+    std::string text = absl::StrReplaceAll(ScatterText(body, "f32", false, 300, 20000),
+                                           {{"x3xf32", "x8xf32"}});
+    Check(text, {RandomLiteral(T(F32, {300, 8}), rng, false),
+                 Indices(T(S32, {20000, 1}), 300, rng),
+                 RandomLiteral(T(F32, {20000, 8}), rng, false)},
+          "parallel duplicates " + body.substr(0, 20));
+  }
+}
+
+}  // namespace
+}  // namespace xjit::cpu::testing
