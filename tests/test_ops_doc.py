@@ -35,7 +35,11 @@ def test_op_schema_lists_every_op_with_its_attributes():
     assert schema["compare"]["fields"][0]["enum_values"] == ["EQ", "NE", "GE", "GT", "LE", "LT"]
     for op in schema.values():
         assert set(op["backends"]) <= {"cpu", "reference"}
-        assert op["transforms"] == []
+        assert op["transforms"] == [r for r in ("jvp", "transpose", "vmap")
+                                    if r in op["transforms"]]
+    assert schema["add"]["transforms"] == ["jvp", "transpose", "vmap"]
+    assert schema["exponential"]["transforms"] == ["jvp", "vmap"]  # not linear
+    assert schema["parameter"]["transforms"] == []
 
 
 def test_every_schema_key_is_accepted_by_the_builder():

@@ -162,3 +162,48 @@ def test_transposed_dot_gradients_are_right(x64):
     check_grads(lambda a, b: lax.dot_general(a, b, (((0,), (1,)), ((2,), (0,)))),
                 (np.random.RandomState(0).randn(3, 4, 2), np.random.RandomState(1).randn(2, 3, 5)),
                 order=2)
+
+
+def test_vmap_of_sort_family_matches_a_loop():
+    rng = np.random.RandomState(1)
+    x = rng.randn(4, 3, 5).astype(np.float32)
+    keys = rng.randint(0, 3, (4, 5)).astype(np.int32)
+    for axis in (0, 1, -1):
+        got = xjit.vmap(lambda v: jnp.sort(v, axis=axis))(x)
+        want = np.stack([np.sort(v, axis=axis) for v in x])
+        np.testing.assert_array_equal(np.asarray(got), want)
+    got = xjit.vmap(lambda v: jnp.argsort(v, stable=True))(keys)
+    np.testing.assert_array_equal(np.asarray(got),
+                                  np.stack([np.argsort(k, kind="stable") for k in keys]))
+    k, v = xjit.vmap(lambda a, b: lax.sort_key_val(a, b))(keys, x[:, 0])
+    for i in range(4):
+        order = np.argsort(keys[i], kind="stable")
+        np.testing.assert_array_equal(np.asarray(k)[i], keys[i][order])
+        np.testing.assert_array_equal(np.asarray(v)[i], x[i, 0][order])
+    # Only one operand batched: the other is broadcast along the batch.
+    got = xjit.vmap(lambda a: lax.sort_key_val(a, x[0, 0])[1])(keys)
+    np.testing.assert_array_equal(
+        np.asarray(got), np.stack([x[0, 0][np.argsort(k, kind="stable")] for k in keys]))
+
+
+def test_vmap_of_bitcast_convert_and_reduce_precision():
+    x = np.random.RandomState(2).randn(3, 4).astype(np.float32)
+    got = xjit.vmap(lambda v: lax.bitcast_convert_type(v, np.int32))(x)
+    np.testing.assert_array_equal(np.asarray(got), x.view(np.int32))
+    got = xjit.vmap(lambda v: lax.bitcast_convert_type(v, np.uint8))(x)
+    np.testing.assert_array_equal(np.asarray(got), x.view(np.uint8).reshape(3, 4, 4))
+    got = xjit.vmap(lambda v: lax.reduce_precision(v, exponent_bits=5, mantissa_bits=10))(x)
+    np.testing.assert_array_equal(np.asarray(got), x.astype(np.float16).astype(np.float32))
+
+
+def test_reduce_precision_grads_round_the_tangent():
+    x = np.array([1.0, 2.5, -3.0], np.float32)
+    f = lambda v: jnp.sum(lax.reduce_precision(v * v, exponent_bits=8, mantissa_bits=7))
+    got = xjit.grad(f)(x)
+    np.testing.assert_array_equal(np.asarray(got), 2 * x)  # exact in bfloat16
+    _, t = xjit.jvp(lambda v: lax.reduce_precision(v, exponent_bits=5, mantissa_bits=2),
+                    (x,), (np.array([1.1, 1.0, 0.3], np.float32),))
+    want = np.array([1.0, 1.0, 0.3125], np.float32)  # tangents rounded to 2 mantissa bits
+    np.testing.assert_array_equal(np.asarray(t), want)
+    g = xjit.grad(lambda v: jnp.sum(lax.reduce_precision(v, exponent_bits=5, mantissa_bits=2)))(x)
+    np.testing.assert_array_equal(np.asarray(g), np.ones(3, np.float32))

@@ -160,6 +160,9 @@ def render() -> str:
         "Ops that declare their result type take `shape`/`dtype` in Python instead.",
         "`xjit.lax` entry points bind the op themselves; `xjit.numpy` ones compute",
         "their result with it (on small float32/int32 arrays).",
+        "Transforms names the rule tables of `csrc/xjit/transforms/` with a rule for",
+        "the op: `jvp` (forward mode; reverse mode is the JVP transposed), `transpose`",
+        "(only ops the JVP rules apply to tangents need one: the linear ones), `vmap`.",
         "",
         "| op | family | arity | regions | traits | attributes | Python | backends | transforms |",
         "|---|---|---|---|---|---|---|---|---|",
@@ -176,7 +179,7 @@ def render() -> str:
         lines.append("| " + " | ".join([
             f"`{op['name']}`", op["family"], op["arity"], str(op["regions"]), traits, attrs,
             ", ".join(f"`{e}`" for e in eps) or "-", ", ".join(op["backends"]) or "-",
-            ", ".join(op["transforms"]) or "none yet"]) + " |")
+            ", ".join(op["transforms"]) or "none"]) + " |")
     return "\n".join(lines) + "\n"
 
 

@@ -7,6 +7,7 @@
 #include "xjit/backends/reference/supported_ops.h"
 #include "xjit/ir/attributes.h"
 #include "xjit/ir/opcode.h"
+#include "xjit/transforms/rule_coverage.h"
 
 namespace xjit::python {
 namespace {
@@ -56,8 +57,9 @@ py::dict OpToPython(Opcode op) {
   if (cpu::SupportsOp(op)) backends.append("cpu");
   if (reference::SupportsOp(op)) backends.append("reference");
   d["backends"] = backends;
-  // Passes and transforms that implement the op get their own column here.
-  d["transforms"] = py::list();
+  py::list transforms;
+  for (const std::string& rule : transforms::RulesFor(op)) transforms.append(rule);
+  d["transforms"] = transforms;
   return d;
 }
 

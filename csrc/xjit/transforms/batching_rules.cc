@@ -33,6 +33,20 @@ std::vector<int64_t> Shifted(const std::vector<int64_t>& dims) {
 
 BatchOut One(Value v) { return BatchOut{{v}, {true}}; }
 
+// A multi-result op's result: each element batched (a single result as is).
+absl::StatusOr<BatchOut> AllBatched(BatchContext& ctx, Value r) {
+  if (!r->shape().is_tuple) return One(r);
+  BatchOut out;
+  for (size_t i = 0; i < r->shape().tuple_shapes.size(); ++i) {
+    GetTupleElementAttrs g;
+    g.index = static_cast<int64_t>(i);
+    XJIT_TF_ASSIGN_OR_RETURN(Value part, ctx.e.builder().Add(Opcode::kGetTupleElement, {r}, g));
+    out.values.push_back(part);
+    out.batched.push_back(true);
+  }
+  return out;
+}
+
 // Appends `old`'s op with new operands and attributes, its result of type [B] + old type.
 ValueOr AddBatched(BatchContext& ctx, std::vector<Value> operands, Attributes attrs) {
   const Shape& s = ctx.old.shape();
@@ -261,16 +275,41 @@ absl::StatusOr<BatchOut> ReduceB(BatchContext& ctx) {
   a.dimensions = Shifted(a.dimensions);
   XJIT_TF_ASSIGN_OR_RETURN(Value r, ctx.e.builder().Add(Opcode::kReduce, ops, a,
                                                         ctx.old.called_computations()));
-  if (!r->shape().is_tuple) return One(r);
-  BatchOut out;
-  for (size_t i = 0; i < r->shape().tuple_shapes.size(); ++i) {
-    GetTupleElementAttrs g;
-    g.index = static_cast<int64_t>(i);
-    XJIT_TF_ASSIGN_OR_RETURN(Value part, ctx.e.builder().Add(Opcode::kGetTupleElement, {r}, g));
-    out.values.push_back(part);
-    out.batched.push_back(true);
+  return AllBatched(ctx, r);
+}
+
+// sort: every operand batched, the sorted dimension shifted past the batch
+// (a negative one counts from the end and stays).
+absl::StatusOr<BatchOut> SortB(BatchContext& ctx) {
+  std::vector<Value> ops;
+  for (size_t i = 0; i < ctx.operands.size(); ++i) {
+    XJIT_TF_ASSIGN_OR_RETURN(Value v, ctx.Batched(static_cast<int>(i)));
+    ops.push_back(v);
   }
-  return out;
+  SortAttrs a = ctx.old.attrs<SortAttrs>();
+  if (a.dimension >= 0) a.dimension += 1;
+  XJIT_TF_ASSIGN_OR_RETURN(
+      Value r, ctx.e.builder().Add(Opcode::kSort, ops, a, ctx.old.called_computations()));
+  return AllBatched(ctx, r);
+}
+
+// map: every operand batched, the batch dimension mapped too.
+absl::StatusOr<BatchOut> MapB(BatchContext& ctx) {
+  std::vector<Value> ops;
+  for (size_t i = 0; i < ctx.operands.size(); ++i) {
+    XJIT_TF_ASSIGN_OR_RETURN(Value v, ctx.Batched(static_cast<int>(i)));
+    ops.push_back(v);
+  }
+  MapAttrs a = ctx.old.attrs<MapAttrs>();
+  a.dimensions = WithBatch(0, Shifted(a.dimensions));
+  XJIT_TF_ASSIGN_OR_RETURN(Value r, AddBatched(ctx, ops, a));
+  return One(r);
+}
+
+// bitcast_convert: per element; a width change adds or drops a minor dim.
+absl::StatusOr<BatchOut> BitcastConvertB(BatchContext& ctx) {
+  XJIT_TF_ASSIGN_OR_RETURN(Value r, AddBatched(ctx, {ctx.operands[0]}, ctx.old.attributes()));
+  return One(r);
 }
 
 // call, fusion: the body is batched in place (inlined).
@@ -317,9 +356,10 @@ BatchRule BatchRuleFor(Opcode op) {
     case Opcode::kGetTupleElement:
     // Not batched yet: a clear "no batching rule" error.
     case Opcode::kRngBitGenerator:
-    case Opcode::kSort: case Opcode::kMap:
-    case Opcode::kBitcastConvert:
       return nullptr;
+    case Opcode::kSort: return SortB;
+    case Opcode::kMap: return MapB;
+    case Opcode::kBitcastConvert: return BitcastConvertB;
     case Opcode::kGather: return GatherB;
     case Opcode::kScatter: return ScatterB;
     case Opcode::kDynamicSlice: return DynamicSliceB;

@@ -169,6 +169,13 @@ absl::StatusOr<JvpOut> SameOpJvp(JvpContext& ctx) {
   return One(t);
 }
 
+// Rounding the tangent the same way (JAX's rule: the op is treated as linear).
+absl::StatusOr<JvpOut> ReducePrecisionJvp(JvpContext& ctx) {
+  XJIT_TF_ASSIGN_OR_RETURN(
+      Value t, ctx.e.builder().Add(ctx.old.opcode(), {ctx.t(0)}, ctx.old.attributes()));
+  return One(t);
+}
+
 absl::StatusOr<JvpOut> ConvertJvp(JvpContext& ctx) {
   if (!IsDifferentiable(ctx.x(0)->shape().dtype)) return One(nullptr);
   // complex -> real keeps the real part, of the tangent too (JAX's rule).
@@ -563,11 +570,13 @@ JvpRule JvpRuleFor(Opcode op) {
     case Opcode::kParameter:  // bound by the driver
     case Opcode::kTuple:
     case Opcode::kGetTupleElement:
-    // Integer results only: never carries a tangent.
+    // No rule: rng_bit_generator's results are integers (never asked); map
+    // and a float-to-float bitcast are not differentiable here yet.
     case Opcode::kRngBitGenerator:
-    case Opcode::kMap: case Opcode::kReducePrecision:
+    case Opcode::kMap:
     case Opcode::kBitcastConvert:
       return nullptr;
+    case Opcode::kReducePrecision: return ReducePrecisionJvp;
     case Opcode::kSort: return SortJvp;
     case Opcode::kGather: return GatherJvp;
     case Opcode::kScatter: return ScatterJvp;

@@ -57,6 +57,12 @@ absl::StatusOr<Cts> ConvertT(TransposeContext& ctx) {
   return Cts{v};
 }
 
+absl::StatusOr<Cts> ReducePrecisionT(TransposeContext& ctx) {
+  XJIT_TF_ASSIGN_OR_RETURN(
+      Value v, ctx.e.builder().Add(Opcode::kReducePrecision, {ctx.ct}, ctx.old.attributes()));
+  return Cts{v};
+}
+
 // real(z) -> complex(ct, 0); imag(z) -> complex(0, -ct) (JAX's rules).
 absl::StatusOr<Cts> RealT(TransposeContext& ctx) {
   XJIT_TF_ASSIGN_OR_RETURN(Value zero, ctx.e.FullLike(ctx.ct, 0.0));
@@ -405,9 +411,10 @@ TransposeRule TransposeRuleFor(Opcode op) {
     case Opcode::kGetTupleElement:
     case Opcode::kFusion:
     case Opcode::kRngBitGenerator:  // integer bits: never a linear value
-    case Opcode::kSort: case Opcode::kMap: case Opcode::kReducePrecision:
+    case Opcode::kSort: case Opcode::kMap:
     case Opcode::kBitcastConvert:
       return nullptr;
+    case Opcode::kReducePrecision: return ReducePrecisionT;
     case Opcode::kGather: return GatherT;
     case Opcode::kScatter: return ScatterT;
     case Opcode::kDynamicSlice: return DynamicSliceT;

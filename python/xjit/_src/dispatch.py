@@ -17,6 +17,7 @@ Example:
 """
 from __future__ import annotations
 
+import collections
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -193,8 +194,9 @@ def _pending_value(name, operands, attrs, weak_type, called):
     return core.Pending(compute, deps)
 
 
-# (name, attrs, signature, device, region_key) -> (executable, number of results, is_tuple)
-_eager_cache: dict[tuple, tuple] = {}
+# (name, attrs, signature, device, region_key) -> (executable, number of results, is_tuple);
+# least recently used first, bounded by jax_jit_cache_size like jit's cache.
+_eager_cache: collections.OrderedDict[tuple, tuple] = collections.OrderedDict()
 
 
 _device_keys: dict = {}
@@ -236,9 +238,14 @@ def _bind_eager(name, operands, attrs, weak_type, regions, region_key):
         key = (name, tuple(attrs.items()) if attrs else (),
                tuple([(a.shape, a.dtype) for a in args]), dkey, region_key)
         entry = _eager_cache.get(key)
+        if entry is not None:
+            _eager_cache.move_to_end(key)
     if entry is None:
         entry = _compile_one_op(name, args, attrs, regions, device)
         if cacheable:
+            limit = config.read("jax_jit_cache_size")
+            while len(_eager_cache) >= limit:
+                _eager_cache.popitem(last=False)
             _eager_cache[key] = entry
     exe, n, is_tuple = entry
     flags = weak_type if isinstance(weak_type, list) else [bool(weak_type)] * n
