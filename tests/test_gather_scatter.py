@@ -254,6 +254,8 @@ def test_out_of_bounds_gets_clamp_or_fill():
 
 AT_INDICES = [
     np.array([0, 2, 2, 1]),
+    (slice(None), np.array([3, 1])),
+    (slice(None), np.array([[0, 2], [1, 3]])),
     (slice(1, 3), 1),
     (np.array([0, 2]), slice(None)),
     (slice(None, None, 2), np.array([1, 0])),
@@ -273,7 +275,7 @@ def test_at_updates_match_jax(k, op):
     idx = AT_INDICES[k]
     shape = np.asarray(x[idx]).shape
     y = (RNG.random(shape) + 0.5).astype(np.float32)
-    if op == "set" and k in (0, 6):  # duplicate positions: JAX leaves the winner open
+    if op == "set" and k in (0, 8):  # duplicate positions: JAX leaves the winner open
         idx = (np.array([0, 2, 1]),) if k == 0 else (np.array([[0, 1], [2, 0]]),
                                                      np.array([1, 3]))
         shape = np.asarray(x[idx]).shape
@@ -440,3 +442,98 @@ def test_vmap_of_indexing_ops_matches_jax():
             a_in = x if axes[0] == 0 else x[0]
             k_in = i if axes[1] == 0 else i[0]
             _close(xjit.vmap(f, axes)(a_in, k_in), jax.vmap(jf, axes)(a_in, k_in))
+
+
+@needs_jax
+def test_jacobians_and_hessians_match_jax():
+    x = RNG.random((5, 3)).astype(np.float32)
+    idx = np.array([4, 0, 4])
+    cases = [
+        (lambda a: jnp.asarray(a)[idx] * 2, lambda a: a[idx] * 2),
+        (lambda a: jnp.asarray(a).at[idx].set(a[:3]), lambda a: a.at[idx].set(a[:3])),
+        (lambda a: jnp.sort(a, axis=0), lambda a: jjnp.sort(a, axis=0)),
+        (lambda a: lax.dynamic_slice(a, (2, 1), (2, 2)),
+         lambda a: jax.lax.dynamic_slice(a, (2, 1), (2, 2))),
+        (lambda a: lax.dynamic_update_slice(a, a[:2, :2] * 3, (4, 0)),
+         lambda a: jax.lax.dynamic_update_slice(a, a[:2, :2] * 3, (4, 0))),
+        (lambda a: jnp.take_along_axis(a, jnp.argsort(a, axis=1), axis=1),
+         lambda a: jjnp.take_along_axis(a, jjnp.argsort(a, axis=1), axis=1)),
+    ]
+    for fx, fj in cases:
+        for tx, tj in ((xjit.jacrev, jax.jacrev), (xjit.jacfwd, jax.jacfwd)):
+            _close(tx(fx)(x), tj(fj)(x), rtol=1e-5, atol=1e-6)
+    h = xjit.hessian(lambda a: (jnp.sort(a.ravel()) ** 3).sum())(x)
+    _close(h, jax.hessian(lambda a: (jjnp.sort(a.ravel()) ** 3).sum())(x), rtol=1e-4)
+    g = xjit.vmap(xjit.grad(lambda a, i: a[i].sum()), (0, 0))(
+        RNG.random((4, 5)).astype(np.float32), np.array([[1, 1], [0, 2], [4, 4], [3, 0]]))
+    _close(g, [[0, 2, 0, 0, 0], [1, 0, 1, 0, 0], [0, 0, 0, 0, 2], [1, 0, 0, 1, 0]])
+
+
+def test_scatter_without_a_rule_says_so():
+    x = jnp.ones(4)
+    with pytest.raises(NotImplementedError, match="unique_indices"):
+        xjit.grad(lambda a: a.at[jnp.array([1, 1])].multiply(a[:2]).sum())(x)
+    with pytest.raises(NotImplementedError, match="scatter"):
+        xjit.grad(lambda a: lax.scatter_apply(a, jnp.array([[1]]), jnp.sin,
+                                              lax.ScatterDimensionNumbers((), (0,), (0,)),
+                                              update_shape=(1,)).sum())(x)
+
+
+@needs_jax
+@pytest.mark.parametrize("op", ["min", "max"])
+def test_scatter_min_max_grads_match_jax(op):
+    x = np.array([1.0, 5.0, 3.0, 3.0, 0.0], np.float32)
+    u = np.array([4.0, 5.0, 2.0, 3.0], np.float32)
+    idx = np.array([0, 1, 3, 3])
+    f = lambda np_, a, b: (getattr(np_.asarray(a).at[idx], op)(b) * np.arange(5.0)).sum()  # noqa
+    for argnums in (0, 1):
+        _close(xjit.grad(lambda a, b: f(jnp, a, b), argnums)(x, u),
+               jax.grad(lambda a, b: f(jjnp, a, b), argnums)(x, u), rtol=1e-6)
+
+
+def test_scatter_mul_grads_with_unique_indices():
+    x = RNG.standard_normal(5) + 2.0
+    with _x64():
+        check_grads(lambda a: jnp.asarray(a).at[jnp.array([3, 0])].multiply(
+            a[1:3] * 2.0, unique_indices=True), (jnp.asarray(x),), order=2,
+            modes=("fwd", "rev"))
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint8, np.int16, np.int32, np.uint32,
+                                   np.float16, jnp.bfloat16, np.float32, np.complex64])
+def test_every_dtype_on_cpu_and_reference(dtype):
+    results = {}
+    for platform in ("cpu", "reference"):
+        xjit.config.update("jax_platform_name", platform)
+        try:
+            rng = np.random.default_rng(5)
+            x = (rng.standard_normal((6, 4)) * 5).astype(dtype)
+            idx = np.array([5, 0, 3, 3, -1])
+            a = jnp.asarray(x)
+            got = [np.asarray(a[idx]), np.asarray(a.at[idx].set(a[0])),
+                   np.asarray(lax.dynamic_slice(a, (jnp.int32(4), jnp.int32(-7)), (2, 2))),
+                   np.asarray(lax.dynamic_update_slice(a, a[:1, :2], (jnp.int32(9), 1)))]
+            np.testing.assert_array_equal(got[0], x[idx])
+            np.testing.assert_array_equal(got[2], x[4:6, 0:2])
+            if np.dtype(dtype) != np.bool_:
+                got.append(np.asarray(a.at[idx].add(a[idx])))
+                want = x.copy()
+                np.add.at(want, idx, x[idx])
+                np.testing.assert_allclose(got[-1].astype(np.complex128),
+                                           want.astype(np.complex128), rtol=1e-2)
+                got.append(np.asarray(a.at[idx].max(a[idx])))
+            results[platform] = got
+        finally:
+            xjit.config.update("jax_platform_name", None)
+    for u, v in zip(results["cpu"], results["reference"]):
+        np.testing.assert_array_equal(u, v)
+
+
+def test_empty_operands_and_indices():
+    assert jnp.zeros((0, 3))[jnp.array([], dtype=jnp.int32)].shape == (0, 3)
+    assert jnp.zeros((4, 3))[jnp.zeros((0,), jnp.int32)].shape == (0, 3)
+    np.testing.assert_array_equal(
+        np.asarray(jnp.zeros((4, 3)).at[jnp.zeros((0,), jnp.int32)].add(1.0)), np.zeros((4, 3)))
+    assert float(lax.dynamic_slice(np.float32(3), (), ())) == 3.0
+    with pytest.raises(IndexError):
+        jnp.zeros((0, 3))[jnp.array([0])]

@@ -412,3 +412,83 @@ TEST(DynamicSliceCpu, ClampedStarts) {
 
 }  // namespace
 }  // namespace xjit::cpu::testing
+
+namespace xjit::cpu::testing {
+namespace {
+
+TEST(IndexingCpu, ExtremeIndicesAndEmptySlices) {
+  std::mt19937_64 rng(5);
+  Literal extreme(T(S64, {4, 1}));
+  const int64_t values[] = {INT64_MIN, INT64_MAX, -1, 2};
+  for (int i = 0; i < 4; ++i) extreme.mutable_data_as<int64_t>()[i] = values[i];
+  std::string gather = absl::StrReplaceAll(kGatherText, {{"4x1xi32", "4x1xi64"}});
+  Check(gather, {RandomLiteral(T(F32, {5, 3}), rng), extreme}, "gather extreme");
+  std::string scatter = absl::StrReplaceAll(
+      ScatterText("%c = \"stablehlo.add\"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>\n"
+                  "      \"stablehlo.return\"(%c) : (tensor<f32>) -> ()",
+                  "f32"),
+      {{"4x1xi32", "4x1xi64"}});
+  Check(scatter, {RandomLiteral(T(F32, {5, 3}), rng), extreme, RandomLiteral(T(F32, {4, 3}), rng)},
+        "scatter extreme");
+  // Windows reaching out of both ends.
+  Check(R"(module @m {
+  func.func @main(%x: tensor<6xf32>, %i: tensor<3x1xi64>, %u: tensor<3x4xf32>) -> tensor<6xf32> {
+    %0 = "stablehlo.scatter"(%x, %i, %u) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      "stablehlo.return"(%b) : (tensor<f32>) -> ()
+    }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<6xf32>, tensor<3x1xi64>, tensor<3x4xf32>) -> tensor<6xf32>
+    return %0 : tensor<6xf32>
+  }
+})",
+        {RandomLiteral(T(F32, {6}), rng), Indices(T(S64, {3, 1}), 6, rng),
+         RandomLiteral(T(F32, {3, 4}), rng)},
+        "partial windows both ends");
+  // A collapsed dimension of slice size 0: every slice is empty, the result zeros.
+  const char* empty = R"(module @m {
+  func.func @main(%x: tensor<3x3xf32>, %i: tensor<2x1xi32>) -> tensor<2x3xf32> {
+    %0 = "stablehlo.gather"(%x, %i) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 0, 3>} : (tensor<3x3xf32>, tensor<2x1xi32>) -> tensor<2x3xf32>
+    return %0 : tensor<2x3xf32>
+  }
+})";
+  Literal idx(T(S32, {2, 1}));
+  idx.mutable_data_as<int32_t>()[0] = 5;
+  idx.mutable_data_as<int32_t>()[1] = 1;
+  auto m = ParseModule(empty);
+  ASSERT_TRUE(m.ok()) << m.status();
+  for (const char* platform : {"reference", "cpu"}) {
+    auto r = RunOn(platform, **m, {RandomLiteral(T(F32, {3, 3}), rng), idx});
+    ASSERT_TRUE(r.ok()) << r.status();
+    for (int i = 0; i < 6; ++i) EXPECT_EQ((*r)[0].data_as<float>()[i], 0.0f) << platform;
+  }
+}
+
+}  // namespace
+}  // namespace xjit::cpu::testing
+
+namespace xjit::cpu::testing {
+namespace {
+
+// Duplicate indices and enough work to split the results over threads: each
+// element must still see its updates in order (bit-exact with the reference).
+TEST(ScatterCpu, ParallelWithDuplicates) {
+  std::mt19937_64 rng(6);
+  const std::string add = "%c = \"stablehlo.add\"(%a, %b) : (tensor<f32>, tensor<f32>) -> "
+                          "tensor<f32>\n      \"stablehlo.return\"(%c) : (tensor<f32>) -> ()";
+  const std::string set = "\"stablehlo.return\"(%b) : (tensor<f32>) -> ()";
+  const std::string generic =
+      "%two = stablehlo.constant dense<0.5> : tensor<f32>\n"
+      "      %d = \"stablehlo.multiply\"(%a, %two) : (tensor<f32>, tensor<f32>) -> tensor<f32>\n"
+      "      %c = \"stablehlo.add\"(%d, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>\n"
+      "      \"stablehlo.return\"(%c) : (tensor<f32>) -> ()";
+  for (const std::string& body : {add, set, generic}) {
+    std::string text = absl::StrReplaceAll(ScatterText(body, "f32", false, 300, 20000),
+                                           {{"x3xf32", "x8xf32"}});
+    Check(text, {RandomLiteral(T(F32, {300, 8}), rng, false),
+                 Indices(T(S32, {20000, 1}), 300, rng),
+                 RandomLiteral(T(F32, {20000, 8}), rng, false)},
+          "parallel duplicates " + body.substr(0, 20));
+  }
+}
+
+}  // namespace
+}  // namespace xjit::cpu::testing

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "xjit/builder/rewriter.h"
@@ -214,10 +215,62 @@ absl::StatusOr<JvpOut> ScatterJvp(JvpContext& ctx) {
     XJIT_TF_ASSIGN_OR_RETURN(Value t, CloneOnto(b, ctx.old, {t0, ctx.x(1), t2}));
     return One(t);
   }
+  std::optional<Opcode> body_op = ReduceBodyOp(body);
+  if (body_op == Opcode::kMultiply) {
+    // JAX's scatter_mul JVP, defined for unique indices only: y = x * S with
+    // S = scatter_mul(ones, idx, u), so dy = dx * S + x * scatter_add(0, idx, du).
+    const ScatterAttrs& a = ctx.old.attrs<ScatterAttrs>();
+    if (!a.unique_indices) {
+      return absl::UnimplementedError(
+          "jvp: 'scatter' with a multiply body is differentiable only with "
+          "unique_indices=True (as JAX's scatter_mul)");
+    }
+    Value x = ctx.x(0), idx = ctx.x(1);
+    Value t = nullptr;
+    if (ctx.t(0) != nullptr) {
+      XJIT_TF_ASSIGN_OR_RETURN(Value ones, e.FullLike(x, 1.0));
+      XJIT_TF_ASSIGN_OR_RETURN(Value scale, CloneOnto(b, ctx.old, {ones, idx, ctx.x(2)}));
+      XJIT_TF_ASSIGN_OR_RETURN(t, e.Mul(ctx.t(0), scale));
+    }
+    if (ctx.t(2) != nullptr) {
+      XJIT_TF_ASSIGN_OR_RETURN(Value zeros, e.FullLike(x, 0.0));
+      XJIT_TF_ASSIGN_OR_RETURN(Computation * add, e.ScalarBody(Opcode::kAdd, x->shape().dtype));
+      XJIT_TF_ASSIGN_OR_RETURN(Value d, b.Add(Opcode::kScatter, {zeros, idx, ctx.t(2)}, a, {add}));
+      XJIT_TF_ASSIGN_OR_RETURN(Value xd, e.Mul(x, d));
+      XJIT_TF_ASSIGN_OR_RETURN(t, e.AddAny(t, xd));
+    }
+    return One(t);
+  }
+  if (body_op == Opcode::kMaximum || body_op == Opcode::kMinimum) {
+    // As reduce max/min: the result's tangent is the average of the tangents
+    // of every candidate (the operand element and each update landing there)
+    // equal to the result.
+    const ScatterAttrs& a = ctx.old.attrs<ScatterAttrs>();
+    Value x = ctx.x(0), idx = ctx.x(1), u = ctx.x(2), y = ctx.y();
+    const DType dt = x->shape().dtype;
+    XJIT_TF_ASSIGN_OR_RETURN(Value at_y, b.Add(Opcode::kGather, {y, idx},
+                                               GatherFromScatter(a, x->shape(), u->shape())));
+    XJIT_TF_ASSIGN_OR_RETURN(Value u_wins, e.Compare(Dir::kEq, u, at_y));
+    XJIT_TF_ASSIGN_OR_RETURN(Value x_wins, e.Compare(Dir::kEq, x, y));
+    XJIT_TF_ASSIGN_OR_RETURN(Value u_count, e.Convert(u_wins, dt));
+    XJIT_TF_ASSIGN_OR_RETURN(Value x_count, e.Convert(x_wins, dt));
+    XJIT_TF_ASSIGN_OR_RETURN(Computation * add, e.ScalarBody(Opcode::kAdd, dt));
+    XJIT_TF_ASSIGN_OR_RETURN(Value count, b.Add(Opcode::kScatter, {x_count, idx, u_count}, a,
+                                                {add}));
+    XJIT_TF_ASSIGN_OR_RETURN(Value t0, ctx.TOrZeros(0));
+    XJIT_TF_ASSIGN_OR_RETURN(Value t2, ctx.TOrZeros(2));
+    XJIT_TF_ASSIGN_OR_RETURN(Value z0, e.FullLike(t0, 0.0));
+    XJIT_TF_ASSIGN_OR_RETURN(Value z2, e.FullLike(t2, 0.0));
+    XJIT_TF_ASSIGN_OR_RETURN(Value m0, e.Select(x_wins, t0, z0));
+    XJIT_TF_ASSIGN_OR_RETURN(Value m2, e.Select(u_wins, t2, z2));
+    XJIT_TF_ASSIGN_OR_RETURN(Value sum, b.Add(Opcode::kScatter, {m0, idx, m2}, a, {add}));
+    XJIT_TF_ASSIGN_OR_RETURN(Value t, e.Div(sum, count));
+    return One(t);
+  }
   if (!IsSetBody(body)) {
     return absl::UnimplementedError(
-        "jvp: no JVP rule for 'scatter' with this update computation yet (add and set bodies "
-        "are differentiable)");
+        "jvp: no JVP rule for 'scatter' with this update computation yet (add, set, min, max "
+        "and, with unique indices, multiply bodies are differentiable)");
   }
   // JAX's _scatter_jvp: which duplicate update wins is unspecified, so tag
   // each update with an id, scatter the ids, gather them back, and keep only

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <utility>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "xjit/backends/cpu/indexing_geometry.h"
 #include "xjit/backends/cpu/parallel.h"
@@ -23,7 +24,15 @@ void CopyBox(const unsigned char* src, unsigned char* dst, int64_t width,
   }
   const int64_t inner = sizes[rank - 1];
   const int64_t ss = src_strides[rank - 1] * width, ds = dst_strides[rank - 1] * width;
-  std::vector<int64_t> index(rank - 1, 0);
+  if (rank == 1) {  // one run: a row of a gather of rows
+    if (inner_contiguous) {
+      std::memcpy(dst, src, inner * width);
+    } else {
+      for (int64_t i = 0; i < inner; ++i) std::memcpy(dst + i * ds, src + i * ss, width);
+    }
+    return;
+  }
+  absl::InlinedVector<int64_t, 8> index(rank - 1, 0);
   while (true) {
     int64_t so = 0, dof = 0;
     for (int64_t d = 0; d < rank - 1; ++d) {
@@ -55,12 +64,17 @@ class GatherThunk : public Thunk {
       : g_(std::move(g)), slice_sizes_(std::move(slice_sizes)), clamp_(std::move(clamp)),
         operand_(operand), indices_(indices), output_(output) {
     for (int64_t d : g_.window_operand_dims) src_strides_.push_back(g_.operand_strides[d]);
+    for (int64_t s : slice_sizes_) empty_slices_ = empty_slices_ || s == 0;
   }
 
   void Execute(void* const* buffers) const override {
     const auto* operand = static_cast<const unsigned char*>(buffers[operand_]);
     const void* indices = buffers[indices_];
     auto* out = static_cast<unsigned char*>(buffers[output_]);
+    if (empty_slices_) {  // a dropped dimension of slice size 0: nothing to read
+      std::memset(out, 0, g_.num_batches * g_.window_elements * g_.width);
+      return;
+    }
     const int64_t rank = static_cast<int64_t>(g_.operand_dims.size());
     const int64_t grain = std::max<int64_t>(1, 4096 / std::max<int64_t>(1, g_.window_elements));
     ParallelFor(g_.num_batches, grain, g_.num_batches * g_.window_elements,
@@ -88,6 +102,7 @@ class GatherThunk : public Thunk {
   std::vector<int64_t> slice_sizes_;
   std::vector<bool> clamp_;  // false on operand batching dims (never clamped)
   std::vector<int64_t> src_strides_;
+  bool empty_slices_ = false;
   SlotId operand_, indices_, output_;
 };
 

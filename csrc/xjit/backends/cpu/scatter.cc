@@ -5,6 +5,10 @@
 #include <optional>
 #include <utility>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include "absl/strings/str_cat.h"
 #include "xjit/backends/cpu/gather.h"
 #include "xjit/backends/cpu/indexing_geometry.h"
@@ -81,6 +85,8 @@ class ScatterThunk : public Thunk {
         input_elements_(input_elements), combine_(combine), run_(run),
         region_(std::move(region)), parallel_(parallel) {
     for (int64_t d : g_.window_operand_dims) dst_strides_.push_back(g_.operand_strides[d]);
+    is_window_.assign(g_.operand_dims.size(), false);
+    for (int64_t d : g_.window_operand_dims) is_window_[d] = true;
   }
 
   void Execute(void* const* buffers) const override {
@@ -90,7 +96,8 @@ class ScatterThunk : public Thunk {
       }
     }
     const int64_t cost = g_.num_batches * g_.window_elements;
-    auto body = [&](int64_t begin, int64_t end) {
+    // Elements of the results [out_lo, out_hi) this pass may write.
+    auto body = [&](int64_t begin, int64_t end, int64_t out_lo, int64_t out_hi) {
       const int64_t rank = static_cast<int64_t>(g_.operand_dims.size());
       std::vector<int64_t> start(rank), lo, hi;
       std::optional<ScalarEvaluator::Frame> frame;
@@ -100,13 +107,33 @@ class ScatterThunk : public Thunk {
         if (!Clip(start, lo, hi)) continue;
         int64_t dst_base = 0;
         for (int64_t d = 0; d < rank; ++d) dst_base += start[d] * g_.operand_strides[d];
-        Walk(buffers, src_base, dst_base, lo, hi, frame ? &*frame : nullptr);
+        if (out_lo > 0 || out_hi < input_elements_) {  // skip windows outside this part
+          int64_t first = dst_base, last = dst_base;
+          for (size_t k = 0; k < lo.size(); ++k) {
+            first += lo[k] * dst_strides_[k];
+            last += (hi[k] - 1) * dst_strides_[k];
+          }
+          if (last < out_lo || first >= out_hi) continue;
+        }
+        Walk(buffers, src_base, dst_base, lo, hi, out_lo, out_hi, frame ? &*frame : nullptr);
       }
     };
-    if (parallel_) {
-      ParallelFor(g_.num_batches, 1, cost, body);
+    const int64_t all = input_elements_;
+    if (parallel_) {  // unique indices: no two index vectors write one element
+      ParallelFor(g_.num_batches, 1, cost,
+                  [&](int64_t b, int64_t e) { body(b, e, 0, all); });
+    } else if (cost >= kParallelThreshold && all >= 2 * Parts()) {
+      const int64_t parts = Parts();
+      // Duplicates may hit one element: split the results instead. Each part
+      // applies every update, in order, to its own range of elements only, so
+      // every element still sees its updates in the serial order.
+      ParallelFor(parts, 1, cost, [&](int64_t p0, int64_t p1) {
+        for (int64_t p = p0; p < p1; ++p) {
+          body(0, g_.num_batches, all * p / parts, all * (p + 1) / parts);
+        }
+      });
     } else {
-      body(0, g_.num_batches);
+      body(0, g_.num_batches, 0, all);
     }
   }
 
@@ -115,25 +142,35 @@ class ScatterThunk : public Thunk {
   bool Clip(const std::vector<int64_t>& start, std::vector<int64_t>& lo,
             std::vector<int64_t>& hi) const {
     const int64_t rank = static_cast<int64_t>(g_.operand_dims.size());
-    std::vector<bool> window(rank, false);
-    lo.assign(g_.window_sizes.size(), 0);
-    hi.assign(g_.window_sizes.size(), 0);
+    lo.resize(g_.window_sizes.size());
+    hi.resize(g_.window_sizes.size());
     for (size_t k = 0; k < g_.window_sizes.size(); ++k) {
       const int64_t d = g_.window_operand_dims[k];
-      window[d] = true;
+      // Entirely outside (and no overflow in the differences below).
+      if (start[d] >= g_.operand_dims[d] || start[d] <= -g_.window_sizes[k]) return false;
       lo[k] = std::max<int64_t>(0, -start[d]);
       hi[k] = std::min<int64_t>(g_.window_sizes[k], g_.operand_dims[d] - start[d]);
       if (lo[k] >= hi[k]) return false;
     }
     for (int64_t d = 0; d < rank; ++d) {
-      if (!window[d] && (start[d] < 0 || start[d] >= g_.operand_dims[d])) return false;
+      if (!is_window_[d] && (start[d] < 0 || start[d] >= g_.operand_dims[d])) return false;
     }
     return true;
   }
 
+  // Parts the results are split into when duplicates forbid splitting the
+  // updates: one per thread (each part reads every index vector).
+  static int64_t Parts() {
+#ifdef _OPENMP
+    return std::max(1, omp_get_max_threads());
+#else
+    return 1;
+#endif
+  }
+
   void Walk(void* const* buffers, int64_t src_base, int64_t dst_base,
-            const std::vector<int64_t>& lo, const std::vector<int64_t>& hi,
-            ScalarEvaluator::Frame* frame) const {
+            const std::vector<int64_t>& lo, const std::vector<int64_t>& hi, int64_t out_lo,
+            int64_t out_hi, ScalarEvaluator::Frame* frame) const {
     const int64_t rank = static_cast<int64_t>(lo.size());
     std::vector<int64_t> index(lo);
     const int64_t inner = rank == 0 ? 1 : hi[rank - 1] - lo[rank - 1];
@@ -145,7 +182,17 @@ class ScatterThunk : public Thunk {
         s += index[d] * g_.window_other_strides[d];
         t += index[d] * dst_strides_[d];
       }
-      Run(buffers, t, s, inner, ds, ss, frame);
+      // Only the elements of the run inside [out_lo, out_hi).
+      int64_t first = 0, last = inner;
+      if (ds > 0) {
+        if (t < out_lo) first = (out_lo - t + ds - 1) / ds;
+        last = std::min<int64_t>(inner, t >= out_hi ? 0 : (out_hi - t + ds - 1) / ds);
+      } else if (t < out_lo || t >= out_hi) {
+        last = 0;
+      }
+      if (first < last) {
+        Run(buffers, t + first * ds, s + first * ss, last - first, ds, ss, frame);
+      }
       int64_t d = rank - 2;
       for (; d >= 0; --d) {
         if (++index[d] < hi[d]) break;
@@ -202,6 +249,7 @@ class ScatterThunk : public Thunk {
   std::optional<ScalarEvaluator> region_;
   bool parallel_;
   std::vector<int64_t> dst_strides_;
+  std::vector<bool> is_window_;  // per input dimension
 };
 
 class DynamicUpdateSliceThunk : public Thunk {

@@ -4,8 +4,10 @@
 // the update (set) copies runs with memcpy; add, multiply, maximum and
 // minimum of one input run a typed loop; any other body (variadic, or
 // anything else) runs through the ScalarEvaluator per element. Updates are
-// applied in order, on one thread unless `unique_indices` promises that no
-// two index vectors hit the same element. dynamic_update_slice clamps its
+// applied in order. In parallel: over index vectors when `unique_indices`
+// promises that no two hit the same element; otherwise over parts of the
+// results, each thread applying every update to its own part only (so each
+// element still sees its updates in the serial order). dynamic_update_slice clamps its
 // start and copies the update as a strided box.
 #pragma once
 

@@ -77,6 +77,9 @@ struct IndexMap {
 
 int64_t Clamp(int64_t v, int64_t lo, int64_t hi) { return std::max(lo, std::min(v, hi)); }
 
+// Beyond any dimension or window size (both fit in far fewer bits).
+constexpr int64_t kFar = int64_t{1} << 60;
+
 }  // namespace
 
 absl::StatusOr<Literal> EvalGather(const Literal& operand, const Literal& start_indices,
@@ -92,7 +95,12 @@ absl::StatusOr<Literal> EvalGather(const Literal& operand, const Literal& start_
   IndexMap map{dn.collapsed_slice_dims, dn.operand_batching_dims, dn.start_indices_batching_dims,
                dn.start_index_map, dn.index_vector_dim, start_indices.shape().dims, &*idx,
                dn.offset_dims};
-  Literal result(result_shape);
+  Literal result(result_shape);  // zero-filled
+  // A collapsed or batching dimension with slice size 0 makes every slice
+  // empty: there is nothing to read (docs/semantics.md: the result is zeros).
+  for (int64_t d = 0; d < rank; ++d) {
+    if (attrs.slice_sizes[d] == 0) return result;
+  }
   const int64_t w = ByteWidth(operand.shape().dtype);
   std::vector<int64_t> start, window, in(rank);
   ForEachIndex(result_shape.dims, [&](const std::vector<int64_t>& out) {
@@ -134,7 +142,11 @@ absl::StatusOr<std::vector<Literal>> EvalScatter(absl::Span<const Literal* const
   ForEachIndex(udims, [&](const std::vector<int64_t>& ui) {
     if (!status.ok()) return;
     map.Map(ui, rank, start, window);
-    for (int64_t d = 0; d < rank; ++d) ri[d] = start[d] + window[d];
+    for (int64_t d = 0; d < rank; ++d) {
+      // Far outside (no int64 overflow below): skipped like any other.
+      if (start[d] < -kFar || start[d] > kFar) return;
+      ri[d] = start[d] + window[d];
+    }
     if (!InBounds(ri, idims)) return;  // skipped, as the spec says
     const int64_t r = LinearIndex(ri, idims), u = LinearIndex(ui, udims);
     std::vector<Literal> args;

@@ -5,7 +5,8 @@ the positions ``arange(x.size).reshape(x.shape)[idx]`` (a gather), so slices,
 None, Ellipsis, boolean masks and integer arrays mean exactly what they mean
 for ``x[idx]``. Two common forms take a direct route: static basic indices
 with ``set`` become one ``dynamic_update_slice``, and integer arrays on
-leading axes with full slices after them one scatter of whole windows (rows).
+adjacent axes between full slices (``x[i]``, ``x[:, i]``) one scatter of whole
+windows (rows).
 ``mode`` is JAX's: by default out-of-bounds updates are dropped and ``get``
 clamps; ``'clip'`` clamps; ``'drop'``/``'fill'`` drop (``get`` fills).
 
@@ -153,9 +154,10 @@ def _scatter_update(name, x, index, values, scatter, indices_are_sorted, unique_
         out = _set_basic(x, entries, y)
         if out is not None:
             return out
-    rows = _leading_arrays(x, entries)
+    rows = _adjacent_arrays(entries)
     if rows is not None:
-        return _scatter_rows(x, rows, y, scatter, indices_are_sorted, unique_indices, mode)
+        return _scatter_rows(x, rows[0], rows[1], y, scatter, indices_are_sorted,
+                             unique_indices, mode)
     pos = _positions(x, index, mode)
     try:
         y = util.broadcast_to(y, tuple(pos.shape))
@@ -205,34 +207,39 @@ def _set_basic(x, entries, y):
     return lax_slicing.dynamic_update_slice(x, y, starts)
 
 
-def _leading_arrays(x, entries):
-    """The integer index arrays when ``entries`` is arrays on the leading axes
-    followed by full slices (``x[i]``, ``x[i, j]``, ``x[i, :]``), else None."""
+def _is_full(e) -> bool:
+    return isinstance(e, slice) and e == slice(None)
+
+
+def _adjacent_arrays(entries):
+    """``(first axis, index arrays)`` when ``entries`` is full slices, then integer
+    index arrays on adjacent axes, then full slices (``x[i]``, ``x[i, j]``,
+    ``x[:, i]``), else None: such an update is one scatter of whole windows."""
+    k0 = 0
+    while k0 < len(entries) and _is_full(entries[k0]):
+        k0 += 1
     arrays = []
-    k = 0
+    k = k0
     while k < len(entries) and not (entries[k] is None or isinstance(entries[k], slice)
                                     or indexing._is_int_scalar(entries[k])
                                     or indexing._is_traced_scalar(entries[k])):
         arrays.append(entries[k])
         k += 1
-    if not arrays:
+    if not arrays or not all(_is_full(e) for e in entries[k:]):
         return None
-    for e in entries[k:]:
-        if not (isinstance(e, slice) and e == slice(None)):
-            return None
-    for a in arrays:
-        if not dtypes.issubdtype(a.dtype, np.integer):
-            return None
-    return arrays
+    if not all(dtypes.issubdtype(a.dtype, np.integer) for a in arrays):
+        return None
+    return k0, arrays
 
 
-def _scatter_rows(x, arrays, y, scatter, indices_are_sorted, unique_indices, mode):
+def _scatter_rows(x, k0, arrays, y, scatter, indices_are_sorted, unique_indices, mode):
     m = len(arrays)
+    axes = tuple(range(k0, k0 + m))
     b_shape = tuple(util.broadcast_shapes(*(util.shape_of(a) for a in arrays)))
-    idxs = [util.broadcast_to(indexing._index_value(a, x.shape[k]), b_shape)
-            for k, a in enumerate(arrays)]
-    window = tuple(x.shape[m:])
-    target = b_shape + window
+    idxs = [util.broadcast_to(indexing._index_value(a, x.shape[ax]), b_shape)
+            for ax, a in zip(axes, arrays)]
+    before, after = tuple(x.shape[:k0]), tuple(x.shape[k0 + m:])
+    target = before + b_shape + after
     try:
         y = util.broadcast_to(y, target)
     except ValueError:
@@ -240,9 +247,9 @@ def _scatter_rows(x, arrays, y, scatter, indices_are_sorted, unique_indices, mod
                          f"broadcast to the indexed shape {target}") from None
     nb = len(b_shape)
     idx = lax_shapes.concatenate([lax_shapes.reshape(i, b_shape + (1,)) for i in idxs], nb)
+    window = tuple(range(k0)) + tuple(range(k0 + nb, k0 + nb + len(after)))
     dn = lax_slicing.ScatterDimensionNumbers(
-        update_window_dims=tuple(range(nb, nb + len(window))),
-        inserted_window_dims=tuple(range(m)), scatter_dims_to_operand_dims=tuple(range(m)))
+        update_window_dims=window, inserted_window_dims=axes, scatter_dims_to_operand_dims=axes)
     if mode is None:
         mode = "promise_in_bounds"
     return scatter(x, idx, y, dn, indices_are_sorted=indices_are_sorted,
