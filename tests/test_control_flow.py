@@ -316,3 +316,26 @@ def test_vmap_of_cond_switch_and_while():
     np.testing.assert_allclose(xjit.vmap(xjit.grad(f))(xs),
                                np.where(xs > 0, np.cos(xs) * xs + np.sin(xs), 3 * xs ** 2),
                                rtol=1e-5)
+
+
+def test_disable_jit_runs_control_flow_as_python():
+    calls = []
+
+    def t(x):
+        calls.append("t")
+        return x + 1.0
+
+    def f(x):
+        calls.append("f")
+        return x - 1.0
+
+    with xjit.disable_jit():
+        assert float(lax.cond(True, t, f, 1.0)) == 2.0
+        assert calls == ["t"]
+        assert int(lax.while_loop(lambda x: x < 10, lambda x: x * 2, 1)) == 16
+        c, ys = lax.scan(lambda c, x: (c + x, c), 0.0, np.arange(3, dtype=np.float32))
+        np.testing.assert_array_equal(ys, [0, 0, 1])
+        assert float(lax.switch(5, [t, f], 1.0)) == 0.0
+    calls.clear()
+    lax.cond(True, t, f, 1.0)
+    assert sorted(calls) == ["f", "t"]  # both traced into regions

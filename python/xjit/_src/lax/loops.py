@@ -26,7 +26,8 @@ from xjit._src.lax import operands as ops
 from xjit._src.lax import reductions as red
 from xjit._src.lax import regions as regions_mod
 from xjit._src.lax import shapes
-from xjit._src.lax.control_flow import _ARRAYLIKE, _promoted_or_raise, while_loop
+from xjit._src.lax.control_flow import (
+    _ARRAYLIKE, _as_arrays, _eager_python, _promoted_or_raise, while_loop)
 from xjit._src.traceback_util import api_boundary
 
 try:  # dynamic_slice/dynamic_update_slice, from the indexing ops' branch once merged
@@ -126,6 +127,23 @@ def scan(f: Callable, init, xs=None, length=None, reverse=False, unroll=1,
     xs_leaves = [x if isinstance(x, (ops.Array, ops.Tracer)) else ops.as_operand(x)
                  for x in xs_leaves]
     n = _check_leading(xs_leaves, length)
+    if _eager_python():  # disable_jit: a Python loop, as JAX
+        carry, ys = init, []
+        for step in (range(n - 1, -1, -1) if reverse else range(n)):
+            x = xs_tree.unflatten([shapes.index_in_dim(x, step, 0, keepdims=False)
+                                   for x in xs_leaves])
+            carry, y = _pair(f(carry, x))
+            ys.append(y)
+        if reverse:
+            ys.reverse()
+        if not ys:
+            raise ValueError("zero-length scan is not supported in disable_jit() mode because "
+                             "the output type is unknown.")
+        y_leaves = [_xjit.tree_flatten(y)[0] for y in ys]
+        stacked = [shapes.concatenate([shapes.expand_dims(ops.as_operand(s[j]), (0,))
+                                       for s in y_leaves], 0)
+                   for j in range(len(y_leaves[0]))]
+        return _as_arrays(carry), _xjit.tree_flatten(ys[0])[1].unflatten(stacked)
 
     def x_at(i):
         return xs_tree.unflatten([_read_row(x, i) for x in xs_leaves])
