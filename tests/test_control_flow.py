@@ -339,3 +339,18 @@ def test_disable_jit_runs_control_flow_as_python():
     calls.clear()
     lax.cond(True, t, f, 1.0)
     assert sorted(calls) == ["f", "t"]  # both traced into regions
+
+
+def test_vmap_of_scan_keeps_the_counter_unbatched():
+    def rnn(w, xs):
+        return lax.scan(lambda h, x: (jnp.tanh(h * w + x), h), 0.0, xs)
+
+    xs = np.random.default_rng(2).random((4, 6)).astype(np.float32)
+    out = xjit.jit(xjit.vmap(rnn, in_axes=(None, 0)))(0.5, xs)
+    for k in range(4):
+        c, ys = rnn(0.5, xs[k])
+        np.testing.assert_allclose(out[0][k], c, rtol=1e-6)
+        np.testing.assert_allclose(out[1][k], ys, rtol=1e-6)
+    # The loop condition reads only the unbatched counter: no any-lane reduction.
+    text = xjit.jit(xjit.vmap(rnn, in_axes=(None, 0))).lower(0.5, xs).as_text()
+    assert text.count("stablehlo.while") == 1 and "_any" not in text

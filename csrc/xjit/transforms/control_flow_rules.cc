@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "xjit/transforms/batching.h"
+#include "xjit/transforms/batching_rules.h"
 #include "xjit/transforms/jvp.h"
 #include "xjit/transforms/status_macros.h"
 #include "xjit/transforms/transpose.h"
@@ -378,7 +379,81 @@ absl::StatusOr<BatchOut> BranchBatch(BatchContext& ctx) {
   return BatchOut{result, std::vector<bool>(result.size(), true)};
 }
 
+namespace {
+
+// Which results of `fn` are batched when its parameters are batched as
+// `batched` says (batched in a scratch computation left unused).
+absl::StatusOr<std::vector<bool>> BatchedResults(ModuleBuilder& mb, const Computation& fn,
+                                                 const std::vector<Shape>& shapes,
+                                                 const std::vector<bool>& batched,
+                                                 int64_t axis_size) {
+  ComputationBuilder* b = mb.NewComputation(fn.name() + "_probe");
+  if (b == nullptr) return absl::FailedPreconditionError("vmap: the module was already built");
+  Parts params;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    std::vector<int64_t> dims = shapes[i].dims;
+    if (batched[i]) dims.insert(dims.begin(), axis_size);
+    params.push_back(b->Parameter(Shape(shapes[i].dtype, dims)));
+  }
+  BatchDriver driver(mb, *b, axis_size);
+  XJIT_TF_ASSIGN_OR_RETURN(BatchOut out, driver.Run(fn, params, batched));
+  XJIT_TF_RETURN_IF_ERROR(b->Finish(out.values).status());
+  return out.batched;
+}
+
+// A loop whose condition no batched value reaches: the same loop on the
+// batched body, carried values batched only where a lane can change them
+// (the fixed point of "batched in, or made batched by the body").
+// Returns null when the condition depends on the batch.
+absl::StatusOr<std::optional<BatchOut>> UnmaskedWhileBatch(BatchContext& ctx) {
+  const Instruction& old = ctx.old;
+  ModuleBuilder& mb = ctx.e.module();
+  const Computation& cond = *old.called_computations()[0];
+  const Computation& body = *old.called_computations()[1];
+  const int total = static_cast<int>(old.operands().size());
+  const int n = static_cast<int>(body.results().size());
+  std::vector<Shape> shapes;
+  for (const Instruction* o : old.operands()) shapes.push_back(o->shape());
+  std::vector<bool> flags = ctx.batched;
+  for (int round = 0; round <= n; ++round) {
+    XJIT_TF_ASSIGN_OR_RETURN(std::vector<bool> out,
+                             BatchedResults(mb, body, shapes, flags, ctx.axis_size));
+    bool changed = false;
+    for (int i = 0; i < n; ++i) {
+      if (out[i] && !flags[i]) flags[i] = changed = true;
+    }
+    if (!changed) break;
+  }
+  XJIT_TF_ASSIGN_OR_RETURN(std::vector<bool> pred,
+                           BatchedResults(mb, cond, shapes, flags, ctx.axis_size));
+  if (pred[0]) return std::optional<BatchOut>();
+  std::vector<Value> operands;
+  std::vector<int64_t> in_axes, out_axes;
+  for (int i = 0; i < total; ++i) {
+    Value v = ctx.operands[i];
+    if (flags[i] && !ctx.batched[i]) {
+      XJIT_TF_ASSIGN_OR_RETURN(v, ctx.Batched(i));
+    }
+    operands.push_back(v);
+    in_axes.push_back(flags[i] ? 0 : kNotMapped);
+    if (i < n) out_axes.push_back(flags[i] ? 0 : kNotMapped);
+  }
+  XJIT_TF_ASSIGN_OR_RETURN(Computation * new_cond, Vmap(cond, in_axes, ctx.axis_size,
+                                                        {kNotMapped}, mb, cond.name() + "_vmap"));
+  XJIT_TF_ASSIGN_OR_RETURN(Computation * new_body, Vmap(body, in_axes, ctx.axis_size, out_axes,
+                                                        mb, body.name() + "_vmap"));
+  XJIT_TF_ASSIGN_OR_RETURN(Value w, ctx.e.builder().Add(Opcode::kWhile, operands, {},
+                                                        {new_cond, new_body}));
+  XJIT_TF_ASSIGN_OR_RETURN(std::vector<Value> parts, SplitTuple(ctx.e.builder(), w));
+  return std::optional<BatchOut>(
+      BatchOut{parts, std::vector<bool>(flags.begin(), flags.begin() + n)});
+}
+
+}  // namespace
+
 absl::StatusOr<BatchOut> WhileBatch(BatchContext& ctx) {
+  XJIT_TF_ASSIGN_OR_RETURN(std::optional<BatchOut> unmasked, UnmaskedWhileBatch(ctx));
+  if (unmasked.has_value()) return *std::move(unmasked);
   const Instruction& old = ctx.old;
   Emitter& e = ctx.e;
   ModuleBuilder& mb = e.module();
