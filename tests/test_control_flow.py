@@ -351,6 +351,11 @@ def test_vmap_of_scan_keeps_the_counter_unbatched():
         c, ys = rnn(0.5, xs[k])
         np.testing.assert_allclose(out[0][k], c, rtol=1e-6)
         np.testing.assert_allclose(out[1][k], ys, rtol=1e-6)
-    # The loop condition reads only the unbatched counter: no any-lane reduction.
+    # The condition reads only the counter, which stays a scalar (the masked
+    # any-lane loop would carry it batched, as tensor<4xi32>).
     text = xjit.jit(xjit.vmap(rnn, in_axes=(None, 0))).lower(0.5, xs).as_text()
-    assert text.count("stablehlo.while") == 1 and "_any" not in text
+    assert text.count("stablehlo.while") == 1 and "tensor<4xi32>" not in text
+    masked = xjit.jit(xjit.vmap(lambda n, x: lax.while_loop(
+        lambda c: c[0] < n, lambda c: (c[0] + 1, c[1] * x), (0, x)))).lower(
+        np.ones(4, np.int32), np.ones(4, np.float32)).as_text()
+    assert "tensor<4xi32>" in masked  # a batched condition: the counter is per lane
