@@ -359,3 +359,20 @@ def test_vmap_of_scan_keeps_the_counter_unbatched():
         lambda c: c[0] < n, lambda c: (c[0] + 1, c[1] * x), (0, x)))).lower(
         np.ones(4, np.int32), np.ones(4, np.float32)).as_text()
     assert "tensor<4xi32>" in masked  # a batched condition: the counter is per lane
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "complex64", "int8", "uint32", "bool"])
+def test_while_and_cond_carry_every_dtype(dtype):
+    dt = jnp.dtype(dtype)
+    x = np.arange(6).reshape(2, 3).astype(dt) if dtype != "bool" else np.array(
+        [[True, False, True], [False, False, True]])
+
+    def body(c):
+        i, v, w = c
+        v = lax.cond(i % 2 == 0, lambda a: a, lambda a: a[::-1], v)  # any dtype moves
+        return i + 1, v, w
+
+    f = xjit.jit(lambda x: lax.while_loop(lambda c: c[0] < 3, body, (0, x, x.sum(0))))
+    i, v, w = f(x)
+    assert int(i) == 3 and v.dtype == dt
+    np.testing.assert_array_equal(np.asarray(v), np.asarray(x)[::-1])
