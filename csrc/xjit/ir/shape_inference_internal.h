@@ -54,6 +54,11 @@ absl::StatusOr<Shape> InferMap(Operands inputs, const MapAttrs& attrs, Called ca
 absl::StatusOr<Shape> InferReducePrecision(const Shape& x, const ReducePrecisionAttrs& attrs);
 absl::StatusOr<Shape> InferBitcastConvert(const Shape& x, const Shape* declared);
 
+absl::StatusOr<Shape> InferGather(const Shape& operand, const Shape& start_indices,
+                                  const GatherAttrs& attrs);
+absl::StatusOr<Shape> InferScatter(Operands operands, const ScatterAttrs& attrs, Called called);
+absl::StatusOr<Shape> InferDynamicSlice(Operands operands, const DynamicSliceAttrs& attrs);
+absl::StatusOr<Shape> InferDynamicUpdateSlice(Operands operands);
 absl::StatusOr<Shape> InferWhile(Operands operands, Called called);
 absl::StatusOr<Shape> InferIf(Operands operands, Called called);
 absl::StatusOr<Shape> InferCase(Operands operands, Called called);

@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "xjit/transforms/custom_rules.h"
+#include "xjit/transforms/indexing_rules.h"
 #include "xjit/transforms/status_macros.h"
 
 namespace xjit::transforms {
@@ -416,6 +417,10 @@ TransposeRule TransposeRuleFor(Opcode op) {
     case Opcode::kWhile:
       return nullptr;
     case Opcode::kReducePrecision: return ReducePrecisionT;
+    case Opcode::kGather: return GatherT;
+    case Opcode::kScatter: return ScatterT;
+    case Opcode::kDynamicSlice: return DynamicSliceT;
+    case Opcode::kDynamicUpdateSlice: return DynamicUpdateSliceT;
     case Opcode::kIf:
     case Opcode::kCase:
       return BranchTranspose;

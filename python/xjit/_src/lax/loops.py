@@ -46,6 +46,8 @@ def _row_mask(n: int, i, shape):
 def _read_row(x, i):
     """``x[i]`` for a traced ``i``: dynamic_slice where the graph has it, else a
     one-hot select over the leading axis."""
+    if ops.shape_of(x)[0] == 0:  # a zero-length scan: the body never runs
+        return shapes.full(ops.shape_of(x)[1:], 0, ops.dtype_of(x))
     if _DYNAMIC:
         return _slicing.dynamic_index_in_dim(x, i, 0, keepdims=False)
     n = ops.shape_of(x)[0]
@@ -68,6 +70,8 @@ def _read_row(x, i):
 def _write_row(buf, i, y):
     """``buf`` with row ``i`` replaced by ``y`` (dynamic_update_slice where the
     graph has it, else a one-hot select)."""
+    if ops.shape_of(buf)[0] == 0:  # a zero-length scan: the body never runs
+        return buf
     if _DYNAMIC:
         return _slicing.dynamic_update_index_in_dim(buf, y, i, 0)
     shape = ops.shape_of(buf)
