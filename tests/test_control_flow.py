@@ -316,3 +316,63 @@ def test_vmap_of_cond_switch_and_while():
     np.testing.assert_allclose(xjit.vmap(xjit.grad(f))(xs),
                                np.where(xs > 0, np.cos(xs) * xs + np.sin(xs), 3 * xs ** 2),
                                rtol=1e-5)
+
+
+def test_disable_jit_runs_control_flow_as_python():
+    calls = []
+
+    def t(x):
+        calls.append("t")
+        return x + 1.0
+
+    def f(x):
+        calls.append("f")
+        return x - 1.0
+
+    with xjit.disable_jit():
+        assert float(lax.cond(True, t, f, 1.0)) == 2.0
+        assert calls == ["t"]
+        assert int(lax.while_loop(lambda x: x < 10, lambda x: x * 2, 1)) == 16
+        c, ys = lax.scan(lambda c, x: (c + x, c), 0.0, np.arange(3, dtype=np.float32))
+        np.testing.assert_array_equal(ys, [0, 0, 1])
+        assert float(lax.switch(5, [t, f], 1.0)) == 0.0
+    calls.clear()
+    lax.cond(True, t, f, 1.0)
+    assert sorted(calls) == ["f", "t"]  # both traced into regions
+
+
+def test_vmap_of_scan_keeps_the_counter_unbatched():
+    def rnn(w, xs):
+        return lax.scan(lambda h, x: (jnp.tanh(h * w + x), h), 0.0, xs)
+
+    xs = np.random.default_rng(2).random((4, 6)).astype(np.float32)
+    out = xjit.jit(xjit.vmap(rnn, in_axes=(None, 0)))(0.5, xs)
+    for k in range(4):
+        c, ys = rnn(0.5, xs[k])
+        np.testing.assert_allclose(out[0][k], c, rtol=1e-6)
+        np.testing.assert_allclose(out[1][k], ys, rtol=1e-6)
+    # The condition reads only the counter, which stays a scalar (the masked
+    # any-lane loop would carry it batched, as tensor<4xi32>).
+    text = xjit.jit(xjit.vmap(rnn, in_axes=(None, 0))).lower(0.5, xs).as_text()
+    assert text.count("stablehlo.while") == 1 and "tensor<4xi32>" not in text
+    masked = xjit.jit(xjit.vmap(lambda n, x: lax.while_loop(
+        lambda c: c[0] < n, lambda c: (c[0] + 1, c[1] * x), (0, x)))).lower(
+        np.ones(4, np.int32), np.ones(4, np.float32)).as_text()
+    assert "tensor<4xi32>" in masked  # a batched condition: the counter is per lane
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "complex64", "int8", "uint32", "bool"])
+def test_while_and_cond_carry_every_dtype(dtype):
+    dt = jnp.dtype(dtype)
+    x = np.arange(6).reshape(2, 3).astype(dt) if dtype != "bool" else np.array(
+        [[True, False, True], [False, False, True]])
+
+    def body(c):
+        i, v, w = c
+        v = lax.cond(i % 2 == 0, lambda a: a, lambda a: a[::-1], v)  # any dtype moves
+        return i + 1, v, w
+
+    f = xjit.jit(lambda x: lax.while_loop(lambda c: c[0] < 3, body, (0, x, x.sum(0))))
+    i, v, w = f(x)
+    assert int(i) == 3 and v.dtype == dt
+    np.testing.assert_array_equal(np.asarray(v), np.asarray(x)[::-1])

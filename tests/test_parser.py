@@ -25,6 +25,10 @@ CASES = [
     ("select_compare", lambda x, y: jnp.where(x > y, x, -y), lambda x, y: np.where(x > y, x, -y)),
     ("reshape_concat", lambda x, y: jnp.concatenate([x.reshape(3, 2), y.reshape(3, 2)], axis=0),
      lambda x, y: np.concatenate([x.reshape(3, 2), y.reshape(3, 2)], axis=0)),
+    # while with an if inside, both capturing values: regions print and parse back
+    ("control_flow", lambda x, y: xjit.lax.fori_loop(
+        0, 3, lambda i, v: xjit.lax.cond(i % 2 == 0, lambda a: a * y, lambda a: a + x, v), x),
+     lambda x, y: (x * y + x) * y),
 ]
 
 

@@ -162,5 +162,22 @@ TEST(CpuDonation, SizesMustMatch) {
   EXPECT_FALSE(c.program->ResultMayReuseParameter(0, 0));
 }
 
+// dynamic_update_slice updates its operand in place (x.at[i].set(v), a
+// scan's output buffer): the result may take over the operand, never the
+// update or an index.
+TEST(CpuDonation, DynamicUpdateSliceWritesOverItsOperand) {
+  ModuleBuilder mb("m");
+  ComputationBuilder* cb = mb.NewComputation("main");
+  Instruction* x = cb->Parameter(T(DType::kF32, {6, 3}));
+  Instruction* u = cb->Parameter(T(DType::kF32, {1, 3}));
+  Instruction* i = cb->Parameter(T(DType::kS32, {}));
+  Instruction* zero = cb->Constant(Literal::Scalar<int32_t>(DType::kS32, 0));
+  Compiled c = Compile(mb, cb, {Must(cb->Add(Opcode::kDynamicUpdateSlice, {x, u, i, zero}))});
+  ASSERT_NE(c.program, nullptr);
+  EXPECT_TRUE(c.program->ResultMayReuseParameter(0, 0));
+  EXPECT_FALSE(c.program->ResultMayReuseParameter(0, 1));
+  EXPECT_TRUE(AliasedRunMatches(c, 0, 0));
+}
+
 }  // namespace
 }  // namespace xjit::cpu::testing

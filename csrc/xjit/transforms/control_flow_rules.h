@@ -1,4 +1,5 @@
-// JVP and transpose rules of while, if and case (control_flow_rules.cc).
+// JVP, transpose and batching rules of while, if and case
+// (control_flow_rules.cc, control_flow_batching.cc).
 //
 // if/case: the primal op is cloned as is; the tangent is a second op of the
 // same kind on (selector, captured values, their tangents) whose branches

@@ -109,10 +109,23 @@ bool ResultMayReuseParameter(const BufferAssignment& assignment, int64_t result,
     XJIT_RANDOM_OPS(XJIT_OPCODE_CASE)
     XJIT_SORT_OPS(XJIT_OPCODE_CASE)
     XJIT_MAP_OPS(XJIT_OPCODE_CASE)
-    XJIT_INDEXING_OPS(XJIT_OPCODE_CASE)
+    case Opcode::kGather:
+    case Opcode::kScatter:
+    case Opcode::kDynamicSlice:
     XJIT_CONTROL_FLOW_OPS(XJIT_OPCODE_CASE)
     XJIT_WINDOW_OPS(XJIT_OPCODE_CASE)
       return false;
+    case Opcode::kDynamicUpdateSlice: {
+      // Its kernel updates in place when the result is its operand's buffer
+      // (scatter.cc): safe if the parameter is that operand and nothing else.
+      for (size_t k = 1; k < writer->operands().size(); ++k) {
+        for (BufferId b : assignment.leaves(*writer->operand(k))) {
+          if (b == p) return false;
+        }
+      }
+      absl::Span<const BufferId> base = assignment.leaves(*writer->operand(0));
+      return base.size() == 1 && base[0] == p;
+    }
   }
   return false;
 }

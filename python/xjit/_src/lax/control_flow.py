@@ -20,6 +20,7 @@ import numpy as np
 
 from xjit import _xjit
 from xjit._src import core, dtypes
+from xjit._src.config import config
 from xjit._src.lax import elementwise as ew
 from xjit._src.lax import operands as ops
 from xjit._src.lax import regions as regions_mod
@@ -106,6 +107,13 @@ def _promoted_or_raise(what: str, body_fun, carry_pos: int, in_carry, out_carry,
         f"that all output types (e.g. shapes and dtypes) match the corresponding input types.")
 
 
+def _eager_python(*values) -> bool:
+    """Under ``disable_jit`` with concrete values, JAX runs control flow as
+    plain Python (only the taken branch; loops in the interpreter)."""
+    return (config.read("jax_disable_jit") and core.current_trace() is None
+            and not any(isinstance(v, core.Tracer) for v in values))
+
+
 def _check_pred(pred):
     ops.check_arraylike("cond", pred)
     if ops.shape_of(pred) != ():
@@ -169,14 +177,13 @@ def _trace_branches(what: str, names, funs, operands):
             raise TypeError(
                 f"{names[0]} and {names[k]} output must have same type structure, got "
                 f"{regions[0].out_tree} and {regions[k].out_tree}.")
-    if any(r.out_avals != regions[0].out_avals for r in regions[1:]) and any(
-            [(a.shape, a.dtype) for a in r.out_avals] !=
-            [(a.shape, a.dtype) for a in regions[0].out_avals] for r in regions[1:]):
+    types = [[(a.shape, a.dtype) for a in r.out_avals] for r in regions]
+    differing = [k for k in range(1, len(regions)) if types[k] != types[0]]
+    if differing:
         targets = _promotable(regions)
         if targets is None:
-            raise TypeError(f"{names[0]} and {names[-1] if len(names) == 2 else 'the other branches'}"
-                            f" output must have identical types, got\n"
-                            f"{_type_differences(names, regions)}")
+            raise TypeError(f"{names[0]} and {names[differing[0]]} output must have identical "
+                            f"types, got\n{_type_differences(names, regions)}")
 
         def widen(f):
             def g(*xs):
@@ -235,6 +242,8 @@ def _cond(pred, true_fun, false_fun, *operands, operand=_NO_OPERAND):
     if not (callable(true_fun) and callable(false_fun)):
         raise TypeError("Expected true_fun and false_fun to be callable.")
     pred = _check_pred(pred)
+    if _eager_python(pred):
+        return _as_arrays((true_fun if bool(np.asarray(pred)) else false_fun)(*operands))
     return _apply_branches("if", pred, "cond", ["true_fun", "false_fun"],
                            [true_fun, false_fun], operands)
 
@@ -265,6 +274,9 @@ def switch(index, branches, *operands, operand=_NO_OPERAND):
         raise TypeError(f"Index type must be an integer, got {index}.")
     if len(branches) == 1:
         return _as_arrays(branches[0](*operands))
+    if _eager_python(index):
+        i = int(np.clip(int(np.asarray(index)), 0, len(branches) - 1))
+        return _as_arrays(branches[i](*operands))
     index = ew.convert_element_type(index, np.int32)
     index = ew.clamp(np.int32(0), index, np.int32(len(branches) - 1))
     names = [f"branch {i}" for i in range(len(branches))]
@@ -318,6 +330,11 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val):
     """
     if not (callable(cond_fun) and callable(body_fun)):
         raise TypeError("lax.while_loop: body_fun and cond_fun arguments should be callable.")
+    if _eager_python():
+        val = init_val
+        while bool(np.asarray(cond_fun(val))):
+            val = body_fun(val)
+        return _as_arrays(val)
     regions, captures, leaves, tree, avals = _trace_loop(
         "while_loop body", cond_fun, body_fun, 0, init_val, lambda carry: (carry,))
     out = regions_mod.bind("while", list(leaves) + list(captures), regions,

@@ -2,10 +2,9 @@
 
 ``scan`` is one ``while`` in the graph: its carry holds the step counter, the
 user's carry and one buffer per output leaf (``[length, ...]``); ``xs`` are
-captured operands (never copied per step). Step ``i`` reads ``xs[i]`` and
-writes ``ys[i]`` with dynamic_slice/dynamic_update_slice once the indexing
-ops are merged (``_read_row``/``_write_row``), and until then with a one-hot
-select over the leading axis (O(length) per step). ``associative_scan`` is JAX's log-step algorithm on
+captured operands (never copied per step). Step ``i`` reads ``xs[i]`` with
+dynamic_slice and writes ``ys[i]`` with dynamic_update_slice, which the cpu
+backend does in place. ``associative_scan`` is JAX's log-step algorithm on
 strided slices (no loop).
 
 Example:
@@ -23,56 +22,25 @@ from xjit import _xjit
 from xjit._src import core, dtypes
 from xjit._src.lax import elementwise as ew
 from xjit._src.lax import operands as ops
-from xjit._src.lax import reductions as red
 from xjit._src.lax import regions as regions_mod
-from xjit._src.lax import shapes
-from xjit._src.lax.control_flow import _ARRAYLIKE, _promoted_or_raise, while_loop
+from xjit._src.lax import shapes, slicing
+from xjit._src.lax.control_flow import (
+    _ARRAYLIKE, _as_arrays, _eager_python, _promoted_or_raise, while_loop)
 from xjit._src.traceback_util import api_boundary
 
-try:  # dynamic_slice/dynamic_update_slice, from the indexing ops' branch once merged
-    from xjit._src.lax import slicing as _slicing
-except ImportError:
-    _slicing = None
-_DYNAMIC = _slicing is not None and hasattr(_slicing, "dynamic_update_index_in_dim")
-
-
-def _row_mask(n: int, i, shape):
-    """bool ``shape`` (leading axis ``n``) true on row ``i``."""
-    hit = ew.eq(shapes.iota(np.int32, n), i)
-    return shapes.broadcast_in_dim(hit, shape, (0,))
-
-
 def _read_row(x, i):
-    """``x[i]`` for a traced ``i``: dynamic_slice where the graph has it, else a
-    one-hot select over the leading axis."""
-    if _DYNAMIC:
-        return _slicing.dynamic_index_in_dim(x, i, 0, keepdims=False)
-    n = ops.shape_of(x)[0]
-    dt = ops.dtype_of(x)
-    mask = _row_mask(n, i, ops.shape_of(x))
-    k = ops.kind(dt)
-    if k == "b":
-        return red.reduce_or(ew.bitwise_and(mask, x), (0,))
-    if k == "c":
-        return red.reduce_sum(ew.select(mask, x, shapes.zeros_like_array(x)), (0,))
-    # max keeps -0.0 and NaN of the selected row; the other rows are the lowest value.
-    if k == "f":
-        low = np.asarray(-np.inf, dt)
-    else:
-        low = np.asarray(np.iinfo(dt).min, dt)
-    return red.reduce_max(ew.select(mask, x, shapes.broadcast_in_dim(low, ops.shape_of(x), ())),
-                          (0,))
+    """``x[i]`` for a traced ``i`` (a dynamic_slice of one row)."""
+    if ops.shape_of(x)[0] == 0:  # a zero-length scan: the body never runs
+        return shapes.full(ops.shape_of(x)[1:], 0, ops.dtype_of(x))
+    return slicing.dynamic_index_in_dim(x, i, 0, keepdims=False)
 
 
 def _write_row(buf, i, y):
-    """``buf`` with row ``i`` replaced by ``y`` (dynamic_update_slice where the
-    graph has it, else a one-hot select)."""
-    if _DYNAMIC:
-        return _slicing.dynamic_update_index_in_dim(buf, y, i, 0)
-    shape = ops.shape_of(buf)
-    mask = _row_mask(shape[0], i, shape)
-    y = shapes.broadcast_in_dim(y, shape, tuple(range(1, len(shape))))
-    return ew.select(mask, y, buf)
+    """``buf`` with row ``i`` replaced by ``y`` (a dynamic_update_slice, done in
+    place by the cpu while: the body may write over its own ys buffer)."""
+    if ops.shape_of(buf)[0] == 0:  # a zero-length scan: the body never runs
+        return buf
+    return slicing.dynamic_update_index_in_dim(buf, y, i, 0)
 
 
 def _check_leading(xs_leaves, length):
@@ -126,6 +94,23 @@ def scan(f: Callable, init, xs=None, length=None, reverse=False, unroll=1,
     xs_leaves = [x if isinstance(x, (ops.Array, ops.Tracer)) else ops.as_operand(x)
                  for x in xs_leaves]
     n = _check_leading(xs_leaves, length)
+    if _eager_python():  # disable_jit: a Python loop, as JAX
+        carry, ys = init, []
+        for step in (range(n - 1, -1, -1) if reverse else range(n)):
+            x = xs_tree.unflatten([shapes.index_in_dim(x, step, 0, keepdims=False)
+                                   for x in xs_leaves])
+            carry, y = _pair(f(carry, x))
+            ys.append(y)
+        if reverse:
+            ys.reverse()
+        if not ys:
+            raise ValueError("zero-length scan is not supported in disable_jit() mode because "
+                             "the output type is unknown.")
+        y_leaves = [_xjit.tree_flatten(y)[0] for y in ys]
+        stacked = [shapes.concatenate([shapes.expand_dims(ops.as_operand(s[j]), (0,))
+                                       for s in y_leaves], 0)
+                   for j in range(len(y_leaves[0]))]
+        return _as_arrays(carry), _xjit.tree_flatten(ys[0])[1].unflatten(stacked)
 
     def x_at(i):
         return xs_tree.unflatten([_read_row(x, i) for x in xs_leaves])
