@@ -67,7 +67,11 @@ class Lexer {
   absl::string_view text() const { return text_; }
 
  private:
+  // Blanks, '//' comments and source locations, which carry no meaning for
+  // xjit: loc(...) suffixes and '#loc3 = loc(...)' alias definitions.
   void SkipBlanksAndComments();
+  // Skips one location form at pos_; false when there is none.
+  bool SkipLocation();
   Token Lex();
 
   absl::string_view text_;

@@ -5,6 +5,7 @@
 // become the aliases %N#i instead of ops, as in MLIR.
 #include "xjit/text/printer.h"
 
+#include <cctype>
 #include <deque>
 
 #include "absl/container/flat_hash_map.h"
@@ -18,6 +19,15 @@ namespace {
 std::string ArrayAttr(absl::Span<const int64_t> values) {
   if (values.empty()) return "array<i64>";
   return absl::StrCat("array<i64: ", absl::StrJoin(values, ", "), ">");
+}
+
+// @name, or @"name" when the name is not an identifier (JAX's @"<lambda>").
+std::string Symbol(absl::string_view name) {
+  bool plain = !name.empty();
+  for (char c : name) {
+    plain &= std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$';
+  }
+  return plain ? absl::StrCat("@", name) : absl::StrCat("@\"", name, "\"");
 }
 
 bool IsMultiResult(const Instruction& instr) {
@@ -66,7 +76,7 @@ std::string Attrs(const Instruction& instr) {
   std::vector<std::string> parts =
       instr.attributes().Visit([](const auto& s) { return FieldsText(s, false); });
   if (CallsFunction(instr.opcode()) && !instr.called_computations().empty()) {
-    parts.push_back(absl::StrCat("callee = @", instr.called_computations()[0]->name()));
+    parts.push_back(absl::StrCat("callee = ", Symbol(instr.called_computations()[0]->name())));
   }
   return absl::StrJoin(parts, ", ");
 }
@@ -144,7 +154,7 @@ class ModulePrinter {
     for (const Instruction* r : c.results()) {
       for (std::string& t : Types(r)) result_types.push_back(std::move(t));
     }
-    absl::StrAppend(&out_, "  func.func @", name, "(", params, ") -> (",
+    absl::StrAppend(&out_, "  func.func ", Symbol(name), "(", params, ") -> (",
                     absl::StrJoin(result_types, ", "), ") {\n");
     PrintBody(c, 4);
     absl::StrAppend(&out_, "    \"func.return\"(", OperandList(c.results()), ") : (",

@@ -10,11 +10,21 @@ absl::StatusOr<Instruction*> Resolve(const Lexer& lex, Scope& scope, const Opera
   auto it = scope.values.find(ref.name);
   if (it == scope.values.end()) {
     for (const Scope* s = scope.parent; s != nullptr; s = s->parent) {
-      if (s->values.contains(ref.name)) {
-        return absl::UnimplementedError(absl::StrCat(
-            lex.Location(ref.offset), ": %", ref.name,
-            " is defined outside this region; xjit regions cannot capture values"));
+      auto outer = s->values.find(ref.name);
+      if (outer == s->values.end()) continue;
+      // A constant defined outside the region (as StableHLO's test files
+      // write them) is copied into it; anything else would be a capture,
+      // which xjit's regions do not have.
+      const Instruction* v = outer->second.instr;
+      if (outer->second.index < 0 && ref.index < 0 && v->opcode() == Opcode::kConstant) {
+        Instruction* copy = scope.cb->Constant(v->attrs<ConstantAttrs>().value);
+        it = scope.values.emplace(ref.name, Binding{copy}).first;
+        return copy;
       }
+      return absl::UnimplementedError(absl::StrCat(
+          lex.Location(ref.offset), ": %", ref.name,
+          " is defined outside this region and is not a constant; xjit regions cannot capture "
+          "values"));
     }
     if (scope.free_parameters == nullptr || ref.index >= 0) {
       return lex.Error(ref.offset, absl::StrCat("use of undefined value %", ref.name));

@@ -1,0 +1,170 @@
+"""Writes the spec's worked examples (stablehlo_spec_examples.txt) as a
+StableHLO interpreter test file (spec_examples.mlir) that
+``python -m xjit.stablehlo test`` runs: one function per example, its inputs
+as constants, the op text as the spec writes it, and its expected results as
+``check.expect_eq_const`` (integers, booleans) or
+``check.expect_almost_eq_const`` (floats, complex).
+
+Examples whose values are given per replica or process cannot be written this
+way and are left out (with a comment saying so). The types of the inputs come
+from xjit's parser (``_xjit.parse_ops``) or, for an op xjit lacks, from the
+op's signature, so such an example still becomes a case that fails naming
+the op.
+
+    python tests/conformance/spec_examples_to_mlir.py
+"""
+import pathlib
+import re
+
+HERE = pathlib.Path(__file__).resolve().parent
+_BINDING = re.compile(r"^%?\s*([A-Za-z_][A-Za-z0-9_]*(#[0-9]+)?)(@\([^)]*\))?\s*[:=]\s*(.*)$")
+_MLIR_TYPES = {"bool": "i1", "bfloat16": "bf16", "float16": "f16", "float32": "f32",
+               "float64": "f64", "complex64": "complex<f32>", "complex128": "complex<f64>"}
+
+
+def _mlir_type(dtype, dims):
+    name = str(dtype)
+    if name in _MLIR_TYPES:
+        elem = _MLIR_TYPES[name]
+    elif name.startswith("uint"):
+        elem = "ui" + name[4:]
+    elif name.startswith("int"):
+        elem = "i" + name[3:]
+    else:
+        elem = name
+    return "tensor<" + "".join(f"{d}x" for d in dims) + elem + ">"
+
+
+def _balance(s):
+    return sum((c in "[(") - (c in "])") for c in s)
+
+
+def _value_comments(lines):
+    values, depth, per_process = [], 0, False
+    for raw in lines:
+        content = raw.strip()
+        content = content[2:].strip() if content.startswith("//") else content
+        if depth > 0 and values:
+            more = content.split("//")[0].strip()
+            values[-1][1] += more
+            depth += _balance(more)
+            continue
+        m = _BINDING.match(content)
+        if not m:
+            continue
+        per_process |= m.group(3) is not None
+        value = m.group(4).split("//")[0].strip()
+        values.append([m.group(1), value])
+        depth = _balance(value)
+    return values, per_process
+
+
+def read_examples(text):
+    examples = []
+    for block in text.split("\n----\n"):
+        lines = block.strip("\n").split("\n")
+        if not lines or not lines[0].startswith("# op:"):
+            continue
+        op = lines[0][len("# op:"):].strip()
+        body = lines[1:]
+        code_idx = [i for i, l in enumerate(body)
+                    if l.strip() and not l.strip().startswith("//")]
+        if not code_idx:
+            continue
+        first, last = code_idx[0], code_idx[-1]
+        inputs, pp1 = _value_comments(body[:first])
+        expected, pp2 = _value_comments(body[last + 1:])
+        code = "\n".join(l for l in body[first:last + 1])
+        ordinal = sum(e["op"] == op for e in examples)
+        examples.append(dict(op=op, ordinal=ordinal, code=code, inputs=dict(inputs),
+                             expected=dict(expected), per_process=pp1 or pp2))
+    return examples
+
+
+def _split_top(s):
+    parts, depth, cur = [], 0, ""
+    for c in s:
+        depth += (c in "<([") - (c in ">)]")
+        if c == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+        else:
+            cur += c
+    if cur.strip():
+        parts.append(cur.strip())
+    return parts
+
+
+def _types_from_signature(code):
+    """{operand name: type} from the first op's operand list and the
+    signature on the example's last line (for ops xjit cannot parse)."""
+    m = re.search(r'"[\w.]+"\(([^)]*)\)', code)
+    last = code.strip().split("\n")[-1]
+    arrow = last.rfind("->")
+    if not m or arrow < 0:
+        return {}
+    close = last.rfind(")", 0, arrow)
+    depth, i = 0, close
+    while i >= 0:
+        depth += (last[i] == ")") - (last[i] == "(")
+        if depth == 0:
+            break
+        i -= 1
+    types = _split_top(last[i + 1:close])
+    names = [n.strip().lstrip("%") for n in m.group(1).split(",") if n.strip()]
+    return dict(zip(names, types)) if len(names) == len(types) else {}
+
+
+def _typed(example):
+    """(input names and types, result names and types) or None."""
+    try:
+        from xjit import _xjit
+        module, params, results = _xjit.parse_ops(example["code"])
+        ptypes = [_mlir_type(*s) for s in module.parameter_shapes]
+        rtypes = [_mlir_type(*s) for s in module.result_shapes]
+        return list(zip(params, ptypes)), list(zip(results, rtypes))
+    except Exception:  # noqa: BLE001 (an op xjit lacks: read the signature)
+        types = _types_from_signature(example["code"])
+        return [(n, t) for n, t in types.items()], []
+
+
+def _check(name, value, type_):
+    exact = not re.search(r"x(bf16|f16|f32|f64|complex<f32>|complex<f64>)>$", type_)
+    kind = "check.expect_eq_const" if exact else "check.expect_almost_eq_const"
+    return f"  {kind} %{name}, dense<{value}> : {type_}"
+
+
+def convert(text):
+    out = ["// Generated by spec_examples_to_mlir.py from stablehlo_spec_examples.txt; "
+           "do not edit.", "// Run: python -m xjit.stablehlo test tests/conformance/"
+           "spec_examples.mlir", ""]
+    cases = []
+    for ex in read_examples(text):
+        fname = f"{ex['op']}_{ex['ordinal']}"
+        if ex["per_process"]:
+            cases.append(f"// {fname}: values given per replica/process; not convertible")
+            continue
+        inputs, results = _typed(ex)
+        lines = [f"func.func @{fname}() {{"]
+        for name, type_ in inputs:
+            if name in ex["inputs"]:
+                lines.append(f"  %{name} = stablehlo.constant dense<{ex['inputs'][name]}> : "
+                             f"{type_}")
+        lines += ["  " + l for l in ex["code"].split("\n")]
+        for name, type_ in results:
+            key = name if name in ex["expected"] else name.replace("#", "")
+            if key in ex["expected"]:
+                lines.append(_check(name, ex["expected"][key], type_))
+        lines += ["  func.return", "}"]
+        cases.append("\n".join(lines))
+    out.append("\n\n// -----\n\n".join(cases))
+    return "\n".join(out) + "\n"
+
+
+def main():
+    text = (HERE / "stablehlo_spec_examples.txt").read_text()
+    (HERE / "spec_examples.mlir").write_text(convert(text))
+
+
+if __name__ == "__main__":
+    main()
