@@ -105,6 +105,34 @@ Token Lexer::Next() {
   return Lex();
 }
 
+absl::Status Lexer::SkipBraces() {
+  has_peeked_ = false;
+  SkipBlanksAndComments();
+  if (pos_ >= text_.size() || text_[pos_] != '{') {
+    return Error(pos_, absl::StrCat("expected '{', got ", Describe(Peek())));
+  }
+  const size_t open = pos_++;
+  int depth = 1;
+  while (pos_ < text_.size()) {
+    const char c = text_[pos_];
+    if (c == '"') {
+      for (++pos_; pos_ < text_.size() && text_[pos_] != '"'; ++pos_) {
+        if (text_[pos_] == '\\') ++pos_;
+      }
+    } else if (c == '/' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '/') {
+      while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
+      continue;
+    } else if (c == '{') {
+      ++depth;
+    } else if (c == '}' && --depth == 0) {
+      ++pos_;
+      return absl::OkStatus();
+    }
+    ++pos_;
+  }
+  return Error(open, "unterminated '{': expected '}'");
+}
+
 bool Lexer::NextCharIs(char c) {
   has_peeked_ = false;
   SkipBlanksAndComments();

@@ -43,10 +43,11 @@ absl::Status ResultMismatch(const Lexer& lex, const OpText& op, const Instructio
 
 absl::StatusOr<Instruction*> BuildOp(const Lexer& lex, Scope& scope, const OpText& op,
                                      CalleeBuilder build_callee) {
-  absl::StatusOr<std::vector<Instruction*>> operands = ResolveOperands(lex, scope, op);
-  if (!operands.ok()) return operands.status();
+  // An op xjit lacks is reported by name before anything about its operands.
   absl::StatusOr<Opcode> opcode = OpcodeOf(lex, op);
   if (!opcode.ok()) return opcode.status();
+  absl::StatusOr<std::vector<Instruction*>> operands = ResolveOperands(lex, scope, op);
+  if (!operands.ok()) return operands.status();
   if (IsSquare(op.name) && operands->size() == 1) operands->push_back((*operands)[0]);
   Attributes attrs;
   std::string callee;

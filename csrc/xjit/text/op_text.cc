@@ -6,6 +6,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "xjit/text/op_names.h"
 #include "xjit/text/pretty_forms.h"
 #include "xjit/text/type_parser.h"
 
@@ -159,6 +160,11 @@ absl::StatusOr<OpText> ParseOpText(Lexer& lex, RegionParser& regions) {
     return lex.Error(name.offset, absl::StrCat("expected an op such as \"stablehlo.add\"(...), "
                                                "got ",
                                                Describe(name)));
+  }
+  // An op xjit lacks is reported by name before its regions are read.
+  if (!OpcodeForName(op.name).has_value() && !absl::StartsWith(op.name, "check.")) {
+    return absl::UnimplementedError(absl::StrCat(lex.Location(op.offset), ": op '", op.name,
+                                                 "' is not supported by xjit"));
   }
   if (absl::Status s = lex.Expect(TokenKind::kLParen, "'(' opening the operand list"); !s.ok()) {
     return s;

@@ -145,21 +145,7 @@ absl::StatusOr<bool> ModuleParser::SkipTopLevelDeclaration() {
   return true;
 }
 
-absl::Status ModuleParser::SkipBalancedBraces() {
-  Token open = lex_.Next();
-  if (open.kind != TokenKind::kLBrace) {
-    return lex_.Error(open.offset, absl::StrCat("expected '{', got ", Describe(open)));
-  }
-  int depth = 1;
-  while (depth > 0) {
-    Token t = lex_.Next();
-    if (t.kind == TokenKind::kEof) return lex_.Error(open.offset, "unterminated '{': expected '}'");
-    if (t.kind == TokenKind::kError) return lex_.Error(t.offset, t.text);
-    if (t.kind == TokenKind::kLBrace) ++depth;
-    if (t.kind == TokenKind::kRBrace) --depth;
-  }
-  return absl::OkStatus();
-}
+absl::Status ModuleParser::SkipBalancedBraces() { return lex_.SkipBraces(); }
 
 absl::StatusOr<Computation*> ModuleParser::BuildFunction(const std::string& name,
                                                         size_t use_offset) {
