@@ -69,6 +69,19 @@ func.func @close_and_almost() {
 
 // -----
 
+func.func @tolerances() {
+  %0 = stablehlo.constant dense<5.0> : tensor<f64>
+  %1 = stablehlo.constant dense<5.05> : tensor<f64>
+  %2 = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf16>
+  %3 = stablehlo.constant dense<[1.0, 2.0039]> : tensor<2xf16>
+  check.expect_almost_eq%0, %1, tolerance = 0.1 : tensor<f64>
+  check.expect_almost_eq_const %0, dense<5.05> : tensor<f64> {tolerance = 0.1 : f64}
+  check.expect_close %2, %3, max_ulp_difference = 3, min_ulp_difference = 1 : tensor<2xf16>, tensor<2xf16>
+  func.return
+}
+
+// -----
+
 func.func @wrong_expectation() {
   %0 = stablehlo.constant dense<[1, 2]> : tensor<2xi64>
   check.expect_eq_const %0, dense<[1, 3]> : tensor<2xi64>
@@ -113,6 +126,9 @@ EXPECTED = {
     "hex_and_bool": "PASS",
     "sort_two_results": "PASS",
     "close_and_almost": "PASS",
+    "tolerances": "FAIL tolerances: check.expect_close at "
+                  f"{_at('check.expect_close %2, %3')}: element[0] is 1.0, expected 1.0 (1 of 2 "
+                  "elements differ)",
     "wrong_expectation": f"FAIL wrong_expectation: check.expect_eq at "
                          f"{_at('check.expect_eq_const %0, dense<[1, 3]>')}: element[1] is 2, "
                          "expected 3 (1 of 2 elements differ)",
@@ -137,7 +153,7 @@ def test_test_command_reports_each_case(tmp_path, platform):
     code, out = _run_cli("test", str(path), "--device", platform)
     lines = out.splitlines()
     assert code == 1
-    assert lines[-1] == "4 passed, 4 failed, 8 total"
+    assert lines[-1] == "4 passed, 5 failed, 9 total"
     for name, want in EXPECTED.items():
         (line,) = [l for l in lines if l.split(":")[0].split()[-1] == name]
         if want == "PASS":
@@ -148,7 +164,7 @@ def test_test_command_reports_each_case(tmp_path, platform):
 
 def test_test_command_exits_zero_when_all_pass(tmp_path):
     path = tmp_path / "ok.mlir"
-    path.write_text(TEST_FILE.split("// -----\n\nfunc.func @wrong_expectation")[0])
+    path.write_text(TEST_FILE.split("// -----\n\nfunc.func @tolerances")[0])
     proc = subprocess.run([sys.executable, "-m", "xjit.stablehlo", "test", str(path)],
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -110,7 +110,7 @@ TEST(PrettyForms, TestFunctionsExposeTheirChecks) {
   EXPECT_EQ(t->checks[1].kind, "expect_close");
   ASSERT_EQ(t->checks[1].options.size(), 1u);
   EXPECT_EQ(t->checks[1].options[0].first, "max_ulp_difference");
-  EXPECT_EQ(t->checks[1].options[0].second, 3);
+  EXPECT_EQ(t->checks[1].options[0].second, 3.0);
   EXPECT_EQ(t->module->ResultShapes().size(), 4u);
   // Outside test mode a check is not an op xjit runs.
   absl::StatusOr<std::unique_ptr<Module>> m = ParseModule(text, "t");

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "xjit/text/attribute_parser.h"
@@ -354,9 +355,13 @@ absl::Status ModuleParser::AddCheck(Scope& scope, const OpText& op) {
       values->push_back(scope.cb->Constant(*v.literal));
       continue;
     }
-    absl::StatusOr<int64_t> x = v.AsInt(lex_, a.name);
-    if (!x.ok()) return x.status();
-    check.options.emplace_back(a.name, *x);
+    double x = 0;
+    if ((v.kind != AttrValue::Kind::kInteger && v.kind != AttrValue::Kind::kFloat) ||
+        !absl::SimpleAtod(v.text, &x)) {
+      return lex_.Error(v.offset, absl::StrCat(op.name, ": ", a.name, " must be a number, got ",
+                                               v.KindName()));
+    }
+    check.options.emplace_back(a.name, x);
   }
   if (values->size() != 2) {
     return lex_.Error(op.offset, absl::StrCat(op.name, " compares two values, got ",

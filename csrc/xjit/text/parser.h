@@ -38,7 +38,7 @@ absl::StatusOr<std::unique_ptr<Module>> ParseModule(absl::string_view text,
 struct ParsedCheck {
   std::string kind;      // "expect_eq", "expect_close", ...
   std::string location;  // "line:column" of the check
-  std::vector<std::pair<std::string, int64_t>> options;  // max_ulp_difference = 3, ...
+  std::vector<std::pair<std::string, double>> options;  // max_ulp_difference = 3, tolerance = 0.1
 };
 struct ParsedTest {
   std::unique_ptr<Module> module;

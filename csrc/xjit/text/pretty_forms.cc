@@ -579,8 +579,14 @@ absl::Status ParseCheck(Lexer& lex, OpText& op, RegionParser&, const Form&) {
     op.has_signature = true;
     op.operand_types = {v->literal->shape()};
     op.attrs.push_back(Named("expected", *std::move(v)));
+    if (lex.Peek().kind == TokenKind::kLBrace) {  // {tolerance = 0.1 : f64}
+      absl::StatusOr<std::vector<NamedAttr>> extra = ParseAttrDict(lex);
+      if (!extra.ok()) return extra.status();
+      for (NamedAttr& a : *extra) op.attrs.push_back(std::move(a));
+    }
     return absl::OkStatus();
   }
+  // max_ulp_difference = 3, tolerance = 0.1, ...
   while (more) {
     absl::StatusOr<Token> word = ExpectIdent(lex, absl::StrCat("an attribute of ", op.name));
     if (!word.ok()) return word.status();
@@ -588,9 +594,21 @@ absl::Status ParseCheck(Lexer& lex, OpText& op, RegionParser&, const Form&) {
         !s.ok()) {
       return s;
     }
-    absl::StatusOr<int64_t> x = ParseInt(lex, word->text);
-    if (!x.ok()) return x.status();
-    op.attrs.push_back(Named(word->text, IntValue(*x, word->offset)));
+    // A bare number: the ':' after it starts the op's type, not the number's.
+    Token t = lex.Next();
+    const bool neg = t.kind == TokenKind::kMinus;
+    if (neg) t = lex.Next();
+    if (t.kind != TokenKind::kNumber) {
+      return lex.Error(t.offset, absl::StrCat("expected a number after '", word->text,
+                                              " =', got ", Describe(t)));
+    }
+    AttrValue v;
+    v.kind = t.text.find_first_of(".eE") != std::string::npos && t.text.rfind("0x", 0) != 0
+                 ? AttrValue::Kind::kFloat
+                 : AttrValue::Kind::kInteger;
+    v.text = absl::StrCat(neg ? "-" : "", t.text);
+    v.offset = t.offset;
+    op.attrs.push_back(Named(word->text, std::move(v)));
     more = lex.Accept(TokenKind::kComma);
   }
   if (absl::Status s = lex.Expect(TokenKind::kColon, absl::StrCat("':' and the type of ", op.name));

@@ -8,7 +8,8 @@ results (the actual and the expected value); the comparison happens here:
 * ``expect_eq``, ``expect_eq_const``: equal element by element (NaN equals
   NaN; for floats the values, so -0.0 equals 0.0);
 * ``expect_almost_eq``, ``expect_almost_eq_const``: floats and complex within
-  ``|a - e| <= 1e-4 + 1e-4 * |e|``, anything else equal;
+  ``|a - e| <= 1e-4 + 1e-4 * |e|`` (or ``|a - e| <= tolerance`` when the check
+  gives ``tolerance = ...``), anything else equal;
 * ``expect_close``: floats at most ``max_ulp_difference`` (default 4) and at
   least ``min_ulp_difference`` (default 0) units in the last place apart.
 """
@@ -91,13 +92,16 @@ def _compare(kind, options, actual, expected):
     elif kind == "expect_almost_eq":
         a = actual.astype(np.complex128 if dt.kind == "c" else np.float64)
         e = expected.astype(a.dtype)
-        ok = (np.abs(a - e) <= _ALMOST_EQ_TOLERANCE * (1 + np.abs(e))) | (
-            np.isnan(a) & np.isnan(e)) | (a == e)
+        if "tolerance" in options:
+            near = np.abs(a - e) <= options["tolerance"]
+        else:
+            near = np.abs(a - e) <= _ALMOST_EQ_TOLERANCE * (1 + np.abs(e))
+        ok = near | (np.isnan(a) & np.isnan(e)) | (a == e)
     elif kind == "expect_close":
         if dt.kind == "c":
             raise NotImplementedError("check.expect_close on complex values")
-        hi = options.get("max_ulp_difference", 4)
-        lo = options.get("min_ulp_difference", 0)
+        hi = int(options.get("max_ulp_difference", 4))
+        lo = int(options.get("min_ulp_difference", 0))
         both_nan = np.isnan(actual.astype(np.float64)) & np.isnan(expected.astype(np.float64))
         ulps = np.abs(_ordered_bits(actual) - _ordered_bits(expected))
         ok = both_nan | ((ulps <= hi) & (ulps >= lo))
