@@ -101,6 +101,23 @@ for _op in BINARY_F:
     CASES[_op] = ([F, F], [f"%r = stablehlo.{_op} %a, %b : {F}"], [F])
 for _op in BINARY_I:
     CASES[_op] = ([I, I], [f"%r = stablehlo.{_op} %a, %b : {I}"], [I])
+# How the pretty printer spells some ops (as JAX does).
+PRINTED_AS_WRITTEN = {
+    "add": f"= stablehlo.add %arg0, %arg1 : {F}\n",
+    "compare": f"= stablehlo.compare LT, %arg0, %arg1, FLOAT : ({F}, {F}) -> {B}\n",
+    "select": f"= stablehlo.select %arg0, %arg1, %arg2 : {B}, {F}\n",
+    "slice": f"= stablehlo.slice %arg0 [0:2, 0:3:2] : ({F}) -> tensor<2x2xf32>\n",
+    "dot_general": "= stablehlo.dot_general %arg0, %arg1, batching_dims = [0] x [0], "
+                   "contracting_dims = [2] x [1] : (tensor<2x2x3xf32>, tensor<2x3x4xf32>) -> "
+                   "tensor<2x2x4xf32>\n",
+    "reduce": "stablehlo.reduce(%arg0 init: %0) applies stablehlo.add across dimensions = [1] : "
+              f"({F}, tensor<f32>) -> tensor<2xf32>\n",
+    "transpose": f"= stablehlo.transpose %arg0, dims = [1, 0] : ({F}) -> tensor<3x2xf32>\n",
+    "iota": f"= stablehlo.iota dim = 1 : {I}\n",
+    "call": f"= call @helper(%arg0) : ({F}) -> {F}\n",
+    "pad": "= stablehlo.pad %arg0, %arg1, low = [0, 1], high = [1, 0], interior = [1, 0] : "
+           f"({F}, tensor<f32>) -> tensor<4x4xf32>\n",
+}
 # Not ops of the text: parameters are function arguments; fusion is made by
 # xjit's passes, never parsed.
 NOT_TEXT = {"parameter", "fusion"}
@@ -153,10 +170,14 @@ def _ops_md():
 @pytest.mark.parametrize("op", sorted(CASES))
 def test_print_parse_print_is_a_fixed_point(op):
     module = stablehlo.parse(module_text(op))
-    printed = module.as_text()
-    again = stablehlo.parse(printed)
-    assert again.as_text() == printed
-    assert again.in_avals == module.in_avals and again.out_avals == module.out_avals
+    for pretty in (True, False):
+        printed = module.as_text(pretty=pretty)
+        again = stablehlo.parse(printed)
+        assert again.as_text(pretty=pretty) == printed
+        assert again.in_avals == module.in_avals and again.out_avals == module.out_avals
+    # The pretty printing is JAX's spelling: each op's line reads as written.
+    if op in PRINTED_AS_WRITTEN:
+        assert PRINTED_AS_WRITTEN[op] in module.as_text(), module.as_text()
     xs = _inputs(module)
     for platform in ("cpu", "reference"):
         want = stablehlo.run(module, *xs, device=platform)

@@ -7,11 +7,15 @@
 
 #include <cctype>
 #include <deque>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "xjit/text/pretty_printer.h"
 
 namespace xjit {
 namespace {
@@ -83,7 +87,7 @@ std::string Attrs(const Instruction& instr) {
 
 class ModulePrinter {
  public:
-  explicit ModulePrinter(const Module& module) : module_(module) {}
+  ModulePrinter(const Module& module, bool pretty) : module_(module), pretty_(pretty) {}
 
   std::string Print() {
     absl::StrAppend(&out_, "module @", module_.name(), " {\n");
@@ -157,6 +161,14 @@ class ModulePrinter {
     absl::StrAppend(&out_, "  func.func ", Symbol(name), "(", params, ") -> (",
                     absl::StrJoin(result_types, ", "), ") {\n");
     PrintBody(c, 4);
+    if (pretty_) {
+      absl::StrAppend(&out_, "    return");
+      if (!c.results().empty()) {
+        absl::StrAppend(&out_, " ", OperandList(c.results()), " : ", TypeList(c.results()));
+      }
+      absl::StrAppend(&out_, "\n  }\n");
+      return;
+    }
     absl::StrAppend(&out_, "    \"func.return\"(", OperandList(c.results()), ") : (",
                     TypeList(c.results()), ") -> ()\n  }\n");
   }
@@ -178,6 +190,7 @@ class ModulePrinter {
     std::string pad(indent, ' ');
     absl::StrAppend(&out_, pad, name);
     if (IsMultiResult(instr)) absl::StrAppend(&out_, ":", instr.shape().tuple_shapes.size());
+    if (pretty_ && PrintPretty(instr)) return;
     // fusion is xjit's own op (no StableHLO counterpart): "xjit.fusion".
     std::string op_name = CallsFunction(op)        ? "func.call"
                           : op == Opcode::kFusion ? "xjit.fusion"
@@ -206,11 +219,47 @@ class ModulePrinter {
     std::string pad(indent, ' ');
     absl::StrAppend(&out_, " ({\n", pad, "^bb0(", NameParameters(body), "):\n");
     PrintBody(body, indent + 2);
+    if (pretty_) {
+      absl::StrAppend(&out_, pad, "  stablehlo.return ", OperandList(body.results()), " : ",
+                      TypeList(body.results()), "\n", pad, "})");
+      return;
+    }
     absl::StrAppend(&out_, pad, "  \"stablehlo.return\"(", OperandList(body.results()), ") : (",
                     TypeList(body.results()), ") -> ()\n", pad, "})");
   }
 
+  // " = <pretty form>\n" after the result name; false (nothing printed)
+  // when the op has none.
+  bool PrintPretty(const Instruction& instr) {
+    std::vector<std::string> operands;
+    for (const Instruction* o : instr.operands()) {
+      std::vector<std::string> refs = Refs(o);
+      if (refs.size() != 1) return false;
+      operands.push_back(std::move(refs[0]));
+    }
+    if (CallsFunction(instr.opcode())) {
+      if (instr.called_computations().size() != 1) return false;
+      const Computation* callee = instr.called_computations()[0];
+      if (printed_.insert(callee).second) pending_.push_back(callee);
+      std::vector<std::string> types;
+      for (const Instruction* o : instr.operands()) types.push_back(o->shape().ToString());
+      const std::vector<std::string> results = Types(&instr);
+      absl::StrAppend(&out_, " = call ", Symbol(callee->name()), "(",
+                      absl::StrJoin(operands, ", "), ") : (", absl::StrJoin(types, ", "),
+                      ") -> ",
+                      results.size() == 1 ? results[0]
+                                          : absl::StrCat("(", absl::StrJoin(results, ", "), ")"),
+                      "\n");
+      return true;
+    }
+    std::optional<std::string> text = text::PrettyOpText(instr, operands);
+    if (!text) return false;
+    absl::StrAppend(&out_, " = ", *text, "\n");
+    return true;
+  }
+
   const Module& module_;
+  const bool pretty_;
   std::string out_;
   absl::flat_hash_map<const Instruction*, std::string> names_;
   absl::flat_hash_set<const Computation*> printed_;
@@ -221,6 +270,8 @@ class ModulePrinter {
 
 }  // namespace
 
-std::string PrintModule(const Module& module) { return ModulePrinter(module).Print(); }
+std::string PrintModule(const Module& module, bool pretty) {
+  return ModulePrinter(module, pretty).Print();
+}
 
 }  // namespace xjit

@@ -52,9 +52,11 @@ class Module:
         self._module = _xjit.parse_module(text, entry)
         self._executables: dict = {}
 
-    def as_text(self) -> str:
-        """The module as xjit prints it (parses back to the same module)."""
-        return self._module.as_text()
+    def as_text(self, pretty: bool = True) -> str:
+        """The module as StableHLO text: the pretty form JAX writes where an op
+        has one (``pretty=False``: the generic form ``Lowered.as_text()``
+        prints). Either parses back to the same module and text."""
+        return self._module.as_text(pretty)
 
     def __str__(self):
         return self.as_text()
