@@ -289,3 +289,42 @@ def test_the_issue_example_parses():
     y = np.arange(20, dtype=np.float32).reshape(4, 5)
     (out,) = stablehlo.run(text, x, y)
     np.testing.assert_allclose(np.asarray(out), (x @ y).sum(0))
+
+
+JAX_TESTDATA_STYLE = """// RUN: stablehlo-opt -inline %s | stablehlo-translate --interpret
+module @jit_testcase {
+  func.func public @main() -> (tensor<2x3xf32> {jax.result_info = ""}) {
+    %0 = call @inputs() : () -> tensor<2x3xf32>
+    %1 = call @expected() : () -> tensor<3xf32>
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %2 = stablehlo.reduce(%0 init: %cst) applies stablehlo.add across dimensions = [0] : (tensor<2x3xf32>, tensor<f32>) -> tensor<3xf32>
+    stablehlo.custom_call @check.expect_close(%2, %1) {has_side_effect = true} : (tensor<3xf32>, tensor<3xf32>) -> ()
+    "stablehlo.custom_call"(%2, %1) <{call_target_name = "check.expect_eq", has_side_effect = true}> : (tensor<3xf32>, tensor<3xf32>) -> ()
+    return %0 : tensor<2x3xf32>
+  }
+  func.func private @inputs() -> (tensor<2x3xf32> {mhlo.layout_mode = "default"}) {
+    %cst = stablehlo.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+    return %cst : tensor<2x3xf32>
+  }
+  func.func private @expected() -> (tensor<3xf32> {mhlo.layout_mode = "default"}) {
+    %cst = stablehlo.constant dense<[5.0, 7.0, 9.0]> : tensor<3xf32>
+    return %cst : tensor<3xf32>
+  }
+}
+"""
+
+
+def test_jax_testdata_style_custom_call_checks(tmp_path):
+    path = tmp_path / "testdata.mlir"
+    path.write_text(JAX_TESTDATA_STYLE)
+    code, out = _run_cli("test", str(path))
+    assert out.splitlines() == ["PASS main", "1 passed, 0 failed, 1 total"], out
+    path.write_text(JAX_TESTDATA_STYLE.replace("[5.0, 7.0, 9.0]", "[5.0, 7.5, 9.0]"))
+    code, out = _run_cli("test", str(path))
+    assert code == 1
+    assert out.startswith("FAIL main: check.expect_close at 8:5: element[1] is 7.0, expected 7.5"
+                          ), out
+    other = JAX_TESTDATA_STYLE.replace("@check.expect_close", "@my_kernel")
+    with pytest.raises(NotImplementedError,
+                       match="op 'stablehlo.custom_call' @my_kernel is not supported"):
+        stablehlo.parse(other)

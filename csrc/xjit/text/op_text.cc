@@ -161,8 +161,10 @@ absl::StatusOr<OpText> ParseOpText(Lexer& lex, RegionParser& regions) {
                                                "got ",
                                                Describe(name)));
   }
-  // An op xjit lacks is reported by name before its regions are read.
-  if (!OpcodeForName(op.name).has_value() && !absl::StartsWith(op.name, "check.")) {
+  // An op xjit lacks is reported by name before its regions are read (a
+  // custom call once its target is known).
+  if (!OpcodeForName(op.name).has_value() && !absl::StartsWith(op.name, "check.") &&
+      op.name != "stablehlo.custom_call") {
     return absl::UnimplementedError(absl::StrCat(lex.Location(op.offset), ": op '", op.name,
                                                  "' is not supported by xjit"));
   }
@@ -189,6 +191,21 @@ absl::StatusOr<OpText> ParseOpText(Lexer& lex, RegionParser& regions) {
     for (NamedAttr& a : *attrs) op.attrs.push_back(std::move(a));
   }
   if (absl::Status s = ParseSignature(lex, op); !s.ok()) return s;
+  if (op.name == "stablehlo.custom_call") {
+    // call_target_name = "check.expect_eq": the check op it names.
+    std::string target;
+    for (const NamedAttr& a : op.attrs) {
+      if (a.name == "call_target_name" && a.value[0].kind == AttrValue::Kind::kString) {
+        target = a.value[0].text;
+      }
+    }
+    if (!absl::StartsWith(target, "check.")) {
+      return absl::UnimplementedError(absl::StrCat(
+          lex.Location(op.offset), ": op 'stablehlo.custom_call'",
+          target.empty() ? "" : absl::StrCat(" @", target), " is not supported by xjit"));
+    }
+    op.name = target;
+  }
   return op;
 }
 

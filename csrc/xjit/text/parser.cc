@@ -355,6 +355,12 @@ absl::Status ModuleParser::AddCheck(Scope& scope, const OpText& op) {
       values->push_back(scope.cb->Constant(*v.literal));
       continue;
     }
+    // Settings of a custom call (has_side_effect, call_target_name) say
+    // nothing about the check.
+    if (a.name == "has_side_effect" || a.name == "call_target_name" ||
+        a.name == "backend_config" || a.name == "api_version") {
+      continue;
+    }
     double x = 0;
     if ((v.kind != AttrValue::Kind::kInteger && v.kind != AttrValue::Kind::kFloat) ||
         !absl::SimpleAtod(v.text, &x)) {

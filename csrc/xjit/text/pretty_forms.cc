@@ -626,6 +626,31 @@ absl::Status ParseCheck(Lexer& lex, OpText& op, RegionParser&, const Form&) {
   return absl::OkStatus();
 }
 
+// stablehlo.custom_call @check.expect_close(%a, %b) {has_side_effect = true}
+// : (t, t) -> (): the check of StableHLO's JAX-generated test files, read as
+// the check op it names. Any other custom call is an op xjit lacks.
+absl::Status ParseCustomCall(Lexer& lex, OpText& op, RegionParser&, const Form&) {
+  const Token& target = lex.Peek();
+  if (target.kind != TokenKind::kSymbol || !absl::StartsWith(target.text, "check.")) {
+    return absl::UnimplementedError(absl::StrCat(
+        lex.Location(op.offset), ": op 'stablehlo.custom_call'",
+        target.kind == TokenKind::kSymbol ? absl::StrCat(" @", target.text) : "",
+        " is not supported by xjit"));
+  }
+  op.name = lex.Next().text;
+  if (absl::Status s = lex.Expect(TokenKind::kLParen, "'(' opening the custom call's operands");
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = ParseOperandList(lex, op, TokenKind::kRParen); !s.ok()) return s;
+  if (lex.Peek().kind == TokenKind::kLBrace) {
+    absl::StatusOr<std::vector<NamedAttr>> attrs = ParseAttrDict(lex);
+    if (!attrs.ok()) return attrs.status();
+    op.attrs = *std::move(attrs);
+  }
+  return ParseSignature(lex, op);
+}
+
 // ---------------------------------------------------------------- the table
 
 using VK = ValueKind;
@@ -638,6 +663,7 @@ const absl::flat_hash_map<std::string, Form>& PrettyForms() {
       {"check.expect_almost_eq", {{}, ParseCheck}},
       {"check.expect_almost_eq_const", {{}, ParseCheck}},
       {"check.expect_close", {{}, ParseCheck}},
+      {"stablehlo.custom_call", {{}, ParseCustomCall}},
       {"func.call", {{}, ParseCall}},
       {"call", {{}, ParseCall}},
       {"stablehlo.compare", {{}, ParseCompare}},
