@@ -119,5 +119,37 @@ TEST(PrettyForms, TestFunctionsExposeTheirChecks) {
   EXPECT_EQ(ParseTestFunction(text, "nope").status().code(), absl::StatusCode::kNotFound);
 }
 
+TEST(PrettyPrinter, WritesJaxSpellingAndReadsBack) {
+  const std::string text = Wrap(
+      "%a: tensor<2x3xf32>, %b: tensor<3x4xf32>", "(tensor<2x4xf32>, tensor<2xf32>)",
+      "%d = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf32>, "
+      "tensor<3x4xf32>) -> tensor<2x4xf32>\n"
+      "%c = stablehlo.constant dense<0.0> : tensor<f32>\n"
+      "%s = stablehlo.reduce(%a init: %c) applies stablehlo.add across dimensions = [1] : "
+      "(tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>\n"
+      "%e = stablehlo.exponential %s : tensor<2xf32>\n"
+      "return %d, %e : tensor<2x4xf32>, tensor<2xf32>");
+  absl::StatusOr<std::unique_ptr<Module>> m = ParseModule(text);
+  ASSERT_TRUE(m.ok()) << m.status();
+  const std::string pretty = PrintModule(**m, /*pretty=*/true);
+  EXPECT_NE(pretty.find("%0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] "
+                        ": (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>\n"),
+            std::string::npos)
+      << pretty;
+  EXPECT_NE(pretty.find("%1 = stablehlo.constant dense<0.0> : tensor<f32>\n"),
+            std::string::npos)
+      << pretty;
+  EXPECT_NE(pretty.find("stablehlo.reduce(%arg0 init: %1) applies stablehlo.add across "
+                        "dimensions = [1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>\n"),
+            std::string::npos)
+      << pretty;
+  EXPECT_NE(pretty.find("return %0, %3 : tensor<2x4xf32>, tensor<2xf32>\n"), std::string::npos)
+      << pretty;
+  absl::StatusOr<std::unique_ptr<Module>> again = ParseModule(pretty);
+  ASSERT_TRUE(again.ok()) << again.status() << "\n" << pretty;
+  EXPECT_EQ(PrintModule(**again, true), pretty);
+  EXPECT_EQ(PrintModule(**again), PrintModule(**m));
+}
+
 }  // namespace
 }  // namespace xjit::testing
