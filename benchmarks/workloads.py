@@ -200,9 +200,6 @@ def random_normal_10m():
     return _random_10m("normal")
 
 
-ALL = [dispatch_tiny, dispatch_ten_args, eager_add, elementwise_chain_1m, reduce_sum_rows,
-       matmul_512, mlp_step, mlp_grad_step, softmax_rows, layer_norm, random_uniform_10m,
-       random_normal_10m]
 def sort_1m():
     """Sort of 1M float32 (JAX's comparator: NaNs last; the cpu radix path)."""
     x = np.random.default_rng(0).standard_normal(1 << 20).astype(np.float32)
@@ -253,4 +250,5 @@ def stablehlo_parse_compile_10k():
 
 
 ALL = [dispatch_tiny, dispatch_ten_args, eager_add, elementwise_chain_1m, reduce_sum_rows,
-       matmul_512, mlp_step, sort_1m, argsort_1m, stablehlo_parse_compile_10k]
+       matmul_512, mlp_step, mlp_grad_step, softmax_rows, layer_norm, random_uniform_10m,
+       random_normal_10m, sort_1m, argsort_1m, stablehlo_parse_compile_10k]

@@ -82,3 +82,58 @@ def test_eval_shape_runs_nothing_and_reports_avals():
 def test_block_until_ready_returns_its_argument():
     tree = {"a": xjit.device_put(np.arange(3)), "b": [1]}
     assert xjit.block_until_ready(tree) is tree
+
+
+def test_disable_jit_runs_python_op_by_op():
+    seen = []
+
+    @xjit.jit
+    def f(x, n):
+        seen.append(type(x).__name__)
+        if x.sum() > 0:  # concrete under disable_jit; an error when traced
+            return x * n
+        return x - n
+
+    x = np.arange(3.0, dtype=np.float32)
+    with xjit.disable_jit():
+        np.testing.assert_array_equal(np.asarray(f(x, 2)), x * 2)
+        np.testing.assert_array_equal(np.asarray(f(-x, 2)), -x - 2)
+        assert xjit.config.jax_disable_jit
+    assert seen == ["ndarray", "ndarray"]
+    assert not xjit.config.jax_disable_jit
+    with pytest.raises(Exception):
+        f(x, 2)  # traced again: Python control flow on a tracer
+    g = xjit.jit(lambda x: x + 1)
+    with xjit.disable_jit():
+        with xjit.disable_jit(False):
+            assert float(g(1.0)) == 2.0 and g._cache_size() == 1
+        assert xjit.config.jax_disable_jit
+    xjit.config.update("jax_disable_jit", True)
+    try:
+        assert float(g(np.float32(3))) == 4.0 and g._cache_size() == 1
+    finally:
+        xjit.config.update("jax_disable_jit", False)
+
+
+def test_device_get_and_make_jaxpr():
+    tree = {"a": xjit.device_put(np.arange(3, dtype=np.int32)), "b": [1.5, None]}
+    got = xjit.device_get(tree)
+    assert isinstance(got["a"], np.ndarray) and got["a"].dtype == np.int32
+    np.testing.assert_array_equal(got["a"], [0, 1, 2])
+    assert got["b"] == [1.5, None]
+    text = str(xjit.make_jaxpr(lambda x: x * 2.0)(np.ones(2, np.float32)))
+    assert "stablehlo.multiply" in text or "multiply" in text
+
+
+@pytest.mark.parametrize("preset,want", [(None, "PASSIVE"), ("ACTIVE", "ACTIVE")])
+def test_openmp_waits_passively_unless_the_user_says_otherwise(preset, want):
+    import os
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+    if preset:
+        env["OMP_WAIT_POLICY"] = preset
+    code = "import os, xjit; print(os.environ['OMP_WAIT_POLICY'])"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == want

@@ -208,7 +208,7 @@ def test_run_command_with_wrong_arguments_fails_clearly(tmp_path):
 SPEC_KNOWN_FAILURES = {
     # Spec defects (SEEDS-GUIDE §5.4; tests/cc/conformance_test.cc lists them too).
     "divide_0", "tan_0", "negate_1", "is_finite_0", "get_tuple_element_0", "power_0",
-    "log_plus_one_0",
+    "log_plus_one_0", "scatter_0",
     # xjit limitation: tuple-typed values as inputs (and a tuple literal).
     "tuple_0",
 }
@@ -234,7 +234,7 @@ def test_spec_examples_through_the_test_command(platform, tmp_path):
                   and "not supported by xjit" not in l
                   and l.split(":")[0].split()[1] not in SPEC_KNOWN_FAILURES]
     assert not unexpected, "\n".join(unexpected)
-    assert passed >= 62, out
+    assert passed >= 65, out
     assert code == 1  # ops xjit lacks fail, naming the op
 
 

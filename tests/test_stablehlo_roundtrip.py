@@ -88,6 +88,26 @@ CASES = {
         "tensor<i1>",
         "  stablehlo.return %lt : tensor<i1>",
         f"}}) : ({F}, {I}) -> ({F}, {I})"], [F, I]),
+    "dynamic_slice": ([F, "tensor<i32>"], [
+        "%r = stablehlo.dynamic_slice %a, %b, %b, sizes = [1, 2] : (" + F
+        + ", tensor<i32>, tensor<i32>) -> tensor<1x2xf32>"], ["tensor<1x2xf32>"]),
+    "dynamic_update_slice": ([F, "tensor<1x2xf32>", "tensor<i32>"], [
+        f"%r = stablehlo.dynamic_update_slice %a, %b, %c, %c : ({F}, tensor<1x2xf32>, "
+        f"tensor<i32>, tensor<i32>) -> {F}"], [F]),
+    "gather": ([F, "tensor<2x1xi32>"], [
+        '%r = "stablehlo.gather"(%a, %b) <{dimension_numbers = #stablehlo.gather<offset_dims = '
+        "[1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, "
+        "indices_are_sorted = false, slice_sizes = array<i64: 1, 3>}> : "
+        f"({F}, tensor<2x1xi32>) -> {F}"], [F]),
+    "scatter": ([F, "tensor<1x1xi32>", "tensor<1x3xf32>"], [
+        '%r = "stablehlo.scatter"(%a, %b, %c) <{indices_are_sorted = false, '
+        "scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], "
+        "inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, "
+        "unique_indices = false}> ({",
+        "^bb0(%x: tensor<f32>, %y: tensor<f32>):",
+        "  %s = stablehlo.add %x, %y : tensor<f32>",
+        "  stablehlo.return %s : tensor<f32>",
+        f"}}) : ({F}, tensor<1x1xi32>, tensor<1x3xf32>) -> {F}"], [F]),
     "map": ([F, F], [
         '%r = "stablehlo.map"(%a, %b) <{dimensions = array<i64: 0, 1>}> ({',
         "^bb0(%x: tensor<f32>, %y: tensor<f32>):",
@@ -114,6 +134,8 @@ PRINTED_AS_WRITTEN = {
               f"({F}, tensor<f32>) -> tensor<2xf32>\n",
     "transpose": f"= stablehlo.transpose %arg0, dims = [1, 0] : ({F}) -> tensor<3x2xf32>\n",
     "iota": f"= stablehlo.iota dim = 1 : {I}\n",
+    "dynamic_slice": "= stablehlo.dynamic_slice %arg0, %arg1, %arg1, sizes = [1, 2] : (" + F
+                     + ", tensor<i32>, tensor<i32>) -> tensor<1x2xf32>\n",
     "call": f"= call @helper(%arg0) : ({F}) -> {F}\n",
     "pad": "= stablehlo.pad %arg0, %arg1, low = [0, 1], high = [1, 0], interior = [1, 0] : "
            f"({F}, tensor<f32>) -> tensor<4x4xf32>\n",
@@ -147,7 +169,8 @@ def _inputs(module, seed=0):
         if a.dtype == np.bool_:
             out.append(rng.random(a.shape) > 0.5)
         elif a.dtype.kind in "iu":
-            out.append(rng.integers(0, 100, a.shape).astype(a.dtype))
+            # Small enough to be in-range indices of the gather/scatter cases.
+            out.append(rng.integers(0, 2, a.shape).astype(a.dtype))
         elif a.dtype.kind == "c":
             out.append((rng.standard_normal(a.shape) + 1j * rng.standard_normal(a.shape))
                        .astype(a.dtype))

@@ -7,6 +7,16 @@ Example:
     Array([1., 3., 5.], dtype=float32)
 """
 
+import os as _os
+
+# OpenMP threads that spin between parallel regions take the cores from the
+# threads doing the work whenever the machine has other work: on this 2-core
+# VM under load, calls ran 20-150x slower than with passive waiting (see
+# docs/performance.md). libgomp reads the policy once, when _xjit loads it;
+# a policy the user set is kept.
+if "OMP_WAIT_POLICY" not in _os.environ and "GOMP_SPINCOUNT" not in _os.environ:
+    _os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
+
 
 def _load_native():
     """Import ``_xjit``, preloading oneDNN from its pip wheel when the loader
@@ -39,11 +49,13 @@ _xjit = _load_native()
 from xjit._src.config import config  # noqa: E402
 from xjit._src import core as _core  # noqa: E402
 from xjit._src.api import (  # noqa: E402
-    block_until_ready, default_backend, device_count, device_put, devices, eval_shape, jit,
-    local_devices)
+    block_until_ready, default_backend, device_count, device_get, device_put, devices,
+    disable_jit, eval_shape, jit, local_devices)
 from xjit._src.api_transforms import (  # noqa: E402
     grad, hessian, jacfwd, jacobian, jacrev, jvp, linearize, make_graph, value_and_grad, vjp,
     vmap)
+
+make_jaxpr = make_graph  # JAX's name: prints the traced graph (StableHLO here)
 from xjit._src.core import ShapeDtypeStruct  # noqa: E402
 from xjit._src.custom_derivatives import (  # noqa: E402
     checkpoint, checkpoint_policies, custom_jvp, custom_vjp, remat)
@@ -71,6 +83,7 @@ def _observe_platform(value):
 config.observe("jax_platform_name", _observe_platform)
 if hasattr(_xjit, "set_jit_cache_size"):
     config.observe("jax_jit_cache_size", _xjit.set_jit_cache_size)
+config.observe("jax_disable_jit", _xjit.set_jit_disabled)
 
 from xjit import custom_derivatives, errors, lax, test_util, tree, tree_util  # noqa: E402
 from xjit._src import array_methods as _array_methods  # noqa: E402

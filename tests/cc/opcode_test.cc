@@ -24,9 +24,9 @@ TEST(Opcode, NamesRoundTripAndAreUnique) {
     ASSERT_TRUE(prefixed.ok()) << name;
     EXPECT_EQ(*prefixed, op);
   }
-  absl::StatusOr<Opcode> unknown = ParseOpcode("stablehlo.gather");
+  absl::StatusOr<Opcode> unknown = ParseOpcode("stablehlo.all_to_all");
   ASSERT_FALSE(unknown.ok());
-  EXPECT_EQ(unknown.status().message(), "unknown op 'gather'");
+  EXPECT_EQ(unknown.status().message(), "unknown op 'all_to_all'");
 }
 
 TEST(Opcode, TraitsAgreeWithEachOther) {

@@ -209,6 +209,29 @@ std::string SortMapBitcastModule() {
   return BuildAndPrint(mb, cb, {sum, bytes});
 }
 
+std::string IndexingModule() {
+  ModuleBuilder mb("indexing");
+  ComputationBuilder* fn = mb.NewComputation("add");
+  Instruction* p = fn->Parameter(T(DType::kF32, {}));
+  Instruction* q = fn->Parameter(T(DType::kF32, {}));
+  Computation* add = *fn->Finish({Must(fn->Add(Opcode::kAdd, {p, q}))});
+  ComputationBuilder* cb = mb.NewComputation("main");
+  Instruction* x = cb->Parameter(T(DType::kF32, {5, 3}));
+  Instruction* i = cb->Parameter(T(DType::kS32, {4, 1}));
+  Instruction* s = cb->Parameter(T(DType::kS32, {}));
+  GatherAttrs g;
+  g.dimension_numbers = {{1}, {0}, {}, {}, {0}, 1};
+  g.slice_sizes = {1, 3};
+  Instruction* rows = Must(cb->Add(Opcode::kGather, {x, i}, g));
+  ScatterAttrs sc;
+  sc.scatter_dimension_numbers = {{1}, {0}, {}, {}, {0}, 1};
+  sc.unique_indices = true;
+  Instruction* summed = Must(cb->Add(Opcode::kScatter, {x, i, rows}, sc, {add}));
+  Instruction* win = Must(cb->Add(Opcode::kDynamicSlice, {summed, s, s}, DynamicSliceAttrs{{2, 2}}));
+  Instruction* put = Must(cb->Add(Opcode::kDynamicUpdateSlice, {x, win, s, s}, NoAttrs{}));
+  return BuildAndPrint(mb, cb, {put});
+}
+
 template <typename T>
 Instruction* ConstantOf(ComputationBuilder* cb, DType t, std::vector<int64_t> dims,
                         std::vector<T> values) {
@@ -257,12 +280,13 @@ TEST(ParserRoundTrip, ConstantsOfEveryType) { ExpectRoundTrip(ConstantsModule())
 TEST(ParserRoundTrip, Fusion) { ExpectRoundTrip(FusionModule()); }
 TEST(ParserRoundTrip, RngBitGenerator) { ExpectRoundTrip(RngModule()); }
 TEST(ParserRoundTrip, SortMapBitcast) { ExpectRoundTrip(SortMapBitcastModule()); }
+TEST(ParserRoundTrip, Indexing) { ExpectRoundTrip(IndexingModule()); }
 
 TEST(ParserRoundTrip, TheModulesTogetherUseEveryOp) {
   std::vector<Opcode> covered;
   std::string all = absl::StrCat(ElementwiseModule(covered), MovementModule(),
                                  ReduceDotCallModule(), ConstantsModule(), FusionModule(),
-                                 RngModule(), SortMapBitcastModule());
+                                 RngModule(), SortMapBitcastModule(), IndexingModule());
   for (int i = 0; i < kNumOpcodes; ++i) {
     Opcode op = static_cast<Opcode>(i);
     if (op == Opcode::kParameter) continue;  // printed as function arguments
@@ -463,9 +487,10 @@ TEST(ParserErrors, TypesAndSignatures) {
 }
 
 TEST(ParserErrors, OpsAndAttributes) {
-  absl::Status gather = OpsError("%r = \"stablehlo.gather\"(%x) : (tensor<2xf32>) -> tensor<2xf32>");
+  absl::Status gather =
+      OpsError("%r = \"stablehlo.all_to_all\"(%x) : (tensor<2xf32>) -> tensor<2xf32>");
   EXPECT_EQ(gather.code(), absl::StatusCode::kUnimplemented);
-  ExpectError(gather, "1:1", "op 'stablehlo.gather' is not supported");
+  ExpectError(gather, "1:1", "op 'stablehlo.all_to_all' is not supported");
   ExpectError(OpsError("%r = \"stablehlo.reverse\"(%x) {dims = array<i64: 0>} : (tensor<2xf32>) -> "
                        "tensor<2xf32>"),
               "1:31", "'stablehlo.reverse' has no attribute 'dims' (expected one of: dimensions)");

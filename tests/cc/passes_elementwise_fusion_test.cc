@@ -324,3 +324,57 @@ TEST(ElementwiseFusion, TheVerifierRejectsARegionWithOtherOps) {
 
 }  // namespace
 }  // namespace xjit::testing
+
+namespace xjit::testing {
+namespace {
+
+// x (rows x cols) combined with a broadcast of a vector or a smaller matrix:
+// the broadcast is read in place inside the fusion on every layout.
+TEST(ElementwiseFusion, BroadcastsOfInputsAreReadInPlace) {
+  struct Case {
+    std::vector<int64_t> operand, dims;
+  };
+  const int64_t rows = 37, cols = 300;  // several tiles, a row not a tile multiple
+  for (const Case& c : {Case{{rows}, {0}}, Case{{cols}, {1}}, Case{{rows, 1}, {0, 1}},
+                        Case{{1, cols}, {0, 1}}, Case{{cols, 1}, {1, 0}}}) {
+    ModuleBuilder mb("bcast");
+    ComputationBuilder* cb = mb.NewComputation("main");
+    Instruction* x = cb->Parameter(T(DType::kF32, {rows, cols}));
+    Instruction* v = cb->Parameter(T(DType::kF32, c.operand));
+    Instruction* b = Must(cb->AddWithResultType(Opcode::kBroadcastInDim,
+                                                T(DType::kF32, {rows, cols}), {v},
+                                                BroadcastInDimAttrs{c.dims}));
+    Instruction* d = Must(cb->Add(Opcode::kSubtract, {x, b}));
+    Instruction* e = Must(cb->Add(Opcode::kExponential, {d}));
+    auto m = Build(mb, cb, {e});
+    auto fused = Fuse(*m);
+    ASSERT_NE(fused, nullptr);
+    EXPECT_EQ(Census(*fused->entry())["broadcast_in_dim"], 0) << PrintModule(*fused);
+    auto fusions = Fusions(*fused->entry());
+    ASSERT_EQ(fusions.size(), 1u);
+    EXPECT_EQ(Census(*fusions[0]->called_computations()[0])["broadcast_in_dim"], 1);
+    ExpectSameResults(*m, *fused, "reference");
+    ExpectSameResults(*m, *fused, "cpu");
+  }
+}
+
+// A broadcast used by the fusion and returned too: it is still written out
+// (outside) for the result, and read in place inside.
+TEST(ElementwiseFusion, ABroadcastAlsoReturnedIsMaterialisedForTheResult) {
+  ModuleBuilder mb("bcast_out");
+  ComputationBuilder* cb = mb.NewComputation("main");
+  Instruction* x = cb->Parameter(T(DType::kF32, {8, 700}));
+  Instruction* v = cb->Parameter(T(DType::kF32, {8}));
+  Instruction* b = Must(cb->AddWithResultType(Opcode::kBroadcastInDim, T(DType::kF32, {8, 700}),
+                                              {v}, BroadcastInDimAttrs{{0}}));
+  Instruction* y = Must(cb->Add(Opcode::kMultiply, {x, b}));
+  auto m = Build(mb, cb, {y, b});
+  auto fused = Fuse(*m);
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(Census(*fused->entry())["broadcast_in_dim"], 1) << PrintModule(*fused);
+  ExpectSameResults(*m, *fused, "reference");
+  ExpectSameResults(*m, *fused, "cpu");
+}
+
+}  // namespace
+}  // namespace xjit::testing

@@ -407,17 +407,26 @@ func.func @dynamic_reshape_0() {
 // -----
 
 func.func @dynamic_slice_0() {
+  %operand = stablehlo.constant dense<[[0, 0, 1, 1],[0, 0, 1, 1],[0, 0, 0, 0],[0, 0, 0, 0]]> : tensor<4x4xi32>
+  %start_indices0 = stablehlo.constant dense<-1> : tensor<i64>
+  %start_indices1 = stablehlo.constant dense<3> : tensor<i64>
   %result = "stablehlo.dynamic_slice"(%operand, %start_indices0, %start_indices1) {
     slice_sizes = array<i64: 2, 2>
   } : (tensor<4x4xi32>, tensor<i64>, tensor<i64>) -> tensor<2x2xi32>
+  check.expect_eq_const %result, dense<[[1, 1],[1, 1]]> : tensor<2x2xi32>
   func.return
 }
 
 // -----
 
 func.func @dynamic_update_slice_0() {
+  %operand = stablehlo.constant dense<[[1, 1, 0, 0],[1, 1, 0, 0],[1, 1, 1, 1],[1, 1, 1, 1]]> : tensor<4x4xi32>
+  %update = stablehlo.constant dense<[[1, 1],[1, 1]]> : tensor<2x2xi32>
+  %start_indices0 = stablehlo.constant dense<-1> : tensor<i64>
+  %start_indices1 = stablehlo.constant dense<3> : tensor<i64>
   %result = "stablehlo.dynamic_update_slice"(%operand, %update, %start_indices0, %start_indices1)
     : (tensor<4x4xi32>, tensor<2x2xi32>, tensor<i64>, tensor<i64>) -> tensor<4x4xi32>
+  check.expect_eq_const %result, dense<[[1, 1, 1, 1],[1, 1, 1, 1],[1, 1, 1, 1],[1, 1, 1, 1]]> : tensor<4x4xi32>
   func.return
 }
 
@@ -461,6 +470,8 @@ func.func @floor_0() {
 // -----
 
 func.func @gather_0() {
+  %operand = stablehlo.constant dense<[[[[1, 2], [3, 4], [5, 6], [7, 8]],[[9, 10],[11, 12], [13, 14], [15, 16]],[[17, 18], [19, 20], [21, 22], [23, 24]]],[[[25, 26], [27, 28], [29, 30], [31, 32]],[[33, 34], [35, 36], [37, 38], [39, 40]],[[41, 42], [43, 44], [45, 46], [47, 48]]]]> : tensor<2x3x4x2xi32>
+  %start_indices = stablehlo.constant dense<[[[[0, 0], [1, 0], [2, 1]],[[0, 1], [1, 1], [0, 9]]],[[[0, 0], [2, 1], [2, 2]],[[1, 2], [0, 1], [1, 0]]]]> : tensor<2x2x3x2xi64>
   %result = "stablehlo.gather"(%operand, %start_indices) {
     dimension_numbers = #stablehlo.gather<
       offset_dims = [3, 4],
@@ -472,6 +483,7 @@ func.func @gather_0() {
     slice_sizes = array<i64: 1, 1, 2, 2>,
     indices_are_sorted = false
   } : (tensor<2x3x4x2xi32>, tensor<2x2x3x2xi64>) -> tensor<2x2x3x2x2xi32>
+  check.expect_eq_const %result, dense<[[[[[1, 2], [3, 4]],[[3, 4], [5, 6]],[[13, 14], [15, 16]]],[[[33, 34], [35, 36]],[[35, 36], [37, 38]],[[41, 42], [43, 44]]]],[[[[1, 2], [3, 4]],[[13, 14], [15, 16]],[[21, 22], [23, 24]]],[[[43, 44], [45, 46]],[[33, 34], [35, 36]],[[27, 28], [29, 30]]]]]> : tensor<2x2x3x2x2xi32>
   func.return
 }
 
@@ -893,6 +905,9 @@ func.func @rsqrt_0() {
 // -----
 
 func.func @scatter_0() {
+  %input = stablehlo.constant dense<[[[[1, 2], [3, 4], [5, 6], [7, 8]],[[9, 10],[11, 12], [13, 14], [15, 16]],[[17, 18], [19, 20], [21, 22], [23, 24]]],[[[25, 26], [27, 28], [29, 30], [31, 32]],[[33, 34], [35, 36], [37, 38], [39, 40]],[[41, 42], [43, 44], [45, 46], [47, 48]]]]> : tensor<2x3x4x2xi64>
+  %scatter_indices = stablehlo.constant dense<[[[[0, 0], [1, 0], [2, 1]],[[0, 1], [1, 1], [0, 9]]],[[[0, 0], [2, 1], [2, 2]],[[1, 2], [0, 1], [1, 0]]]]> : tensor<2x2x3x2xi64>
+  %update = stablehlo.constant dense<[[[[1, 1], [1, 1], [1, 1]],[[1, 1], [1, 1], [1, 1]]],[[[1, 1], [1, 1], [1, 1]],[[1, 1], [1, 1], [1, 1]]]]> : tensor<2x2x3x2x2xi64>
   %result = "stablehlo.scatter"(%input, %scatter_indices, %update) ({
     ^bb0(%arg0: tensor<i64>, %arg1: tensor<i64>):
       %0 = "stablehlo.add"(%arg0, %arg1) : (tensor<i64>, tensor<i64>) -> tensor<i64>
@@ -908,6 +923,7 @@ func.func @scatter_0() {
     indices_are_sorted = false,
     unique_indices = false
   } : (tensor<2x3x4x2xi64>, tensor<2x2x3x2xi64>, tensor<2x2x3x2x2xi64>) -> tensor<2x3x4x2xi64>
+  check.expect_eq_const %result, dense<[[[[3, 4], [6, 7], [6, 7], [7, 8]],[[9, 10],[11, 12], [15, 16], [17, 18]],[[17, 18], [19, 20], [22, 23], [24, 25]]],[[[25, 26], [28, 29], [30, 31], [31, 32]],[[35, 36], [38, 39], [38, 39], [39, 40]],[[41, 42], [44, 45], [46, 47], [47, 48]]]]> : tensor<2x3x4x2xi64>
   func.return
 }
 

@@ -288,6 +288,76 @@ def _lax(rng):
     return code + _compare(f"np.flip(x, {dims!r})", f"lax.rev(x, {dims!r})", 0)
 
 
+def _array_ops(rng):
+    """The sorting, padding and rearranging functions of xjit.numpy against numpy's."""
+    shape = _shape(rng, huge=0, rank=rng.choice([1, 1, 2, 3]))
+    r = len(shape)
+    floats = rng.random() < 0.6
+    dtype = rng.choice(["float32", "float32", "float16"] if floats else ["int32", "int8", "uint8"])
+    code = _array(rng, "x", shape, dtype)
+    axis = rng.choice([rng.randrange(-r, r), -1, 0, r, None])
+    kind = rng.randrange(10)
+    tol = TOL.get(dtype, 1e-3)
+    if kind == 0:
+        return code + _compare(f"np.sort(x, axis={axis!r})", f"jnp.sort(x, axis={axis!r})", 0)
+    if kind == 1:
+        # Stable on both sides: ties keep their order.
+        return code + _compare(f"np.argsort(x, axis={axis!r}, kind='stable')",
+                               f"jnp.argsort(x, axis={axis!r}, stable=True)", 0)
+    if kind == 2:
+        side = rng.choice(["left", "right"])
+        code += _array(rng, "v", _shape(rng, huge=0, rank=rng.choice([0, 1, 2])), dtype)
+        code += "s = np.sort(x.ravel())\n"
+        return code + _compare(f"np.searchsorted(s, v, side={side!r})",
+                               f"jnp.searchsorted(s, v, side={side!r})", 0)
+    if kind == 3:
+        modes = ["constant", "edge", "reflect", "symmetric", "wrap"]
+        if floats:
+            modes += ["maximum", "minimum", "mean", "median", "linear_ramp"]
+        mode = rng.choice(modes)
+        width = rng.choice([1, 2, (0, 3), ((1, 0),) * r, -1, ((1, 2, 3),) * r])
+        extra = ", constant_values=5" if mode == "constant" and rng.random() < 0.5 else ""
+        return code + _compare(f"np.pad(x, {width!r}, mode={mode!r}{extra})",
+                               f"jnp.pad(x, {width!r}, mode={mode!r}{extra})", tol)
+    if kind == 4:
+        shift = rng.choice([0, 1, -2, 7, (1, -1)])
+        ax = axis if not isinstance(shift, tuple) else rng.choice([(0, -1), (0, 0), 0])
+        return code + _compare(f"np.roll(x, {shift!r}, axis={ax!r})",
+                               f"jnp.roll(x, {shift!r}, axis={ax!r})", 0)
+    if kind == 5:
+        n = rng.choice([0, 1, 1, 2, 3, -1])
+        ax = axis if axis is not None else -1
+        return code + _compare(f"np.diff(x, n={n}, axis={ax!r})",
+                               f"jnp.diff(x, n={n}, axis={ax!r})", tol)
+    if kind == 6:
+        if rng.random() < 0.5:
+            reps = rng.choice([2, (1, 2), (2, 1, 1), 0])
+            return code + _compare(f"np.tile(x, {reps!r})", f"jnp.tile(x, {reps!r})", 0)
+        reps = rng.choice([0, 1, 2, 3, -1])
+        return code + _compare(f"np.repeat(x, {reps!r}, axis={axis!r})",
+                               f"jnp.repeat(x, {reps!r}, axis={axis!r})", 0)
+    if kind == 7:
+        spec, shapes = rng.choice([
+            ("ij,jk->ik", [(2, 3), (3, 4)]), ("ii->i", [(3, 3)]), ("ij->ji", [(2, 5)]),
+            ("...i,...i->...", [(2, 3, 4), (3, 4)]), ("i,j->ij", [(3,), (4,)]),
+            ("ijk->", [(2, 3, 1)]), ("bij,bjk->bik", [(2, 2, 3), (2, 3, 2)]),
+            ("ij,ij->i", [(3, 4), (3, 5)])])
+        code = "".join(_array(rng, f"a{i}", sh, "float32") for i, sh in enumerate(shapes))
+        ops = ", ".join(f"a{i}" for i in range(len(shapes)))
+        return code + _compare(f"np.einsum({spec!r}, {ops})", f"jnp.einsum({spec!r}, {ops})",
+                               1e-3)
+    if kind == 8 and floats:
+        q = rng.choice([0, 25, 50, 90, 100, 101, -1])
+        method = rng.choice(["linear", "lower", "higher", "midpoint"])
+        if rng.random() < 0.3:
+            return code + _compare(f"np.median(x, axis={axis!r})",
+                                   f"jnp.median(x, axis={axis!r})", tol)
+        return code + _compare(f"np.percentile(x, {q}, axis={axis!r}, method={method!r})",
+                               f"jnp.percentile(x, {q}, axis={axis!r}, method={method!r})", tol)
+    code = _array(rng, "x", shape, rng.choice(["int32", "int8", "uint8"]))
+    return code + _compare("np.unique(x)", "jnp.unique(x)", 0)
+
+
 def _jitted(rng):
     """One of the calls above inside jit: the traced path must agree too."""
     dtype = rng.choice(["float32", "int32"])
@@ -298,7 +368,7 @@ def _jitted(rng):
 
 
 GENERATORS = [_elementwise, _elementwise, _reduction, _shape_op, _creation, _indexing,
-              _lax, _lax, _jitted]
+              _lax, _lax, _array_ops, _jitted]
 
 
 def make_case(rng):

@@ -227,6 +227,86 @@ struct ReducePrecisionAttrs {
   }
 };
 
+// gather's dimension numbers (#stablehlo.gather<...>); every field optional.
+struct GatherDimensionNumbers {
+  static constexpr const char* kTypeName = "GatherDimensionNumbers";
+  static constexpr const char* kTextName = "stablehlo.gather";
+  std::vector<int64_t> offset_dims;
+  std::vector<int64_t> collapsed_slice_dims;
+  std::vector<int64_t> operand_batching_dims;
+  std::vector<int64_t> start_indices_batching_dims;
+  std::vector<int64_t> start_index_map;
+  int64_t index_vector_dim = 0;
+  static constexpr auto Fields() {
+    using D = GatherDimensionNumbers;
+    return std::make_tuple(
+        MakeField("offset_dims", &D::offset_dims, FieldUse::kOptional),
+        MakeField("collapsed_slice_dims", &D::collapsed_slice_dims, FieldUse::kOptional),
+        MakeField("operand_batching_dims", &D::operand_batching_dims, FieldUse::kOptional),
+        MakeField("start_indices_batching_dims", &D::start_indices_batching_dims,
+                  FieldUse::kOptional),
+        MakeField("start_index_map", &D::start_index_map, FieldUse::kOptional),
+        MakeField("index_vector_dim", &D::index_vector_dim, FieldUse::kOptional));
+  }
+};
+
+struct GatherAttrs {
+  GatherDimensionNumbers dimension_numbers;
+  std::vector<int64_t> slice_sizes;
+  bool indices_are_sorted = false;
+  static constexpr auto Fields() {
+    return std::make_tuple(MakeField("dimension_numbers", &GatherAttrs::dimension_numbers),
+                           MakeField("slice_sizes", &GatherAttrs::slice_sizes),
+                           MakeField("indices_are_sorted", &GatherAttrs::indices_are_sorted,
+                                     FieldUse::kDefaulted));
+  }
+};
+
+// scatter's dimension numbers (#stablehlo.scatter<...>); every field optional.
+struct ScatterDimensionNumbers {
+  static constexpr const char* kTypeName = "ScatterDimensionNumbers";
+  static constexpr const char* kTextName = "stablehlo.scatter";
+  std::vector<int64_t> update_window_dims;
+  std::vector<int64_t> inserted_window_dims;
+  std::vector<int64_t> input_batching_dims;
+  std::vector<int64_t> scatter_indices_batching_dims;
+  std::vector<int64_t> scatter_dims_to_operand_dims;
+  int64_t index_vector_dim = 0;
+  static constexpr auto Fields() {
+    using D = ScatterDimensionNumbers;
+    return std::make_tuple(
+        MakeField("update_window_dims", &D::update_window_dims, FieldUse::kOptional),
+        MakeField("inserted_window_dims", &D::inserted_window_dims, FieldUse::kOptional),
+        MakeField("input_batching_dims", &D::input_batching_dims, FieldUse::kOptional),
+        MakeField("scatter_indices_batching_dims", &D::scatter_indices_batching_dims,
+                  FieldUse::kOptional),
+        MakeField("scatter_dims_to_operand_dims", &D::scatter_dims_to_operand_dims,
+                  FieldUse::kOptional),
+        MakeField("index_vector_dim", &D::index_vector_dim, FieldUse::kOptional));
+  }
+};
+
+// scatter: operands are inputs..., scatter_indices, updates... (N + 1 + N).
+struct ScatterAttrs {
+  ScatterDimensionNumbers scatter_dimension_numbers;
+  bool indices_are_sorted = false;
+  bool unique_indices = false;
+  static constexpr auto Fields() {
+    return std::make_tuple(
+        MakeField("scatter_dimension_numbers", &ScatterAttrs::scatter_dimension_numbers),
+        MakeField("indices_are_sorted", &ScatterAttrs::indices_are_sorted, FieldUse::kDefaulted),
+        MakeField("unique_indices", &ScatterAttrs::unique_indices, FieldUse::kDefaulted));
+  }
+};
+
+// dynamic_slice: operands are the operand then one 0-d start index per dimension.
+struct DynamicSliceAttrs {
+  std::vector<int64_t> slice_sizes;
+  static constexpr auto Fields() {
+    return std::make_tuple(MakeField("slice_sizes", &DynamicSliceAttrs::slice_sizes));
+  }
+};
+
 template <typename Tuple>
 struct VariantOfTuple;
 template <typename... Ts>

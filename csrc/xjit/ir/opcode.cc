@@ -57,6 +57,7 @@ absl::string_view OpFamilyName(OpFamily family) {
     case OpFamily::kRandom: return "random";
     case OpFamily::kSort: return "sort";
     case OpFamily::kMap: return "map";
+    case OpFamily::kIndexing: return "indexing";
   }
   return "?";
 }

@@ -30,6 +30,7 @@ enum class OpFamily : uint8_t {
   kRandom,              // rng_bit_generator
   kSort,                // sort: 1-d slices ordered by a comparator region
   kMap,                 // map: a scalar region applied at every index
+  kIndexing,            // gather, scatter, dynamic_slice, dynamic_update_slice
 };
 
 // The typed attribute structs (ir/attributes.h), in variant order: an op's
@@ -52,7 +53,10 @@ enum class OpFamily : uint8_t {
   V(RngBitGeneratorAttrs)      \
   V(SortAttrs)                \
   V(MapAttrs)                 \
-  V(ReducePrecisionAttrs)
+  V(ReducePrecisionAttrs)       \
+  V(GatherAttrs)                \
+  V(ScatterAttrs)               \
+  V(DynamicSliceAttrs)
 
 enum class AttrsKind : uint8_t {
 #define XJIT_ATTRS_KIND_ENUM(s) k##s,
@@ -181,17 +185,27 @@ enum OpFlag : uint32_t {
 #define XJIT_MAP_OPS(V)                                                                            \
   V(Map, "map", kMap, kVariadic, MapAttrs, 1, kNoFlags)
 
+// Indexing: start indices are operands (data-dependent positions). gather
+// clamps its starts, scatter skips updates that fall outside (its region
+// combines the current and the update values: (N + N scalars) -> N scalars).
+#define XJIT_INDEXING_OPS(V)                                                                       \
+  V(Gather, "gather", kIndexing, kBinary, GatherAttrs, 0, kNoFlags)                                \
+  V(Scatter, "scatter", kIndexing, kVariadic, ScatterAttrs, 1, kMultipleResults)                   \
+  V(DynamicSlice, "dynamic_slice", kIndexing, kVariadic, DynamicSliceAttrs, 0, kNoFlags)           \
+  V(DynamicUpdateSlice, "dynamic_update_slice", kIndexing, kVariadic, NoAttrs, 0, kNoFlags)
+
 // Every op, in enum order.
 #define XJIT_OPCODES(V)                                                                  \
   XJIT_STRUCTURAL_OPS(V) XJIT_ELEMENTWISE_OPS(V) XJIT_DATA_MOVEMENT_OPS(V)                \
   XJIT_CONTRACTION_OPS(V) XJIT_REDUCTION_OPS(V) XJIT_TUPLE_OPS(V) XJIT_CALL_OPS(V)     \
-  XJIT_FUSION_OPS(V) XJIT_RANDOM_OPS(V) XJIT_SORT_OPS(V) XJIT_MAP_OPS(V)
+  XJIT_FUSION_OPS(V) XJIT_RANDOM_OPS(V) XJIT_SORT_OPS(V) XJIT_MAP_OPS(V)             \
+  XJIT_INDEXING_OPS(V)
 #define XJIT_ELEMENTWISE_OPS(V) \
   XJIT_ELEMENTWISE_UNARY_OPS(V) XJIT_ELEMENTWISE_BINARY_OPS(V) XJIT_ELEMENTWISE_TERNARY_OPS(V)
 #define XJIT_NON_ELEMENTWISE_OPS(V)                                                  \
   XJIT_STRUCTURAL_OPS(V) XJIT_DATA_MOVEMENT_OPS(V) XJIT_CONTRACTION_OPS(V)            \
   XJIT_REDUCTION_OPS(V) XJIT_TUPLE_OPS(V) XJIT_CALL_OPS(V) XJIT_FUSION_OPS(V)        \
-  XJIT_RANDOM_OPS(V) XJIT_SORT_OPS(V) XJIT_MAP_OPS(V)
+  XJIT_RANDOM_OPS(V) XJIT_SORT_OPS(V) XJIT_MAP_OPS(V) XJIT_INDEXING_OPS(V)
 
 // `case Opcode::kX:` for each row it is applied to.
 #define XJIT_OPCODE_CASE(e, name, family, arity, attrs, regions, flags) case Opcode::k##e:

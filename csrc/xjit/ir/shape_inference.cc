@@ -204,6 +204,14 @@ absl::StatusOr<Shape> InferUncheckedSize(Opcode op, absl::Span<const Shape* cons
       return si::InferMap(operands, attrs.get<MapAttrs>(), called);
     case Opcode::kBitcastConvert:
       return si::InferBitcastConvert(*operands[0], declared_result);
+    case Opcode::kGather:
+      return si::InferGather(*operands[0], *operands[1], attrs.get<GatherAttrs>());
+    case Opcode::kScatter:
+      return si::InferScatter(operands, attrs.get<ScatterAttrs>(), called);
+    case Opcode::kDynamicSlice:
+      return si::InferDynamicSlice(operands, attrs.get<DynamicSliceAttrs>());
+    case Opcode::kDynamicUpdateSlice:
+      return si::InferDynamicUpdateSlice(operands);
   }
   return absl::InternalError(
       absl::StrCat(OpcodeName(op), ": no shape inference rule (bug in InferShape)"));

@@ -2,7 +2,8 @@
 // instruction), made by passes/elementwise_fusion.cc. The region may hold only
 // what a backend can run as one pass over the elements: element-wise ops,
 // reshapes (the row-major order of elements is unchanged) and broadcasts of
-// one element (read in place, never materialised), all of one element count.
+// one element or of a region parameter (read in place, never materialised),
+// all of one element count.
 #include "absl/strings/str_cat.h"
 #include "xjit/ir/shape_inference_internal.h"
 
@@ -21,13 +22,15 @@ absl::Status CheckBody(const Computation& region) {
   for (const auto& instr : region.instructions()) {
     const Opcode op = instr->opcode();
     if (op == Opcode::kParameter) continue;
-    const bool allowed = IsElementwise(op) || op == Opcode::kReshape ||
-                         (op == Opcode::kBroadcastInDim && !instr->operands().empty() &&
-                          instr->operand(0)->shape().num_elements() == 1);
+    const bool allowed =
+        IsElementwise(op) || op == Opcode::kReshape ||
+        (op == Opcode::kBroadcastInDim && !instr->operands().empty() &&
+         (instr->operand(0)->shape().num_elements() == 1 ||
+          instr->operand(0)->opcode() == Opcode::kParameter));
     if (!allowed) {
       return BodyError(region, *instr,
-                       "may not be in a fusion region (element-wise ops, reshapes and broadcasts "
-                       "of one element only)");
+                       "may not be in a fusion region (element-wise ops, reshapes, broadcasts "
+                       "of one element and broadcasts of a region parameter only)");
     }
     if (instr->shape().is_tuple) return BodyError(region, *instr, "has a tuple result");
     if (elements < 0) elements = instr->shape().num_elements();

@@ -54,6 +54,12 @@ absl::StatusOr<Shape> InferMap(Operands inputs, const MapAttrs& attrs, Called ca
 absl::StatusOr<Shape> InferReducePrecision(const Shape& x, const ReducePrecisionAttrs& attrs);
 absl::StatusOr<Shape> InferBitcastConvert(const Shape& x, const Shape* declared);
 
+absl::StatusOr<Shape> InferGather(const Shape& operand, const Shape& start_indices,
+                                  const GatherAttrs& attrs);
+absl::StatusOr<Shape> InferScatter(Operands operands, const ScatterAttrs& attrs, Called called);
+absl::StatusOr<Shape> InferDynamicSlice(Operands operands, const DynamicSliceAttrs& attrs);
+absl::StatusOr<Shape> InferDynamicUpdateSlice(Operands operands);
+
 absl::StatusOr<Shape> InferTuple(Operands operands);
 absl::StatusOr<Shape> InferGetTupleElement(const Shape& tuple, const GetTupleElementAttrs& attrs);
 absl::StatusOr<Shape> InferCall(Operands operands, Called called);

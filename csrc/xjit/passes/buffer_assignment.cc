@@ -101,6 +101,7 @@ absl::StatusOr<BufferAssignment> BufferAssignment::Create(const Computation& ent
       case Opcode::kBitcastConvert:
       XJIT_SORT_OPS(XJIT_OPCODE_CASE)
       XJIT_MAP_OPS(XJIT_OPCODE_CASE)
+      XJIT_INDEXING_OPS(XJIT_OPCODE_CASE)
       XJIT_CONTRACTION_OPS(XJIT_OPCODE_CASE)
       XJIT_REDUCTION_OPS(XJIT_OPCODE_CASE)
       XJIT_FUSION_OPS(XJIT_OPCODE_CASE)

@@ -13,10 +13,13 @@
 namespace xjit::passes {
 namespace {
 
-// A broadcast of one element to many: read in place by a fused region.
-bool IsSplat(const Instruction& instr) {
+// A broadcast to more elements (a splat of one, or a row or column spread
+// over a matrix): copied into each region that reads it, with its operand as
+// the region's input, so it is read in place and never written out.
+bool IsReadInPlace(const Instruction& instr) {
   return instr.opcode() == Opcode::kBroadcastInDim && !instr.shape().is_tuple &&
-         instr.operand(0)->shape().num_elements() == 1 && instr.shape().num_elements() > 1;
+         !instr.operand(0)->shape().is_tuple &&
+         instr.operand(0)->shape().num_elements() < instr.shape().num_elements();
 }
 
 bool IsFusible(const Instruction& instr) {
@@ -31,9 +34,9 @@ struct Cluster {
   int64_t elements = 0;
   std::vector<const Instruction*> members;  // in schedule order
   int64_t num_elementwise = 0;
-  bool reads_splat = false;
+  bool reads_broadcast = false;
   bool open = true;
-  bool fused() const { return num_elementwise >= 2 || (num_elementwise == 1 && reads_splat); }
+  bool fused() const { return num_elementwise >= 2 || (num_elementwise == 1 && reads_broadcast); }
 };
 
 // Which cluster each instruction of the entry joins, and where each cluster
@@ -93,7 +96,7 @@ FusionPlan Plan(const Computation& c, const std::vector<bool>& live) {
       join(target, x);
       ++plan.clusters[target].num_elementwise;
       for (const Instruction* o : x->operands()) {
-        if (IsSplat(*o)) plan.clusters[target].reads_splat = true;
+        if (IsReadInPlace(*o)) plan.clusters[target].reads_broadcast = true;
       }
       continue;
     }
@@ -174,8 +177,8 @@ void FusionEmitter::MarkNeeded() {
     }
     for (const Instruction* o : x->operands()) {
       if (plan_.cluster_of[o->id()] == k) continue;
-      // A splat feeding an element-wise member is copied into the region.
-      if (IsElementwise(x->opcode()) && IsSplat(*o)) {
+      // A broadcast feeding an element-wise member is copied into the region.
+      if (IsElementwise(x->opcode()) && IsReadInPlace(*o)) {
         mark(o->operand(0));
       } else {
         mark(o);
@@ -194,7 +197,7 @@ absl::Status FusionEmitter::EmitCluster(int32_t k) {
   const Cluster& cluster = plan_.clusters[k];
   ComputationBuilder* rb = mb_.NewComputation(absl::StrCat(entry_.name(), ".fusion.", fusions_++));
   absl::flat_hash_map<const Instruction*, Instruction*> inside;  // old -> region value
-  absl::flat_hash_map<const Instruction*, Instruction*> params, splats;
+  absl::flat_hash_map<const Instruction*, Instruction*> params, broadcasts;
   std::vector<Instruction*> operands;
   auto parameter = [&](const Instruction* outer) {
     auto [it, fresh] = params.try_emplace(outer, nullptr);
@@ -211,8 +214,8 @@ absl::Status FusionEmitter::EmitCluster(int32_t k) {
     for (const Instruction* o : m->operands()) {
       if (plan_.cluster_of[o->id()] == k) {
         ops.push_back(inside.at(o));
-      } else if (IsElementwise(m->opcode()) && IsSplat(*o)) {
-        auto [it, fresh] = splats.try_emplace(o, nullptr);
+      } else if (IsElementwise(m->opcode()) && IsReadInPlace(*o)) {
+        auto [it, fresh] = broadcasts.try_emplace(o, nullptr);
         if (fresh) {
           auto b = cloner_.CloneInstruction(*o, {parameter(o->operand(0))}, *rb);
           if (!b.ok()) return b.status();

@@ -52,6 +52,10 @@ void SetJitCacheLimit(int64_t limit) {
   jit_cache_limit = limit;
 }
 
+// config "jax_disable_jit": jitted functions run their Python function
+// directly, op by op (JAX's disable_jit, for debugging). Read under the GIL.
+bool jit_disabled = false;
+
 // What one call's leaves were classified as, kept for the hit path.
 struct CallLeaves {
   PyTreeLeaves objects;
@@ -295,6 +299,13 @@ py::object JitFunction::Miss(PyObject* args, PyObject* kwargs, bool cacheable,
 }
 
 py::object JitFunction::Call(PyObject* args, PyObject* kwargs) {
+  if (jit_disabled) {
+    py::object fun = fun_;  // stays alive even if we are cleared meanwhile
+    if (!fun) throw py::type_error("jit function was cleared by the garbage collector");
+    PyObject* out = PyObject_Call(fun.ptr(), args, kwargs);
+    if (out == nullptr) throw py::error_already_set();
+    return py::reinterpret_steal<py::object>(out);
+  }
   CallSignature sig;
   CallLeaves leaves;
   const bool cacheable = MakeSignature(args, kwargs, sig, leaves);
@@ -354,6 +365,9 @@ void RegisterJit(py::module_& m) {
   m.def("set_jit_cache_size", &SetJitCacheLimit, py::arg("limit"),
         "Sets the most entries each jitted function's cache keeps (config 'jax_jit_cache_size').");
   m.def("get_jit_cache_size", [] { return jit_cache_limit; });
+  m.def("set_jit_disabled", [](bool disabled) { jit_disabled = disabled; }, py::arg("disabled"),
+        "Jitted functions call their Python function directly (config 'jax_disable_jit').");
+  m.def("get_jit_disabled", [] { return jit_disabled; });
 
   py::class_<JitCacheEntry, std::shared_ptr<JitCacheEntry>>(m, "JitCacheEntry")
       .def(py::init([](py::object executable, const PyTreeDef& out_treedef,

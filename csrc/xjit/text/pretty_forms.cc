@@ -686,6 +686,7 @@ const absl::flat_hash_map<std::string, Form>& PrettyForms() {
          {"precision", "precision_config", VK::kPrecisions},
          {"algorithm", "algorithm", VK::kAlgorithm}}}},
       {"stablehlo.reduce_precision", {{{"format", "", VK::kFormat}}}},
+      {"stablehlo.dynamic_slice", {{{"sizes", "slice_sizes", VK::kInts}}}},
       {"stablehlo.rng_bit_generator",
        {{{"algorithm", "rng_algorithm", VK::kEnum, "rng_algorithm"}}}},
   };

@@ -109,6 +109,13 @@ std::optional<std::string> PrettyOpText(const Instruction& instr,
         Head(instr, operands,
              absl::StrCat("dims = ", Ints(instr.attrs<BroadcastInDimAttrs>().broadcast_dimensions))),
         " : ", FunctionType(instr));
+  if (op == Opcode::kDynamicSlice)
+    return absl::StrCat(
+        Head(instr, operands,
+             absl::StrCat("sizes = ", Ints(instr.attrs<DynamicSliceAttrs>().slice_sizes))),
+        " : ", FunctionType(instr));
+  if (op == Opcode::kDynamicUpdateSlice)
+    return absl::StrCat(Head(instr, operands), " : ", FunctionType(instr));
   if (op == Opcode::kTranspose)
     return absl::StrCat(
         Head(instr, operands,

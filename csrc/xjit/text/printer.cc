@@ -61,7 +61,8 @@ template <typename M>
 std::string FieldText(const M& value, const char* int_type, bool nested) {
   constexpr FieldKind kind = KindOfMember<M>();
   if constexpr (kind == FieldKind::kInt) {
-    return absl::StrCat(value, " : ", int_type);
+    // Inside #stablehlo.gather<...> an integer has no type (index_vector_dim = 1).
+    return nested ? absl::StrCat(value) : absl::StrCat(value, " : ", int_type);
   } else if constexpr (kind == FieldKind::kBool) {
     return value ? "true" : "false";
   } else if constexpr (kind == FieldKind::kIntList) {

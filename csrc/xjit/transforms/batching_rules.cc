@@ -12,6 +12,7 @@
 #include "xjit/ir/dtype_dispatch.h"
 #include "xjit/ir/literal.h"
 #include "xjit/transforms/custom_rules.h"
+#include "xjit/transforms/indexing_rules.h"
 #include "xjit/transforms/status_macros.h"
 #include "xjit/transforms/stop_gradient.h"
 
@@ -359,6 +360,10 @@ BatchRule BatchRuleFor(Opcode op) {
     case Opcode::kSort: return SortB;
     case Opcode::kMap: return MapB;
     case Opcode::kBitcastConvert: return BitcastConvertB;
+    case Opcode::kGather: return GatherB;
+    case Opcode::kScatter: return ScatterB;
+    case Opcode::kDynamicSlice: return DynamicSliceB;
+    case Opcode::kDynamicUpdateSlice: return DynamicUpdateSliceB;
   }
   return nullptr;
 }

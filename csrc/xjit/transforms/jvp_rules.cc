@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "xjit/transforms/custom_rules.h"
+#include "xjit/transforms/indexing_rules.h"
 #include "xjit/transforms/status_macros.h"
 #include "xjit/transforms/stop_gradient.h"
 
@@ -569,14 +570,18 @@ JvpRule JvpRuleFor(Opcode op) {
     case Opcode::kParameter:  // bound by the driver
     case Opcode::kTuple:
     case Opcode::kGetTupleElement:
-    // No rule: rng_bit_generator's results are integers (never asked);
-    // sort needs gather (the permutation applied to tangents); map and a
-    // float-to-float bitcast are not differentiable here yet.
+    // No rule: rng_bit_generator's results are integers (never asked); map
+    // and a float-to-float bitcast are not differentiable here yet.
     case Opcode::kRngBitGenerator:
-    case Opcode::kSort: case Opcode::kMap:
+    case Opcode::kMap:
     case Opcode::kBitcastConvert:
       return nullptr;
     case Opcode::kReducePrecision: return ReducePrecisionJvp;
+    case Opcode::kSort: return SortJvp;
+    case Opcode::kGather: return GatherJvp;
+    case Opcode::kScatter: return ScatterJvp;
+    case Opcode::kDynamicSlice: return DynamicSliceJvp;
+    case Opcode::kDynamicUpdateSlice: return DynamicUpdateSliceJvp;
     case Opcode::kConstant:
     case Opcode::kIota:
     case Opcode::kCeil:

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "xjit/transforms/custom_rules.h"
+#include "xjit/transforms/indexing_rules.h"
 #include "xjit/transforms/status_macros.h"
 
 namespace xjit::transforms {
@@ -414,6 +415,10 @@ TransposeRule TransposeRuleFor(Opcode op) {
     case Opcode::kBitcastConvert:
       return nullptr;
     case Opcode::kReducePrecision: return ReducePrecisionT;
+    case Opcode::kGather: return GatherT;
+    case Opcode::kScatter: return ScatterT;
+    case Opcode::kDynamicSlice: return DynamicSliceT;
+    case Opcode::kDynamicUpdateSlice: return DynamicUpdateSliceT;
     case Opcode::kCall: return CallT;
   }
   return nullptr;

@@ -14,6 +14,7 @@ Example:
 from __future__ import annotations
 
 import collections
+import contextlib
 import functools
 import inspect
 from typing import Callable
@@ -296,6 +297,8 @@ class _PyJitFunction:
         self._cache: collections.OrderedDict = collections.OrderedDict()  # LRU order
 
     def __call__(self, *args, **kwargs):
+        if config.read("jax_disable_jit"):
+            return self._fun(*args, **kwargs)
         dyn_args, dyn_kwargs, _, statics, static_kw = _split_statics(
             args, kwargs, self._static_argnums, self._static_argnames)
         static_key = (tuple(sorted(statics.items())), tuple(sorted(static_kw.items())))
@@ -534,6 +537,41 @@ def block_until_ready(x):
         if isinstance(leaf, Array):
             leaf.block_until_ready()
     return x
+
+
+@contextlib.contextmanager
+def disable_jit(disable: bool = True):
+    """Within the context, jitted functions run their Python code op by op
+    (for debugging: prints and Python control flow see concrete values).
+
+    Example:
+        >>> with disable_jit():
+        ...     print(jit(lambda x: x + 1)(1))
+        2
+    """
+    old = config.read("jax_disable_jit")
+    config.update("jax_disable_jit", disable)
+    try:
+        yield
+    finally:
+        config.update("jax_disable_jit", old)
+
+
+def device_get(x):
+    """Every array in pytree ``x`` as a numpy array (other leaves as they are).
+
+    Example:
+        >>> device_get({"a": device_put(np.float32(2))})
+        {'a': array(2., dtype=float32)}
+    """
+    leaves, tree = _xjit.tree_flatten(x)
+    out = []
+    for leaf in leaves:
+        if isinstance(leaf, Array):
+            leaf.block_until_ready()
+            leaf = np.asarray(leaf)
+        out.append(leaf)
+    return tree.unflatten(out)
 
 
 @api_boundary

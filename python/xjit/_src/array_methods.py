@@ -19,6 +19,7 @@ from xjit import _xjit
 from xjit._src import core, dispatch
 from xjit._src.lax import elementwise as lax_ew
 from xjit._src.lax import shapes as lax_shapes
+from xjit._src.numpy import at as np_at
 from xjit._src.numpy import cumulative as np_cumulative
 from xjit._src.numpy import diagonal as np_diagonal
 from xjit._src.numpy import elementwise as np_elementwise
@@ -154,6 +155,10 @@ def _getitem(self, idx):
     return np_indexing.getitem(self, idx)
 
 
+def _at(self):
+    return np_at._IndexUpdateHelper(self)
+
+
 def _len(self):
     if not self.shape:
         raise TypeError("len() of unsized object")
@@ -270,6 +275,7 @@ def _common_methods() -> dict:
         "reshape": reshape, "transpose": transpose, "flatten": flatten, "astype": astype,
         "T": property(_t), "mT": property(_mt), "real": property(_real),
         "imag": property(_imag), "__getitem__": _getitem, "__len__": _len,
+        "at": property(_at),
         "__array_priority__": 100, "__hash__": None,
     })
     return methods

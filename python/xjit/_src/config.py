@@ -28,6 +28,8 @@ class Config:
         # The most entries each jitted function's cache keeps (least recently
         # used evicted first); JAX's pjit cache holds 4096.
         "jax_jit_cache_size": 4096,
+        # Jitted functions run their Python code op by op (disable_jit).
+        "jax_disable_jit": False,
     }
 
     def __init__(self):
@@ -42,7 +44,7 @@ class Config:
         """
         if name not in self._values:
             raise AttributeError(f"Unrecognized config option: {name}")
-        if name == "jax_enable_x64":
+        if name in ("jax_enable_x64", "jax_disable_jit"):
             value = bool(value)
         elif name == "jax_jit_cache_size":
             value = _positive_int(name, value)

@@ -26,6 +26,11 @@ from xjit._src.lax.reductions import (
     reduce_sum)
 from xjit._src.lax.special import digamma, erf_inv, erfc, lgamma
 from xjit._src.lax.sorting import sort, sort_key_val, top_k
+from xjit._src.lax.slicing import (
+    GatherDimensionNumbers, GatherScatterMode, ScatterDimensionNumbers, dynamic_index_in_dim,
+    dynamic_slice, dynamic_slice_in_dim, dynamic_update_index_in_dim, dynamic_update_slice,
+    dynamic_update_slice_in_dim, gather, scatter, scatter_add, scatter_apply, scatter_max,
+    scatter_min, scatter_mul, scatter_sub)
 from xjit._src.lax.shapes import (
     broadcast, broadcast_in_dim, broadcasted_iota, concatenate, expand_dims, full, full_like,
     index_in_dim, iota, pad, reshape, rev, slice, slice_in_dim, squeeze, transpose,

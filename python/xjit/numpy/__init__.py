@@ -41,7 +41,8 @@ from xjit._src.numpy.shape_ops import (  # noqa: F401
 from xjit._src.numpy.linalg_ops import matmul, dot, vdot, inner, outer, tensordot  # noqa: F401
 from xjit._src.numpy.cumulative import (  # noqa: F401
     cumsum, cumprod, cumulative_sum, cumulative_prod, nancumsum, nancumprod)
-from xjit._src.numpy.indexing import take  # noqa: F401
+from xjit._src.numpy.indexing import take, take_along_axis  # noqa: F401
+from xjit._src.numpy.at import put_along_axis  # noqa: F401
 from xjit._src.numpy.sorting import (  # noqa: F401
     sort, argsort, lexsort, partition, argpartition, searchsorted, nonzero, argwhere, flatnonzero)
 from xjit._src.numpy.setops import unique  # noqa: F401

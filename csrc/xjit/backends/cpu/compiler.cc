@@ -15,11 +15,13 @@
 #include "xjit/backends/cpu/donation.h"
 #include "xjit/backends/cpu/elementwise.h"
 #include "xjit/backends/cpu/fusion.h"
+#include "xjit/backends/cpu/gather.h"
 #include "xjit/backends/cpu/map.h"
 #include "xjit/backends/cpu/matmul.h"
 #include "xjit/backends/cpu/program.h"
 #include "xjit/backends/cpu/reduce.h"
 #include "xjit/backends/cpu/rng_bit_generator.h"
+#include "xjit/backends/cpu/scatter.h"
 #include "xjit/backends/cpu/sort.h"
 #include "xjit/backends/cpu/work_estimate.h"
 #include "xjit/passes/buffer_assignment.h"
@@ -137,6 +139,22 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
     case Opcode::kMap:
       if (absl::Status s = array_operands(); !s.ok()) return s;
       thunk = MakeMapThunk(instr, in, out[0]);
+      break;
+    case Opcode::kGather:
+      if (absl::Status s = array_operands(); !s.ok()) return s;
+      thunk = MakeGatherThunk(instr, in, out[0]);
+      break;
+    case Opcode::kDynamicSlice:
+      if (absl::Status s = array_operands(); !s.ok()) return s;
+      thunk = MakeDynamicSliceThunk(instr, in, out[0]);
+      break;
+    case Opcode::kScatter:
+      if (absl::Status s = array_operands(); !s.ok()) return s;
+      thunk = MakeScatterThunk(instr, in, out);
+      break;
+    case Opcode::kDynamicUpdateSlice:
+      if (absl::Status s = array_operands(); !s.ok()) return s;
+      thunk = MakeDynamicUpdateSliceThunk(instr, in, out[0]);
       break;
     case Opcode::kBitcastConvert:  // the same little-endian bytes, retyped
       if (absl::Status s = array_operands(); !s.ok()) return s;

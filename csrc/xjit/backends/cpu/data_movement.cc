@@ -148,6 +148,7 @@ absl::StatusOr<std::vector<CopyPiece>> PlanPieces(const Instruction& instr, int*
     XJIT_RANDOM_OPS(XJIT_OPCODE_CASE)
     XJIT_SORT_OPS(XJIT_OPCODE_CASE)
     XJIT_MAP_OPS(XJIT_OPCODE_CASE)
+    XJIT_INDEXING_OPS(XJIT_OPCODE_CASE)
     case Opcode::kBitcastConvert:  // a plain copy (compiler.cc)
       break;
   }

@@ -109,6 +109,7 @@ bool ResultMayReuseParameter(const BufferAssignment& assignment, int64_t result,
     XJIT_RANDOM_OPS(XJIT_OPCODE_CASE)
     XJIT_SORT_OPS(XJIT_OPCODE_CASE)
     XJIT_MAP_OPS(XJIT_OPCODE_CASE)
+    XJIT_INDEXING_OPS(XJIT_OPCODE_CASE)
       return false;
   }
   return false;

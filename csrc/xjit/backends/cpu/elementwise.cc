@@ -277,7 +277,20 @@ ElementwiseThunk::ElementwiseThunk(ElementwiseKernel kernel, std::vector<SlotId>
     : kernel_(kernel), inputs_(std::move(inputs)), strides_(std::move(strides)),
       input_widths_(std::move(input_widths)), output_(output), output_width_(output_width), n_(n) {}
 
+ElementwiseThunk::ElementwiseThunk(std::shared_ptr<const BroadcastReader> broadcast,
+                                   SlotId input, int64_t input_width, SlotId output, int64_t n)
+    : broadcast_(std::move(broadcast)), inputs_{input}, strides_{0}, input_widths_{input_width},
+      output_(output), output_width_(input_width), n_(n) {}
+
 void ElementwiseThunk::Execute(void* const* buffers) const {
+  if (broadcast_ != nullptr) {
+    const void* x = buffers[inputs_[0]];
+    auto* out = static_cast<unsigned char*>(buffers[output_]);
+    ParallelFor(n_, kTile, n_, [&](int64_t begin, int64_t end) {
+      broadcast_->Read(x, out + begin * output_width_, begin, end - begin);
+    });
+    return;
+  }
   const void* in[3] = {nullptr, nullptr, nullptr};
   for (size_t i = 0; i < inputs_.size(); ++i) in[i] = buffers[inputs_[i]];
   void* out = buffers[output_];
@@ -303,6 +316,8 @@ FusedElementwiseThunk::FusedElementwiseThunk(std::vector<std::unique_ptr<Element
   for (const auto& t : chain) {
     Op op;
     op.kernel = t->kernel();
+    op.broadcast = t->broadcast().get();
+    if (op.broadcast != nullptr) readers_.push_back(t->broadcast());
     op.strides = t->strides();
     for (size_t i = 0; i < t->inputs().size(); ++i) {
       SlotId s = t->inputs()[i];
@@ -323,6 +338,10 @@ void FusedElementwiseThunk::RunTiles(void* const* buffers, unsigned char* scratc
   for (int64_t tile = first_tile; tile < end_tile; ++tile) {
     int64_t begin = tile * kTile, count = std::min(kTile, n_ - begin);
     for (const Op& op : ops_) {
+      if (op.broadcast != nullptr) {
+        op.broadcast->Read(buffers[op.inputs[0].slot], address(op.output, begin), begin, count);
+        continue;
+      }
       const void* in[3] = {nullptr, nullptr, nullptr};
       for (size_t i = 0; i < op.inputs.size(); ++i) in[i] = address(op.inputs[i], begin);
       op.kernel(in, op.strides.data(), address(op.output, begin), 0, count);
@@ -365,6 +384,13 @@ absl::StatusOr<std::unique_ptr<ElementwiseThunk>> MakeElementwiseOp(
   return std::make_unique<ElementwiseThunk>(*kernel, std::move(inputs), std::move(strides),
                                             std::move(widths), output,
                                             ByteWidth(instr.shape().dtype), n);
+}
+
+std::unique_ptr<ElementwiseThunk> MakeBroadcastReadOp(const Instruction& broadcast,
+                                                      SlotId operand, SlotId output) {
+  return std::make_unique<ElementwiseThunk>(std::make_shared<const BroadcastReader>(broadcast),
+                                            operand, ByteWidth(broadcast.shape().dtype), output,
+                                            broadcast.shape().num_elements());
 }
 
 absl::StatusOr<std::unique_ptr<Thunk>> MakeElementwiseThunk(const Instruction& instr,

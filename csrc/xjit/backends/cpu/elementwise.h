@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "xjit/backends/cpu/broadcast_reader.h"
 #include "xjit/backends/cpu/thunk.h"
 #include "xjit/ir/graph.h"
 
@@ -34,9 +35,13 @@ class ElementwiseThunk : public Thunk {
   ElementwiseThunk(ElementwiseKernel kernel, std::vector<SlotId> inputs,
                    std::vector<int64_t> strides, std::vector<int64_t> input_widths,
                    SlotId output, int64_t output_width, int64_t n);
+  // A broadcast read from its operand (`input`) instead of a kernel.
+  ElementwiseThunk(std::shared_ptr<const BroadcastReader> broadcast, SlotId input,
+                   int64_t input_width, SlotId output, int64_t n);
   void Execute(void* const* buffers) const override;
 
   ElementwiseKernel kernel() const { return kernel_; }
+  const std::shared_ptr<const BroadcastReader>& broadcast() const { return broadcast_; }
   const std::vector<SlotId>& inputs() const { return inputs_; }
   const std::vector<int64_t>& strides() const { return strides_; }
   const std::vector<int64_t>& input_widths() const { return input_widths_; }
@@ -45,7 +50,8 @@ class ElementwiseThunk : public Thunk {
   int64_t num_elements() const { return n_; }
 
  private:
-  ElementwiseKernel kernel_;
+  ElementwiseKernel kernel_ = nullptr;
+  std::shared_ptr<const BroadcastReader> broadcast_;  // set instead of kernel_
   std::vector<SlotId> inputs_;
   std::vector<int64_t> strides_, input_widths_;
   SlotId output_;
@@ -73,6 +79,7 @@ class FusedElementwiseThunk : public Thunk {
   };
   struct Op {
     ElementwiseKernel kernel;
+    const BroadcastReader* broadcast;  // instead of kernel: reads inputs[0] in place
     std::vector<Operand> inputs;
     std::vector<int64_t> strides;
     Operand output;
@@ -81,6 +88,7 @@ class FusedElementwiseThunk : public Thunk {
                 int64_t end_tile) const;
 
   std::vector<Op> ops_;
+  std::vector<std::shared_ptr<const BroadcastReader>> readers_;  // owners of ops_' readers
   int64_t n_ = 0;
   std::vector<int64_t> local_offsets_;  // in bytes, within one thread's scratch
   int64_t scratch_bytes_ = 0;
@@ -97,6 +105,10 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeElementwiseThunk(const Instruction& i
                                                             std::vector<SlotId> inputs,
                                                             SlotId output,
                                                             const std::vector<bool>& splat = {});
+// A fusion region's broadcast_in_dim of a non-scalar operand held in the
+// slot `operand`: its elements are read from the operand where they are needed.
+std::unique_ptr<ElementwiseThunk> MakeBroadcastReadOp(const Instruction& broadcast,
+                                                      SlotId operand, SlotId output);
 // Writes element 0 of `source` (`width` bytes) to all `n` elements of `output`:
 // a splat for the ops that cannot read one in place (unary ops, convert).
 absl::StatusOr<std::unique_ptr<ElementwiseThunk>> MakeSplatOp(SlotId source, SlotId output,

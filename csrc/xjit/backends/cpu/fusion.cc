@@ -64,7 +64,22 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeFusionThunk(const Instruction& fusion
       continue;
     }
     if (op == Opcode::kBroadcastInDim) {
-      values[instr.get()] = {values.at(instr->operand(0)).slot, true};
+      const Value source = values.at(instr->operand(0));
+      if (source.splat || instr->operand(0)->shape().num_elements() == 1) {
+        values[instr.get()] = {source.slot, true};
+        continue;
+      }
+      // A row or column spread over the result: read from the operand per
+      // tile (elementwise_fusion.cc only brings in broadcasts of inputs).
+      if (source.slot < 0) {
+        return absl::UnimplementedError(
+            "fusion: a broadcast of a value computed inside the region is not supported by the "
+            "cpu backend");
+      }
+      SlotId out = new_local();
+      chain.push_back(MakeBroadcastReadOp(*instr, source.slot, out));
+      *work += instr->shape().num_elements();
+      values[instr.get()] = {out, false};
       continue;
     }
     const int64_t n = instr->shape().num_elements();

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "xjit/backends/common/reduce_body.h"
 #include "xjit/backends/common/reduction_geometry.h"
+#include "xjit/backends/cpu/isa_clones.h"
 #include "xjit/backends/cpu/parallel.h"
 #include "xjit/backends/cpu/scalar_evaluator.h"
 #include "xjit/backends/cpu/scalar_ops.h"
@@ -20,6 +21,36 @@ using common::OutputBase;
 using Geometry = common::ReductionGeometry;
 
 // ----------------------------------------------------------- typed fast path
+
+// `acc` combined with the n elements x[0], x[s], ...: contiguous runs use
+// lanes so the loop vectorises (a reassociation the reduce spec allows).
+// Cloned per ISA; omp simd because GCC otherwise leaves select-based bodies
+// (max and min with their NaN and signed-zero rules) scalar.
+template <typename Op, typename C, typename T>
+XJIT_ISA_CLONES C ReduceRun(const T* x, int64_t n, int64_t s, C acc) {
+  // 32 lanes: several independent vector chains, so a body of many
+  // dependent instructions (max: compare, blend, NaN checks) overlaps.
+  constexpr int kLanes = 32;
+  int64_t i = 0;
+  if (s == 1 && n >= 2 * kLanes) {
+    C lanes[kLanes];
+    for (int j = 0; j < kLanes; ++j) lanes[j] = C(x[j]);
+    for (i = kLanes; i + kLanes <= n; i += kLanes) {
+#pragma omp simd
+      for (int j = 0; j < kLanes; ++j) lanes[j] = Op::Apply(lanes[j], C(x[i + j]));
+    }
+    for (int j = 0; j < kLanes; ++j) acc = Op::Apply(acc, lanes[j]);
+  }
+  for (; i < n; ++i) acc = Op::Apply(acc, C(x[i * s]));
+  return acc;
+}
+
+// acc[j] combined with x[j] for j < n (one row of an outer-mode reduction).
+template <typename Op, typename C, typename T>
+XJIT_ISA_CLONES void AccumulateRow(C* __restrict acc, const T* __restrict x, int64_t n) {
+#pragma omp simd
+  for (int64_t j = 0; j < n; ++j) acc[j] = Op::Apply(acc[j], C(x[j]));
+}
 
 template <typename Op, typename T>
 void FastReduce(const Geometry& g, const T* in, const T* init_ptr, T* out) {
@@ -38,17 +69,7 @@ void FastReduce(const Geometry& g, const T* in, const T* init_ptr, T* out) {
         C acc = init;
         if (g.num_reduced > 0) {
           ForEachReducedRun(g, OutputBase(g, o), [&](int64_t off, int64_t n, int64_t s) {
-            const T* x = in + off;
-            int64_t i = 0;
-            if (s == 1 && n >= 64) {
-              C lanes[8];
-              for (int j = 0; j < 8; ++j) lanes[j] = C(x[j]);
-              for (i = 8; i + 8 <= n; i += 8) {
-                for (int j = 0; j < 8; ++j) lanes[j] = Op::Apply(lanes[j], C(x[i + j]));
-              }
-              for (int j = 0; j < 8; ++j) acc = Op::Apply(acc, lanes[j]);
-            }
-            for (; i < n; ++i) acc = Op::Apply(acc, C(x[i * s]));
+            acc = ReduceRun<Op, C, T>(in + off, n, s, acc);
           });
         }
         out[o] = T(acc);
@@ -72,10 +93,7 @@ void FastReduce(const Geometry& g, const T* in, const T* init_ptr, T* out) {
       for (int64_t j = 0; j < nj; ++j) acc[j] = init;
       int64_t base = OutputBase(outer_g, ob) + j0;
       ForEachReducedRun(g, base, [&](int64_t off, int64_t n, int64_t s) {
-        for (int64_t i = 0; i < n; ++i) {
-          const T* x = in + off + i * s;
-          for (int64_t j = 0; j < nj; ++j) acc[j] = Op::Apply(acc[j], C(x[j]));
-        }
+        for (int64_t i = 0; i < n; ++i) AccumulateRow<Op, C, T>(acc, in + off + i * s, nj);
       });
       T* y = out + ob * L + j0;
       for (int64_t j = 0; j < nj; ++j) y[j] = T(acc[j]);

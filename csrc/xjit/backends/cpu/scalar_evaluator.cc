@@ -72,6 +72,7 @@ absl::StatusOr<ScalarEvaluator> ScalarEvaluator::Compile(const Computation& regi
       case Opcode::kRngBitGenerator:
       case Opcode::kSort:
       case Opcode::kMap: case Opcode::kBitcastConvert:
+      XJIT_INDEXING_OPS(XJIT_OPCODE_CASE)
         return fail(instr, "");
     }
   }

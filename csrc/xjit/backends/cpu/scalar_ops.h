@@ -29,6 +29,18 @@ template <typename T> inline constexpr bool kIsFloat = std::is_floating_point_v<
 template <typename T> inline constexpr bool kIsComplex = is_complex_v<T>;
 template <typename T> inline constexpr bool kIsNumeric = kIsInt<T> || kIsFloat<T> || kIsComplex<T>;
 
+// Bitwise AND/OR of two floats' representations (for signed zeros).
+template <typename T>
+inline T BitsAnd(T a, T b) {
+  using U = std::conditional_t<sizeof(T) == 8, uint64_t, uint32_t>;
+  return __builtin_bit_cast(T, static_cast<U>(__builtin_bit_cast(U, a) & __builtin_bit_cast(U, b)));
+}
+template <typename T>
+inline T BitsOr(T a, T b) {
+  using U = std::conditional_t<sizeof(T) == 8, uint64_t, uint32_t>;
+  return __builtin_bit_cast(T, static_cast<U>(__builtin_bit_cast(U, a) | __builtin_bit_cast(U, b)));
+}
+
 // Unsigned twin used for wrapping arithmetic (signed overflow is UB in C++).
 // Narrow types promote to int in C++, so they wrap through uint32_t instead.
 template <typename T> struct WrapOf { using type = std::make_unsigned_t<T>; };
@@ -275,10 +287,12 @@ struct Maximum : DefaultOut {
     if constexpr (kIsBool<T>) return a || b;
     else if constexpr (kIsInt<T>) return a > b ? a : b;
     else if constexpr (kIsFloat<T>) {
-      if (std::isnan(a)) return a;
-      if (std::isnan(b)) return b;
-      if (a == b) return std::signbit(a) ? b : a;
-      return a > b ? a : b;
+      // Selects only, so loops vectorise: NaN wins (a NaN a fails both
+      // compares and stays); of equal values the AND of their bits, which
+      // makes +0 beat -0.
+      T r = b > a ? b : a;
+      r = a == b ? BitsAnd(a, b) : r;
+      return b != b ? b : r;
     } else {
       bool a_wins = a.real() > b.real() || (a.real() == b.real() && a.imag() > b.imag());
       return a_wins ? a : b;
@@ -291,10 +305,10 @@ struct Minimum : DefaultOut {
     if constexpr (kIsBool<T>) return a && b;
     else if constexpr (kIsInt<T>) return a < b ? a : b;
     else if constexpr (kIsFloat<T>) {
-      if (std::isnan(a)) return a;
-      if (std::isnan(b)) return b;
-      if (a == b) return std::signbit(a) ? a : b;
-      return a < b ? a : b;
+      // As Maximum: the OR of equal values' bits makes -0 beat +0.
+      T r = b < a ? b : a;
+      r = a == b ? BitsOr(a, b) : r;
+      return b != b ? b : r;
     } else {
       bool a_wins = a.real() < b.real() || (a.real() == b.real() && a.imag() < b.imag());
       return a_wins ? a : b;

@@ -127,6 +127,47 @@ absl::StatusOr<Value> EvalMapInstr(const Instruction& instr,
   return Wrap(EvalMap(inputs, instr.shape().dtype, apply));
 }
 
+absl::StatusOr<Value> EvalIndexingInstr(const Instruction& instr,
+                                        const std::vector<const Value*>& operands) {
+  std::vector<const Literal*> arrays;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    absl::StatusOr<const Literal*> l = ArrayOperand(operands, i);
+    if (!l.ok()) return l.status();
+    arrays.push_back(*l);
+  }
+  const absl::Span<const Literal* const> all(arrays);
+  const Opcode op = instr.opcode();
+  if (op == Opcode::kGather) {
+    if (arrays.size() != 2) return absl::InvalidArgumentError("gather: needs two operands");
+    return Wrap(EvalGather(*arrays[0], *arrays[1], instr.attrs<GatherAttrs>(), instr.shape()));
+  }
+  if (op == Opcode::kDynamicSlice) {
+    if (arrays.empty()) return absl::InvalidArgumentError("dynamic_slice: needs an operand");
+    return Wrap(EvalDynamicSlice(*arrays[0], all.subspan(1),
+                                 instr.attrs<DynamicSliceAttrs>().slice_sizes));
+  }
+  if (op == Opcode::kDynamicUpdateSlice) {
+    if (arrays.size() < 2) return absl::InvalidArgumentError("dynamic_update_slice: operands");
+    return Wrap(EvalDynamicUpdateSlice(*arrays[0], *arrays[1], all.subspan(2)));
+  }
+  if (op == Opcode::kScatter) {
+    if (arrays.size() < 3 || arrays.size() % 2 == 0 || instr.called_computations().size() != 1) {
+      return absl::InvalidArgumentError("scatter: needs N inputs, indices, N updates, a body");
+    }
+    const size_t n = (arrays.size() - 1) / 2;
+    const Computation& body = *instr.called_computations()[0];
+    ReduceBody fn = [&body](std::vector<Literal> args) { return RunRegion(body, std::move(args)); };
+    absl::StatusOr<std::vector<Literal>> results = EvalScatter(
+        all.subspan(0, n), *arrays[n], all.subspan(n + 1, n), instr.attrs<ScatterAttrs>(), fn);
+    if (!results.ok()) return results.status();
+    if (n == 1) return Value(std::move((*results)[0]));
+    std::vector<Value> elements;
+    for (Literal& l : *results) elements.emplace_back(std::move(l));
+    return Value::Tuple(std::move(elements));
+  }
+  return absl::InternalError("not an indexing op");
+}
+
 absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
                                       const std::vector<const Value*>& operands,
                                       absl::Span<const Value> args) {
@@ -240,6 +281,8 @@ absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
       return EvalSortInstr(instr, operands);
     case Opcode::kMap:
       return EvalMapInstr(instr, operands);
+    XJIT_INDEXING_OPS(XJIT_OPCODE_CASE)
+      return EvalIndexingInstr(instr, operands);
     case Opcode::kBitcastConvert: {
       XJIT_ARRAY(x, 0);
       return Wrap(EvalBitcastConvert(x, instr.shape()));

@@ -69,6 +69,21 @@ using MapComputation = std::function<absl::StatusOr<Literal>(std::vector<Literal
 absl::StatusOr<Literal> EvalMap(absl::Span<const Literal* const> inputs, DType result_type,
                                 const MapComputation& fn);
 
+// Indexing (gather.cc). scatter's update_computation takes the N current
+// values then the N update values and returns the N new values.
+absl::StatusOr<Literal> EvalGather(const Literal& operand, const Literal& start_indices,
+                                   const GatherAttrs& attrs, const Shape& result_shape);
+absl::StatusOr<std::vector<Literal>> EvalScatter(absl::Span<const Literal* const> inputs,
+                                                 const Literal& scatter_indices,
+                                                 absl::Span<const Literal* const> updates,
+                                                 const ScatterAttrs& attrs,
+                                                 const ReduceBody& update_computation);
+absl::StatusOr<Literal> EvalDynamicSlice(const Literal& operand,
+                                         absl::Span<const Literal* const> starts,
+                                         absl::Span<const int64_t> slice_sizes);
+absl::StatusOr<Literal> EvalDynamicUpdateSlice(const Literal& operand, const Literal& update,
+                                               absl::Span<const Literal* const> starts);
+
 // Bit-level ops (bits.cc).
 absl::StatusOr<Literal> EvalReducePrecision(const Literal& x, int64_t exponent_bits,
                                             int64_t mantissa_bits);

@@ -25,6 +25,8 @@ bool SupportsOp(Opcode op) {
     case Opcode::kRngBitGenerator:
     case Opcode::kSort: case Opcode::kMap: case Opcode::kReducePrecision:
     case Opcode::kBitcastConvert:
+    case Opcode::kGather: case Opcode::kScatter: case Opcode::kDynamicSlice:
+    case Opcode::kDynamicUpdateSlice:
       return true;
   }
   return false;

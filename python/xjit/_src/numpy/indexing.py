@@ -1,10 +1,11 @@
 """numpy indexing (``x[idx]``) for xjit arrays and tracers.
 
 Basic indexing (ints, slices with any step, None, Ellipsis) lowers to one
-``lax.slice``, ``lax.rev`` for negative steps and a ``lax.reshape``. Advanced
-indexing (integer arrays, concrete boolean masks, traced integer scalars) follows
-numpy's placement rules and is computed as a one-hot select and reduction, so it
-works under jit; out-of-bounds array indices are clamped, as in JAX.
+``lax.slice``, ``lax.rev`` for negative steps and a ``lax.reshape``; traced
+integer scalars to one ``lax.dynamic_slice``. Advanced indexing (integer
+arrays, concrete boolean masks) follows numpy's placement rules and is one
+``lax.gather``; out-of-bounds indices are clamped (JAX's default
+``promise_in_bounds``), or filled with ``mode='fill'``.
 
 Example:
     >>> import xjit.numpy as jnp
@@ -21,8 +22,8 @@ import numpy as np
 from xjit._src import dtypes
 from xjit._src.errors import ConcretizationTypeError
 from xjit._src.lax import elementwise as lax_ew
-from xjit._src.lax import reductions as lax_reductions
 from xjit._src.lax import shapes as lax_shapes
+from xjit._src.lax import slicing as lax_slicing
 from xjit._src.numpy import util
 
 
@@ -124,8 +125,13 @@ def _expand_masks(entries, shape):
     return out
 
 
-def getitem(x, idx):
-    """``x[idx]`` with numpy semantics.
+def _is_traced_scalar(e) -> bool:
+    return util.is_xjit_value(e) and tuple(e.shape) == ()
+
+
+def getitem(x, idx, mode=None, fill_value=None, indices_are_sorted=False,
+            unique_indices=False):
+    """``x[idx]`` with numpy semantics; ``mode``/``fill_value`` as ``x.at[idx].get``.
 
     Example:
         >>> jnp.arange(10)[-3:]
@@ -133,11 +139,18 @@ def getitem(x, idx):
     """
     x = util.asarray_any(x)
     entries = _expand(idx, tuple(x.shape))
-    has_array = any(not (e is None or isinstance(e, slice) or _is_int_scalar(e)) for e in entries)
+    fill = lax_slicing.GatherScatterMode.from_any(mode) == \
+        lax_slicing.GatherScatterMode.FILL_OR_DROP and mode is not None
+    # mode='fill' (JAX's drop/fill) sends integer scalars through the gather too,
+    # so an out-of-bounds one is filled instead of raising or clamping.
+    has_array = any(not (e is None or isinstance(e, slice)
+                         or ((_is_int_scalar(e) or _is_traced_scalar(e)) and not fill))
+                    for e in entries)
 
     starts, limits, strides, reversed_axes = [], [], [], []
     out_shape = []          # shape after basic indexing (None axes included)
     advanced = []           # (position in out_shape, index array, axis size)
+    dynamic = []            # (position in out_shape, traced scalar index)
     axis = 0
     for e in entries:
         if e is None:
@@ -165,6 +178,12 @@ def getitem(x, idx):
             hi = lo + stride * (count - 1) + 1 if count else lo
             starts.append(lo), limits.append(hi), strides.append(stride)
             out_shape.append(count)
+        elif _is_traced_scalar(e) and not has_array:
+            if n == 0:
+                raise IndexError(f"index is out of bounds for axis {axis} with size 0")
+            starts.append(0), limits.append(n), strides.append(1)
+            dynamic.append((len(out_shape), e))
+            out_shape.append(n)
         else:
             starts.append(0), limits.append(n), strides.append(1)
             advanced.append((len(out_shape), e, n))
@@ -178,74 +197,98 @@ def getitem(x, idx):
         y = lax_shapes.reshape(y, tuple(out_shape))
     if reversed_axes:
         y = lax_shapes.rev(y, tuple(reversed_axes))
+    if dynamic:
+        y = _dynamic_index(y, dynamic)
     if advanced:
-        y = _advanced(y, advanced)
+        y = _advanced(y, advanced, mode, fill_value, indices_are_sorted, unique_indices)
     return y
 
 
-def _normalized_index(e, n):
-    """An integer index array as an int32/int64 xjit value in [0, n) (clamped as JAX)."""
+def _dynamic_index(y, dynamic):
+    """``y`` at traced scalar indices on some axes (dropped): one dynamic_slice."""
+    starts = [0] * y.ndim
+    sizes = list(y.shape)
+    for p, e in dynamic:
+        if not dtypes.issubdtype(e.dtype, np.integer):
+            raise IndexError("Indexer must have integer or boolean type, got indexer with "
+                             f"type {e.dtype}")
+        starts[p] = e
+        sizes[p] = 1
+    out = lax_slicing.dynamic_slice(y, starts, sizes)
+    dropped = {p for p, _ in dynamic}
+    return lax_shapes.reshape(out, tuple(n for i, n in enumerate(y.shape) if i not in dropped))
+
+
+def _index_value(e, n, wrap_negative=True):
+    """An integer index array as a default-int xjit value, negative indices wrapped
+    once (unless ``wrap_negative`` is false: numpy's take with mode='clip')."""
     idx_dtype = dtypes.default_int_dtype()
     if not util.is_xjit_value(e):
         a = np.asarray(e).astype(np.int64)
-        a = np.where(a < 0, a + n, a)
-        return util.convert(np.clip(a, 0, max(n - 1, 0)), idx_dtype)
+        if wrap_negative:
+            a = np.where(a < 0, a + n, a)
+        info = np.iinfo(idx_dtype)
+        return util.convert(np.clip(a, info.min, info.max), idx_dtype)
     a = util.convert(e, idx_dtype)
+    if not wrap_negative:
+        return a
     zero = util.broadcast_to(util.convert(0, idx_dtype), a.shape)
     nn = util.broadcast_to(util.convert(n, idx_dtype), a.shape)
-    a = lax_ew.select(lax_ew.lt(a, zero), lax_ew.add(a, nn), a)
-    hi = util.broadcast_to(util.convert(max(n - 1, 0), idx_dtype), a.shape)
-    return lax_ew.clamp(zero, a, hi)
+    return lax_ew.select(lax_ew.lt(a, zero), lax_ew.add(a, nn), a)
 
 
-def _advanced(y, advanced):
-    """Gather ``y`` at integer index arrays on some axes (numpy's advanced indexing)."""
+def _advanced(y, advanced, mode=None, fill_value=None, indices_are_sorted=False,
+              unique_indices=False, wrap_negative=True):
+    """Gather ``y`` at integer index arrays on some axes (numpy's advanced indexing):
+    one ``gather`` whose batch dimensions are the broadcast index shape, placed
+    where numpy places them."""
     positions = [p for p, _, _ in advanced]
     sizes = [n for _, _, n in advanced]
-    b_shape = util.broadcast_shapes(*(util.shape_of(e) for _, e, _ in advanced))
-    idxs = [util.broadcast_to(_normalized_index(e, n), b_shape) for _, e, n in advanced]
+    b_shape = tuple(util.broadcast_shapes(*(util.shape_of(e) for _, e, _ in advanced)))
+    nb, m = len(b_shape), len(positions)
     rest = [i for i in range(y.ndim) if i not in positions]
-    r_shape = tuple(y.shape[i] for i in rest)
-    yt = lax_shapes.transpose(y, tuple(rest + positions)) if rest + positions != list(range(y.ndim)) else y
-    nb, nr, m = len(b_shape), len(r_shape), len(sizes)
-    full = tuple(b_shape) + r_shape + tuple(sizes)
-    mask = None
-    idx_dtype = dtypes.default_int_dtype()
-    for k, idx in enumerate(idxs):
-        ib = lax_shapes.broadcast_in_dim(idx, full, tuple(range(nb)))
-        io = lax_shapes.broadcasted_iota(idx_dtype, full, nb + nr + k)
-        eq = lax_ew.eq(ib, io)
-        mask = eq if mask is None else lax_ew.and_(mask, eq)
-    yb = lax_shapes.broadcast_in_dim(yt, full, tuple(range(nb, nb + nr + m)))
-    zero = util.broadcast_to(util.convert(0, y.dtype, bool(y.weak_type)), full)
-    picked = lax_ew.select(mask, yb, zero)
-    red_axes = tuple(range(nb + nr, nb + nr + m))
-    if y.dtype == np.bool_:
-        out = lax_reductions.reduce_or(picked, red_axes)
-    else:
-        out = lax_reductions.reduce_sum(picked, red_axes)
     adjacent = positions == list(range(positions[0], positions[0] + m))
-    if adjacent and positions[0] != 0:
-        p = positions[0]
-        perm = list(range(nb, nb + p)) + list(range(nb)) + list(range(nb + p, nb + nr))
-        out = lax_shapes.transpose(out, tuple(perm))
-    return out
+    p0 = positions[0] if adjacent else 0
+    r_shape = [y.shape[i] for i in rest]
+    out_shape = tuple(r_shape[:p0]) + b_shape + tuple(r_shape[p0:])
+    if any(n == 0 for n in sizes) or util.size_of(b_shape) == 0:
+        if util.size_of(b_shape) != 0:
+            raise IndexError("index is out of bounds for an axis of size 0")
+        return util.broadcast_to(util.convert(0, y.dtype, bool(y.weak_type)), out_shape)
+    idxs = [util.broadcast_to(_index_value(e, n, wrap_negative), b_shape)
+            for _, e, n in advanced]
+    idx = lax_shapes.concatenate([lax_shapes.reshape(i, b_shape + (1,)) for i in idxs], nb)
+    offset_dims = tuple(range(p0)) + tuple(range(p0 + nb, nb + len(rest)))
+    dn = lax_slicing.GatherDimensionNumbers(offset_dims=offset_dims,
+                                            collapsed_slice_dims=tuple(positions),
+                                            start_index_map=tuple(positions))
+    slice_sizes = tuple(1 if i in positions else y.shape[i] for i in range(y.ndim))
+    if mode is None:
+        mode = lax_slicing.GatherScatterMode.PROMISE_IN_BOUNDS
+    return lax_slicing.gather(y, idx, dn, slice_sizes, mode=mode, fill_value=fill_value,
+                              indices_are_sorted=indices_are_sorted,
+                              unique_indices=unique_indices)
 
 
-def take(a, indices, axis=None, mode=None):
-    """Elements of ``a`` at ``indices`` along ``axis`` (flattened when None); clamps.
+def take(a, indices, axis=None, out=None, mode=None, unique_indices=False,
+         indices_are_sorted=False, fill_value=None):
+    """Elements of ``a`` at ``indices`` along ``axis`` (flattened when None).
+
+    As JAX: ``mode=None`` is ``'fill'`` (out-of-bounds indices give ``fill_value``,
+    NaN for inexact types); ``'clip'`` clamps, ``'wrap'`` wraps; negative
+    indices count from the end.
 
     Example:
         >>> jnp.take(jnp.array([10, 20, 30]), jnp.array([2, 0]))
         Array([30, 10], dtype=int32)
     """
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to jnp.take is not supported.")
     if mode not in _TAKE_MODES:
         raise ValueError(f"Invalid mode={mode!r} for jnp.take; expected one of "
                          f"{', '.join(map(repr, _TAKE_MODES))}")
-    if mode in ("fill", "raise"):
-        raise NotImplementedError(f"jnp.take: mode={mode!r} is not supported; xjit clamps "
-                                  "out-of-bounds indices (mode='clip') or wraps them "
-                                  "(mode='wrap')")
+    if mode == "raise":
+        raise NotImplementedError("The 'raise' mode to jnp.take is not supported.")
     x = util.asarray_any(a)
     if axis is None:
         if x.ndim != 1:
@@ -254,7 +297,75 @@ def take(a, indices, axis=None, mode=None):
     ax = util.canonicalize_axis(axis, x.ndim)
     if mode == "wrap":
         indices = _wrapped(indices, max(x.shape[ax], 1))
-    return getitem(x, (slice(None),) * ax + (indices,))
+        mode = "promise_in_bounds"
+    elif mode is None:
+        mode = "fill"
+    wrap = mode != "clip"  # numpy: 'clip' clamps negative indices to 0
+    idx = _as_index_array(indices)
+    if not dtypes.issubdtype(idx.dtype, np.integer):
+        raise TypeError(f"take: indices must be integers, got {idx.dtype}")
+    if util.shape_of(idx) == ():
+        idx = util.broadcast_to(util.convert(idx, dtypes.default_int_dtype()), (1,)) \
+            if util.is_xjit_value(idx) else np.reshape(idx, (1,))
+        out_v = _advanced(x, [(ax, idx, x.shape[ax])], mode, fill_value, indices_are_sorted,
+                          unique_indices, wrap)
+        return lax_shapes.reshape(out_v, tuple(x.shape[:ax]) + tuple(x.shape[ax + 1:]))
+    return _advanced(x, [(ax, idx, x.shape[ax])], mode, fill_value, indices_are_sorted,
+                     unique_indices, wrap)
+
+
+def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
+    """numpy's ``take_along_axis``: ``arr`` at ``indices`` along ``axis``, the other
+    axes matched (broadcast) index for index; one gather with batching dims.
+    ``mode=None`` is ``'fill'`` as in JAX; negative indices count from the end.
+
+    Example:
+        >>> jnp.take_along_axis(jnp.array([[10, 30, 20]]), jnp.array([[0, 2, 1]]), axis=1)
+        Array([[10, 20, 30]], dtype=int32)
+    """
+    x = util.asarray_any(arr)
+    idx = _as_index_array(indices)
+    if not dtypes.issubdtype(idx.dtype, np.integer):
+        raise TypeError(f"take_along_axis: indices must be integers, got {idx.dtype}")
+    if axis is None:
+        if util.ndim_of(idx) != 1:
+            raise ValueError("take_along_axis: when axis=None, indices must be 1-d, got "
+                             f"shape {util.shape_of(idx)}")
+        x = lax_shapes.reshape(x, (util.size_of(x.shape),))
+        axis = 0
+    if util.ndim_of(idx) != x.ndim:
+        raise ValueError(f"take_along_axis: indices and arr must have the same number of "
+                         f"dimensions; {util.ndim_of(idx)} vs. {x.ndim}")
+    ax = util.canonicalize_axis(axis, x.ndim)
+    ishape = util.shape_of(idx)
+    bshape = []
+    for d in range(x.ndim):
+        if d == ax:
+            continue
+        try:
+            bshape.append(util.broadcast_shapes((x.shape[d],), (ishape[d],))[0])
+        except ValueError:
+            raise ValueError(f"take_along_axis: shapes {tuple(x.shape)} and {ishape} are not "
+                             "broadcast-compatible off the axis") from None
+    xs = list(bshape)
+    xs.insert(ax, x.shape[ax])
+    is_ = list(bshape)
+    is_.insert(ax, ishape[ax])
+    x = util.broadcast_to(x, tuple(xs))
+    n = x.shape[ax]
+    iv = util.broadcast_to(_index_value(idx, n), tuple(is_))
+    if mode is None:
+        mode = "fill"
+    if util.size_of(is_) == 0 or n == 0:
+        if util.size_of(is_) != 0:
+            raise IndexError("index is out of bounds for an axis of size 0")
+        return util.broadcast_to(util.convert(0, x.dtype, bool(x.weak_type)), tuple(is_))
+    iv = lax_shapes.reshape(iv, tuple(is_) + (1,))
+    batch = tuple(d for d in range(x.ndim) if d != ax)
+    dn = lax_slicing.GatherDimensionNumbers(
+        offset_dims=(), collapsed_slice_dims=(ax,), start_index_map=(ax,),
+        operand_batching_dims=batch, start_indices_batching_dims=batch)
+    return lax_slicing.gather(x, iv, dn, (1,) * x.ndim, mode=mode, fill_value=fill_value)
 
 
 def _wrapped(indices, n: int):

@@ -1,0 +1,160 @@
+#include "xjit/backends/cpu/gather.h"
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "xjit/backends/cpu/indexing_geometry.h"
+#include "xjit/backends/cpu/parallel.h"
+
+namespace xjit::cpu {
+
+void CopyBox(const unsigned char* src, unsigned char* dst, int64_t width,
+             const std::vector<int64_t>& sizes, const std::vector<int64_t>& src_strides,
+             const std::vector<int64_t>& dst_strides, bool inner_contiguous) {
+  const int64_t rank = static_cast<int64_t>(sizes.size());
+  if (rank == 0) {
+    std::memcpy(dst, src, width);
+    return;
+  }
+  for (int64_t s : sizes) {
+    if (s == 0) return;
+  }
+  const int64_t inner = sizes[rank - 1];
+  const int64_t ss = src_strides[rank - 1] * width, ds = dst_strides[rank - 1] * width;
+  std::vector<int64_t> index(rank - 1, 0);
+  while (true) {
+    int64_t so = 0, dof = 0;
+    for (int64_t d = 0; d < rank - 1; ++d) {
+      so += index[d] * src_strides[d];
+      dof += index[d] * dst_strides[d];
+    }
+    const unsigned char* s = src + so * width;
+    unsigned char* t = dst + dof * width;
+    if (inner_contiguous) {
+      std::memcpy(t, s, inner * width);
+    } else {
+      for (int64_t i = 0; i < inner; ++i) std::memcpy(t + i * ds, s + i * ss, width);
+    }
+    int64_t d = rank - 2;
+    for (; d >= 0; --d) {
+      if (++index[d] < sizes[d]) break;
+      index[d] = 0;
+    }
+    if (d < 0) return;
+  }
+}
+
+namespace {
+
+class GatherThunk : public Thunk {
+ public:
+  GatherThunk(IndexingGeometry g, std::vector<int64_t> slice_sizes, std::vector<bool> clamp,
+              SlotId operand, SlotId indices, SlotId output)
+      : g_(std::move(g)), slice_sizes_(std::move(slice_sizes)), clamp_(std::move(clamp)),
+        operand_(operand), indices_(indices), output_(output) {
+    for (int64_t d : g_.window_operand_dims) src_strides_.push_back(g_.operand_strides[d]);
+  }
+
+  void Execute(void* const* buffers) const override {
+    const auto* operand = static_cast<const unsigned char*>(buffers[operand_]);
+    const void* indices = buffers[indices_];
+    auto* out = static_cast<unsigned char*>(buffers[output_]);
+    const int64_t rank = static_cast<int64_t>(g_.operand_dims.size());
+    const int64_t grain = std::max<int64_t>(1, 4096 / std::max<int64_t>(1, g_.window_elements));
+    ParallelFor(g_.num_batches, grain, g_.num_batches * g_.window_elements,
+                [&](int64_t begin, int64_t end) {
+                  std::vector<int64_t> start(rank);
+                  for (int64_t b = begin; b < end; ++b) {
+                    const int64_t other = g_.Start(indices, b, start);
+                    int64_t src = 0;
+                    for (int64_t d = 0; d < rank; ++d) {
+                      int64_t s = start[d];
+                      if (clamp_[d]) {
+                        s = std::max<int64_t>(0, std::min(s, g_.operand_dims[d] - slice_sizes_[d]));
+                      }
+                      src += s * g_.operand_strides[d];
+                    }
+                    CopyBox(operand + src * g_.width, out + other * g_.width, g_.width,
+                            g_.window_sizes, src_strides_, g_.window_other_strides,
+                            g_.inner_contiguous);
+                  }
+                });
+  }
+
+ private:
+  IndexingGeometry g_;
+  std::vector<int64_t> slice_sizes_;
+  std::vector<bool> clamp_;  // false on operand batching dims (never clamped)
+  std::vector<int64_t> src_strides_;
+  SlotId operand_, indices_, output_;
+};
+
+class DynamicSliceThunk : public Thunk {
+ public:
+  DynamicSliceThunk(std::vector<int64_t> dims, std::vector<int64_t> sizes, DType index_type,
+                    int64_t width, SlotId operand, std::vector<SlotId> starts, SlotId output)
+      : dims_(std::move(dims)), sizes_(std::move(sizes)), index_type_(index_type), width_(width),
+        operand_(operand), starts_(std::move(starts)), output_(output) {
+    strides_ = RowMajorStrides(dims_);
+    out_strides_ = RowMajorStrides(sizes_);
+    contiguous_ = !sizes_.empty();
+  }
+
+  void Execute(void* const* buffers) const override {
+    int64_t src = 0;
+    for (size_t d = 0; d < dims_.size(); ++d) {
+      int64_t s = LoadIndex(index_type_, buffers[starts_[d]], 0);
+      s = std::max<int64_t>(0, std::min(s, dims_[d] - sizes_[d]));
+      src += s * strides_[d];
+    }
+    CopyBox(static_cast<const unsigned char*>(buffers[operand_]) + src * width_,
+            static_cast<unsigned char*>(buffers[output_]), width_, sizes_, strides_, out_strides_,
+            contiguous_);
+  }
+
+ private:
+  std::vector<int64_t> dims_, sizes_, strides_, out_strides_;
+  DType index_type_;
+  int64_t width_;
+  SlotId operand_;
+  std::vector<SlotId> starts_;
+  SlotId output_;
+  bool contiguous_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Thunk>> MakeGatherThunk(const Instruction& instr,
+                                                       std::vector<SlotId> inputs, SlotId output) {
+  if (inputs.size() != 2) return absl::InternalError("gather: operand count in the cpu lowering");
+  const GatherAttrs& a = instr.attrs<GatherAttrs>();
+  const GatherDimensionNumbers& dn = a.dimension_numbers;
+  const Shape& operand = instr.operand(0)->shape();
+  IndexingGeometry g = MakeIndexingGeometry(
+      operand, instr.operand(1)->shape(), instr.shape(), dn.offset_dims, dn.collapsed_slice_dims,
+      dn.operand_batching_dims, dn.start_indices_batching_dims, dn.start_index_map,
+      dn.index_vector_dim);
+  // The window sizes come from the result (slice sizes of the kept dims).
+  std::vector<bool> clamp(operand.rank(), true);
+  for (int64_t d : dn.operand_batching_dims) clamp[d] = false;
+  return std::unique_ptr<Thunk>(
+      new GatherThunk(std::move(g), a.slice_sizes, std::move(clamp), inputs[0], inputs[1], output));
+}
+
+absl::StatusOr<std::unique_ptr<Thunk>> MakeDynamicSliceThunk(const Instruction& instr,
+                                                             std::vector<SlotId> inputs,
+                                                             SlotId output) {
+  const Shape& x = instr.operand(0)->shape();
+  if (static_cast<int64_t>(inputs.size()) != x.rank() + 1) {
+    return absl::InternalError("dynamic_slice: operand count in the cpu lowering");
+  }
+  const DType index_type = x.rank() > 0 ? instr.operand(1)->shape().dtype : DType::kS32;
+  std::vector<SlotId> starts(inputs.begin() + 1, inputs.end());
+  return std::unique_ptr<Thunk>(new DynamicSliceThunk(
+      x.dims, instr.attrs<DynamicSliceAttrs>().slice_sizes, index_type, ByteWidth(x.dtype),
+      inputs[0], std::move(starts), output));
+}
+
+}  // namespace xjit::cpu

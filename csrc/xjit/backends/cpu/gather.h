@@ -1,0 +1,30 @@
+// gather and dynamic_slice on the cpu: per index vector (gather) or once
+// (dynamic_slice), clamp the start and copy the window as a strided box
+// whose innermost contiguous run is one memcpy (a gather of rows is one
+// memcpy per index). Parallel over the index vectors above the threshold.
+// scatter and dynamic_update_slice are in scatter.h.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "xjit/backends/cpu/thunk.h"
+#include "xjit/ir/graph.h"
+
+namespace xjit::cpu {
+
+absl::StatusOr<std::unique_ptr<Thunk>> MakeGatherThunk(const Instruction& instr,
+                                                       std::vector<SlotId> inputs, SlotId output);
+absl::StatusOr<std::unique_ptr<Thunk>> MakeDynamicSliceThunk(const Instruction& instr,
+                                                             std::vector<SlotId> inputs,
+                                                             SlotId output);
+
+// Copies a box of `sizes` elements of `width` bytes from src (element strides
+// src_strides) to dst (dst_strides); the last dimension is one memcpy when
+// `inner_contiguous`.
+void CopyBox(const unsigned char* src, unsigned char* dst, int64_t width,
+             const std::vector<int64_t>& sizes, const std::vector<int64_t>& src_strides,
+             const std::vector<int64_t>& dst_strides, bool inner_contiguous);
+
+}  // namespace xjit::cpu

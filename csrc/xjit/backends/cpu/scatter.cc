@@ -1,0 +1,305 @@
+#include "xjit/backends/cpu/scatter.h"
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "xjit/backends/cpu/gather.h"
+#include "xjit/backends/cpu/indexing_geometry.h"
+#include "xjit/backends/cpu/parallel.h"
+#include "xjit/backends/cpu/scalar_evaluator.h"
+#include "xjit/backends/cpu/scalar_ops.h"
+#include "xjit/ir/dtype_dispatch.h"
+
+namespace xjit::cpu {
+namespace {
+
+// How the update computation combines (current, update): a recognised
+// single-input body, or the region itself.
+enum class Combine { kSet, kAdd, kMultiply, kMaximum, kMinimum, kRegion };
+
+Combine RecogniseScatterBody(const Instruction& scatter) {
+  if (scatter.operands().size() != 3 || scatter.called_computations().size() != 1) {
+    return Combine::kRegion;
+  }
+  const Computation& body = *scatter.called_computations()[0];
+  if (body.results().size() != 1 || body.parameters().size() != 2) return Combine::kRegion;
+  const Instruction* r = body.results()[0];
+  const Instruction* update = body.parameters()[1];
+  if (r == update) return Combine::kSet;
+  if (r->operands().size() != 2) return Combine::kRegion;
+  const Instruction *a = r->operand(0), *b = r->operand(1);
+  if (a->opcode() != Opcode::kParameter || b->opcode() != Opcode::kParameter || a == b) {
+    return Combine::kRegion;
+  }
+  switch (r->opcode()) {
+    case Opcode::kAdd: return Combine::kAdd;
+    case Opcode::kMultiply: return Combine::kMultiply;
+    case Opcode::kMaximum: return Combine::kMaximum;
+    case Opcode::kMinimum: return Combine::kMinimum;
+    XJIT_NON_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
+    XJIT_ELEMENTWISE_UNARY_OPS(XJIT_OPCODE_CASE)
+    XJIT_ELEMENTWISE_TERNARY_OPS(XJIT_OPCODE_CASE)
+    case Opcode::kSubtract: case Opcode::kDivide: case Opcode::kRemainder: case Opcode::kPower:
+    case Opcode::kAnd: case Opcode::kOr: case Opcode::kXor: case Opcode::kShiftLeft:
+    case Opcode::kShiftRightArithmetic: case Opcode::kShiftRightLogical: case Opcode::kAtan2:
+    case Opcode::kComplex: case Opcode::kCompare:
+      break;
+  }
+  return Combine::kRegion;
+}
+
+template <typename Op, typename T>
+void ApplyRun(unsigned char* dst, const unsigned char* src, int64_t n, int64_t ds, int64_t ss) {
+  T* d = reinterpret_cast<T*>(dst);
+  const T* s = reinterpret_cast<const T*>(src);
+  for (int64_t i = 0; i < n; ++i) d[i * ds] = Op::Apply(d[i * ds], s[i * ss]);
+}
+
+using RunFn = void (*)(unsigned char*, const unsigned char*, int64_t, int64_t, int64_t);
+
+template <typename Op>
+RunFn RunFor(DType t) {
+  RunFn fn = nullptr;
+  DispatchDType(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (Op::template supports<T>) fn = &ApplyRun<Op, T>;
+  });
+  return fn;
+}
+
+class ScatterThunk : public Thunk {
+ public:
+  ScatterThunk(IndexingGeometry g, std::vector<SlotId> inputs, SlotId indices,
+               std::vector<SlotId> updates, std::vector<SlotId> outputs,
+               std::vector<int64_t> widths, int64_t input_elements, Combine combine, RunFn run,
+               std::optional<ScalarEvaluator> region, bool parallel)
+      : g_(std::move(g)), inputs_(std::move(inputs)), indices_(indices),
+        updates_(std::move(updates)), outputs_(std::move(outputs)), widths_(std::move(widths)),
+        input_elements_(input_elements), combine_(combine), run_(run),
+        region_(std::move(region)), parallel_(parallel) {
+    for (int64_t d : g_.window_operand_dims) dst_strides_.push_back(g_.operand_strides[d]);
+  }
+
+  void Execute(void* const* buffers) const override {
+    for (size_t i = 0; i < inputs_.size(); ++i) {
+      if (buffers[inputs_[i]] != buffers[outputs_[i]]) {
+        std::memcpy(buffers[outputs_[i]], buffers[inputs_[i]], input_elements_ * widths_[i]);
+      }
+    }
+    const int64_t cost = g_.num_batches * g_.window_elements;
+    auto body = [&](int64_t begin, int64_t end) {
+      const int64_t rank = static_cast<int64_t>(g_.operand_dims.size());
+      std::vector<int64_t> start(rank), lo, hi;
+      std::optional<ScalarEvaluator::Frame> frame;
+      if (region_) frame = region_->NewFrame();
+      for (int64_t b = begin; b < end; ++b) {
+        const int64_t src_base = g_.Start(buffers[indices_], b, start);
+        if (!Clip(start, lo, hi)) continue;
+        int64_t dst_base = 0;
+        for (int64_t d = 0; d < rank; ++d) dst_base += start[d] * g_.operand_strides[d];
+        Walk(buffers, src_base, dst_base, lo, hi, frame ? &*frame : nullptr);
+      }
+    };
+    if (parallel_) {
+      ParallelFor(g_.num_batches, 1, cost, body);
+    } else {
+      body(0, g_.num_batches);
+    }
+  }
+
+ private:
+  // The part [lo, hi) of the window inside the inputs; false when empty.
+  bool Clip(const std::vector<int64_t>& start, std::vector<int64_t>& lo,
+            std::vector<int64_t>& hi) const {
+    const int64_t rank = static_cast<int64_t>(g_.operand_dims.size());
+    std::vector<bool> window(rank, false);
+    lo.assign(g_.window_sizes.size(), 0);
+    hi.assign(g_.window_sizes.size(), 0);
+    for (size_t k = 0; k < g_.window_sizes.size(); ++k) {
+      const int64_t d = g_.window_operand_dims[k];
+      window[d] = true;
+      lo[k] = std::max<int64_t>(0, -start[d]);
+      hi[k] = std::min<int64_t>(g_.window_sizes[k], g_.operand_dims[d] - start[d]);
+      if (lo[k] >= hi[k]) return false;
+    }
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!window[d] && (start[d] < 0 || start[d] >= g_.operand_dims[d])) return false;
+    }
+    return true;
+  }
+
+  void Walk(void* const* buffers, int64_t src_base, int64_t dst_base,
+            const std::vector<int64_t>& lo, const std::vector<int64_t>& hi,
+            ScalarEvaluator::Frame* frame) const {
+    const int64_t rank = static_cast<int64_t>(lo.size());
+    std::vector<int64_t> index(lo);
+    const int64_t inner = rank == 0 ? 1 : hi[rank - 1] - lo[rank - 1];
+    const int64_t ss = rank == 0 ? 0 : g_.window_other_strides[rank - 1];
+    const int64_t ds = rank == 0 ? 0 : dst_strides_[rank - 1];
+    while (true) {
+      int64_t s = src_base, t = dst_base;
+      for (int64_t d = 0; d < rank; ++d) {
+        s += index[d] * g_.window_other_strides[d];
+        t += index[d] * dst_strides_[d];
+      }
+      Run(buffers, t, s, inner, ds, ss, frame);
+      int64_t d = rank - 2;
+      for (; d >= 0; --d) {
+        if (++index[d] < hi[d]) break;
+        index[d] = lo[d];
+      }
+      if (d < 0) return;
+    }
+  }
+
+  // `n` elements from update offset `s` (stride ss) into result offset `t` (stride ds).
+  void Run(void* const* buffers, int64_t t, int64_t s, int64_t n, int64_t ds, int64_t ss,
+           ScalarEvaluator::Frame* frame) const {
+    if (combine_ == Combine::kSet) {
+      const int64_t w = widths_[0];
+      auto* dst = static_cast<unsigned char*>(buffers[outputs_[0]]) + t * w;
+      const auto* src = static_cast<const unsigned char*>(buffers[updates_[0]]) + s * w;
+      if (ds == 1 && ss == 1) {
+        std::memcpy(dst, src, n * w);
+      } else {
+        for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * ds * w, src + i * ss * w, w);
+      }
+      return;
+    }
+    if (run_ != nullptr) {
+      const int64_t w = widths_[0];
+      run_(static_cast<unsigned char*>(buffers[outputs_[0]]) + t * w,
+           static_cast<const unsigned char*>(buffers[updates_[0]]) + s * w, n, ds, ss);
+      return;
+    }
+    const size_t num = outputs_.size();
+    std::vector<const void*> params(2 * num);
+    for (int64_t i = 0; i < n; ++i) {
+      for (size_t k = 0; k < num; ++k) {
+        params[k] = static_cast<const unsigned char*>(buffers[outputs_[k]]) + (t + i * ds) * widths_[k];
+        params[num + k] =
+            static_cast<const unsigned char*>(buffers[updates_[k]]) + (s + i * ss) * widths_[k];
+      }
+      region_->Evaluate(*frame, params.data());
+      for (size_t k = 0; k < num; ++k) {
+        std::memcpy(static_cast<unsigned char*>(buffers[outputs_[k]]) + (t + i * ds) * widths_[k],
+                    region_->Result(*frame, k), widths_[k]);
+      }
+    }
+  }
+
+  IndexingGeometry g_;
+  std::vector<SlotId> inputs_;
+  SlotId indices_;
+  std::vector<SlotId> updates_, outputs_;
+  std::vector<int64_t> widths_;
+  int64_t input_elements_;
+  Combine combine_;
+  RunFn run_;
+  std::optional<ScalarEvaluator> region_;
+  bool parallel_;
+  std::vector<int64_t> dst_strides_;
+};
+
+class DynamicUpdateSliceThunk : public Thunk {
+ public:
+  DynamicUpdateSliceThunk(std::vector<int64_t> dims, std::vector<int64_t> sizes,
+                          DType index_type, int64_t width, SlotId operand, SlotId update,
+                          std::vector<SlotId> starts, SlotId output)
+      : dims_(std::move(dims)), sizes_(std::move(sizes)), index_type_(index_type),
+        width_(width), operand_(operand), update_(update), starts_(std::move(starts)),
+        output_(output) {
+    strides_ = RowMajorStrides(dims_);
+    update_strides_ = RowMajorStrides(sizes_);
+    bytes_ = width_;
+    for (int64_t d : dims_) bytes_ *= d;
+  }
+
+  void Execute(void* const* buffers) const override {
+    if (buffers[operand_] != buffers[output_]) {
+      std::memcpy(buffers[output_], buffers[operand_], bytes_);
+    }
+    int64_t dst = 0;
+    for (size_t d = 0; d < dims_.size(); ++d) {
+      int64_t s = LoadIndex(index_type_, buffers[starts_[d]], 0);
+      s = std::max<int64_t>(0, std::min(s, dims_[d] - sizes_[d]));
+      dst += s * strides_[d];
+    }
+    CopyBox(static_cast<const unsigned char*>(buffers[update_]),
+            static_cast<unsigned char*>(buffers[output_]) + dst * width_, width_, sizes_,
+            update_strides_, strides_, true);
+  }
+
+ private:
+  std::vector<int64_t> dims_, sizes_, strides_, update_strides_;
+  DType index_type_;
+  int64_t width_, bytes_;
+  SlotId operand_, update_;
+  std::vector<SlotId> starts_;
+  SlotId output_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Thunk>> MakeScatterThunk(const Instruction& instr,
+                                                        std::vector<SlotId> inputs,
+                                                        std::vector<SlotId> outputs) {
+  const size_t num = (instr.operands().size() - 1) / 2;
+  if (instr.operands().size() < 3 || inputs.size() != 2 * num + 1 || outputs.size() != num ||
+      instr.called_computations().size() != 1) {
+    return absl::InternalError("scatter: operand/result count mismatch in the cpu lowering");
+  }
+  const ScatterAttrs& a = instr.attrs<ScatterAttrs>();
+  const ScatterDimensionNumbers& dn = a.scatter_dimension_numbers;
+  const Shape& input = instr.operand(0)->shape();
+  IndexingGeometry g = MakeIndexingGeometry(
+      input, instr.operand(num)->shape(), instr.operand(num + 1)->shape(), dn.update_window_dims,
+      dn.inserted_window_dims, dn.input_batching_dims, dn.scatter_indices_batching_dims,
+      dn.scatter_dims_to_operand_dims, dn.index_vector_dim);
+  std::vector<int64_t> widths;
+  for (size_t k = 0; k < num; ++k) widths.push_back(ByteWidth(instr.operand(k)->shape().dtype));
+  Combine combine = RecogniseScatterBody(instr);
+  RunFn run = nullptr;
+  switch (combine) {
+    case Combine::kAdd: run = RunFor<Add>(input.dtype); break;
+    case Combine::kMultiply: run = RunFor<Multiply>(input.dtype); break;
+    case Combine::kMaximum: run = RunFor<Maximum>(input.dtype); break;
+    case Combine::kMinimum: run = RunFor<Minimum>(input.dtype); break;
+    case Combine::kSet: case Combine::kRegion: break;
+  }
+  if (combine != Combine::kSet && run == nullptr) combine = Combine::kRegion;
+  std::optional<ScalarEvaluator> region;
+  if (combine == Combine::kRegion) {
+    absl::StatusOr<ScalarEvaluator> fn = ScalarEvaluator::Compile(*instr.called_computations()[0]);
+    if (!fn.ok()) return fn.status();
+    if (fn->num_results() != static_cast<int64_t>(num)) {
+      return absl::InternalError("scatter: update_computation result count");
+    }
+    region = *std::move(fn);
+  }
+  std::vector<SlotId> ins(inputs.begin(), inputs.begin() + num);
+  std::vector<SlotId> ups(inputs.begin() + num + 1, inputs.end());
+  return std::unique_ptr<Thunk>(new ScatterThunk(
+      std::move(g), std::move(ins), inputs[num], std::move(ups), std::move(outputs),
+      std::move(widths), input.num_elements(), combine, run, std::move(region),
+      a.unique_indices));
+}
+
+absl::StatusOr<std::unique_ptr<Thunk>> MakeDynamicUpdateSliceThunk(const Instruction& instr,
+                                                                   std::vector<SlotId> inputs,
+                                                                   SlotId output) {
+  const Shape& x = instr.operand(0)->shape();
+  if (static_cast<int64_t>(inputs.size()) != x.rank() + 2) {
+    return absl::InternalError("dynamic_update_slice: operand count in the cpu lowering");
+  }
+  const DType index_type = x.rank() > 0 ? instr.operand(2)->shape().dtype : DType::kS32;
+  std::vector<SlotId> starts(inputs.begin() + 2, inputs.end());
+  return std::unique_ptr<Thunk>(new DynamicUpdateSliceThunk(
+      x.dims, instr.operand(1)->shape().dims, index_type, ByteWidth(x.dtype), inputs[0],
+      inputs[1], std::move(starts), output));
+}
+
+}  // namespace xjit::cpu
