@@ -338,3 +338,45 @@ def max_pool_2x2():
 
 
 ALL += [conv3x3_relu_nchw, conv3x3_relu_nhwc, max_pool_2x2]
+
+
+# ------------------------------------------------ StableHLO in (issue 10)
+
+def stablehlo_module_text(num_ops=10_000):
+    """A JAX-style (pretty form) StableHLO module of ``num_ops`` ops on 16x16
+    float32: element-wise chains with a broadcast, a dot_general and a reduce
+    every few ops, as a lowered network looks."""
+    t = "tensor<16x16xf32>"
+    lines = ["module @jit_bench attributes {mhlo.num_partitions = 1 : i32} {",
+             f"  func.func public @main(%arg0: {t}, %arg1: {t}) -> ({t} "
+             "{jax.result_info = \"result\"}) {",
+             "    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>"]
+    prev, n = "%arg0", 1
+    while n < num_ops:
+        k = n % 8
+        if k == 0:
+            op = (f"stablehlo.dot_general {prev}, %arg1, contracting_dims = [1] x [0], "
+                  f"precision = [DEFAULT, DEFAULT] : ({t}, {t}) -> {t}")
+        elif k == 3:
+            lines.append(f"    %r{n} = stablehlo.reduce({prev} init: %cst) applies stablehlo.add "
+                         f"across dimensions = [1] : ({t}, tensor<f32>) -> tensor<16xf32>")
+            n += 1
+            op = f"stablehlo.broadcast_in_dim %r{n - 1}, dims = [0] : (tensor<16xf32>) -> {t}"
+        elif k == 5:
+            op = f"stablehlo.tanh {prev} : {t}"
+        else:
+            op = f"stablehlo.{('add', 'multiply', 'subtract')[k % 3]} {prev}, %arg1 : {t}"
+        lines.append(f"    %{n} = {op}")
+        prev, n = f"%{n}", n + 1
+    lines += [f"    return {prev} : {t}", "  }", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def stablehlo_parse_compile_10k():
+    """Parse and compile (cpu) a 10,000-op StableHLO module (xjit.stablehlo.compile)."""
+    from xjit import stablehlo
+    text = stablehlo_module_text()
+    return {"xjit": lambda: stablehlo.compile(text, "cpu")}
+
+
+ALL += [stablehlo_parse_compile_10k]

@@ -368,7 +368,9 @@ void RegisterBuilderBindings(py::module_& m) {
 
   py::class_<Module, std::shared_ptr<Module>>(m, "Module")
       .def_property_readonly("name", &Module::name)
-      .def("as_text", [](const Module& mod) { return PrintModule(mod); })
+      .def(
+          "as_text", [](const Module& mod, bool pretty) { return PrintModule(mod, pretty); },
+          py::arg("pretty") = false)
       .def("__str__", [](const Module& mod) { return PrintModule(mod); })
       // The module after the backend-neutral passes (what a backend compiles).
       .def("optimized",

@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 
 namespace xjit::text {
@@ -37,6 +38,39 @@ bool Lexer::PeekIdent(absl::string_view word) {
   return Peek().kind == TokenKind::kIdent && Peek().text == word;
 }
 
+bool Lexer::SkipLocation() {
+  absl::string_view rest = text_.substr(pos_);
+  if (absl::StartsWith(rest, "#loc")) {
+    // #loc3 = loc(...): an alias; the loc(...) after '=' is skipped next.
+    size_t end = 4;
+    while (end < rest.size() && IsIdentChar(rest[end])) ++end;
+    size_t eq = end;
+    while (eq < rest.size() && (rest[eq] == ' ' || rest[eq] == '\t')) ++eq;
+    if (eq >= rest.size() || rest[eq] != '=') return false;
+    pos_ += eq + 1;
+    return true;
+  }
+  if (!absl::StartsWith(rest, "loc(")) return false;
+  if (pos_ > 0 && IsIdentChar(text_[pos_ - 1])) return false;
+  size_t i = 4;
+  int depth = 1;
+  while (i < rest.size() && depth > 0) {
+    char c = rest[i];
+    if (c == '"') {
+      for (++i; i < rest.size() && rest[i] != '"'; ++i) {
+        if (rest[i] == '\\') ++i;
+      }
+    } else if (c == '(') {
+      ++depth;
+    } else if (c == ')') {
+      --depth;
+    }
+    ++i;
+  }
+  pos_ += i;
+  return true;
+}
+
 void Lexer::SkipBlanksAndComments() {
   while (pos_ < text_.size()) {
     char c = text_[pos_];
@@ -44,6 +78,7 @@ void Lexer::SkipBlanksAndComments() {
       ++pos_;
     } else if (c == '/' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '/') {
       while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
+    } else if (SkipLocation()) {
     } else {
       break;
     }
@@ -68,6 +103,34 @@ Token Lexer::Next() {
     return std::move(peeked_);
   }
   return Lex();
+}
+
+absl::Status Lexer::SkipBraces() {
+  has_peeked_ = false;
+  SkipBlanksAndComments();
+  if (pos_ >= text_.size() || text_[pos_] != '{') {
+    return Error(pos_, absl::StrCat("expected '{', got ", Describe(Peek())));
+  }
+  const size_t open = pos_++;
+  int depth = 1;
+  while (pos_ < text_.size()) {
+    const char c = text_[pos_];
+    if (c == '"') {
+      for (++pos_; pos_ < text_.size() && text_[pos_] != '"'; ++pos_) {
+        if (text_[pos_] == '\\') ++pos_;
+      }
+    } else if (c == '/' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '/') {
+      while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
+      continue;
+    } else if (c == '{') {
+      ++depth;
+    } else if (c == '}' && --depth == 0) {
+      ++pos_;
+      return absl::OkStatus();
+    }
+    ++pos_;
+  }
+  return Error(open, "unterminated '{': expected '}'");
 }
 
 bool Lexer::NextCharIs(char c) {
@@ -191,6 +254,22 @@ Token Lexer::Lex() {
     case '^':
     case '#':
     case '!': {
+      if (c == '@' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '"') {
+        // A quoted symbol, @"<lambda>", as MLIR writes names that are not
+        // identifiers.
+        size_t end = pos_ + 2;
+        while (end < text_.size() && text_[end] != '"' && text_[end] != '\n') ++end;
+        if (end >= text_.size() || text_[end] != '"') {
+          t.kind = TokenKind::kError;
+          t.text = "unterminated quoted symbol @\"...";
+          ++pos_;
+          return t;
+        }
+        t.kind = TokenKind::kSymbol;
+        t.text = std::string(text_.substr(pos_ + 2, end - pos_ - 2));
+        pos_ = end + 1;
+        return t;
+      }
       // %0 and %arg0 both appear, so names may start with a digit.
       size_t end = pos_ + 1;
       while (end < text_.size() && IsIdentChar(text_[end])) ++end;

@@ -57,6 +57,10 @@ class Lexer {
   // before the match is an error there: a type never spans them, and
   // "(tensor<7xf64) -> ..." should fail at the ')', not at the end of input.
   absl::StatusOr<absl::string_view> TakeAngleBody(bool is_type = false);
+  // Skips a '{ ... }' group (the next token must be its '{') by scanning
+  // characters, not tokens: strings and comments are passed over, braces
+  // counted. The parser's first pass over a module's functions uses it.
+  absl::Status SkipBraces();
   // True when the next non-blank character is c (no token is consumed).
   bool NextCharIs(char c);
 
@@ -67,7 +71,11 @@ class Lexer {
   absl::string_view text() const { return text_; }
 
  private:
+  // Blanks, '//' comments and source locations, which carry no meaning for
+  // xjit: loc(...) suffixes and '#loc3 = loc(...)' alias definitions.
   void SkipBlanksAndComments();
+  // Skips one location form at pos_; false when there is none.
+  bool SkipLocation();
   Token Lex();
 
   absl::string_view text_;

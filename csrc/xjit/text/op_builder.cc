@@ -7,6 +7,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "xjit/text/op_attributes.h"
+#include "xjit/text/op_names.h"
 
 namespace xjit::text {
 namespace {
@@ -14,13 +15,7 @@ namespace {
 // The opcode the op's name spells, or Unimplemented for names xjit does not
 // have (and for stablehlo names of things the text cannot write as ops).
 absl::StatusOr<Opcode> OpcodeOf(const Lexer& lex, const OpText& op) {
-  if (op.name == "func.call" || op.name == "call") return Opcode::kCall;
-  if (op.name == "xjit.fusion") return Opcode::kFusion;
-  if (absl::StartsWith(op.name, "stablehlo.")) {
-    absl::StatusOr<Opcode> parsed = ParseOpcode(op.name);
-    // Parameters are func arguments; calls are spelled func.call.
-    if (parsed.ok() && *parsed != Opcode::kParameter && !CallsFunction(*parsed)) return *parsed;
-  }
+  if (std::optional<Opcode> opcode = OpcodeForName(op.name)) return *opcode;
   return absl::UnimplementedError(absl::StrCat(lex.Location(op.offset), ": op '", op.name,
                                                "' is not supported by xjit"));
 }
@@ -49,10 +44,12 @@ absl::Status ResultMismatch(const Lexer& lex, const OpText& op, const Instructio
 
 absl::StatusOr<Instruction*> BuildOp(const Lexer& lex, Scope& scope, const OpText& op,
                                      CalleeBuilder build_callee) {
-  absl::StatusOr<std::vector<Instruction*>> operands = ResolveOperands(lex, scope, op);
-  if (!operands.ok()) return operands.status();
+  // An op xjit lacks is reported by name before anything about its operands.
   absl::StatusOr<Opcode> opcode = OpcodeOf(lex, op);
   if (!opcode.ok()) return opcode.status();
+  absl::StatusOr<std::vector<Instruction*>> operands = ResolveOperands(lex, scope, op);
+  if (!operands.ok()) return operands.status();
+  if (IsSquare(op.name) && operands->size() == 1) operands->push_back((*operands)[0]);
   Attributes attrs;
   std::string callee;
   if (absl::Status s = ApplyOpAttributes(*opcode, op.name, op.attrs, op.offset, lex, attrs, callee);

@@ -21,6 +21,7 @@ absl::StatusOr<ParsedOps> ModuleParser::ParseOps() {
     OpText op;
     absl::StatusOr<Instruction*> instr = ParseStatement(scope, op);
     if (!instr.ok()) return instr.status();
+    if (*instr == nullptr) continue;
     last = std::move(op);
     last_instr = *instr;
   }

@@ -6,6 +6,8 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "xjit/text/op_names.h"
+#include "xjit/text/pretty_forms.h"
 #include "xjit/text/type_parser.h"
 
 namespace xjit::text {
@@ -36,6 +38,8 @@ absl::Status ParseOutputs(Lexer& lex, OpText& op) {
     }
   }
 }
+
+}  // namespace
 
 absl::StatusOr<OperandRef> ParseOperand(Lexer& lex) {
   Token t = lex.Next();
@@ -120,67 +124,13 @@ absl::Status ParseSignature(Lexer& lex, OpText& op) {
   return ParseFunctionType(lex, op, "'->' and the result types");
 }
 
-// dense<...> : type, stored as the generic form's "value" attribute.
-absl::Status ParsePrettyConstant(Lexer& lex, OpText& op) {
-  absl::StatusOr<AttrValue> v = ParseAttrValue(lex);
-  if (!v.ok()) return v.status();
-  if (v->kind != AttrValue::Kind::kDense) {
-    return lex.Error(v->offset, absl::StrCat("expected dense<...> : tensor<...> after "
-                                             "stablehlo.constant, got ",
-                                             v->KindName()));
-  }
-  op.has_signature = true;
-  op.result_types = {v->literal->shape()};
-  NamedAttr attr{"value", v->offset, {}};
-  attr.value.push_back(*std::move(v));
-  op.attrs.push_back(std::move(attr));
-  return absl::OkStatus();
-}
-
-// @f(%a) : (..) -> .., the callee stored as the generic form's attribute so
-// one path reads it.
-absl::Status ParsePrettyCall(Lexer& lex, OpText& op) {
-  Token callee = lex.Next();
-  if (callee.kind != TokenKind::kSymbol) {
-    return lex.Error(callee.offset,
-                     absl::StrCat("expected the callee @name, got ", Describe(callee)));
-  }
-  NamedAttr attr{"callee", callee.offset, {}};
-  AttrValue symbol;
-  symbol.kind = AttrValue::Kind::kSymbol;
-  symbol.text = callee.text;
-  symbol.offset = callee.offset;
-  attr.value.push_back(std::move(symbol));
-  op.attrs.push_back(std::move(attr));
-  if (absl::Status s = lex.Expect(TokenKind::kLParen, "'(' opening the call's operands");
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = ParseOperandList(lex, op, TokenKind::kRParen); !s.ok()) return s;
-  return ParseSignature(lex, op);
-}
-
-// stablehlo.constant dense<...> : type | func.call @f(%a) : (..) -> .. |
-// stablehlo.op %a, %b : type | stablehlo.op %a : (type) -> type
-absl::Status ParsePrettyOp(Lexer& lex, OpText& op) {
-  if (op.name == "stablehlo.constant") return ParsePrettyConstant(lex, op);
-  if (op.name == "func.call" || op.name == "call") return ParsePrettyCall(lex, op);
-  if (absl::Status s = ParseOperandList(lex, op, TokenKind::kColon); !s.ok()) return s;
-  if (lex.Accept(TokenKind::kLParen)) return ParseFunctionType(lex, op, "'->' and the result type");
-  // One type for every operand and the result (element-wise ops).
-  absl::StatusOr<Shape> t = ParseType(lex);
-  if (!t.ok()) return t.status();
-  op.operand_types.assign(op.operands.size(), *t);
-  op.result_types = {*t};
-  op.has_signature = true;
-  return absl::OkStatus();
-}
+namespace {
 
 // '(' region {',' region} ')' after a generic op's operands.
-absl::Status ParseRegionList(Lexer& lex, OpText& op, RegionParser parse_region) {
+absl::Status ParseRegionList(Lexer& lex, OpText& op, RegionParser& regions) {
   lex.Next();  // '('
   while (true) {
-    absl::StatusOr<Computation*> region = parse_region();
+    absl::StatusOr<Computation*> region = regions.Parse();
     if (!region.ok()) return region.status();
     op.regions.push_back(*region);
     Token sep = lex.Next();
@@ -194,7 +144,7 @@ absl::Status ParseRegionList(Lexer& lex, OpText& op, RegionParser parse_region) 
 
 }  // namespace
 
-absl::StatusOr<OpText> ParseOpText(Lexer& lex, RegionParser parse_region) {
+absl::StatusOr<OpText> ParseOpText(Lexer& lex, RegionParser& regions) {
   OpText op;
   op.offset = lex.Peek().offset;
   if (lex.Peek().kind == TokenKind::kValueId) {
@@ -203,7 +153,7 @@ absl::StatusOr<OpText> ParseOpText(Lexer& lex, RegionParser parse_region) {
   Token name = lex.Next();
   op.name = name.text;
   if (name.kind == TokenKind::kIdent) {
-    if (absl::Status s = ParsePrettyOp(lex, op); !s.ok()) return s;
+    if (absl::Status s = ParsePrettyOp(lex, op, regions); !s.ok()) return s;
     return op;
   }
   if (name.kind != TokenKind::kString) {
@@ -211,19 +161,51 @@ absl::StatusOr<OpText> ParseOpText(Lexer& lex, RegionParser parse_region) {
                                                "got ",
                                                Describe(name)));
   }
+  // An op xjit lacks is reported by name before its regions are read (a
+  // custom call once its target is known).
+  if (!OpcodeForName(op.name).has_value() && !absl::StartsWith(op.name, "check.") &&
+      op.name != "stablehlo.custom_call") {
+    return absl::UnimplementedError(absl::StrCat(lex.Location(op.offset), ": op '", op.name,
+                                                 "' is not supported by xjit"));
+  }
   if (absl::Status s = lex.Expect(TokenKind::kLParen, "'(' opening the operand list"); !s.ok()) {
     return s;
   }
   if (absl::Status s = ParseOperandList(lex, op, TokenKind::kRParen); !s.ok()) return s;
+  // MLIR's properties, <{dimension = 0 : i64}>, read like attributes.
+  if (lex.Accept(TokenKind::kLess)) {
+    absl::StatusOr<std::vector<NamedAttr>> props = ParseAttrDict(lex);
+    if (!props.ok()) return props.status();
+    op.attrs = *std::move(props);
+    if (absl::Status s = lex.Expect(TokenKind::kGreater, "'>' closing the properties <{...}>");
+        !s.ok()) {
+      return s;
+    }
+  }
   if (lex.Peek().kind == TokenKind::kLParen) {
-    if (absl::Status s = ParseRegionList(lex, op, parse_region); !s.ok()) return s;
+    if (absl::Status s = ParseRegionList(lex, op, regions); !s.ok()) return s;
   }
   if (lex.Peek().kind == TokenKind::kLBrace) {
     absl::StatusOr<std::vector<NamedAttr>> attrs = ParseAttrDict(lex);
     if (!attrs.ok()) return attrs.status();
-    op.attrs = *std::move(attrs);
+    for (NamedAttr& a : *attrs) op.attrs.push_back(std::move(a));
   }
   if (absl::Status s = ParseSignature(lex, op); !s.ok()) return s;
+  if (op.name == "stablehlo.custom_call") {
+    // call_target_name = "check.expect_eq": the check op it names.
+    std::string target;
+    for (const NamedAttr& a : op.attrs) {
+      if (a.name == "call_target_name" && a.value[0].kind == AttrValue::Kind::kString) {
+        target = a.value[0].text;
+      }
+    }
+    if (!absl::StartsWith(target, "check.")) {
+      return absl::UnimplementedError(absl::StrCat(
+          lex.Location(op.offset), ": op 'stablehlo.custom_call'",
+          target.empty() ? "" : absl::StrCat(" @", target), " is not supported by xjit"));
+    }
+    op.name = target;
+  }
   return op;
 }
 

@@ -46,13 +46,34 @@ struct OpText {
   std::vector<Shape> result_types;
 };
 
-// Builds the region whose '{' is the next token. Regions are computations of
-// their own, so the caller (which owns the module and the scopes) builds them.
-using RegionParser = absl::FunctionRef<absl::StatusOr<Computation*>()>;
+// A block argument the op's pretty syntax declares before its region's '{'
+// (reduce's `reducer(%a: tensor<f32>, %b: tensor<f32>)`).
+struct BlockArgument {
+  std::string name;
+  Shape type;
+  size_t offset = 0;
+};
+
+// Builds regions. Regions are computations of their own, so the caller (which
+// owns the module and the scopes) builds them.
+class RegionParser {
+ public:
+  virtual ~RegionParser() = default;
+  // The region whose '{' is the next token: '{' ['^bb0(' args '):'] body '}'.
+  virtual absl::StatusOr<Computation*> Parse() = 0;
+  // '{' body '}' whose block arguments the op's syntax declared before it.
+  virtual absl::StatusOr<Computation*> ParseWithArguments(
+      const std::vector<BlockArgument>& args) = 0;
+  // The region `applies stablehlo.add` stands for: the op over the block
+  // arguments (typed `args`), its result returned.
+  virtual absl::StatusOr<Computation*> Apply(const std::string& op_name,
+                                             const std::vector<Shape>& args,
+                                             size_t offset) = 0;
+};
 
 // An op with its result names (%r = ..., %r:2 = ..., %a, %b = ...), generic
 // or pretty.
-absl::StatusOr<OpText> ParseOpText(Lexer& lex, RegionParser parse_region);
+absl::StatusOr<OpText> ParseOpText(Lexer& lex, RegionParser& regions);
 
 // The op ending a body, whose name the caller has seen: "func.return"(...)
 // : (...) -> (), stablehlo.return %a, %b : t, t, or a bare 'return'.
@@ -61,6 +82,23 @@ absl::StatusOr<OpText> ParseTerminatorText(Lexer& lex);
 // Result types after '->': one type, or '(' types ')' each with optional
 // attributes.
 absl::StatusOr<std::vector<Shape>> ParseResultTypes(Lexer& lex);
+
+// Building blocks shared by the generic form and the pretty forms
+// (pretty_forms.h).
+
+// %name or %name#i.
+absl::StatusOr<OperandRef> ParseOperand(Lexer& lex);
+// Operands separated by ',' up to `close`, which is consumed. The pretty
+// form ends at ':' (consumed); the generic one at ')'.
+absl::Status ParseOperandList(Lexer& lex, OpText& op, TokenKind close);
+// Types separated by ',' up to `close` (consumed); with kEof, up to the
+// first token that is not ',' (pretty forms end at the line's last type).
+absl::StatusOr<std::vector<Shape>> ParseTypeList(Lexer& lex, TokenKind close);
+// operand types ')' '->' result types, after the '('; `arrow` names what
+// the '->' introduces, for the message when it is missing.
+absl::Status ParseFunctionType(Lexer& lex, OpText& op, absl::string_view arrow);
+// ':' '(' operand types ')' '->' (type | '(' types ')')
+absl::Status ParseSignature(Lexer& lex, OpText& op);
 
 // "(tensor<2xf32>, tensor<i1>)", for messages comparing signatures.
 std::string TypesToString(const std::vector<Shape>& types);

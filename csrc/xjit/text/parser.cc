@@ -2,15 +2,22 @@
 // (module_parser.h), and the public ParseModule.
 #include "xjit/text/parser.h"
 
+#include <algorithm>
+#include <iterator>
+#include <optional>
 #include <utility>
 
 #include <algorithm>
 
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "xjit/builder/rewriter.h"
 #include "xjit/text/attribute_parser.h"
 #include "xjit/text/module_parser.h"
 #include "xjit/text/op_builder.h"
+#include "xjit/text/op_names.h"
 #include "xjit/text/type_parser.h"
 
 namespace xjit {
@@ -18,7 +25,7 @@ namespace text {
 
 // ---------------------------------------------------------------- module
 
-absl::StatusOr<std::unique_ptr<Module>> ModuleParser::ParseModule() {
+absl::StatusOr<std::unique_ptr<Module>> ModuleParser::ParseModule(const std::string& entry_function) {
   std::string name = "module";
   bool wrapped = false;
   if (lex_.PeekIdent("module") || lex_.PeekIdent("builtin.module")) {
@@ -39,7 +46,12 @@ absl::StatusOr<std::unique_ptr<Module>> ModuleParser::ParseModule() {
   mb_ = std::make_unique<ModuleBuilder>(name);
   if (absl::Status s = IndexFunctions(wrapped); !s.ok()) return s;
   if (func_order_.empty()) return lex_.Error(0, "expected at least one func.func");
-  std::string entry_name = funcs_.contains("main") ? "main" : "";
+  std::string entry_name = !entry_function.empty()    ? entry_function
+                           : funcs_.contains("main") ? "main"
+                                                     : "";
+  if (!entry_function.empty() && !funcs_.contains(entry_function)) {
+    return absl::NotFoundError(absl::StrCat("the module has no function @", entry_function));
+  }
   if (entry_name.empty()) {
     if (func_order_.size() != 1) {
       return lex_.Error(0, "a module with several functions needs one named @main");
@@ -50,7 +62,10 @@ absl::StatusOr<std::unique_ptr<Module>> ModuleParser::ParseModule() {
   if (!entry.ok()) return entry.status();
   // Functions main never calls are still checked, though the printer (which
   // prints what main reaches) will not show them.
+  // (In test mode the file's other test functions hold checks of their own
+  // and are left alone.)
   for (const std::string& f : func_order_) {
+    if (!checked_function_.empty()) break;
     if (absl::StatusOr<Computation*> c = BuildFunction(f, 0); !c.ok()) return c.status();
   }
   return mb_->Build(*entry);
@@ -70,6 +85,9 @@ absl::Status ModuleParser::IndexFunctions(bool wrapped) {
       return absl::OkStatus();
     }
     if (!wrapped && t.kind == TokenKind::kEof) return absl::OkStatus();
+    absl::StatusOr<bool> skipped = SkipTopLevelDeclaration();
+    if (!skipped.ok()) return skipped.status();
+    if (*skipped) continue;
     if (t.kind != TokenKind::kIdent || t.text != "func.func") {
       return lex_.Error(t.offset, absl::StrCat("expected func.func", wrapped ? " or '}'" : "",
                                                ", got ", Describe(t)));
@@ -112,21 +130,26 @@ absl::Status ModuleParser::IndexFunctions(bool wrapped) {
   }
 }
 
-absl::Status ModuleParser::SkipBalancedBraces() {
-  Token open = lex_.Next();
-  if (open.kind != TokenKind::kLBrace) {
-    return lex_.Error(open.offset, absl::StrCat("expected '{', got ", Describe(open)));
+absl::StatusOr<bool> ModuleParser::SkipTopLevelDeclaration() {
+  const Token& t = lex_.Peek();
+  if (t.kind != TokenKind::kIdent || (t.text != "sdy.mesh" && t.text != "sdy.manual_axes")) {
+    return false;
   }
-  int depth = 1;
-  while (depth > 0) {
-    Token t = lex_.Next();
-    if (t.kind == TokenKind::kEof) return lex_.Error(open.offset, "unterminated '{': expected '}'");
-    if (t.kind == TokenKind::kError) return lex_.Error(t.offset, t.text);
-    if (t.kind == TokenKind::kLBrace) ++depth;
-    if (t.kind == TokenKind::kRBrace) --depth;
+  lex_.Next();
+  Token name = lex_.Next();
+  if (name.kind != TokenKind::kSymbol) {
+    return lex_.Error(name.offset, absl::StrCat("expected a symbol @name, got ", Describe(name)));
   }
-  return absl::OkStatus();
+  if (absl::Status s = lex_.Expect(TokenKind::kEqual, "'='"); !s.ok()) return s;
+  if (lex_.NextCharIs('<')) {
+    if (absl::StatusOr<absl::string_view> b = lex_.TakeAngleBody(); !b.ok()) return b.status();
+  } else if (absl::StatusOr<AttrValue> v = ParseAttrValue(lex_); !v.ok()) {
+    return v.status();
+  }
+  return true;
 }
+
+absl::Status ModuleParser::SkipBalancedBraces() { return lex_.SkipBraces(); }
 
 absl::StatusOr<Computation*> ModuleParser::BuildFunction(const std::string& name,
                                                         size_t use_offset) {
@@ -158,6 +181,8 @@ absl::StatusOr<Computation*> ModuleParser::ParseFunction() {
   Token name = lex_.Next();
   Scope scope;
   scope.cb = mb_->NewComputation(name.text);
+  const bool checked = !checked_function_.empty() && name.text == checked_function_;
+  if (checked) checked_scope_ = &scope;
   if (absl::Status s = lex_.Expect(TokenKind::kLParen, "'(' opening the argument list"); !s.ok()) {
     return s;
   }
@@ -183,6 +208,10 @@ absl::StatusOr<Computation*> ModuleParser::ParseFunction() {
     return lex_.Error(body_offset,
                       absl::StrCat("@", name.text, " declares results ", TypesToString(declared),
                                    " but returns ", TypesToString(returned)));
+  }
+  if (checked) {
+    checked_scope_ = nullptr;
+    for (Instruction* v : check_values_) results->push_back(v);
   }
   return scope.cb->Finish(*std::move(results));
 }
@@ -230,15 +259,19 @@ bool ModuleParser::IsTerminator(bool is_region) {
 
 absl::StatusOr<Instruction*> ModuleParser::ParseStatement(Scope& scope, OpText& op) {
   CaptureList captures;
-  absl::StatusOr<OpText> text =
-      ParseOpText(lex_, [&] { return ParseRegion(scope, captures); });
+  Regions regions(*this, scope, captures);
+  absl::StatusOr<OpText> text = ParseOpText(lex_, regions);
   if (!text.ok()) return text.status();
   op = *std::move(text);
-  if (absl::StatusOr<std::vector<Computation*>> regions = UnifyCaptures(captures);
-      !regions.ok()) {
-    return regions.status();
+  if (absl::StartsWith(op.name, "check.")) {
+    if (absl::Status s = AddCheck(scope, op); !s.ok()) return s;
+    return nullptr;
+  }
+  if (absl::StatusOr<std::vector<Computation*>> unified = UnifyCaptures(captures);
+      !unified.ok()) {
+    return unified.status();
   } else if (!captures.outer.empty()) {
-    op.regions = *std::move(regions);
+    op.regions = *std::move(unified);
   }
   op.captures = captures.outer;
   absl::StatusOr<Instruction*> instr =
@@ -276,13 +309,22 @@ absl::StatusOr<std::vector<Instruction*>> ModuleParser::ParseBody(
   return values;
 }
 
-absl::StatusOr<Computation*> ModuleParser::ParseRegion(Scope& parent, CaptureList& captures) {
+absl::StatusOr<Computation*> ModuleParser::ParseRegion(
+    Scope& parent, CaptureList& captures, const std::vector<BlockArgument>* declared) {
   if (absl::Status s = lex_.Expect(TokenKind::kLBrace, "'{' opening a region"); !s.ok()) return s;
   Scope scope;
   scope.parent = &parent;
   scope.captures = &captures;
   scope.cb = mb_->NewComputation(absl::StrCat("region", region_count_++));
-  if (lex_.Peek().kind == TokenKind::kBlockLabel) {
+  if (declared != nullptr) {
+    for (const BlockArgument& a : *declared) {
+      if (absl::Status s = BindName(lex_, scope, a.name, a.offset,
+                                    Binding{scope.cb->Parameter(a.type)});
+          !s.ok()) {
+        return s;
+      }
+    }
+  } else if (lex_.Peek().kind == TokenKind::kBlockLabel) {
     lex_.Next();
     if (absl::Status s = lex_.Expect(TokenKind::kLParen, "'(' after the block label"); !s.ok()) {
       return s;
@@ -334,10 +376,111 @@ absl::StatusOr<std::vector<Computation*>> ModuleParser::UnifyCaptures(
   return out;
 }
 
+absl::Status ModuleParser::AddCheck(Scope& scope, const OpText& op) {
+  static constexpr absl::string_view kKinds[] = {"expect_eq", "expect_eq_const",
+                                                 "expect_almost_eq", "expect_almost_eq_const",
+                                                 "expect_close"};
+  absl::string_view kind = absl::StripPrefix(op.name, "check.");
+  if (std::find(std::begin(kKinds), std::end(kKinds), kind) == std::end(kKinds)) {
+    return absl::UnimplementedError(absl::StrCat(lex_.Location(op.offset), ": op '", op.name,
+                                                 "' is not supported by xjit"));
+  }
+  if (&scope != checked_scope_) {
+    return absl::UnimplementedError(absl::StrCat(
+        lex_.Location(op.offset), ": ", op.name,
+        " is evaluated only in the body of the function under test (python -m xjit.stablehlo "
+        "test)"));
+  }
+  absl::StatusOr<std::vector<Instruction*>> values = ResolveOperands(lex_, scope, op);
+  if (!values.ok()) return values.status();
+  ParsedCheck check{std::string(absl::StripSuffix(kind, "_const")), lex_.Location(op.offset), {}};
+  const bool is_const = absl::EndsWith(kind, "_const");
+  for (const NamedAttr& a : op.attrs) {
+    const AttrValue& v = a.value[0];
+    if (is_const && (a.name == "expected" || a.name == "value") &&
+        v.kind == AttrValue::Kind::kDense) {
+      values->push_back(scope.cb->Constant(*v.literal));
+      continue;
+    }
+    // Settings of a custom call (has_side_effect, call_target_name) say
+    // nothing about the check.
+    if (a.name == "has_side_effect" || a.name == "call_target_name" ||
+        a.name == "backend_config" || a.name == "api_version") {
+      continue;
+    }
+    double x = 0;
+    if ((v.kind != AttrValue::Kind::kInteger && v.kind != AttrValue::Kind::kFloat) ||
+        !absl::SimpleAtod(v.text, &x)) {
+      return lex_.Error(v.offset, absl::StrCat(op.name, ": ", a.name, " must be a number, got ",
+                                               v.KindName()));
+    }
+    check.options.emplace_back(a.name, x);
+  }
+  if (values->size() != 2) {
+    return lex_.Error(op.offset, absl::StrCat(op.name, " compares two values, got ",
+                                              values->size()));
+  }
+  if ((*values)[0]->shape() != (*values)[1]->shape()) {
+    return lex_.Error(op.offset, absl::StrCat(op.name, ": the actual value is ",
+                                              (*values)[0]->shape().ToString(),
+                                              " but the expected one is ",
+                                              (*values)[1]->shape().ToString()));
+  }
+  check_values_.push_back((*values)[0]);
+  check_values_.push_back((*values)[1]);
+  checks_.push_back(std::move(check));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ParsedTest> ModuleParser::ParseTest(const std::string& entry) {
+  checked_function_ = entry;
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(entry);
+  if (!module.ok()) return module.status();
+  ParsedTest test;
+  test.module = *std::move(module);
+  test.num_results =
+      static_cast<int64_t>(test.module->ResultShapes().size()) - 2 * checks_.size();
+  test.checks = std::move(checks_);
+  return test;
+}
+
+absl::StatusOr<Computation*> ModuleParser::ApplyRegion(const std::string& op_name,
+                                                      const std::vector<Shape>& args,
+                                                      size_t offset) {
+  std::optional<Opcode> opcode = OpcodeForName(op_name);
+  if (!opcode.has_value() || CallsFunction(*opcode) || IsSquare(op_name)) {
+    return absl::UnimplementedError(absl::StrCat(lex_.Location(offset), ": op '", op_name,
+                                                 "' is not supported by xjit"));
+  }
+  if (args.size() != 2) {
+    return lex_.Error(offset, absl::StrCat("'applies ", op_name, "' needs a reduction of one "
+                                           "operand; write the body as reducer(...) {...}"));
+  }
+  ComputationBuilder* cb = mb_->NewComputation(absl::StrCat("region", region_count_++));
+  std::vector<Instruction*> params;
+  for (const Shape& a : args) params.push_back(cb->Parameter(a));
+  absl::StatusOr<Instruction*> r =
+      cb->Add(*opcode, params, Attributes::Default(OpcodeAttrsKind(*opcode)), {});
+  if (!r.ok()) {
+    return absl::Status(r.status().code(),
+                        absl::StrCat(lex_.Location(offset), ": ", r.status().message()));
+  }
+  return cb->Finish({*r});
+}
+
 }  // namespace text
 
 absl::StatusOr<std::unique_ptr<Module>> ParseModule(absl::string_view text) {
   return text::ModuleParser(text).ParseModule();
+}
+
+absl::StatusOr<std::unique_ptr<Module>> ParseModule(absl::string_view text,
+                                                    const std::string& entry) {
+  return text::ModuleParser(text).ParseModule(entry);
+}
+
+absl::StatusOr<ParsedTest> ParseTestFunction(absl::string_view text, const std::string& entry) {
+  return text::ModuleParser(text).ParseTest(entry);
 }
 
 }  // namespace xjit

@@ -13,7 +13,9 @@
 #pragma once
 
 #include <memory>
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -23,6 +25,27 @@
 namespace xjit {
 
 absl::StatusOr<std::unique_ptr<Module>> ParseModule(absl::string_view text);
+// With `entry` naming the function the module's entry is (StableHLO's test
+// files hold several functions and no @main); NotFound when there is none.
+absl::StatusOr<std::unique_ptr<Module>> ParseModule(absl::string_view text,
+                                                    const std::string& entry);
+
+// One function of a StableHLO interpreter test file and the check-dialect
+// ops in its body (check.expect_eq, check.expect_eq_const,
+// check.expect_almost_eq[_const], check.expect_close). The entry returns the
+// function's own results, then for each check its actual and its expected
+// value; the caller compares them.
+struct ParsedCheck {
+  std::string kind;      // "expect_eq", "expect_close", ...
+  std::string location;  // "line:column" of the check
+  std::vector<std::pair<std::string, double>> options;  // max_ulp_difference = 3, tolerance = 0.1
+};
+struct ParsedTest {
+  std::unique_ptr<Module> module;
+  int64_t num_results = 0;
+  std::vector<ParsedCheck> checks;
+};
+absl::StatusOr<ParsedTest> ParseTestFunction(absl::string_view text, const std::string& entry);
 
 // A sequence of ops outside any function, as in the spec's examples:
 //   %result = "stablehlo.add"(%lhs, %rhs) : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>

@@ -5,12 +5,17 @@
 // become the aliases %N#i instead of ops, as in MLIR.
 #include "xjit/text/printer.h"
 
+#include <cctype>
 #include <deque>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "xjit/text/pretty_printer.h"
 
 namespace xjit {
 namespace {
@@ -25,6 +30,15 @@ std::string ArrayAttr(absl::Span<const int64_t> values, absl::string_view int_ty
   }
   if (values.empty()) return "array<i64>";
   return absl::StrCat("array<i64: ", absl::StrJoin(values, ", "), ">");
+}
+
+// @name, or @"name" when the name is not an identifier (JAX's @"<lambda>").
+std::string Symbol(absl::string_view name) {
+  bool plain = !name.empty();
+  for (char c : name) {
+    plain &= std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$';
+  }
+  return plain ? absl::StrCat("@", name) : absl::StrCat("@\"", name, "\"");
 }
 
 bool IsMultiResult(const Instruction& instr) {
@@ -76,14 +90,14 @@ std::string Attrs(const Instruction& instr) {
   std::vector<std::string> parts =
       instr.attributes().Visit([](const auto& s) { return FieldsText(s, false); });
   if (CallsFunction(instr.opcode()) && !instr.called_computations().empty()) {
-    parts.push_back(absl::StrCat("callee = @", instr.called_computations()[0]->name()));
+    parts.push_back(absl::StrCat("callee = ", Symbol(instr.called_computations()[0]->name())));
   }
   return absl::StrJoin(parts, ", ");
 }
 
 class ModulePrinter {
  public:
-  explicit ModulePrinter(const Module& module) : module_(module) {}
+  ModulePrinter(const Module& module, bool pretty) : module_(module), pretty_(pretty) {}
 
   std::string Print() {
     absl::StrAppend(&out_, "module @", module_.name(), " {\n");
@@ -154,9 +168,17 @@ class ModulePrinter {
     for (const Instruction* r : c.results()) {
       for (std::string& t : Types(r)) result_types.push_back(std::move(t));
     }
-    absl::StrAppend(&out_, "  func.func @", name, "(", params, ") -> (",
+    absl::StrAppend(&out_, "  func.func ", Symbol(name), "(", params, ") -> (",
                     absl::StrJoin(result_types, ", "), ") {\n");
     PrintBody(c, 4);
+    if (pretty_) {
+      absl::StrAppend(&out_, "    return");
+      if (!c.results().empty()) {
+        absl::StrAppend(&out_, " ", OperandList(c.results()), " : ", TypeList(c.results()));
+      }
+      absl::StrAppend(&out_, "\n  }\n");
+      return;
+    }
     absl::StrAppend(&out_, "    \"func.return\"(", OperandList(c.results()), ") : (",
                     TypeList(c.results()), ") -> ()\n  }\n");
   }
@@ -178,6 +200,7 @@ class ModulePrinter {
     std::string pad(indent, ' ');
     absl::StrAppend(&out_, pad, name);
     if (IsMultiResult(instr)) absl::StrAppend(&out_, ":", instr.shape().tuple_shapes.size());
+    if (pretty_ && PrintPretty(instr)) return;
     // fusion is xjit's own op (no StableHLO counterpart): "xjit.fusion".
     std::string op_name = CallsFunction(op)        ? "func.call"
                           : op == Opcode::kFusion ? "xjit.fusion"
@@ -213,11 +236,47 @@ class ModulePrinter {
     std::string pad(indent, ' ');
     absl::StrAppend(&out_, "{\n", pad, "^bb0(", NameParameters(body), "):\n");
     PrintBody(body, indent + 2);
+    if (pretty_) {
+      absl::StrAppend(&out_, pad, "  stablehlo.return ", OperandList(body.results()), " : ",
+                      TypeList(body.results()), "\n", pad, "}");
+      return;
+    }
     absl::StrAppend(&out_, pad, "  \"stablehlo.return\"(", OperandList(body.results()), ") : (",
                     TypeList(body.results()), ") -> ()\n", pad, "}");
   }
 
+  // " = <pretty form>\n" after the result name; false (nothing printed)
+  // when the op has none.
+  bool PrintPretty(const Instruction& instr) {
+    std::vector<std::string> operands;
+    for (const Instruction* o : instr.operands()) {
+      std::vector<std::string> refs = Refs(o);
+      if (refs.size() != 1) return false;
+      operands.push_back(std::move(refs[0]));
+    }
+    if (CallsFunction(instr.opcode())) {
+      if (instr.called_computations().size() != 1) return false;
+      const Computation* callee = instr.called_computations()[0];
+      if (printed_.insert(callee).second) pending_.push_back(callee);
+      std::vector<std::string> types;
+      for (const Instruction* o : instr.operands()) types.push_back(o->shape().ToString());
+      const std::vector<std::string> results = Types(&instr);
+      absl::StrAppend(&out_, " = call ", Symbol(callee->name()), "(",
+                      absl::StrJoin(operands, ", "), ") : (", absl::StrJoin(types, ", "),
+                      ") -> ",
+                      results.size() == 1 ? results[0]
+                                          : absl::StrCat("(", absl::StrJoin(results, ", "), ")"),
+                      "\n");
+      return true;
+    }
+    std::optional<std::string> text = text::PrettyOpText(instr, operands);
+    if (!text) return false;
+    absl::StrAppend(&out_, " = ", *text, "\n");
+    return true;
+  }
+
   const Module& module_;
+  const bool pretty_;
   std::string out_;
   absl::flat_hash_map<const Instruction*, std::string> names_;
   absl::flat_hash_set<const Computation*> printed_;
@@ -228,6 +287,8 @@ class ModulePrinter {
 
 }  // namespace
 
-std::string PrintModule(const Module& module) { return ModulePrinter(module).Print(); }
+std::string PrintModule(const Module& module, bool pretty) {
+  return ModulePrinter(module, pretty).Print();
+}
 
 }  // namespace xjit

@@ -15,6 +15,12 @@ absl::StatusOr<Instruction*> Resolve(const Lexer& lex, Scope& scope, const Opera
     // A value of an enclosing scope: resolved there, then captured.
     absl::StatusOr<Instruction*> outer = Resolve(lex, *scope.parent, ref, type);
     if (!outer.ok()) return outer.status();
+    if ((*outer)->opcode() == Opcode::kConstant) {
+      // A constant defined outside (as StableHLO's test files write them) is
+      // copied in rather than captured: every op with a region can read it.
+      Instruction* copy = scope.cb->Constant((*outer)->attrs<ConstantAttrs>().value);
+      return scope.values.emplace(ref.name, Binding{copy}).first->second.instr;
+    }
     auto known = scope.captured.find(*outer);
     if (known != scope.captured.end()) return known->second;
     std::vector<Instruction*>& list = scope.captures->outer;

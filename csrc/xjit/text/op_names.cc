@@ -1,0 +1,21 @@
+#include "xjit/text/op_names.h"
+
+#include "absl/strings/match.h"
+
+namespace xjit::text {
+
+std::optional<Opcode> OpcodeForName(absl::string_view name) {
+  if (name == "func.call" || name == "call") return Opcode::kCall;
+  if (name == "xjit.fusion") return Opcode::kFusion;
+  if (name == "chlo.erf") return Opcode::kErf;
+  if (name == "chlo.tan") return Opcode::kTan;
+  if (IsSquare(name)) return Opcode::kMultiply;
+  if (absl::StartsWith(name, "stablehlo.")) {
+    absl::StatusOr<Opcode> parsed = ParseOpcode(name);
+    // Parameters are func arguments; calls are spelled func.call.
+    if (parsed.ok() && *parsed != Opcode::kParameter && !CallsFunction(*parsed)) return *parsed;
+  }
+  return std::nullopt;
+}
+
+}  // namespace xjit::text

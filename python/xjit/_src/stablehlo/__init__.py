@@ -1,0 +1,1 @@
+"""Implementation of ``xjit.stablehlo``: StableHLO text in, xjit arrays out."""
