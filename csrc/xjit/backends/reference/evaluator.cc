@@ -26,6 +26,29 @@ absl::StatusOr<Value> Wrap(absl::StatusOr<Literal> l) {
   return Value(std::move(*l));
 }
 
+// Every operand as an array (none may be a tuple).
+absl::StatusOr<std::vector<const Literal*>> ArrayOperands(
+    const std::vector<const Value*>& operands) {
+  std::vector<const Literal*> arrays;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    absl::StatusOr<const Literal*> l = ArrayOperand(operands, i);
+    if (!l.ok()) return l.status();
+    arrays.push_back(*l);
+  }
+  return arrays;
+}
+
+// A multi-result op's value, as shape inference types it: one result is the
+// array itself, several a tuple (`always_tuple`: a tuple even of one).
+absl::StatusOr<Value> WrapResults(absl::StatusOr<std::vector<Literal>> results,
+                                  bool always_tuple = false) {
+  if (!results.ok()) return results.status();
+  if (results->size() == 1 && !always_tuple) return Value(std::move((*results)[0]));
+  std::vector<Value> elements;
+  for (Literal& l : *results) elements.emplace_back(std::move(l));
+  return Value::Tuple(std::move(elements));
+}
+
 absl::StatusOr<Value> EvalReduceInstr(const Instruction& instr,
                                       const std::vector<const Value*>& operands) {
   if (operands.size() % 2 != 0 || instr.called_computations().size() != 1) {
@@ -52,14 +75,7 @@ absl::StatusOr<Value> EvalReduceInstr(const Instruction& instr,
     }
     return results;
   };
-  absl::StatusOr<std::vector<Literal>> results =
-      EvalReduce(inputs, inits, instr.attrs<ReduceAttrs>().dimensions, fn);
-  if (!results.ok()) return results.status();
-  // As shape inference: one result is the array itself, N > 1 a tuple.
-  if (n == 1) return Value(std::move((*results)[0]));
-  std::vector<Value> elements;
-  for (Literal& l : *results) elements.emplace_back(std::move(l));
-  return Value::Tuple(std::move(elements));
+  return WrapResults(EvalReduce(inputs, inits, instr.attrs<ReduceAttrs>().dimensions, fn));
 }
 
 // Runs `region` on 0-d literal arguments; its results must be arrays.
@@ -83,12 +99,8 @@ absl::StatusOr<Value> EvalSortInstr(const Instruction& instr,
   if (instr.called_computations().size() != 1) {
     return absl::InvalidArgumentError("needs one comparator");
   }
-  std::vector<const Literal*> inputs;
-  for (size_t i = 0; i < operands.size(); ++i) {
-    absl::StatusOr<const Literal*> l = ArrayOperand(operands, i);
-    if (!l.ok()) return l.status();
-    inputs.push_back(*l);
-  }
+  absl::StatusOr<std::vector<const Literal*>> inputs = ArrayOperands(operands);
+  if (!inputs.ok()) return inputs.status();
   const Computation& cmp = *instr.called_computations()[0];
   SortComparator less = [&cmp](std::vector<Literal> args) -> absl::StatusOr<bool> {
     absl::StatusOr<std::vector<Literal>> r = RunRegion(cmp, std::move(args));
@@ -98,13 +110,7 @@ absl::StatusOr<Value> EvalSortInstr(const Instruction& instr,
     }
     return r->front().data_as<bool>()[0];
   };
-  absl::StatusOr<std::vector<Literal>> results =
-      EvalSort(inputs, instr.attrs<SortAttrs>().dimension, less);
-  if (!results.ok()) return results.status();
-  if (results->size() == 1) return Value(std::move((*results)[0]));
-  std::vector<Value> elements;
-  for (Literal& l : *results) elements.emplace_back(std::move(l));
-  return Value::Tuple(std::move(elements));
+  return WrapResults(EvalSort(*inputs, instr.attrs<SortAttrs>().dimension, less));
 }
 
 absl::StatusOr<Value> EvalMapInstr(const Instruction& instr,
@@ -112,12 +118,8 @@ absl::StatusOr<Value> EvalMapInstr(const Instruction& instr,
   if (instr.called_computations().size() != 1) {
     return absl::InvalidArgumentError("needs one computation");
   }
-  std::vector<const Literal*> inputs;
-  for (size_t i = 0; i < operands.size(); ++i) {
-    absl::StatusOr<const Literal*> l = ArrayOperand(operands, i);
-    if (!l.ok()) return l.status();
-    inputs.push_back(*l);
-  }
+  absl::StatusOr<std::vector<const Literal*>> inputs = ArrayOperands(operands);
+  if (!inputs.ok()) return inputs.status();
   const Computation& fn = *instr.called_computations()[0];
   MapComputation apply = [&fn](std::vector<Literal> args) -> absl::StatusOr<Literal> {
     absl::StatusOr<std::vector<Literal>> r = RunRegion(fn, std::move(args));
@@ -125,17 +127,14 @@ absl::StatusOr<Value> EvalMapInstr(const Instruction& instr,
     if (r->size() != 1) return absl::InvalidArgumentError("map computation must return one value");
     return std::move(r->front());
   };
-  return Wrap(EvalMap(inputs, instr.shape().dtype, apply));
+  return Wrap(EvalMap(*inputs, instr.shape().dtype, apply));
 }
 
 absl::StatusOr<Value> EvalIndexingInstr(const Instruction& instr,
                                         const std::vector<const Value*>& operands) {
-  std::vector<const Literal*> arrays;
-  for (size_t i = 0; i < operands.size(); ++i) {
-    absl::StatusOr<const Literal*> l = ArrayOperand(operands, i);
-    if (!l.ok()) return l.status();
-    arrays.push_back(*l);
-  }
+  absl::StatusOr<std::vector<const Literal*>> collected = ArrayOperands(operands);
+  if (!collected.ok()) return collected.status();
+  const std::vector<const Literal*>& arrays = *collected;
   const absl::Span<const Literal* const> all(arrays);
   const Opcode op = instr.opcode();
   if (op == Opcode::kGather) {
@@ -158,13 +157,8 @@ absl::StatusOr<Value> EvalIndexingInstr(const Instruction& instr,
     const size_t n = (arrays.size() - 1) / 2;
     const Computation& body = *instr.called_computations()[0];
     ReduceBody fn = [&body](std::vector<Literal> args) { return RunRegion(body, std::move(args)); };
-    absl::StatusOr<std::vector<Literal>> results = EvalScatter(
-        all.subspan(0, n), *arrays[n], all.subspan(n + 1, n), instr.attrs<ScatterAttrs>(), fn);
-    if (!results.ok()) return results.status();
-    if (n == 1) return Value(std::move((*results)[0]));
-    std::vector<Value> elements;
-    for (Literal& l : *results) elements.emplace_back(std::move(l));
-    return Value::Tuple(std::move(elements));
+    return WrapResults(EvalScatter(all.subspan(0, n), *arrays[n], all.subspan(n + 1, n),
+                                   instr.attrs<ScatterAttrs>(), fn));
   }
   return absl::InternalError("not an indexing op");
 }
@@ -183,13 +177,7 @@ absl::StatusOr<Value> EvalReduceWindowInstr(const Instruction& instr,
   }
   const Computation& body = *instr.called_computations()[0];
   ReduceBody fn = [&body](std::vector<Literal> args) { return RunRegion(body, std::move(args)); };
-  absl::StatusOr<std::vector<Literal>> results =
-      EvalReduceWindow(inputs, inits, instr.attrs<ReduceWindowAttrs>(), fn);
-  if (!results.ok()) return results.status();
-  if (n == 1) return Value(std::move((*results)[0]));
-  std::vector<Value> elements;
-  for (Literal& l : *results) elements.emplace_back(std::move(l));
-  return Value::Tuple(std::move(elements));
+  return WrapResults(EvalReduceWindow(inputs, inits, instr.attrs<ReduceWindowAttrs>(), fn));
 }
 
 absl::StatusOr<Value> EvalSelectAndScatterInstr(const Instruction& instr,
@@ -390,12 +378,9 @@ absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
       if (!instr.shape().is_tuple || instr.shape().tuple_shapes.size() != 2) {
         return absl::InvalidArgumentError("rng_bit_generator: needs an (output_state, output) result");
       }
-      absl::StatusOr<std::vector<Literal>> out = EvalRngBitGenerator(
-          state, instr.shape().tuple_shapes[1], instr.attrs<RngBitGeneratorAttrs>().rng_algorithm);
-      if (!out.ok()) return out.status();
-      std::vector<Value> elements;
-      for (Literal& l : *out) elements.emplace_back(std::move(l));
-      return Value::Tuple(std::move(elements));
+      return WrapResults(EvalRngBitGenerator(state, instr.shape().tuple_shapes[1],
+                                             instr.attrs<RngBitGeneratorAttrs>().rng_algorithm),
+                         /*always_tuple=*/true);
     }
   }
 #undef XJIT_ARRAY
