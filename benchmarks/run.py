@@ -26,7 +26,12 @@ def main(filters):
     for workload in workloads.ALL:
         if filters and not any(f in workload.__name__ for f in filters):
             continue
-        times = {name: time_call(fn) for name, fn in workload().items()}
+        try:
+            fns = workload()
+        except ImportError as e:  # e.g. scikit-learn, which only the demo installs
+            print(f"{workload.__name__:24s} skipped: {e}")
+            continue
+        times = {name: time_call(fn) for name, fn in fns.items()}
         npt, xjt, jxt = times.get("numpy"), times.get("xjit"), times.get("jax")
         print(f"{workload.__name__:24s} {fmt(npt) if npt else '           -'} {fmt(xjt)} "
               f"{fmt(jxt) if jxt else '           -'} "
