@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "cpu_test_util.h"
+#include "shape_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "xjit/ir/shape_inference.h"
@@ -20,21 +21,11 @@ namespace {
 
 using ::testing::HasSubstr;
 using xjit::testing::Must;
+using xjit::testing::Infer;
+using xjit::testing::ExpectError;
 using xjit::testing::T;
 
 const DType F32 = DType::kF32, S32 = DType::kS32, S64 = DType::kS64;
-
-absl::StatusOr<Shape> Infer(Opcode op, std::vector<Shape> operands, Attributes attrs,
-                            std::vector<const Computation*> called = {}) {
-  std::vector<const Shape*> ptrs;
-  for (const Shape& s : operands) ptrs.push_back(&s);
-  return InferShape(op, ptrs, attrs, called, nullptr);
-}
-
-void ExpectError(const absl::StatusOr<Shape>& got, absl::string_view text) {
-  ASSERT_FALSE(got.ok()) << got->ToString();
-  EXPECT_THAT(std::string(got.status().message()), HasSubstr(std::string(text)));
-}
 
 GatherAttrs Rows(int64_t width) {  // take rows: operand [n, width], indices [k, 1]
   GatherAttrs a;

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "cpu_test_util.h"
+#include "shape_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "xjit/backends/common/sort_comparator.h"
@@ -20,6 +21,7 @@ namespace {
 
 using ::testing::HasSubstr;
 using xjit::testing::Must;
+using xjit::testing::Infer;
 using xjit::testing::T;
 
 const DType F32 = DType::kF32, S32 = DType::kS32, PRED = DType::kPred;
@@ -133,14 +135,6 @@ void CompareBackends(const Module& m, const std::vector<Literal>& args, const st
 }
 
 // ------------------------------------------------------- shape inference
-
-absl::StatusOr<Shape> Infer(Opcode op, std::vector<Shape> operands, Attributes attrs,
-                            std::vector<const Computation*> called = {},
-                            const Shape* declared = nullptr) {
-  std::vector<const Shape*> ptrs;
-  for (const Shape& s : operands) ptrs.push_back(&s);
-  return InferShape(op, ptrs, attrs, called, declared);
-}
 
 void ExpectError(const absl::StatusOr<Shape>& got, absl::StatusCode code, absl::string_view text) {
   ASSERT_FALSE(got.ok()) << got->ToString();

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "cpu_test_util.h"
+#include "shape_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "xjit/backends/cpu/convolution.h"
@@ -19,21 +20,11 @@ namespace {
 
 using ::testing::HasSubstr;
 using xjit::testing::Must;
+using xjit::testing::Infer;
+using xjit::testing::ExpectError;
 using xjit::testing::T;
 
 const DType F32 = DType::kF32, S32 = DType::kS32, PRED = DType::kPred;
-
-absl::StatusOr<Shape> Infer(Opcode op, std::vector<Shape> operands, Attributes attrs,
-                            std::vector<const Computation*> called = {}) {
-  std::vector<const Shape*> ptrs;
-  for (const Shape& s : operands) ptrs.push_back(&s);
-  return InferShape(op, ptrs, attrs, called, nullptr);
-}
-
-void ExpectError(const absl::StatusOr<Shape>& got, absl::string_view text) {
-  ASSERT_FALSE(got.ok()) << got->ToString();
-  EXPECT_THAT(std::string(got.status().message()), HasSubstr(std::string(text)));
-}
 
 // NCHW / OIHW / NCHW with every window field spelled out.
 ConvolutionAttrs Nchw(int64_t spatial, std::vector<std::pair<int64_t, int64_t>> pads = {}) {

@@ -49,18 +49,27 @@ absl::StatusOr<Value> WrapResults(absl::StatusOr<std::vector<Literal>> results,
   return Value::Tuple(std::move(elements));
 }
 
-absl::StatusOr<Value> EvalReduceInstr(const Instruction& instr,
-                                      const std::vector<const Value*>& operands) {
+// reduce and reduce_window: N inputs, then N init values, and one body.
+struct InputsAndInits {
+  std::vector<const Literal*> inputs, inits;
+};
+absl::StatusOr<InputsAndInits> SplitInputsAndInits(const Instruction& instr,
+                                                   const std::vector<const Value*>& operands) {
   if (operands.size() % 2 != 0 || instr.called_computations().size() != 1) {
     return absl::InvalidArgumentError("needs N inputs, N init values and one body");
   }
+  absl::StatusOr<std::vector<const Literal*>> arrays = ArrayOperands(operands);
+  if (!arrays.ok()) return arrays.status();
   const size_t n = operands.size() / 2;
-  std::vector<const Literal*> inputs, inits;
-  for (size_t i = 0; i < operands.size(); ++i) {
-    absl::StatusOr<const Literal*> l = ArrayOperand(operands, i);
-    if (!l.ok()) return l.status();
-    (i < n ? inputs : inits).push_back(*l);
-  }
+  return InputsAndInits{{arrays->begin(), arrays->begin() + n}, {arrays->begin() + n, arrays->end()}};
+}
+
+absl::StatusOr<Value> EvalReduceInstr(const Instruction& instr,
+                                      const std::vector<const Value*>& operands) {
+  absl::StatusOr<InputsAndInits> split = SplitInputsAndInits(instr, operands);
+  if (!split.ok()) return split.status();
+  const std::vector<const Literal*>& inputs = split->inputs;
+  const std::vector<const Literal*>& inits = split->inits;
   const Computation& body = *instr.called_computations()[0];
   ReduceBody fn = [&body](std::vector<Literal> args) -> absl::StatusOr<std::vector<Literal>> {
     std::vector<Value> values;
@@ -165,16 +174,10 @@ absl::StatusOr<Value> EvalIndexingInstr(const Instruction& instr,
 
 absl::StatusOr<Value> EvalReduceWindowInstr(const Instruction& instr,
                                             const std::vector<const Value*>& operands) {
-  if (operands.size() % 2 != 0 || instr.called_computations().size() != 1) {
-    return absl::InvalidArgumentError("needs N inputs, N init values and one body");
-  }
-  const size_t n = operands.size() / 2;
-  std::vector<const Literal*> inputs, inits;
-  for (size_t i = 0; i < operands.size(); ++i) {
-    absl::StatusOr<const Literal*> l = ArrayOperand(operands, i);
-    if (!l.ok()) return l.status();
-    (i < n ? inputs : inits).push_back(*l);
-  }
+  absl::StatusOr<InputsAndInits> split = SplitInputsAndInits(instr, operands);
+  if (!split.ok()) return split.status();
+  const std::vector<const Literal*>& inputs = split->inputs;
+  const std::vector<const Literal*>& inits = split->inits;
   const Computation& body = *instr.called_computations()[0];
   ReduceBody fn = [&body](std::vector<Literal> args) { return RunRegion(body, std::move(args)); };
   return WrapResults(EvalReduceWindow(inputs, inits, instr.attrs<ReduceWindowAttrs>(), fn));
