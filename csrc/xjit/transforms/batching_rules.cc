@@ -14,6 +14,7 @@
 #include "xjit/ir/literal.h"
 #include "xjit/transforms/custom_rules.h"
 #include "xjit/transforms/indexing_rules.h"
+#include "xjit/transforms/collectives.h"
 #include "xjit/transforms/status_macros.h"
 #include "xjit/transforms/window_rules.h"
 #include "xjit/transforms/stop_gradient.h"
@@ -198,6 +199,8 @@ absl::StatusOr<BatchOut> DotGeneralB(BatchContext& ctx) {
   return One(r);
 }
 
+}  // namespace
+
 // The identity of a reduce body's op for `dtype` (nullopt if it has none here).
 std::optional<Literal> BodyIdentity(Opcode op, DType dtype) {
   Literal lit{Shape(dtype, {})};
@@ -233,6 +236,8 @@ std::optional<Literal> BodyIdentity(Opcode op, DType dtype) {
   if (!ok) return std::nullopt;
   return lit;
 }
+
+namespace {
 
 // A batched init value: reduce from the identity of the body's op, then
 // combine each lane's init with its result.
@@ -319,6 +324,9 @@ absl::StatusOr<BatchOut> InlineB(BatchContext& ctx) {
   XJIT_TF_ASSIGN_OR_RETURN(std::optional<CustomCall> custom, AsCustomCall(ctx.old));
   if (custom.has_value()) {
     return CustomCallBatch(ctx.e, ctx.old, *custom, ctx.operands, ctx.batched, ctx.axis_size);
+  }
+  if (std::optional<Collective> c = AsCollective(*ctx.old.called_computations()[0])) {
+    return CollectiveBatch(ctx, *c);
   }
   if (IsStopGradient(*ctx.old.called_computations()[0])) {  // keep the marker
     XJIT_TF_ASSIGN_OR_RETURN(Value v, StopGradient(ctx.e, ctx.operands[0]));

@@ -4,6 +4,7 @@
 // the old type (unbatched).
 #pragma once
 
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -36,6 +37,9 @@ using BatchRule = absl::StatusOr<BatchOut> (*)(BatchContext& ctx);
 
 // nullptr: no batching rule yet ("vmap: no batching rule for '<op>' yet").
 BatchRule BatchRuleFor(Opcode op);
+
+// The identity of a reduce body's op for `dtype` (nullopt if it has none here).
+std::optional<Literal> BodyIdentity(Opcode op, DType dtype);
 
 // `x` with `axis_size` copies along a new leading dimension.
 ValueOr BroadcastBatch(Emitter& e, Value x, int64_t axis_size);

@@ -9,6 +9,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "xjit/transforms/batching_rules.h"
+#include "xjit/transforms/collectives.h"
 #include "xjit/transforms/status_macros.h"
 #include "xjit/transforms/stop_gradient.h"
 
@@ -78,7 +79,8 @@ absl::StatusOr<Parts> InlineRule(ComputationBuilder& b, const Computation& comp,
     }
     if (instr->opcode() == Opcode::kCall && d &&
         !IsStopGradient(*instr->called_computations()[0]) &&
-        !IsLinearCall(*instr->called_computations()[0])) {
+        !IsLinearCall(*instr->called_computations()[0]) &&
+        !AsCollective(*instr->called_computations()[0]).has_value()) {
       XJIT_TF_ASSIGN_OR_RETURN(map[instr],
                                InlineRule(b, *instr->called_computations()[0], ops, flags));
       continue;

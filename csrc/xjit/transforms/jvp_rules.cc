@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "xjit/transforms/custom_rules.h"
 #include "xjit/transforms/indexing_rules.h"
+#include "xjit/transforms/collectives.h"
 #include "xjit/transforms/status_macros.h"
 #include "xjit/transforms/window_rules.h"
 #include "xjit/transforms/stop_gradient.h"
@@ -549,6 +550,7 @@ absl::StatusOr<JvpOut> InlineJvp(JvpContext& ctx) {
   const Computation& callee = *ctx.old.called_computations()[0];
   XJIT_TF_ASSIGN_OR_RETURN(std::optional<CustomCall> custom, AsCustomCall(ctx.old));
   if (custom.has_value()) return CustomCallJvp(ctx, *custom);
+  if (std::optional<Collective> c = AsCollective(callee)) return CollectiveJvp(ctx, *c);
   if (IsStopGradient(callee)) {  // the identity, with a zero tangent
     XJIT_TF_ASSIGN_OR_RETURN(Value v, CloneOnto(ctx.e.builder(), ctx.old, {ctx.x(0)}));
     return JvpOut{{v}, {nullptr}};
