@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Callable
 
+import numpy as np
+
 from xjit import _xjit
 from xjit._src import api_transforms as api
 from xjit._src import tracing
@@ -60,3 +62,26 @@ def convert_closure(fun: Callable, *example_args):
         return traced.out_treedef.unflatten(out)
 
     return converted, consts, traced.out_treedef
+
+
+def jvp_in_consts(converted: Callable, args: tuple, consts, const_tangents):
+    """The tangent of ``converted(*args, *consts)`` when only the constants
+    move (by ``const_tangents``), or None when no tangent reaches the output
+    (no constants, or none of them a float)."""
+    if not consts:
+        return None
+    _, out = api.jvp(lambda *c: converted(*args, *c), tuple(consts), tuple(const_tangents))
+    leaves = _xjit.tree_flatten(out)[0]
+    if all(tracing.leaf_aval(v).dtype == api.float0 for v in leaves):
+        return None
+    return out
+
+
+def zero_tangents(tree):
+    """Zero tangents for the leaves of ``tree`` (float0 for integer leaves)."""
+    leaves, treedef = _xjit.tree_flatten(tree)
+    out = []
+    for x in leaves:
+        a = tracing.leaf_aval(x)
+        out.append(np.zeros(a.shape, a.dtype if api._is_float(a.dtype) else api.float0))
+    return treedef.unflatten(out)

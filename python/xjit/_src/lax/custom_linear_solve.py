@@ -22,16 +22,12 @@ import numpy as np
 from xjit import _xjit
 from xjit._src import api_transforms as api
 from xjit._src import tracing
-from xjit._src.closure_conversion import convert_closure
+from xjit._src.closure_conversion import convert_closure, jvp_in_consts, zero_tangents
 from xjit._src.custom_derivatives import custom_jvp
 from xjit._src.lax.custom_root import _check_solution_tree, _check_tree
 from xjit._src.linear_call import linear_call
 from xjit._src.traceback_util import api_boundary
-
-
-def _zeros_like(x):
-    a = tracing.leaf_aval(x)
-    return np.zeros(a.shape, a.dtype if api._is_float(a.dtype) else api.float0)
+from xjit._src.tree_util import tree_map
 
 
 def _transpose_of(matvec: Callable, b):
@@ -93,16 +89,10 @@ def custom_linear_solve(matvec: Callable, b, solve: Callable, transpose_solve=No
         x = solution(out)
         # dx = A⁻¹ (db - dA x): dA x is matvec at x differentiated in its constants.
         r = drhs
-        if mv_c:
-            _, dax = api.jvp(lambda *c: mv_conv(x, *c), tuple(mv_c), tuple(dmv_c))
-            dax_leaves = _xjit.tree_flatten(dax)[0]
-            if not all(tracing.leaf_aval(v).dtype == api.float0 for v in dax_leaves):
-                r = _xjit.tree_flatten(drhs)[1].unflatten(
-                    [u - v for u, v in zip(_xjit.tree_flatten(drhs)[0], dax_leaves)])
+        dax = jvp_in_consts(mv_conv, (x,), mv_c, dmv_c)
+        if dax is not None:
+            r = tree_map(lambda u, v: u - v, drhs, dax)
         dx = linear_solve(s_c, ts_c, r)
-        if has_aux:
-            return out, (dx, _xjit.tree_flatten(out[1])[1].unflatten(
-                [_zeros_like(v) for v in _xjit.tree_flatten(out[1])[0]]))
-        return out, dx
+        return out, ((dx, zero_tangents(out[1])) if has_aux else dx)
 
     return lsolve(tuple(mv_consts), tuple(s_consts), tuple(ts_consts), b)

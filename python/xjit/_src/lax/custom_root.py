@@ -17,12 +17,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-import numpy as np
-
 from xjit import _xjit
 from xjit._src import api_transforms as api
-from xjit._src import tracing
-from xjit._src.closure_conversion import convert_closure
+from xjit._src.closure_conversion import convert_closure, jvp_in_consts, zero_tangents
 from xjit._src.custom_derivatives import custom_jvp
 from xjit._src.tree_util import tree_map
 from xjit._src.traceback_util import api_boundary
@@ -49,11 +46,6 @@ def _check_solution_tree(s_tree, guess_tree, has_aux: bool) -> None:
 
 def _negate(x):
     return -x
-
-
-def _zero_tangent(x):
-    a = tracing.leaf_aval(x)
-    return np.zeros(a.shape, a.dtype if api._is_float(a.dtype) else api.float0)
 
 
 @api_boundary
@@ -87,20 +79,12 @@ def custom_root(f: Callable, initial_guess, solve: Callable, tangent_solve: Call
         f_c, s_c, ls_c, guess = primals
         out = root(f_c, s_c, ls_c, guess)
         solution, aux = out if has_aux else (out, None)
-        # ∂f/∂θ dθ at the root; no constant of f: no dependence on them.
-        if f_c:
-            _, rhs = api.jvp(lambda *c: f_conv(solution, *c), tuple(f_c), tuple(tangents[0]))
-        else:
-            rhs = solution
-        rhs_leaves, rhs_tree = _xjit.tree_flatten(rhs)
-        sol_leaves = _xjit.tree_flatten(solution)[0]
-        if not f_c or all(tracing.leaf_aval(r).dtype == api.float0 for r in rhs_leaves):
-            dsol = rhs_tree.unflatten([_zero_tangent(s) for s in sol_leaves])
+        # ∂f/∂θ dθ at the root; without it the root does not move.
+        rhs = jvp_in_consts(f_conv, (solution,), f_c, tangents[0])
+        if rhs is None:
+            dsol = zero_tangents(solution)
         else:
             dsol = tree_map(_negate, ls_conv(solution, rhs, *ls_c))
-        if has_aux:
-            aux_t = tree_map(_zero_tangent, aux)
-            return out, (dsol, aux_t)
-        return out, dsol
+        return out, ((dsol, zero_tangents(aux)) if has_aux else dsol)
 
     return root(tuple(f_consts), tuple(s_consts), tuple(ls_consts), initial_guess)
