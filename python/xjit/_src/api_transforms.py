@@ -24,7 +24,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from xjit import _xjit
-from xjit._src import core, dispatch, tracing
+from xjit._src import axis_env, core, dispatch, tracing
 from xjit._src.traceback_util import api_boundary
 
 #: JAX's float0: the tangent type of integer and boolean values.
@@ -628,8 +628,7 @@ def vmap(fun: Callable, in_axes=0, out_axes=0, axis_name=None, axis_size=None,
             a, kw = treedef.unflatten(full)
             return fun(*a, **kw)
 
-        from xjit._src.lax.parallel import bound_axis   # lax sits above this module
-        with bound_axis(axis_name, size) as axis_id:
+        with axis_env.bound_axis(axis_name, size) as axis_id:
             traced = _trace(fun_of_mapped, avals,
                             _xjit.tree_flatten((tuple(range(len(avals))), {}))[1],
                             _fun_name(fun), [None] * len(avals))

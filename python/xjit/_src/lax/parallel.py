@@ -1,7 +1,7 @@
 """Collectives over named vmap axes, as JAX's: ``psum``, ``pmean``, ``pmax``,
 ``pmin`` and ``axis_index`` inside ``vmap(..., axis_name=...)``.
 
-``vmap`` binds its axis name while it traces (``bound_axis``); a collective
+``vmap`` binds its axis name while it traces (``axis_env.bound_axis``); a collective
 looks the name up (JAX's ``NameError: unbound axis name`` outside) and adds a
 call marked ``xjit_collective_<kind>_<axis id>`` (transforms/collectives.h),
 which the C++ vmap of that axis turns into a reduction over the batch (or an
@@ -14,43 +14,14 @@ Example:
 """
 from __future__ import annotations
 
-import contextlib
-import itertools
-
 import numpy as np
 
 from xjit._src import api_transforms as api
 from xjit._src import core, dispatch, dtypes, tracing
+from xjit._src.axis_env import lookup as _lookup
 from xjit._src.custom_derivatives import _wrapper
 from xjit._src.lax import elementwise
 from xjit._src.tree_util import tree_map
-
-_axis_env: list = []           # (name, size, id) of the vmaps being traced, innermost last
-_ids = itertools.count()
-
-
-@contextlib.contextmanager
-def bound_axis(name, size: int):
-    """Binds ``name`` (None: nothing) to a new axis id while a vmap traces; yields the id."""
-    if name is None:
-        yield -1
-        return
-    axis_id = next(_ids)
-    _axis_env.append((name, size, axis_id))
-    try:
-        yield axis_id
-    finally:
-        _axis_env.pop()
-
-
-def _lookup(name):
-    for n, size, axis_id in reversed(_axis_env):
-        if n == name:
-            return size, axis_id
-    names = [n for n, _, _ in _axis_env]
-    raise NameError(f"unbound axis name: {name}. The following axis names (e.g. defined by "
-                    f"pmap) are available to collective operations: {names}")
-
 
 def _names(axis_name) -> tuple:
     return tuple(axis_name) if isinstance(axis_name, (tuple, list)) else (axis_name,)
