@@ -1,0 +1,380 @@
+#include "xjit/backends/cpu/batch_norm.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <optional>
+#include <unordered_map>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "dnnl.hpp"
+#include "xjit/backends/cpu/onednn.h"
+#include "xjit/backends/cpu/parallel.h"
+#include "xjit/ir/dtype_dispatch.h"
+
+namespace xjit::cpu {
+namespace {
+
+// The operand as [outer, features, inner] around feature_index.
+struct BnGeometry {
+  int64_t outer = 1, features = 1, inner = 1;
+  float epsilon = 0;
+  int64_t elements() const { return outer * features * inner; }
+  int64_t per_feature() const { return outer * inner; }
+};
+
+BnGeometry MakeGeometry(const Instruction& instr) {
+  const BatchNormAttrs& a = instr.attrs<BatchNormAttrs>();
+  const Shape& s = instr.operand(0)->shape();
+  BnGeometry g;
+  for (int64_t i = 0; i < s.rank(); ++i) {
+    if (i < a.feature_index) g.outer *= s.dims[i];
+    if (i > a.feature_index) g.inner *= s.dims[i];
+  }
+  g.features = s.dims[a.feature_index];
+  g.epsilon = a.epsilon;
+  return g;
+}
+
+// Work is split into chunks of whole outer slices, or of inner ranges when
+// there are few outer slices (feature_index 0); each chunk walks its rows
+// (o, c) as contiguous runs of `inner` elements.
+struct Chunks {
+  int64_t count = 1;
+  bool by_outer = true;
+  explicit Chunks(const BnGeometry& g) {
+    constexpr int64_t kMax = 64;
+    if (g.outer >= 16 || g.inner < 2048) {
+      by_outer = true;
+      count = std::clamp<int64_t>(g.outer, 1, kMax);
+    } else {
+      by_outer = false;
+      count = std::clamp<int64_t>(g.inner / 1024, 1, kMax);
+    }
+  }
+  // fn(base element index, feature, run length) for each run of chunk k.
+  template <typename Fn>
+  void ForEachRun(const BnGeometry& g, int64_t k, const Fn& fn) const {
+    int64_t o0 = 0, o1 = g.outer, i0 = 0, i1 = g.inner;
+    if (by_outer) {
+      o0 = g.outer * k / count;
+      o1 = g.outer * (k + 1) / count;
+    } else {
+      i0 = g.inner * k / count;
+      i1 = g.inner * (k + 1) / count;
+    }
+    for (int64_t o = o0; o < o1; ++o) {
+      for (int64_t c = 0; c < g.features; ++c) fn((o * g.features + c) * g.inner + i0, c, i1 - i0);
+    }
+  }
+};
+
+// sums[s * features + c] = the sum over feature c's elements of term s, where
+// run(base, c, n, acc) adds the run's NS terms into acc[0..NS).
+template <int NS, typename Run>
+void FeatureSums(const BnGeometry& g, const Run& run, double* sums) {
+  const Chunks chunks(g);
+  std::vector<double> partial(chunks.count * NS * g.features, 0.0);
+  ParallelFor(chunks.count, 1, g.elements(), [&](int64_t begin, int64_t end) {
+    for (int64_t k = begin; k < end; ++k) {
+      double* p = partial.data() + k * NS * g.features;
+      chunks.ForEachRun(g, k, [&](int64_t base, int64_t c, int64_t n) {
+        std::array<double, NS> acc{};
+        run(base, c, n, acc);
+        for (int s = 0; s < NS; ++s) p[s * g.features + c] += acc[s];
+      });
+    }
+  });
+  std::fill(sums, sums + NS * g.features, 0.0);
+  for (int64_t k = 0; k < chunks.count; ++k) {
+    for (int64_t j = 0; j < NS * g.features; ++j) sums[j] += partial[k * NS * g.features + j];
+  }
+}
+
+// fn(base, c, n) over every run, in parallel.
+template <typename Fn>
+void ForEachRunParallel(const BnGeometry& g, const Fn& fn) {
+  const Chunks chunks(g);
+  ParallelFor(chunks.count, 1, g.elements(), [&](int64_t begin, int64_t end) {
+    for (int64_t k = begin; k < end; ++k) chunks.ForEachRun(g, k, fn);
+  });
+}
+
+template <typename T>
+using Acc = std::conditional_t<std::is_same_v<T, double>, double, float>;
+
+template <typename T>
+std::vector<double> Doubles(const T* p, int64_t n) {
+  std::vector<double> v(n);
+  for (int64_t i = 0; i < n; ++i) v[i] = static_cast<double>(static_cast<Acc<T>>(p[i]));
+  return v;
+}
+
+// y = x * a[c] + b[c]: normalisation with per-feature coefficients.
+template <typename T>
+void Affine(const BnGeometry& g, const T* x, const std::vector<double>& a,
+            const std::vector<double>& b, T* y) {
+  using C = Acc<T>;
+  ForEachRunParallel(g, [&](int64_t base, int64_t c, int64_t n) {
+    const C ac = static_cast<C>(a[c]), bc = static_cast<C>(b[c]);
+    for (int64_t i = base; i < base + n; ++i) y[i] = static_cast<T>(static_cast<C>(x[i]) * ac + bc);
+  });
+}
+
+// a = scale / sqrt(variance + epsilon), b = offset - mean * a.
+void Coefficients(const BnGeometry& g, const std::vector<double>& scale,
+                  const std::vector<double>& offset, const std::vector<double>& mean,
+                  const std::vector<double>& variance, std::vector<double>& a,
+                  std::vector<double>& b) {
+  a.resize(g.features);
+  b.resize(g.features);
+  for (int64_t c = 0; c < g.features; ++c) {
+    a[c] = scale[c] / std::sqrt(variance[c] + static_cast<double>(g.epsilon));
+    b[c] = offset[c] - mean[c] * a[c];
+  }
+}
+
+template <typename T>
+void Inference(const BnGeometry& g, void* const* buffers, const std::vector<SlotId>& in,
+               const std::vector<SlotId>& out) {
+  const T* x = static_cast<const T*>(buffers[in[0]]);
+  auto vec = [&](int i) { return Doubles(static_cast<const T*>(buffers[in[i]]), g.features); };
+  std::vector<double> a, b;
+  Coefficients(g, vec(1), vec(2), vec(3), vec(4), a, b);
+  Affine(g, x, a, b, static_cast<T*>(buffers[out[0]]));
+}
+
+template <typename T>
+void Training(const BnGeometry& g, void* const* buffers, const std::vector<SlotId>& in,
+              const std::vector<SlotId>& out) {
+  using C = Acc<T>;
+  const T* x = static_cast<const T*>(buffers[in[0]]);
+  const double n = static_cast<double>(g.per_feature());
+  std::vector<double> mean(g.features), variance(g.features);
+  FeatureSums<1>(g, [&](int64_t base, int64_t, int64_t len, std::array<double, 1>& acc) {
+    for (int64_t i = base; i < base + len; ++i) acc[0] += static_cast<C>(x[i]);
+  }, mean.data());
+  for (double& m : mean) m /= n;
+  // Two passes, as the spec: the mean of the squared centred values.
+  FeatureSums<1>(g, [&](int64_t base, int64_t c, int64_t len, std::array<double, 1>& acc) {
+    const double m = mean[c];
+    for (int64_t i = base; i < base + len; ++i) {
+      const double d = static_cast<double>(static_cast<C>(x[i])) - m;
+      acc[0] += d * d;
+    }
+  }, variance.data());
+  for (double& v : variance) v /= n;
+  T* mean_out = static_cast<T*>(buffers[out[1]]);
+  T* var_out = static_cast<T*>(buffers[out[2]]);
+  for (int64_t c = 0; c < g.features; ++c) {
+    mean_out[c] = static_cast<T>(static_cast<C>(mean[c]));
+    var_out[c] = static_cast<T>(static_cast<C>(variance[c]));
+  }
+  auto vec = [&](int i) { return Doubles(static_cast<const T*>(buffers[in[i]]), g.features); };
+  std::vector<double> a, b;
+  Coefficients(g, vec(1), vec(2), mean, variance, a, b);
+  Affine(g, x, a, b, static_cast<T*>(buffers[out[0]]));
+}
+
+// The spec's (XLA's) formulas with xhat = (x - mean) * inv, inv = 1/sqrt(var + eps):
+// grad_offset = sum(dy), grad_scale = sum(dy * xhat),
+// grad_operand = scale * inv * (dy - grad_offset / N - xhat * grad_scale / N).
+template <typename T>
+void Grad(const BnGeometry& g, void* const* buffers, const std::vector<SlotId>& in,
+          const std::vector<SlotId>& out) {
+  using C = Acc<T>;
+  const T* x = static_cast<const T*>(buffers[in[0]]);
+  const T* dy = static_cast<const T*>(buffers[in[4]]);
+  auto vec = [&](int i) { return Doubles(static_cast<const T*>(buffers[in[i]]), g.features); };
+  const std::vector<double> scale = vec(1), mean = vec(2), variance = vec(3);
+  const double n = static_cast<double>(g.per_feature());
+  std::vector<double> sums(2 * g.features);  // sum(dy), sum(dy * (x - mean))
+  FeatureSums<2>(g, [&](int64_t base, int64_t c, int64_t len, std::array<double, 2>& acc) {
+    const double m = mean[c];
+    for (int64_t i = base; i < base + len; ++i) {
+      const double d = static_cast<C>(dy[i]);
+      acc[0] += d;
+      acc[1] += d * (static_cast<double>(static_cast<C>(x[i])) - m);
+    }
+  }, sums.data());
+  T* dscale = static_cast<T*>(buffers[out[1]]);
+  T* doffset = static_cast<T*>(buffers[out[2]]);
+  // grad_operand = k_dy[c] * dy + k_x[c] * x + k_1[c].
+  std::vector<double> k_dy(g.features), k_x(g.features), k_1(g.features);
+  for (int64_t c = 0; c < g.features; ++c) {
+    const double inv = 1.0 / std::sqrt(variance[c] + static_cast<double>(g.epsilon));
+    const double sum_dy = sums[c], sum_dy_xc = sums[g.features + c];
+    doffset[c] = static_cast<T>(static_cast<C>(sum_dy));
+    dscale[c] = static_cast<T>(static_cast<C>(sum_dy_xc * inv));
+    k_dy[c] = scale[c] * inv;
+    k_x[c] = -scale[c] * inv * inv * inv * sum_dy_xc / n;
+    k_1[c] = -k_dy[c] * sum_dy / n - k_x[c] * mean[c];
+  }
+  T* dx = static_cast<T*>(buffers[out[0]]);
+  ForEachRunParallel(g, [&](int64_t base, int64_t c, int64_t len) {
+    const C a = static_cast<C>(k_dy[c]), b = static_cast<C>(k_x[c]), d = static_cast<C>(k_1[c]);
+    for (int64_t i = base; i < base + len; ++i) {
+      dx[i] = static_cast<T>(a * static_cast<C>(dy[i]) + b * static_cast<C>(x[i]) + d);
+    }
+  });
+}
+
+using Kernel = void (*)(const BnGeometry&, void* const*, const std::vector<SlotId>&,
+                        const std::vector<SlotId>&);
+
+template <typename T>
+Kernel KernelFor(Opcode op) {
+  switch (op) {
+    case Opcode::kBatchNormInference: return Inference<T>;
+    case Opcode::kBatchNormTraining: return Training<T>;
+    default: return Grad<T>;
+  }
+}
+
+// A oneDNN batch_normalization primitive and the memories it runs on (data
+// handles set per run). Operand slots in oneDNN's argument order.
+struct OneDnnBatchNorm {
+  dnnl::primitive primitive;
+  dnnl::stream stream;
+  std::vector<std::pair<int, SlotId>> args;  // DNNL_ARG_* -> our slot
+  mutable std::unordered_map<int, dnnl::memory> memories;
+  int64_t scratchpad_bytes = 0;
+  SlotId scratchpad_slot = -1;
+  // Training/grad: oneDNN takes scale and shift apart; grad's shift is unused
+  // but its diff_shift is our grad_offset.
+};
+
+std::unique_ptr<OneDnnBatchNorm> TryOneDnn(const Instruction& instr, const std::vector<SlotId>& in,
+                                           const std::vector<SlotId>& out) {
+  const Shape& s = instr.operand(0)->shape();
+  const BnGeometry g = MakeGeometry(instr);
+  if (s.dtype != DType::kF32 || g.elements() == 0) return nullptr;
+  // [outer, C, inner] as nchw {outer, C, inner, 1}, or nhwc {outer, C, 1, 1}
+  // when the feature dimension is the innermost one (same bytes either way).
+  const dnnl::memory::dims dims = {g.outer, g.features, g.inner, 1};
+  const auto tag = g.inner == 1 ? dnnl::memory::format_tag::nhwc : dnnl::memory::format_tag::nchw;
+  const dnnl::memory::desc data(dims, dnnl::memory::data_type::f32, tag);
+  const dnnl::memory::desc vec({g.features}, dnnl::memory::data_type::f32,
+                               dnnl::memory::format_tag::a);
+  using F = dnnl::normalization_flags;
+  try {
+    dnnl::engine& eng = OneDnnEngine();
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    auto bn = std::make_unique<OneDnnBatchNorm>();
+    dnnl::memory::desc scratch;
+    const F scale_shift = F::use_scale | F::use_shift;
+    switch (instr.opcode()) {
+      case Opcode::kBatchNormInference: {
+        dnnl::batch_normalization_forward::primitive_desc pd(
+            eng, dnnl::prop_kind::forward_inference, data, data, g.epsilon,
+            scale_shift | F::use_global_stats, attr);
+        bn->primitive = dnnl::batch_normalization_forward(pd);
+        scratch = pd.scratchpad_desc();
+        bn->args = {{DNNL_ARG_SRC, in[0]},   {DNNL_ARG_SCALE, in[1]}, {DNNL_ARG_SHIFT, in[2]},
+                    {DNNL_ARG_MEAN, in[3]},  {DNNL_ARG_VARIANCE, in[4]}, {DNNL_ARG_DST, out[0]}};
+        break;
+      }
+      case Opcode::kBatchNormTraining: {
+        dnnl::batch_normalization_forward::primitive_desc pd(
+            eng, dnnl::prop_kind::forward_training, data, data, g.epsilon, scale_shift, attr);
+        bn->primitive = dnnl::batch_normalization_forward(pd);
+        scratch = pd.scratchpad_desc();
+        bn->args = {{DNNL_ARG_SRC, in[0]},  {DNNL_ARG_SCALE, in[1]},    {DNNL_ARG_SHIFT, in[2]},
+                    {DNNL_ARG_DST, out[0]}, {DNNL_ARG_MEAN, out[1]},    {DNNL_ARG_VARIANCE, out[2]}};
+        break;
+      }
+      default: {  // kBatchNormGrad
+        dnnl::batch_normalization_forward::primitive_desc hint(
+            eng, dnnl::prop_kind::forward_training, data, data, g.epsilon, scale_shift);
+        dnnl::batch_normalization_backward::primitive_desc pd(
+            eng, dnnl::prop_kind::backward, data, data, data, g.epsilon, scale_shift, hint, attr);
+        bn->primitive = dnnl::batch_normalization_backward(pd);
+        scratch = pd.scratchpad_desc();
+        bn->args = {{DNNL_ARG_SRC, in[0]},        {DNNL_ARG_SCALE, in[1]},
+                    {DNNL_ARG_MEAN, in[2]},       {DNNL_ARG_VARIANCE, in[3]},
+                    {DNNL_ARG_DIFF_DST, in[4]},   {DNNL_ARG_DIFF_SRC, out[0]},
+                    {DNNL_ARG_DIFF_SCALE, out[1]}, {DNNL_ARG_DIFF_SHIFT, out[2]}};
+        break;
+      }
+    }
+    for (const auto& [arg, slot] : bn->args) {
+      const bool is_vector = arg == DNNL_ARG_SCALE || arg == DNNL_ARG_SHIFT ||
+                             arg == DNNL_ARG_MEAN || arg == DNNL_ARG_VARIANCE ||
+                             arg == DNNL_ARG_DIFF_SCALE || arg == DNNL_ARG_DIFF_SHIFT;
+      bn->memories[arg] = dnnl::memory(is_vector ? vec : data, eng, DNNL_MEMORY_NONE);
+    }
+    bn->scratchpad_bytes = static_cast<int64_t>(scratch.get_size());
+    if (bn->scratchpad_bytes > 0) {
+      bn->memories[DNNL_ARG_SCRATCHPAD] = dnnl::memory(scratch, eng, DNNL_MEMORY_NONE);
+    }
+    bn->stream = dnnl::stream(eng);
+    return bn;
+  } catch (const dnnl::error&) {
+    return nullptr;  // our own kernel takes over
+  }
+}
+
+class BatchNormThunk : public Thunk {
+ public:
+  BatchNormThunk(BnGeometry g, std::vector<SlotId> in, std::vector<SlotId> out, Kernel kernel,
+                 std::unique_ptr<OneDnnBatchNorm> onednn)
+      : g_(g), in_(std::move(in)), out_(std::move(out)), kernel_(kernel),
+        onednn_(std::move(onednn)) {}
+
+  void Execute(void* const* buffers) const override {
+    if (!onednn_) {
+      kernel_(g_, buffers, in_, out_);
+      return;
+    }
+    for (const auto& [arg, slot] : onednn_->args) {
+      onednn_->memories[arg].set_data_handle(buffers[slot]);
+    }
+    if (onednn_->scratchpad_bytes > 0) {
+      onednn_->memories[DNNL_ARG_SCRATCHPAD].set_data_handle(buffers[onednn_->scratchpad_slot]);
+    }
+    onednn_->primitive.execute(const_cast<dnnl::stream&>(onednn_->stream), onednn_->memories);
+    onednn_->stream.wait();
+  }
+
+ private:
+  BnGeometry g_;
+  std::vector<SlotId> in_, out_;
+  Kernel kernel_;
+  std::unique_ptr<OneDnnBatchNorm> onednn_;
+};
+
+}  // namespace
+
+bool BatchNormUsesOneDnn(const Instruction& instr) {
+  const size_t n_in = instr.operands().size(), n_out = instr.shape().is_tuple ? 3 : 1;
+  return TryOneDnn(instr, std::vector<SlotId>(n_in, 0), std::vector<SlotId>(n_out, 0)) != nullptr;
+}
+
+absl::StatusOr<std::unique_ptr<Thunk>> MakeBatchNormThunk(const Instruction& instr,
+                                                          const std::vector<SlotId>& in,
+                                                          const std::vector<SlotId>& out,
+                                                          LoweringContext& ctx) {
+  const DType dtype = instr.operand(0)->shape().dtype;
+  if (!IsFloat(dtype)) {
+    return absl::UnimplementedError(
+        absl::StrCat(OpcodeName(instr.opcode()), ": the cpu backend needs a float operand"));
+  }
+  std::unique_ptr<OneDnnBatchNorm> onednn = TryOneDnn(instr, in, out);
+  if (onednn && onednn->scratchpad_bytes > 0) {
+    onednn->scratchpad_slot = ctx.NewScratch(onednn->scratchpad_bytes);
+  }
+  Kernel kernel = DispatchDType(dtype, [&](auto tag) -> Kernel {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_floating_point_v<T> || is_half_v<T>) {
+      return KernelFor<T>(instr.opcode());
+    } else {
+      return nullptr;
+    }
+  });
+  return std::unique_ptr<Thunk>(
+      new BatchNormThunk(MakeGeometry(instr), in, out, kernel, std::move(onednn)));
+}
+
+}  // namespace xjit::cpu
