@@ -16,24 +16,6 @@ RNG = np.random.default_rng(8)
 CASES = [((4, 3, 5, 2), 1), ((6, 5, 4), 2), ((3, 7), 0), ((2, 4, 3, 3), 3), ((5,), 0)]
 
 
-@pytest.fixture(params=["cpu", "reference"])
-def platform(request):
-    xjit.config.update("jax_platform_name", request.param)
-    try:
-        yield request.param
-    finally:
-        xjit.config.update("jax_platform_name", None)
-
-
-@pytest.fixture
-def x64():
-    xjit.config.update("jax_enable_x64", True)
-    try:
-        yield
-    finally:
-        xjit.config.update("jax_enable_x64", False)
-
-
 def _axes(x, f):
     return tuple(i for i in range(x.ndim) if i != f)
 
@@ -89,7 +71,7 @@ def _close(got, want, dtype):
 
 @pytest.mark.parametrize("shape, f", CASES)
 @pytest.mark.parametrize("jitted", [False, True])
-def test_ops_match_numpy(shape, f, jitted, platform):
+def test_ops_match_numpy(shape, f, jitted, default_platform):
     x, scale, offset, mean, var, g = _data(shape, f)
     eps = 1e-3
     wrap = xjit.jit if jitted else (lambda fn: fn)
@@ -105,7 +87,7 @@ def test_ops_match_numpy(shape, f, jitted, platform):
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float16, jnp.bfloat16])
-def test_other_float_dtypes(dtype, platform, x64):
+def test_other_float_dtypes(dtype, default_platform, x64):
     shape, f = (3, 4, 5), 1
     x, scale, offset, mean, var, g = _data(shape, f, dtype)
     out = lax.batch_norm_training(x, scale, offset, epsilon=1e-2, feature_index=f)

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <optional>
+#include <string>
 #include <unordered_map>
 #include <utility>
 
@@ -104,45 +105,57 @@ void ForEachRunParallel(const BnGeometry& g, const Fn& fn) {
 template <typename T>
 using Acc = std::conditional_t<std::is_same_v<T, double>, double, float>;
 
+// sum_i term(i) over [0, n) in kLanes independent accumulators of Acc<T>, so
+// that the loop vectorises (a single running sum is one long dependency
+// chain the compiler may not reorder); the lanes are added in double.
+template <typename T, typename Term>
+double RunSum(int64_t n, const Term& term) {
+  constexpr int kLanes = 16;
+  Acc<T> lanes[kLanes] = {};
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    for (int j = 0; j < kLanes; ++j) lanes[j] += term(i + j);
+  }
+  double sum = 0;
+  for (; i < n; ++i) sum += term(i);
+  for (int j = 0; j < kLanes; ++j) sum += lanes[j];
+  return sum;
+}
+
+// A per-feature vector operand as doubles.
 template <typename T>
-std::vector<double> Doubles(const T* p, int64_t n) {
-  std::vector<double> v(n);
-  for (int64_t i = 0; i < n; ++i) v[i] = static_cast<double>(static_cast<Acc<T>>(p[i]));
+std::vector<double> Vector(const BnGeometry& g, void* const* buffers, SlotId slot) {
+  const T* p = static_cast<const T*>(buffers[slot]);
+  std::vector<double> v(g.features);
+  for (int64_t i = 0; i < g.features; ++i) v[i] = static_cast<double>(static_cast<Acc<T>>(p[i]));
   return v;
 }
 
-// y = x * a[c] + b[c]: normalisation with per-feature coefficients.
+// out = scale * (x - mean) / sqrt(variance + epsilon) + offset, as x * a + b
+// with per-feature a = scale / sqrt(variance + epsilon), b = offset - mean * a.
 template <typename T>
-void Affine(const BnGeometry& g, const T* x, const std::vector<double>& a,
-            const std::vector<double>& b, T* y) {
+void Normalize(const BnGeometry& g, const T* x, const std::vector<double>& scale,
+               const std::vector<double>& offset, const std::vector<double>& mean,
+               const std::vector<double>& variance, T* out) {
   using C = Acc<T>;
-  ForEachRunParallel(g, [&](int64_t base, int64_t c, int64_t n) {
-    const C ac = static_cast<C>(a[c]), bc = static_cast<C>(b[c]);
-    for (int64_t i = base; i < base + n; ++i) y[i] = static_cast<T>(static_cast<C>(x[i]) * ac + bc);
-  });
-}
-
-// a = scale / sqrt(variance + epsilon), b = offset - mean * a.
-void Coefficients(const BnGeometry& g, const std::vector<double>& scale,
-                  const std::vector<double>& offset, const std::vector<double>& mean,
-                  const std::vector<double>& variance, std::vector<double>& a,
-                  std::vector<double>& b) {
-  a.resize(g.features);
-  b.resize(g.features);
+  std::vector<C> a(g.features), b(g.features);
   for (int64_t c = 0; c < g.features; ++c) {
-    a[c] = scale[c] / std::sqrt(variance[c] + static_cast<double>(g.epsilon));
-    b[c] = offset[c] - mean[c] * a[c];
+    const double ac = scale[c] / std::sqrt(variance[c] + static_cast<double>(g.epsilon));
+    a[c] = static_cast<C>(ac);
+    b[c] = static_cast<C>(offset[c] - mean[c] * ac);
   }
+  ForEachRunParallel(g, [&](int64_t base, int64_t c, int64_t n) {
+    const C ac = a[c], bc = b[c];
+    for (int64_t i = base; i < base + n; ++i) out[i] = static_cast<T>(static_cast<C>(x[i]) * ac + bc);
+  });
 }
 
 template <typename T>
 void Inference(const BnGeometry& g, void* const* buffers, const std::vector<SlotId>& in,
                const std::vector<SlotId>& out) {
-  const T* x = static_cast<const T*>(buffers[in[0]]);
-  auto vec = [&](int i) { return Doubles(static_cast<const T*>(buffers[in[i]]), g.features); };
-  std::vector<double> a, b;
-  Coefficients(g, vec(1), vec(2), vec(3), vec(4), a, b);
-  Affine(g, x, a, b, static_cast<T*>(buffers[out[0]]));
+  Normalize(g, static_cast<const T*>(buffers[in[0]]), Vector<T>(g, buffers, in[1]),
+            Vector<T>(g, buffers, in[2]), Vector<T>(g, buffers, in[3]),
+            Vector<T>(g, buffers, in[4]), static_cast<T*>(buffers[out[0]]));
 }
 
 template <typename T>
@@ -153,16 +166,18 @@ void Training(const BnGeometry& g, void* const* buffers, const std::vector<SlotI
   const double n = static_cast<double>(g.per_feature());
   std::vector<double> mean(g.features), variance(g.features);
   FeatureSums<1>(g, [&](int64_t base, int64_t, int64_t len, std::array<double, 1>& acc) {
-    for (int64_t i = base; i < base + len; ++i) acc[0] += static_cast<C>(x[i]);
+    const T* p = x + base;
+    acc[0] += RunSum<T>(len, [p](int64_t i) { return static_cast<C>(p[i]); });
   }, mean.data());
   for (double& m : mean) m /= n;
   // Two passes, as the spec: the mean of the squared centred values.
   FeatureSums<1>(g, [&](int64_t base, int64_t c, int64_t len, std::array<double, 1>& acc) {
-    const double m = mean[c];
-    for (int64_t i = base; i < base + len; ++i) {
-      const double d = static_cast<double>(static_cast<C>(x[i])) - m;
-      acc[0] += d * d;
-    }
+    const T* p = x + base;
+    const C m = static_cast<C>(mean[c]);
+    acc[0] += RunSum<T>(len, [p, m](int64_t i) {
+      const C d = static_cast<C>(p[i]) - m;
+      return d * d;
+    });
   }, variance.data());
   for (double& v : variance) v /= n;
   T* mean_out = static_cast<T*>(buffers[out[1]]);
@@ -171,10 +186,8 @@ void Training(const BnGeometry& g, void* const* buffers, const std::vector<SlotI
     mean_out[c] = static_cast<T>(static_cast<C>(mean[c]));
     var_out[c] = static_cast<T>(static_cast<C>(variance[c]));
   }
-  auto vec = [&](int i) { return Doubles(static_cast<const T*>(buffers[in[i]]), g.features); };
-  std::vector<double> a, b;
-  Coefficients(g, vec(1), vec(2), mean, variance, a, b);
-  Affine(g, x, a, b, static_cast<T*>(buffers[out[0]]));
+  Normalize(g, x, Vector<T>(g, buffers, in[1]), Vector<T>(g, buffers, in[2]), mean, variance,
+            static_cast<T*>(buffers[out[0]]));
 }
 
 // The spec's (XLA's) formulas with xhat = (x - mean) * inv, inv = 1/sqrt(var + eps):
@@ -186,17 +199,19 @@ void Grad(const BnGeometry& g, void* const* buffers, const std::vector<SlotId>& 
   using C = Acc<T>;
   const T* x = static_cast<const T*>(buffers[in[0]]);
   const T* dy = static_cast<const T*>(buffers[in[4]]);
-  auto vec = [&](int i) { return Doubles(static_cast<const T*>(buffers[in[i]]), g.features); };
-  const std::vector<double> scale = vec(1), mean = vec(2), variance = vec(3);
+  const std::vector<double> scale = Vector<T>(g, buffers, in[1]),
+                            mean = Vector<T>(g, buffers, in[2]),
+                            variance = Vector<T>(g, buffers, in[3]);
   const double n = static_cast<double>(g.per_feature());
   std::vector<double> sums(2 * g.features);  // sum(dy), sum(dy * (x - mean))
   FeatureSums<2>(g, [&](int64_t base, int64_t c, int64_t len, std::array<double, 2>& acc) {
-    const double m = mean[c];
-    for (int64_t i = base; i < base + len; ++i) {
-      const double d = static_cast<C>(dy[i]);
-      acc[0] += d;
-      acc[1] += d * (static_cast<double>(static_cast<C>(x[i])) - m);
-    }
+    const T* d = dy + base;
+    const T* p = x + base;
+    const C m = static_cast<C>(mean[c]);
+    acc[0] += RunSum<T>(len, [d](int64_t i) { return static_cast<C>(d[i]); });
+    acc[1] += RunSum<T>(len, [d, p, m](int64_t i) {
+      return static_cast<C>(d[i]) * (static_cast<C>(p[i]) - m);
+    });
   }, sums.data());
   T* dscale = static_cast<T*>(buffers[out[1]]);
   T* doffset = static_cast<T*>(buffers[out[2]]);
@@ -264,6 +279,7 @@ std::unique_ptr<OneDnnBatchNorm> TryOneDnn(const Instruction& instr, const std::
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     auto bn = std::make_unique<OneDnnBatchNorm>();
     dnnl::memory::desc scratch;
+    std::string impl;
     const F scale_shift = F::use_scale | F::use_shift;
     switch (instr.opcode()) {
       case Opcode::kBatchNormInference: {
@@ -272,6 +288,7 @@ std::unique_ptr<OneDnnBatchNorm> TryOneDnn(const Instruction& instr, const std::
             scale_shift | F::use_global_stats, attr);
         bn->primitive = dnnl::batch_normalization_forward(pd);
         scratch = pd.scratchpad_desc();
+        impl = pd.impl_info_str();
         bn->args = {{DNNL_ARG_SRC, in[0]},   {DNNL_ARG_SCALE, in[1]}, {DNNL_ARG_SHIFT, in[2]},
                     {DNNL_ARG_MEAN, in[3]},  {DNNL_ARG_VARIANCE, in[4]}, {DNNL_ARG_DST, out[0]}};
         break;
@@ -281,6 +298,7 @@ std::unique_ptr<OneDnnBatchNorm> TryOneDnn(const Instruction& instr, const std::
             eng, dnnl::prop_kind::forward_training, data, data, g.epsilon, scale_shift, attr);
         bn->primitive = dnnl::batch_normalization_forward(pd);
         scratch = pd.scratchpad_desc();
+        impl = pd.impl_info_str();
         bn->args = {{DNNL_ARG_SRC, in[0]},  {DNNL_ARG_SCALE, in[1]},    {DNNL_ARG_SHIFT, in[2]},
                     {DNNL_ARG_DST, out[0]}, {DNNL_ARG_MEAN, out[1]},    {DNNL_ARG_VARIANCE, out[2]}};
         break;
@@ -292,6 +310,7 @@ std::unique_ptr<OneDnnBatchNorm> TryOneDnn(const Instruction& instr, const std::
             eng, dnnl::prop_kind::backward, data, data, data, g.epsilon, scale_shift, hint, attr);
         bn->primitive = dnnl::batch_normalization_backward(pd);
         scratch = pd.scratchpad_desc();
+        impl = pd.impl_info_str();
         bn->args = {{DNNL_ARG_SRC, in[0]},        {DNNL_ARG_SCALE, in[1]},
                     {DNNL_ARG_MEAN, in[2]},       {DNNL_ARG_VARIANCE, in[3]},
                     {DNNL_ARG_DIFF_DST, in[4]},   {DNNL_ARG_DIFF_SRC, out[0]},
@@ -299,6 +318,9 @@ std::unique_ptr<OneDnnBatchNorm> TryOneDnn(const Instruction& instr, const std::
         break;
       }
     }
+    // oneDNN's plain-layout fallbacks (ncsp_bnorm, ref) are slower than our
+    // kernel (docs/performance.md): only its jit kernels are worth it.
+    if (impl.rfind("ncsp", 0) == 0 || impl.find("ref") != std::string::npos) return nullptr;
     for (const auto& [arg, slot] : bn->args) {
       const bool is_vector = arg == DNNL_ARG_SCALE || arg == DNNL_ARG_SHIFT ||
                              arg == DNNL_ARG_MEAN || arg == DNNL_ARG_VARIANCE ||
