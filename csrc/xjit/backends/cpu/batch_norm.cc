@@ -71,55 +71,78 @@ struct Chunks {
   }
 };
 
-// sums[s * features + c] = the sum over feature c's elements of term s, where
-// run(base, c, n, acc) adds the run's NS terms into acc[0..NS).
-template <int NS, typename Run>
-void FeatureSums(const BnGeometry& g, const Run& run, double* sums) {
-  const Chunks chunks(g);
-  std::vector<double> partial(chunks.count * NS * g.features, 0.0);
-  ParallelFor(chunks.count, 1, g.elements(), [&](int64_t begin, int64_t end) {
-    for (int64_t k = begin; k < end; ++k) {
-      double* p = partial.data() + k * NS * g.features;
-      chunks.ForEachRun(g, k, [&](int64_t base, int64_t c, int64_t n) {
-        std::array<double, NS> acc{};
-        run(base, c, n, acc);
-        for (int s = 0; s < NS; ++s) p[s * g.features + c] += acc[s];
-      });
-    }
-  });
-  std::fill(sums, sums + NS * g.features, 0.0);
-  for (int64_t k = 0; k < chunks.count; ++k) {
-    for (int64_t j = 0; j < NS * g.features; ++j) sums[j] += partial[k * NS * g.features + j];
-  }
-}
-
-// fn(base, c, n) over every run, in parallel.
-template <typename Fn>
-void ForEachRunParallel(const BnGeometry& g, const Fn& fn) {
-  const Chunks chunks(g);
-  ParallelFor(chunks.count, 1, g.elements(), [&](int64_t begin, int64_t end) {
-    for (int64_t k = begin; k < end; ++k) chunks.ForEachRun(g, k, fn);
-  });
-}
-
 template <typename T>
 using Acc = std::conditional_t<std::is_same_v<T, double>, double, float>;
 
-// sum_i term(i) over [0, n) in kLanes independent accumulators of Acc<T>, so
-// that the loop vectorises (a single running sum is one long dependency
-// chain the compiler may not reorder); the lanes are added in double.
-template <typename T, typename Term>
-double RunSum(int64_t n, const Term& term) {
+// sums[s * features + c] = the sum over feature c's elements i of
+// term(i, c)[s] (a std::array<Acc<T>, NS>). Partial sums are kept in Acc<T>
+// over short stretches, in independent lanes so the loops vectorise (one
+// running sum is a dependency chain the compiler may not reorder), and
+// added up in double.
+template <typename T, int NS, typename Term>
+void FeatureSums(const BnGeometry& g, const Term& term, double* sums) {
+  using C = Acc<T>;
   constexpr int kLanes = 16;
-  Acc<T> lanes[kLanes] = {};
-  int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) {
-    for (int j = 0; j < kLanes; ++j) lanes[j] += term(i + j);
+  constexpr int64_t kRowsPerFlush = 256;
+  const int64_t nf = g.features;
+  const Chunks chunks(g);
+  std::vector<double> partial(chunks.count * NS * nf, 0.0);
+  ParallelFor(chunks.count, 1, g.elements(), [&](int64_t begin, int64_t end) {
+    std::vector<C> acc(g.inner == 1 ? NS * nf : 0);
+    for (int64_t k = begin; k < end; ++k) {
+      double* p = partial.data() + k * NS * nf;
+      if (g.inner == 1) {  // feature last: vectorised across the features of a row
+        const int64_t o0 = g.outer * k / chunks.count, o1 = g.outer * (k + 1) / chunks.count;
+        for (int64_t o = o0; o < o1; o += kRowsPerFlush) {
+          std::fill(acc.begin(), acc.end(), C(0));
+          for (int64_t r = o; r < std::min(o1, o + kRowsPerFlush); ++r) {
+            for (int64_t c = 0; c < nf; ++c) {
+              const std::array<C, NS> v = term(r * nf + c, c);
+              for (int s = 0; s < NS; ++s) acc[s * nf + c] += v[s];
+            }
+          }
+          for (int64_t j = 0; j < NS * nf; ++j) p[j] += acc[j];
+        }
+        continue;
+      }
+      chunks.ForEachRun(g, k, [&](int64_t base, int64_t c, int64_t n) {
+        C lanes[NS][kLanes] = {};
+        double total[NS] = {};
+        int64_t i = 0;
+        for (; i + kLanes <= n; i += kLanes) {
+          for (int j = 0; j < kLanes; ++j) {
+            const std::array<C, NS> v = term(base + i + j, c);
+            for (int s = 0; s < NS; ++s) lanes[s][j] += v[s];
+          }
+        }
+        for (; i < n; ++i) {
+          const std::array<C, NS> v = term(base + i, c);
+          for (int s = 0; s < NS; ++s) total[s] += v[s];
+        }
+        for (int s = 0; s < NS; ++s) {
+          for (int j = 0; j < kLanes; ++j) total[s] += lanes[s][j];
+          p[s * nf + c] += total[s];
+        }
+      });
+    }
+  });
+  std::fill(sums, sums + NS * nf, 0.0);
+  for (int64_t k = 0; k < chunks.count; ++k) {
+    for (int64_t j = 0; j < NS * nf; ++j) sums[j] += partial[k * NS * nf + j];
   }
-  double sum = 0;
-  for (; i < n; ++i) sum += term(i);
-  for (int j = 0; j < kLanes; ++j) sum += lanes[j];
-  return sum;
+}
+
+// fn(i, c) for every element i (of feature c), in parallel.
+template <typename Fn>
+void ForEachElementParallel(const BnGeometry& g, const Fn& fn) {
+  const Chunks chunks(g);
+  ParallelFor(chunks.count, 1, g.elements(), [&](int64_t begin, int64_t end) {
+    for (int64_t k = begin; k < end; ++k) {
+      chunks.ForEachRun(g, k, [&](int64_t base, int64_t c, int64_t n) {
+        for (int64_t i = base; i < base + n; ++i) fn(i, c);
+      });
+    }
+  });
 }
 
 // A per-feature vector operand as doubles.
@@ -131,22 +154,19 @@ std::vector<double> Vector(const BnGeometry& g, void* const* buffers, SlotId slo
   return v;
 }
 
-// out = scale * (x - mean) / sqrt(variance + epsilon) + offset, as x * a + b
-// with per-feature a = scale / sqrt(variance + epsilon), b = offset - mean * a.
+// out = (x - mean) * a + offset with per-feature a = scale / sqrt(variance + epsilon).
 template <typename T>
 void Normalize(const BnGeometry& g, const T* x, const std::vector<double>& scale,
                const std::vector<double>& offset, const std::vector<double>& mean,
                const std::vector<double>& variance, T* out) {
   using C = Acc<T>;
-  std::vector<C> a(g.features), b(g.features);
+  std::vector<C> a(g.features), b(offset.begin(), offset.end()), m(mean.begin(), mean.end());
   for (int64_t c = 0; c < g.features; ++c) {
-    const double ac = scale[c] / std::sqrt(variance[c] + static_cast<double>(g.epsilon));
-    a[c] = static_cast<C>(ac);
-    b[c] = static_cast<C>(offset[c] - mean[c] * ac);
+    a[c] = static_cast<C>(scale[c] / std::sqrt(variance[c] + static_cast<double>(g.epsilon)));
   }
-  ForEachRunParallel(g, [&](int64_t base, int64_t c, int64_t n) {
-    const C ac = a[c], bc = b[c];
-    for (int64_t i = base; i < base + n; ++i) out[i] = static_cast<T>(static_cast<C>(x[i]) * ac + bc);
+  ForEachElementParallel(g, [x, out, a = a.data(), b = b.data(), m = m.data()](int64_t i,
+                                                                              int64_t c) {
+    out[i] = static_cast<T>((static_cast<C>(x[i]) - m[c]) * a[c] + b[c]);
   });
 }
 
@@ -165,19 +185,15 @@ void Training(const BnGeometry& g, void* const* buffers, const std::vector<SlotI
   const T* x = static_cast<const T*>(buffers[in[0]]);
   const double n = static_cast<double>(g.per_feature());
   std::vector<double> mean(g.features), variance(g.features);
-  FeatureSums<1>(g, [&](int64_t base, int64_t, int64_t len, std::array<double, 1>& acc) {
-    const T* p = x + base;
-    acc[0] += RunSum<T>(len, [p](int64_t i) { return static_cast<C>(p[i]); });
+  FeatureSums<T, 1>(g, [x](int64_t i, int64_t) {
+    return std::array<C, 1>{static_cast<C>(x[i])};
   }, mean.data());
   for (double& m : mean) m /= n;
   // Two passes, as the spec: the mean of the squared centred values.
-  FeatureSums<1>(g, [&](int64_t base, int64_t c, int64_t len, std::array<double, 1>& acc) {
-    const T* p = x + base;
-    const C m = static_cast<C>(mean[c]);
-    acc[0] += RunSum<T>(len, [p, m](int64_t i) {
-      const C d = static_cast<C>(p[i]) - m;
-      return d * d;
-    });
+  const std::vector<C> mean_c(mean.begin(), mean.end());
+  FeatureSums<T, 1>(g, [x, m = mean_c.data()](int64_t i, int64_t c) {
+    const C d = static_cast<C>(x[i]) - m[c];
+    return std::array<C, 1>{d * d};
   }, variance.data());
   for (double& v : variance) v /= n;
   T* mean_out = static_cast<T*>(buffers[out[1]]);
@@ -204,18 +220,14 @@ void Grad(const BnGeometry& g, void* const* buffers, const std::vector<SlotId>& 
                             variance = Vector<T>(g, buffers, in[3]);
   const double n = static_cast<double>(g.per_feature());
   std::vector<double> sums(2 * g.features);  // sum(dy), sum(dy * (x - mean))
-  FeatureSums<2>(g, [&](int64_t base, int64_t c, int64_t len, std::array<double, 2>& acc) {
-    const T* d = dy + base;
-    const T* p = x + base;
-    const C m = static_cast<C>(mean[c]);
-    acc[0] += RunSum<T>(len, [d](int64_t i) { return static_cast<C>(d[i]); });
-    acc[1] += RunSum<T>(len, [d, p, m](int64_t i) {
-      return static_cast<C>(d[i]) * (static_cast<C>(p[i]) - m);
-    });
+  const std::vector<C> mean_c(mean.begin(), mean.end());
+  FeatureSums<T, 2>(g, [x, dy, m = mean_c.data()](int64_t i, int64_t c) {
+    const C d = static_cast<C>(dy[i]);
+    return std::array<C, 2>{d, d * (static_cast<C>(x[i]) - m[c])};
   }, sums.data());
   T* dscale = static_cast<T*>(buffers[out[1]]);
   T* doffset = static_cast<T*>(buffers[out[2]]);
-  // grad_operand = k_dy[c] * dy + k_x[c] * x + k_1[c].
+  // grad_operand = k_dy[c] * dy + k_x[c] * (x - mean[c]) + k_1[c].
   std::vector<double> k_dy(g.features), k_x(g.features), k_1(g.features);
   for (int64_t c = 0; c < g.features; ++c) {
     const double inv = 1.0 / std::sqrt(variance[c] + static_cast<double>(g.epsilon));
@@ -224,14 +236,15 @@ void Grad(const BnGeometry& g, void* const* buffers, const std::vector<SlotId>& 
     dscale[c] = static_cast<T>(static_cast<C>(sum_dy_xc * inv));
     k_dy[c] = scale[c] * inv;
     k_x[c] = -scale[c] * inv * inv * inv * sum_dy_xc / n;
-    k_1[c] = -k_dy[c] * sum_dy / n - k_x[c] * mean[c];
+    k_1[c] = -k_dy[c] * sum_dy / n;
   }
   T* dx = static_cast<T*>(buffers[out[0]]);
-  ForEachRunParallel(g, [&](int64_t base, int64_t c, int64_t len) {
-    const C a = static_cast<C>(k_dy[c]), b = static_cast<C>(k_x[c]), d = static_cast<C>(k_1[c]);
-    for (int64_t i = base; i < base + len; ++i) {
-      dx[i] = static_cast<T>(a * static_cast<C>(dy[i]) + b * static_cast<C>(x[i]) + d);
-    }
+  const std::vector<C> a(k_dy.begin(), k_dy.end()), b(k_x.begin(), k_x.end()),
+      d(k_1.begin(), k_1.end());
+  ForEachElementParallel(g, [x, dy, dx, a = a.data(), b = b.data(), d = d.data(),
+                             m = mean_c.data()](int64_t i, int64_t c) {
+    dx[i] = static_cast<T>(a[c] * static_cast<C>(dy[i]) + b[c] * (static_cast<C>(x[i]) - m[c]) +
+                           d[c]);
   });
 }
 

@@ -1,10 +1,12 @@
 // batch_norm_inference/training/grad on the CPU. f32 runs on oneDNN's
-// batch_normalization primitives (created at compile time): the operand is
-// described as [outer, features, inner] around feature_index, in oneDNN's
-// nchw layout, or nhwc when the feature dimension is the last one. Other
-// element types (f64, bf16, f16: oneDNN's bf16/f16 kernels want f32 scale and
-// statistics) and anything oneDNN refuses run on a multi-threaded kernel of
-// our own with double accumulators.
+// batch_normalization primitives (created at compile time) where oneDNN has
+// a jit kernel for the layout: the operand is described as [outer, features,
+// inner] around feature_index, as nchw {outer, C, inner, 1} or, feature last,
+// nhwc {outer, C, 1, 1}. oneDNN's plain nchw kernel (ncsp_bnorm) is slower
+// than ours (docs/performance.md), so those layouts, f64, bf16 and f16
+// (oneDNN's low-precision kernels want f32 scale and statistics) run on our
+// own multi-threaded kernel: vectorised per-feature sums (short stretches in
+// the element type's float, added in double), then one normalising pass.
 #pragma once
 
 #include <memory>
