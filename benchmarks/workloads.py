@@ -380,3 +380,37 @@ def stablehlo_parse_compile_10k():
 
 
 ALL += [stablehlo_parse_compile_10k]
+
+
+# ------------------------------------------------ batch normalization (issue 7, h-bn)
+
+def _bn_training_formula(xp):
+    """JAX's batch norm written with mean/var (as flax does), NCHW."""
+    def f(a, scale, offset):
+        mean = xp.mean(a, axis=(0, 2, 3))
+        var = xp.var(a, axis=(0, 2, 3))
+        b = lambda v: v.reshape(1, -1, 1, 1)  # noqa: E731
+        return b(scale) * (a - b(mean)) / xp.sqrt(b(var) + 1e-5) + b(offset), mean, var
+    return f
+
+
+def batch_norm_training():
+    """batch_norm_training of 32x64x56x56 float32 (NCHW, feature_index 1):
+    xjit's op against the jnp.mean/var formula jitted by JAX (and numpy)."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((32, 64, 56, 56)).astype(np.float32)
+    scale = rng.uniform(0.5, 2, 64).astype(np.float32)
+    offset = rng.standard_normal(64).astype(np.float32)
+    out = {"numpy": lambda: _bn_training_formula(np)(x, scale, offset)}
+    xf = xjit.jit(lambda a, s, o: xjit.lax.batch_norm_training(a, s, o, epsilon=1e-5,
+                                                               feature_index=1))
+    xargs = [xjit.device_put(v) for v in (x, scale, offset)]
+    out["xjit"] = lambda: block(xf(*xargs))
+    if jax is not None:
+        jf = jax.jit(_bn_training_formula(jjnp))
+        jargs = [jax.device_put(v) for v in (x, scale, offset)]
+        out["jax"] = lambda: block(jf(*jargs))
+    return out
+
+
+ALL += [batch_norm_training]

@@ -101,6 +101,7 @@ absl::StatusOr<BufferAssignment> BufferAssignment::Create(const Computation& ent
       case Opcode::kBitcastConvert:
       XJIT_SORT_OPS(XJIT_OPCODE_CASE)
       XJIT_MAP_OPS(XJIT_OPCODE_CASE)
+      XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)
       XJIT_INDEXING_OPS(XJIT_OPCODE_CASE)
       XJIT_CONTROL_FLOW_OPS(XJIT_OPCODE_CASE)
       XJIT_WINDOW_OPS(XJIT_OPCODE_CASE)

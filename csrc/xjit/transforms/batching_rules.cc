@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "xjit/ir/dtype_dispatch.h"
 #include "xjit/ir/literal.h"
+#include "xjit/transforms/batch_norm_rules.h"
 #include "xjit/transforms/custom_rules.h"
 #include "xjit/transforms/indexing_rules.h"
 #include "xjit/transforms/collectives.h"
@@ -382,6 +383,8 @@ BatchRule BatchRuleFor(Opcode op) {
     case Opcode::kConvolution: return ConvolutionBatch;
     case Opcode::kReduceWindow: return ReduceWindowBatch;
     case Opcode::kSelectAndScatter: return SelectAndScatterBatch;
+    XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)
+      return BatchNormBatch;
   }
   return nullptr;
 }

@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "xjit/transforms/batch_norm_rules.h"
 #include "xjit/transforms/custom_rules.h"
 #include "xjit/transforms/indexing_rules.h"
 #include "xjit/transforms/collectives.h"
@@ -658,6 +659,9 @@ JvpRule JvpRuleFor(Opcode op) {
     case Opcode::kConvolution: return ConvolutionJvp;
     case Opcode::kReduceWindow: return ReduceWindowJvp;
     case Opcode::kSelectAndScatter: return SelectAndScatterJvp;
+    case Opcode::kBatchNormInference: return BatchNormInferenceJvp;
+    case Opcode::kBatchNormTraining: return BatchNormTrainingJvp;
+    case Opcode::kBatchNormGrad: return BatchNormGradJvp;
   }
   return nullptr;
 }

@@ -422,6 +422,7 @@ TransposeRule TransposeRuleFor(Opcode op) {
     case Opcode::kSort: case Opcode::kMap:
     case Opcode::kBitcastConvert:
     case Opcode::kWhile:
+    XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)  // not linear in any operand
       return nullptr;
     case Opcode::kReducePrecision: return ReducePrecisionT;
     case Opcode::kGather: return GatherT;

@@ -25,6 +25,8 @@ from xjit._src.lax.elementwise import (
     shift_left, shift_right_arithmetic, shift_right_logical, sign, sin, sinh, sqrt, square,
     sub, tan, tanh, xor)
 from xjit._src.lax.bits import bitcast_convert_type, reduce_precision
+from xjit._src.lax.normalization import (
+    batch_norm_grad, batch_norm_inference, batch_norm_training)
 from xjit._src.lax.linalg import dot, dot_general
 from xjit._src.lax.rng import RandomAlgorithm, rng_bit_generator  # noqa: F401
 from xjit._src.lax.reductions import (

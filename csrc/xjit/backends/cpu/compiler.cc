@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "dnnl.hpp"
 #include "xjit/backends/cpu/control_flow.h"
+#include "xjit/backends/cpu/batch_norm.h"
 #include "xjit/backends/cpu/convolution.h"
 #include "xjit/backends/cpu/data_movement.h"
 #include "xjit/backends/cpu/donation.h"
@@ -182,6 +183,10 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
     case Opcode::kSelectAndScatter:
       if (absl::Status s = array_operands(); !s.ok()) return s;
       thunk = MakeSelectAndScatterThunk(instr, in, out[0], *this);
+      break;
+    XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)
+      if (absl::Status s = array_operands(); !s.ok()) return s;
+      thunk = MakeBatchNormThunk(instr, in, out, *this);
       break;
     case Opcode::kBitcastConvert:  // the same little-endian bytes, retyped
       if (absl::Status s = array_operands(); !s.ok()) return s;
