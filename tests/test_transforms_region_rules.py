@@ -15,15 +15,6 @@ from xjit._src.lax import operands as ops
 from xjit.test_util import check_grads
 
 
-@pytest.fixture
-def x64():
-    xjit.config.update("jax_enable_x64", True)
-    try:
-        yield
-    finally:
-        xjit.config.update("jax_enable_x64", False)
-
-
 def stablehlo_map(fn, *xs):
     """The `map` op (no public lax function binds it) of `fn` over `xs`."""
     xs = [ops.as_operand(x) for x in xs]
