@@ -414,3 +414,25 @@ def batch_norm_training():
 
 
 ALL += [batch_norm_training]
+# ------------------------------------------------ autodiff (issue 9)
+
+def cnn_grad_step():
+    """SGD step of examples/cnn_digits.py's CNN (conv16-pool-conv32-pool-dense, batch 64
+    of 8x8x1) with the gradient from grad."""
+    import sys, os
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "examples"))
+    import cnn_digits
+    rng = np.random.default_rng(0)
+    x = rng.uniform(0, 1, (cnn_digits.BATCH, 8, 8, 1)).astype(np.float32)
+    y = rng.integers(0, 10, cnn_digits.BATCH).astype(np.int32)
+    out = {}
+    for name, jx in [("xjit", xjit), ("jax", jax)]:
+        if jx is None:
+            continue
+        model = cnn_digits.Model(jx)
+        args = jx.device_put((model.init(0), x, y))
+        out[name] = (lambda m, a: lambda: block(m.step(*a)[1]))(model, args)
+    return out
+
+
+ALL += [cnn_grad_step]

@@ -16,6 +16,7 @@
 #include "xjit/transforms/custom_rules.h"
 #include "xjit/transforms/indexing_rules.h"
 #include "xjit/transforms/collectives.h"
+#include "xjit/transforms/region_jvp.h"
 #include "xjit/transforms/status_macros.h"
 #include "xjit/transforms/window_rules.h"
 #include "xjit/transforms/stop_gradient.h"
@@ -575,12 +576,10 @@ JvpRule JvpRuleFor(Opcode op) {
     case Opcode::kParameter:  // bound by the driver
     case Opcode::kTuple:
     case Opcode::kGetTupleElement:
-    // No rule: rng_bit_generator's results are integers (never asked); map
-    // and a float-to-float bitcast are not differentiable here yet.
+    // No rule: rng_bit_generator's results are integers (never asked).
     case Opcode::kRngBitGenerator:
-    case Opcode::kMap:
-    case Opcode::kBitcastConvert:
       return nullptr;
+    case Opcode::kMap: return MapJvp;
     case Opcode::kReducePrecision: return ReducePrecisionJvp;
     case Opcode::kSort: return SortJvp;
     case Opcode::kGather: return GatherJvp;
@@ -611,6 +610,8 @@ JvpRule JvpRuleFor(Opcode op) {
     case Opcode::kShiftRightArithmetic:
     case Opcode::kShiftRightLogical:
     case Opcode::kCompare:
+    // A float-to-float bitcast has a zero tangent, as in JAX (defjvp_zero).
+    case Opcode::kBitcastConvert:
       return ZeroTangent;
     case Opcode::kAbs: return AbsJvp;
     case Opcode::kCbrt: return CbrtJvp;
