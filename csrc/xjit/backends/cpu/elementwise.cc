@@ -52,11 +52,23 @@ XJIT_ISA_CLONES void BinaryKernel(const void* const* in, const int64_t* st, void
 
 template <typename T>
 XJIT_ISA_CLONES void SelectKernel(const void* const* in, const int64_t* st, void* out, int64_t begin, int64_t end) {
-  const bool* p = static_cast<const bool*>(in[0]);
-  const T* t = static_cast<const T*>(in[1]);
-  const T* f = static_cast<const T*>(in[2]);
-  T* y = static_cast<T*>(out);
-  for (int64_t i = begin; i < end; ++i) y[i] = p[i * st[0]] ? t[i * st[1]] : f[i * st[2]];
+  const bool* __restrict p = static_cast<const bool*>(in[0]);
+  const T* __restrict t = static_cast<const T*>(in[1]);
+  const T* __restrict f = static_cast<const T*>(in[2]);
+  T* __restrict y = static_cast<T*>(out);
+  // The common strides as loops of their own, so they vectorize (a masked
+  // fill of gather's "fill" mode: a splat on one side).
+  if (st[0] == 1 && st[1] == 1 && st[2] == 1) {
+    for (int64_t i = begin; i < end; ++i) y[i] = p[i] ? t[i] : f[i];
+  } else if (st[0] == 1 && st[1] == 1 && st[2] == 0) {
+    const T fv = f[0];
+    for (int64_t i = begin; i < end; ++i) y[i] = p[i] ? t[i] : fv;
+  } else if (st[0] == 1 && st[1] == 0 && st[2] == 1) {
+    const T tv = t[0];
+    for (int64_t i = begin; i < end; ++i) y[i] = p[i] ? tv : f[i];
+  } else {
+    for (int64_t i = begin; i < end; ++i) y[i] = p[i * st[0]] ? t[i * st[1]] : f[i * st[2]];
+  }
 }
 
 // clamp(min, x, max) = minimum(maximum(x, min), max), with their NaN rules.
