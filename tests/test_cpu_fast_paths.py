@@ -64,6 +64,9 @@ POOLS = [
     ((6, 3, 5, 2), (2, 1, 2, 1), (2, 1, 1, 1), "VALID", None),           # dims 0 and 2
     ((1, 1, 4, 5), (1, 1, 2, 2), (1, 1, 2, 2), [(0, 0), (0, 0), (3, 3), (2, 4)], None),
     ((3, 17), (1, 4), (1, 3), [(0, 0), (2, 3)], None),                   # 2-d, last dim
+    ((2, 3, 9, 11), (1, 1, 3, 3), (1, 1, 1, 1), "VALID", None),          # 3x3/1 in registers
+    ((2, 3, 9, 11), (1, 1, 3, 3), (1, 1, 2, 2), "VALID", None),          # 3x3/2 in registers
+    ((2, 3, 9, 11), (1, 1, 2, 2), (1, 1, 2, 2), "VALID", None),          # odd sizes, 2x2/2
 ]
 
 BODIES = [(lax.max, -np.inf), (lax.max, 0.5), (lax.min, np.inf), (lax.add, 0.0),

@@ -95,12 +95,61 @@ void ForRows(const PoolingPlan& p, const Fn& fn) {
   ParallelFor(p.rows(), std::max<int64_t>(1, 4096 / len), cost, fn);
 }
 
+// One output row of a kA x kB window with stride kS along b, every element
+// inside the base, inner == 1: each output folded in registers, in window
+// order (the common 2x2/2 and 3x3 pooling).
+template <typename Op, typename C, typename T, int kA, int kB, int kS>
+inline void ReduceRowInRegisters(const T* const* rows, C init, T* __restrict out, int64_t n) {
+  const T* r[kA];
+  for (int ka = 0; ka < kA; ++ka) r[ka] = rows[ka];
+#pragma omp simd
+  for (int64_t ob = 0; ob < n; ++ob) {
+    C acc = init;
+    for (int ka = 0; ka < kA; ++ka) {
+      for (int kb = 0; kb < kB; ++kb) acc = Op::Apply(acc, C(r[ka][ob * kS + kb]));
+    }
+    out[ob] = T(acc);
+  }
+}
+
+// Whether row r can take ReduceRowInRegisters: rows[] gets its base rows.
+template <typename T>
+bool InRegisters(const PoolingPlan& p, const T* in, int64_t r, const T** rows) {
+  if (p.inner != 1 || p.dilation_b != 1 || p.pad_b != 0 || p.size_a > 3) return false;
+  for (int64_t kb = 0; kb < p.size_b; ++kb) {
+    if (p.valid_b[kb].first != 0 || p.valid_b[kb].second != p.out_b) return false;
+  }
+  const int64_t oa = p.OutputRow(r);
+  for (int64_t ka = 0; ka < p.size_a; ++ka) {
+    const int64_t ra = p.rows_a[oa * p.size_a + ka];
+    if (ra < 0) return false;
+    rows[ka] = in + p.BaseRow(r, ra);
+  }
+  return true;
+}
+
 // The output rows [begin, end), with `acc` (row_len() values) as scratch.
 template <typename Op, typename T, typename C>
 XJIT_ISA_CLONES void ReduceRows(const PoolingPlan& p, const T* in, C init, T* out, C* acc,
                                 int64_t begin, int64_t end) {
   const int64_t len = p.row_len(), inner = p.inner;
   for (int64_t r = begin; r < end; ++r) {
+    const T* rows[3];
+    if (InRegisters(p, in, r, rows)) {
+      const int64_t a = p.size_a, b = p.size_b, s = p.stride_b;
+      if (a == 2 && b == 2 && s == 2) {
+        ReduceRowInRegisters<Op, C, T, 2, 2, 2>(rows, init, out + r * len, len);
+        continue;
+      }
+      if (a == 3 && b == 3 && s == 1) {
+        ReduceRowInRegisters<Op, C, T, 3, 3, 1>(rows, init, out + r * len, len);
+        continue;
+      }
+      if (a == 3 && b == 3 && s == 2) {
+        ReduceRowInRegisters<Op, C, T, 3, 3, 2>(rows, init, out + r * len, len);
+        continue;
+      }
+    }
     std::fill(acc, acc + len, init);
     const int64_t oa = p.OutputRow(r);
     for (int64_t ka = 0; ka < p.size_a; ++ka) {

@@ -4,10 +4,9 @@
 // operand's leading dimension, the window the full trailing dimensions,
 // stored contiguously at b * row in the gathered result / the updates. The
 // kernels read the indices with their own type, copy or combine whole rows
-// (no per-element index decoding), and run in parallel: a gather over
-// indices; a scatter over indices under unique_indices, else over parts of
-// the result's rows, each thread applying every update that lands in its
-// part, in order (so duplicates combine in the serial order).
+// (no per-element index decoding). A gather runs in parallel over indices; a
+// scatter too under unique_indices, else on one thread in the serial order
+// (so duplicates combine as the reference combines them).
 #pragma once
 
 #include <cstdint>
