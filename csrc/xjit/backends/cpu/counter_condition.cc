@@ -5,20 +5,6 @@
 namespace xjit::cpu {
 namespace {
 
-// An integer scalar as int64_t; the types Match accepts all fit.
-int64_t Load(DType type, const void* p) {
-  switch (type) {
-    case DType::kS8: return *static_cast<const int8_t*>(p);
-    case DType::kS16: return *static_cast<const int16_t*>(p);
-    case DType::kS32: return *static_cast<const int32_t*>(p);
-    case DType::kS64: return *static_cast<const int64_t*>(p);
-    case DType::kU8: return *static_cast<const uint8_t*>(p);
-    case DType::kU16: return *static_cast<const uint16_t*>(p);
-    case DType::kU32: return *static_cast<const uint32_t*>(p);
-    default: return 0;  // excluded by Match
-  }
-}
-
 // The types Load reads, compared as the spec says for them (signed or
 // unsigned; kNotype lets the element type decide).
 bool Accepted(DType t, ComparisonType how) {
@@ -57,22 +43,6 @@ std::optional<CounterCondition> CounterCondition::Match(const Computation& condi
     }
   }
   return c;
-}
-
-int64_t CounterCondition::Read(const Side& side, const void* const* args) const {
-  return side.parameter < 0 ? side.constant : Load(type_, args[side.parameter]);
-}
-
-bool CounterCondition::Compare(int64_t a, int64_t b) const {
-  switch (direction_) {
-    case ComparisonDirection::kEq: return a == b;
-    case ComparisonDirection::kNe: return a != b;
-    case ComparisonDirection::kGe: return a >= b;
-    case ComparisonDirection::kGt: return a > b;
-    case ComparisonDirection::kLe: return a <= b;
-    case ComparisonDirection::kLt: return a < b;
-  }
-  return false;
 }
 
 }  // namespace xjit::cpu

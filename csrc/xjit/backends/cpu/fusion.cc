@@ -76,7 +76,9 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeFusionThunk(const Instruction& fusion
       values[instr.get()] = {inputs[instr->attrs<ParameterAttrs>().number], false};
       continue;
     }
-    if (op == Opcode::kReshape) {
+    // Aliases: a reshape, and a bitcast_convert between types of one width
+    // (elementwise_fusion.h): the same bytes, read by the next op as its type.
+    if (op == Opcode::kReshape || op == Opcode::kBitcastConvert) {
       values[instr.get()] = values.at(instr->operand(0));
       continue;
     }
