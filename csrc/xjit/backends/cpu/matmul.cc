@@ -10,6 +10,7 @@
 #include "xjit/backends/cpu/onednn.h"
 #include "xjit/backends/cpu/parallel.h"
 #include "xjit/backends/cpu/scalar_ops.h"
+#include "xjit/backends/cpu/small_matmul.h"
 #include "xjit/backends/cpu/strided_copy.h"
 #include "xjit/ir/dtype_dispatch.h"
 
@@ -238,6 +239,7 @@ dnnl::engine& OneDnnEngine() { return CpuEngine(); }
 absl::StatusOr<std::unique_ptr<Thunk>> MakeDotGeneralThunk(const Instruction& instr,
                                                            SlotId lhs, SlotId rhs, SlotId output,
                                                            LoweringContext& ctx) {
+  if (std::unique_ptr<Thunk> small = MakeSmallMatmulThunk(instr, lhs, rhs, output)) return small;
   const DotDimensionNumbers& dn = instr.attrs<DotGeneralAttrs>().dot_dimension_numbers;
   const Shape& ls = instr.operand(0)->shape();
   const Shape& rs = instr.operand(1)->shape();
