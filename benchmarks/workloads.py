@@ -14,15 +14,16 @@ import xjit
 import xjit.numpy as xjnp
 
 
-def _frameworks(np_fn, make_traced, args):
-    """np_fn(*args) for numpy; make_traced(xp) jitted for xjit/jax on device-put args."""
+def _frameworks(np_fn, make_traced, args, numpy_args=False):
+    """np_fn(*args) for numpy; make_traced(xp) jitted for xjit/jax on device-put
+    args (on the numpy arrays themselves when ``numpy_args``)."""
     out = {"numpy": lambda: np_fn(*args)}
     xf = xjit.jit(make_traced(xjnp))
-    xargs = [xjit.device_put(a) for a in args]
+    xargs = list(args) if numpy_args else [xjit.device_put(a) for a in args]
     out["xjit"] = lambda: block(xf(*xargs))
     if jax is not None:
         jf = jax.jit(make_traced(jjnp))
-        jargs = [jax.device_put(a) for a in args]
+        jargs = list(args) if numpy_args else [jax.device_put(a) for a in args]
         out["jax"] = lambda: block(jf(*jargs))
     return out
 
@@ -57,6 +58,24 @@ def elementwise_chain_1m():
     def make(xp):
         return lambda a: xp.tanh(a * 2.0 + 1.0) * xp.exp(-a * a)
     return _frameworks(make(np), make, [x])
+
+
+def _chain_4m(numpy_args):
+    """Issue 12's chain on 4M float32: tanh(x*1.5+0.5)*exp(-x*x) + maximum(x,0.1)/(1+|x|)."""
+    x = np.random.default_rng(0).standard_normal(4 << 20).astype(np.float32)
+    def make(xp):
+        return lambda a: (xp.tanh(a * 1.5 + 0.5) * xp.exp(-a * a)
+                          + xp.maximum(a, 0.1) / (1 + xp.abs(a)))
+    return _frameworks(make(np), make, [x], numpy_args)
+
+
+def elementwise_chain_4m():
+    return _chain_4m(False)
+
+
+def elementwise_chain_4m_numpy_args():
+    """The same chain called on the numpy array itself (no device_put first)."""
+    return _chain_4m(True)
 
 
 def reduce_sum_rows():
@@ -212,7 +231,8 @@ def argsort_1m():
     return _frameworks(lambda a: np.argsort(a, kind="stable"), lambda xp: xp.argsort, [x])
 
 
-ALL = [dispatch_tiny, dispatch_ten_args, eager_add, elementwise_chain_1m, reduce_sum_rows,
+ALL = [dispatch_tiny, dispatch_ten_args, eager_add, elementwise_chain_1m, elementwise_chain_4m,
+       elementwise_chain_4m_numpy_args, reduce_sum_rows,
        matmul_512, mlp_step, mlp_grad_step, softmax_rows, layer_norm, random_uniform_10m,
        random_normal_10m, sort_1m, argsort_1m]
 
