@@ -1,17 +1,15 @@
 """Fixtures shared by the test modules."""
 import pytest
 
+import numpy_checks
 import xjit
 
 
 @pytest.fixture
 def x64():
-    """jax_enable_x64 on for one test."""
-    xjit.config.update("jax_enable_x64", True)
-    try:
+    """Runs the test with jax_enable_x64 on (64-bit types), then restores it."""
+    with numpy_checks.x64(True):
         yield
-    finally:
-        xjit.config.update("jax_enable_x64", False)
 
 
 @pytest.fixture(params=["cpu", "reference"])

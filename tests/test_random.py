@@ -262,6 +262,32 @@ def test_threefry_fuses_into_one_loop():
         assert opt.count("xjit.fusion") <= 3
 
 
+def test_log_by_bits_is_bitwise_the_log_by_scaling():
+    from xjit._src.random import xla_math
+    rng = np.random.default_rng(3)
+    x = np.concatenate([
+        np.exp(rng.uniform(-87, 88, 20000)).astype(np.float32),
+        rng.uniform(-1, 1, 2000).astype(np.float32),
+        np.float32([0, -0.0, 1e-40, -1e-40, np.finfo(np.float32).tiny, 1, 0.5, 2,
+                    np.finfo(np.float32).max, np.inf, -np.inf, np.nan, -3])])
+    for fn, arg in [(xla_math.log_f32, x), (xla_math.log1p_f32, np.clip(x, -1, None)),
+                    (xla_math.erf_inv_f32, np.clip(x, -1, 1))]:
+        a = np.asarray(xjit.jit(lambda v: fn(v))(arg))
+        b = np.asarray(xjit.jit(lambda v: fn(v, by_bits=True))(arg))
+        np.testing.assert_array_equal(a.view(np.uint32), b.view(np.uint32), err_msg=fn.__name__)
+
+
+def test_normal_under_vmap_and_grad():
+    keys = random.split(random.PRNGKey(1), 3)
+    batched = xjit.vmap(lambda k: random.normal(k, (5,)))(keys)
+    for i in range(3):
+        np.testing.assert_array_equal(np.asarray(batched[i]), np.asarray(random.normal(keys[i], (5,))))
+    # The samples carry no tangent; a scale does.
+    g = xjit.grad(lambda s: jnp.sum(s * random.normal(random.PRNGKey(2), (4,))))(2.0)
+    np.testing.assert_allclose(float(g), float(jnp.sum(random.normal(random.PRNGKey(2), (4,)))),
+                               rtol=1e-6)
+
+
 # ------------------------------------------------------------------ lax.rng_bit_generator
 
 def test_rng_bit_generator_spec_example():

@@ -209,6 +209,40 @@ TEST(ElementwiseFusion, ReshapesInsideAClusterAndReshapedResults) {
   ExpectSameResults(*m, *fused, "cpu");
 }
 
+// A bitcast_convert between types of one width is an alias like a reshape:
+// inside the cluster, and re-applied outside (with the reshape after it, each
+// with its own type) when the chain is a result.
+TEST(ElementwiseFusion, SameWidthBitcastsAreAliases) {
+  ModuleBuilder mb("bitcast");
+  ComputationBuilder* cb = mb.NewComputation("main");
+  Instruction* a = cb->Parameter(T(DType::kF32, {2, 3}));
+  Instruction* e = Must(cb->Add(Opcode::kExponential, {a}));
+  Instruction* bits = Must(cb->AddWithResultType(Opcode::kBitcastConvert, T(DType::kU32, {2, 3}), {e}));
+  Instruction* flat = Must(cb->AddWithResultType(Opcode::kReshape, T(DType::kU32, {6}), {bits}));
+  Instruction* mask = cb->Constant(Literal::Scalar<uint32_t>(DType::kU32, 0xFFFFF000u));
+  Instruction* splat = Must(cb->AddWithResultType(Opcode::kBroadcastInDim, T(DType::kU32, {6}),
+                                                  {mask}, BroadcastInDimAttrs{}));
+  Instruction* masked = Must(cb->Add(Opcode::kAnd, {flat, splat}));
+  Instruction* back = Must(cb->AddWithResultType(Opcode::kBitcastConvert, T(DType::kF32, {6}), {masked}));
+  Instruction* n = Must(cb->Add(Opcode::kNegate, {back}));
+  auto m = Build(mb, cb, {n, flat});  // the bitcast-then-reshape is also a result
+  auto fused = Fuse(*m);
+  ASSERT_NE(fused, nullptr);
+  auto fusions = Fusions(*fused->entry());
+  ASSERT_EQ(fusions.size(), 1u) << PrintModule(*fused);
+  const Computation& region = *fusions[0]->called_computations()[0];
+  EXPECT_EQ(Census(region)["bitcast_convert"], 2) << PrintModule(*fused);
+  for (const Instruction* res : region.results()) {
+    EXPECT_NE(res->opcode(), Opcode::kBitcastConvert);
+    EXPECT_NE(res->opcode(), Opcode::kReshape);
+  }
+  std::map<std::string, int> outside = Census(*fused->entry());
+  EXPECT_EQ(outside["bitcast_convert"], 1) << PrintModule(*fused);
+  EXPECT_EQ(outside["reshape"], 1);
+  ExpectSameResults(*m, *fused, "reference");
+  ExpectSameResults(*m, *fused, "cpu");
+}
+
 TEST(ElementwiseFusion, ASplatAlsoUsedOutsideStaysOutsideToo) {
   ModuleBuilder mb("splat");
   ComputationBuilder* cb = mb.NewComputation("main");

@@ -1,7 +1,8 @@
 // fusion: a cluster of element-wise ops moved into one region (as XLA's fusion
 // instruction), made by passes/elementwise_fusion.cc. The region may hold only
 // what a backend can run as one pass over the elements: element-wise ops,
-// reshapes (the row-major order of elements is unchanged) and broadcasts of
+// reshapes (the row-major order of elements is unchanged), bitcast_converts
+// between types of one width (each element's bytes read as another type) and broadcasts of
 // one element or of a region parameter (read in place, never materialised),
 // all of one element count.
 #include "absl/strings/str_cat.h"
@@ -24,13 +25,16 @@ absl::Status CheckBody(const Computation& region) {
     if (op == Opcode::kParameter) continue;
     const bool allowed =
         IsElementwise(op) || op == Opcode::kReshape ||
+        (op == Opcode::kBitcastConvert && !instr->operands().empty() &&
+         instr->operand(0)->shape().dims == instr->shape().dims) ||
         (op == Opcode::kBroadcastInDim && !instr->operands().empty() &&
          (instr->operand(0)->shape().num_elements() == 1 ||
           instr->operand(0)->opcode() == Opcode::kParameter));
     if (!allowed) {
       return BodyError(region, *instr,
-                       "may not be in a fusion region (element-wise ops, reshapes, broadcasts "
-                       "of one element and broadcasts of a region parameter only)");
+                       "may not be in a fusion region (element-wise ops, reshapes, same-width "
+                       "bitcast_converts, broadcasts of one element and broadcasts of a region "
+                       "parameter only)");
     }
     if (instr->shape().is_tuple) return BodyError(region, *instr, "has a tuple result");
     if (elements < 0) elements = instr->shape().num_elements();

@@ -22,6 +22,16 @@ bool IsReadInPlace(const Instruction& instr) {
          instr.operand(0)->shape().num_elements() < instr.shape().num_elements();
 }
 
+// A member that moves no element: a reshape, or a bitcast_convert between
+// types of one width (its bytes read as another type, element by element).
+// It is the value it aliases inside a region; used outside, it is re-applied
+// there to the region's result.
+bool IsAlias(const Instruction& instr) {
+  if (instr.opcode() == Opcode::kReshape) return true;
+  return instr.opcode() == Opcode::kBitcastConvert && !instr.shape().is_tuple &&
+         !instr.operand(0)->shape().is_tuple && instr.shape().dims == instr.operand(0)->shape().dims;
+}
+
 bool IsFusible(const Instruction& instr) {
   if (!IsElementwise(instr.opcode()) || instr.shape().is_tuple) return false;
   for (const Instruction* o : instr.operands()) {
@@ -100,7 +110,7 @@ FusionPlan Plan(const Computation& c, const std::vector<bool>& live) {
       }
       continue;
     }
-    if (x->opcode() == Opcode::kReshape && open_cluster_of(x->operand(0)) >= 0) {
+    if (IsAlias(*x) && open_cluster_of(x->operand(0)) >= 0) {
       join(open_cluster_of(x->operand(0)), x);
       continue;
     }
@@ -131,12 +141,11 @@ class FusionEmitter {
     int32_t k = plan_.cluster_of[instr->id()];
     return k >= 0 && plan_.clusters[k].fused() ? k : -1;
   }
-  // The member a reshape member of a cluster reshapes (through reshapes).
+  // The element-wise member an alias member of a cluster stands for (through
+  // aliases).
   const Instruction* Root(const Instruction* m) const {
     const int32_t k = plan_.cluster_of[m->id()];
-    while (m->opcode() == Opcode::kReshape && plan_.cluster_of[m->operand(0)->id()] == k) {
-      m = m->operand(0);
-    }
+    while (IsAlias(*m) && plan_.cluster_of[m->operand(0)->id()] == k) m = m->operand(0);
     return m;
   }
   void MarkNeeded();
@@ -185,10 +194,14 @@ void FusionEmitter::MarkNeeded() {
       }
     }
   }
-  // A reshape used outside is re-applied outside to its root's result.
-  for (size_t i = 0; i < instrs.size(); ++i) {
-    if (escapes_[i] && instrs[i]->opcode() == Opcode::kReshape) {
-      escapes_[Root(instrs[i].get())->id()] = true;
+  // An alias used outside is re-applied outside, with every alias between it
+  // and its root (each keeps its own type), to the root's result.
+  for (size_t i = instrs.size(); i-- > 0;) {
+    const Instruction* m = instrs[i].get();
+    if (!escapes_[i] || !IsAlias(*m) || FusedClusterOf(m) < 0) continue;
+    const int32_t k = plan_.cluster_of[m->id()];
+    for (; IsAlias(*m) && plan_.cluster_of[m->operand(0)->id()] == k; m = m->operand(0)) {
+      escapes_[m->operand(0)->id()] = true;
     }
   }
 }
@@ -229,7 +242,7 @@ absl::Status FusionEmitter::EmitCluster(int32_t k) {
     auto added = cloner_.CloneInstruction(*m, std::move(ops), *rb);
     if (!added.ok()) return added.status();
     inside[m] = *added;
-    if (escapes_[m->id()] && m->opcode() != Opcode::kReshape) {
+    if (escapes_[m->id()] && !IsAlias(*m)) {
       returned.push_back(m);
       results.push_back(*added);
     }
@@ -248,11 +261,12 @@ absl::Status FusionEmitter::EmitCluster(int32_t k) {
     if (!element.ok()) return element.status();
     value_[returned[j]] = *element;
   }
+  // In schedule order: an alias's operand (the root or an alias) is outside by then.
   for (const Instruction* m : cluster.members) {
-    if (!escapes_[m->id()] || m->opcode() != Opcode::kReshape) continue;
-    auto reshaped = cloner_.CloneInstruction(*m, {value_.at(Root(m))}, *cb_);
-    if (!reshaped.ok()) return reshaped.status();
-    value_[m] = *reshaped;
+    if (!escapes_[m->id()] || !IsAlias(*m)) continue;
+    auto aliased = cloner_.CloneInstruction(*m, {value_.at(m->operand(0))}, *cb_);
+    if (!aliased.ok()) return aliased.status();
+    value_[m] = *aliased;
   }
   return absl::OkStatus();
 }

@@ -5,15 +5,16 @@
 // fusion (the fusion instruction) or MLX's compiled primitive.
 //
 // A cluster grows along the schedule (the instruction order): an element-wise
-// op joins the open cluster of its element count; a reshape of a cluster value
-// joins that cluster (it does not move elements); any other instruction that
+// op joins the open cluster of its element count; a reshape of a cluster value,
+// or a bitcast_convert of one between types of one width, joins that cluster
+// (it moves no element: an alias); any other instruction that
 // uses a cluster value closes the cluster, which is then emitted just before
 // it. Instructions that use no value of a cluster are kept before the fusion,
 // so the new graph stays in SSA order. A broadcast_in_dim of one element
 // feeding a cluster is copied into the region (backends read it in place,
 // with stride 0: the "deferred splat"); the original stays outside only if
 // something outside uses it. A region returns the cluster values used outside
-// it (a tuple when there are several); reshapes of them used outside are
+// it (a tuple when there are several); aliases of them used outside are
 // re-applied outside.
 //
 // A cluster becomes a fusion when it holds at least two element-wise ops, or

@@ -567,17 +567,18 @@ void RegisterBuilderBindings(py::module_& m) {
       .def(
           "vmap",
           [](const PyModuleBuilder& mb, const PyComputation& c, std::vector<int64_t> in_axes,
-             int64_t axis_size, std::vector<int64_t> out_axes, const std::string& name) {
+             int64_t axis_size, std::vector<int64_t> out_axes, const std::string& name,
+             int64_t axis_id) {
             ThrowIfError(NotBuilt(*mb.state, "vmap"));
             if (c.state != mb.state) {
               ThrowIfError(absl::InvalidArgumentError("vmap: computation of another module"));
             }
-            Computation* r = ValueOrThrow(transforms::Vmap(*c.computation, in_axes, axis_size,
-                                                           out_axes, *mb.state->builder, name));
+            Computation* r = ValueOrThrow(transforms::Vmap(
+                *c.computation, in_axes, axis_size, out_axes, *mb.state->builder, name, axis_id));
             return PyComputation{mb.state, r};
           },
           py::arg("computation"), py::arg("in_axes"), py::arg("axis_size"), py::arg("out_axes"),
-          py::arg("name"));
+          py::arg("name"), py::arg("axis_id") = -1);
 }
 
 }  // namespace xjit::python

@@ -1,9 +1,11 @@
 #include "xjit/backends/cpu/control_flow.h"
 
 #include <cstring>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "xjit/backends/cpu/counter_condition.h"
 
 namespace xjit::cpu {
 namespace {
@@ -15,11 +17,12 @@ std::vector<Shape> ResultLeaves(const Instruction& instr) {
 
 class WhileThunk : public Thunk {
  public:
-  WhileThunk(std::unique_ptr<CpuProgram> cond, std::unique_ptr<CpuProgram> body,
-             std::vector<SlotId> in, std::vector<SlotId> out, std::vector<SlotId> alt,
-             std::vector<int64_t> bytes, SlotId pred)
-      : cond_(std::move(cond)), body_(std::move(body)), in_(std::move(in)), out_(std::move(out)),
-        alt_(std::move(alt)), bytes_(std::move(bytes)), pred_(pred) {
+  WhileThunk(std::unique_ptr<CpuProgram> cond, std::optional<CounterCondition> counter,
+             std::unique_ptr<CpuProgram> body, std::vector<SlotId> in, std::vector<SlotId> out,
+             std::vector<SlotId> alt, std::vector<int64_t> bytes, SlotId pred)
+      : cond_(std::move(cond)), counter_(std::move(counter)), body_(std::move(body)),
+        in_(std::move(in)), out_(std::move(out)), alt_(std::move(alt)), bytes_(std::move(bytes)),
+        pred_(pred) {
     // A carried value the body may update in place (it reads the old value
     // before writing the new one: donation.h) lives in its result buffer.
     for (size_t i = 0; i < out_.size(); ++i) {
@@ -46,8 +49,12 @@ class WhileThunk : public Thunk {
     void* pred_result[1] = {pred};
     int written = -1;  // the set holding the carry; -1: still the operands
     while (true) {
-      cond_->RunRegion(args.data(), pred_result);
-      if (!*pred) break;
+      if (counter_) {
+        if (!counter_->Evaluate(args.data())) break;
+      } else {
+        cond_->RunRegion(args.data(), pred_result);
+        if (!*pred) break;
+      }
       const int target = written == 0 ? 1 : 0;
       body_->RunRegion(args.data(), sets[target].data());
       for (size_t i = 0; i < n; ++i) args[i] = sets[target][i];
@@ -62,7 +69,9 @@ class WhileThunk : public Thunk {
   }
 
  private:
-  std::unique_ptr<CpuProgram> cond_, body_;
+  std::unique_ptr<CpuProgram> cond_;
+  std::optional<CounterCondition> counter_;  // set: cond_ is not run
+  std::unique_ptr<CpuProgram> body_;
   std::vector<SlotId> in_, out_, alt_;
   std::vector<int64_t> bytes_;
   SlotId pred_;
@@ -122,7 +131,9 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeWhileThunk(const Instruction& instr,
     alt.push_back(context.NewScratch(s.byte_size()));
   }
   SlotId pred = context.NewScratch(1);
-  return std::unique_ptr<Thunk>(new WhileThunk(*std::move(cond), *std::move(body), std::move(in),
+  return std::unique_ptr<Thunk>(new WhileThunk(*std::move(cond),
+                                               CounterCondition::Match(*called[0]),
+                                               *std::move(body), std::move(in),
                                                std::move(out), std::move(alt), std::move(bytes),
                                                pred));
 }

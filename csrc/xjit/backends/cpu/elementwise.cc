@@ -1,9 +1,12 @@
 #include "xjit/backends/cpu/elementwise.h"
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
+#include <type_traits>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "xjit/backends/cpu/isa_clones.h"
 #include "xjit/backends/cpu/parallel.h"
@@ -50,13 +53,54 @@ XJIT_ISA_CLONES void BinaryKernel(const void* const* in, const int64_t* st, void
   }
 }
 
+// Unsigned integer of N bytes, to choose between two values by their bits.
+template <size_t N> struct UintOfSize { using type = void; };
+template <> struct UintOfSize<1> { using type = uint8_t; };
+template <> struct UintOfSize<2> { using type = uint16_t; };
+template <> struct UintOfSize<4> { using type = uint32_t; };
+template <> struct UintOfSize<8> { using type = uint64_t; };
+
+// One loop per splat pattern (kP, kT, kF: the operand is an array, not a
+// splat). Both sides are read and blended by a mask made from the predicate
+// byte, so the loop vectorizes and never branches on the predicate (a ReLU
+// mask is as good as random); GCC vectorizes neither a bool-conditional nor
+// a conversion from bool, hence the bytes and the bits.
+template <typename T, bool kP, bool kT, bool kF>
+__attribute__((always_inline)) inline void SelectLoop(const uint8_t* __restrict p,
+                                                      const T* __restrict t,
+                                                      const T* __restrict f, T* __restrict y,
+                                                      int64_t begin, int64_t end) {
+  using U = typename UintOfSize<sizeof(T)>::type;
+  for (int64_t i = begin; i < end; ++i) {
+    if constexpr (std::is_void_v<U>) {
+      y[i] = p[kP ? i : 0] ? t[kT ? i : 0] : f[kF ? i : 0];
+    } else {
+      U a, b;
+      std::memcpy(&a, &t[kT ? i : 0], sizeof(T));
+      std::memcpy(&b, &f[kF ? i : 0], sizeof(T));
+      const U m = U(U(0) - U(p[kP ? i : 0]));
+      const U r = U((a & m) | (b & U(~m)));
+      std::memcpy(&y[i], &r, sizeof(T));
+    }
+  }
+}
+
 template <typename T>
 XJIT_ISA_CLONES void SelectKernel(const void* const* in, const int64_t* st, void* out, int64_t begin, int64_t end) {
-  const bool* p = static_cast<const bool*>(in[0]);
+  const uint8_t* p = static_cast<const uint8_t*>(in[0]);  // bools: 0 or 1
   const T* t = static_cast<const T*>(in[1]);
   const T* f = static_cast<const T*>(in[2]);
   T* y = static_cast<T*>(out);
-  for (int64_t i = begin; i < end; ++i) y[i] = p[i * st[0]] ? t[i * st[1]] : f[i * st[2]];
+  switch ((st[0] != 0) << 2 | (st[1] != 0) << 1 | (st[2] != 0)) {
+    case 0: return SelectLoop<T, false, false, false>(p, t, f, y, begin, end);
+    case 1: return SelectLoop<T, false, false, true>(p, t, f, y, begin, end);
+    case 2: return SelectLoop<T, false, true, false>(p, t, f, y, begin, end);
+    case 3: return SelectLoop<T, false, true, true>(p, t, f, y, begin, end);
+    case 4: return SelectLoop<T, true, false, false>(p, t, f, y, begin, end);
+    case 5: return SelectLoop<T, true, false, true>(p, t, f, y, begin, end);
+    case 6: return SelectLoop<T, true, true, false>(p, t, f, y, begin, end);
+    default: return SelectLoop<T, true, true, true>(p, t, f, y, begin, end);
+  }
 }
 
 // clamp(min, x, max) = minimum(maximum(x, min), max), with their NaN rules.
@@ -267,8 +311,12 @@ std::vector<int64_t> KernelParameters(const Instruction& instr) {
 }
 
 namespace {
-// Elements per tile: a chain's tile buffers (4K elements each) stay in L1/L2.
+// Elements per parallel chunk of one element-wise op.
 constexpr int64_t kTile = 4 * 1024;
+// Elements per tile of a fused chain: its live tile buffers (1K elements
+// each, reused once dead) stay in L1/L2 while the call per op and tile is
+// still small against the tile's work.
+constexpr int64_t kFusedTile = 1024;
 }  // namespace
 
 ElementwiseThunk::ElementwiseThunk(ElementwiseKernel kernel, std::vector<SlotId> inputs,
@@ -302,30 +350,57 @@ void ElementwiseThunk::Execute(void* const* buffers) const {
 FusedElementwiseThunk::FusedElementwiseThunk(std::vector<std::unique_ptr<ElementwiseThunk>> chain,
                                              const std::vector<SlotId>& tile_local) {
   n_ = chain.empty() ? 0 : chain.front()->num_elements();
-  auto local_index = [&](SlotId s, int64_t width) -> int32_t {
+  auto local_of = [&](SlotId s) -> int32_t {
     auto it = std::find(tile_local.begin(), tile_local.end(), s);
-    if (it == tile_local.end()) return -1;
-    int32_t index = static_cast<int32_t>(it - tile_local.begin());
-    if (local_offsets_.size() <= static_cast<size_t>(index)) local_offsets_.resize(index + 1, -1);
-    if (local_offsets_[index] < 0) {
-      local_offsets_[index] = scratch_bytes_;
-      scratch_bytes_ += (kTile * width + 63) / 64 * 64;
-    }
-    return index;
+    return it == tile_local.end() ? -1 : static_cast<int32_t>(it - tile_local.begin());
   };
-  for (const auto& t : chain) {
-    Op op;
-    op.kernel = t->kernel();
-    op.broadcast = t->broadcast().get();
-    if (op.broadcast != nullptr) readers_.push_back(t->broadcast());
-    op.strides = t->strides();
-    for (size_t i = 0; i < t->inputs().size(); ++i) {
-      SlotId s = t->inputs()[i];
-      op.inputs.push_back({s, local_index(s, t->input_widths()[i]), t->strides()[i],
-                           t->input_widths()[i]});
+  // The last op reading each tile-local value: its buffer is free after that.
+  std::vector<int64_t> last_use(tile_local.size(), -1);
+  for (size_t i = 0; i < chain.size(); ++i) {
+    for (SlotId s : chain[i]->inputs()) {
+      if (int32_t l = local_of(s); l >= 0) last_use[l] = static_cast<int64_t>(i);
     }
-    op.output = {t->output(), local_index(t->output(), t->output_width()), 1, t->output_width()};
+  }
+  // Tile buffers are reused once their value is dead (a long chain such as
+  // threefry's rounds or erf_inv has hundreds of values but few live at
+  // once), so one thread's scratch stays in L1/L2.
+  local_offsets_.assign(tile_local.size(), -1);
+  absl::flat_hash_map<int64_t, std::vector<int64_t>> free_by_size;
+  auto tile_bytes = [](int64_t width) { return (kFusedTile * width + 63) / 64 * 64; };
+  for (size_t i = 0; i < chain.size(); ++i) {
+    const ElementwiseThunk& t = *chain[i];
+    Op op;
+    op.kernel = t.kernel();
+    op.broadcast = t.broadcast().get();
+    if (op.broadcast != nullptr) readers_.push_back(t.broadcast());
+    op.strides = t.strides();
+    op.one_element = t.one_element();
+    for (size_t j = 0; j < t.inputs().size(); ++j) {
+      op.inputs.push_back({t.inputs()[j], local_of(t.inputs()[j]), t.strides()[j],
+                           t.input_widths()[j]});
+    }
+    const int32_t out = local_of(t.output());
+    if (out >= 0 && local_offsets_[out] < 0) {
+      const int64_t bytes = tile_bytes(t.output_width());
+      std::vector<int64_t>& free = free_by_size[bytes];
+      if (free.empty()) {
+        local_offsets_[out] = scratch_bytes_;
+        scratch_bytes_ += bytes;
+      } else {
+        local_offsets_[out] = free.back();
+        free.pop_back();
+      }
+    }
+    op.output = {t.output(), out, 1, t.output_width()};
     ops_.push_back(std::move(op));
+    // Inputs whose last reader this is are released after the output is
+    // placed, so no op writes over its own operand.
+    for (const Operand& in : ops_.back().inputs) {
+      if (in.local >= 0 && last_use[in.local] == static_cast<int64_t>(i)) {
+        free_by_size[tile_bytes(in.width)].push_back(local_offsets_[in.local]);
+        last_use[in.local] = -2;  // released once even when read twice
+      }
+    }
   }
 }
 
@@ -336,7 +411,7 @@ void FusedElementwiseThunk::RunTiles(void* const* buffers, unsigned char* scratc
     return static_cast<unsigned char*>(buffers[o.slot]) + begin * o.stride * o.width;
   };
   for (int64_t tile = first_tile; tile < end_tile; ++tile) {
-    int64_t begin = tile * kTile, count = std::min(kTile, n_ - begin);
+    int64_t begin = tile * kFusedTile, count = std::min(kFusedTile, n_ - begin);
     for (const Op& op : ops_) {
       if (op.broadcast != nullptr) {
         op.broadcast->Read(buffers[op.inputs[0].slot], address(op.output, begin), begin, count);
@@ -344,13 +419,13 @@ void FusedElementwiseThunk::RunTiles(void* const* buffers, unsigned char* scratc
       }
       const void* in[3] = {nullptr, nullptr, nullptr};
       for (size_t i = 0; i < op.inputs.size(); ++i) in[i] = address(op.inputs[i], begin);
-      op.kernel(in, op.strides.data(), address(op.output, begin), 0, count);
+      op.kernel(in, op.strides.data(), address(op.output, begin), 0, op.one_element ? 1 : count);
     }
   }
 }
 
 void FusedElementwiseThunk::Execute(void* const* buffers) const {
-  const int64_t tiles = (n_ + kTile - 1) / kTile;
+  const int64_t tiles = (n_ + kFusedTile - 1) / kFusedTile;
   if (n_ * static_cast<int64_t>(ops_.size()) < kParallelThreshold || tiles == 1) {
     serial_scratch_.resize(scratch_bytes_);
     RunTiles(buffers, serial_scratch_.data(), 0, tiles);
@@ -409,11 +484,21 @@ struct Bytes {
   unsigned char b[kWidth];
 };
 
+// Elements as unsigned integers where one fits, so the fill vectorizes.
+template <int kWidth>
+using SplatElement = std::conditional_t<
+    kWidth == 1, uint8_t,
+    std::conditional_t<kWidth == 2, uint16_t,
+                       std::conditional_t<kWidth == 4, uint32_t,
+                                          std::conditional_t<kWidth == 8, uint64_t, Bytes<kWidth>>>>>;
+
 template <int kWidth>
 XJIT_ISA_CLONES void SplatKernel(const void* const* in, const int64_t*, void* out, int64_t begin,
                                  int64_t end) {
-  const Bytes<kWidth> v = *static_cast<const Bytes<kWidth>*>(in[0]);
-  Bytes<kWidth>* __restrict y = static_cast<Bytes<kWidth>*>(out);
+  using E = SplatElement<kWidth>;
+  E v;
+  std::memcpy(&v, in[0], kWidth);
+  E* __restrict y = static_cast<E*>(out);
   for (int64_t i = begin; i < end; ++i) y[i] = v;
 }
 

@@ -48,6 +48,10 @@ class ElementwiseThunk : public Thunk {
   SlotId output() const { return output_; }
   int64_t output_width() const { return output_width_; }
   int64_t num_elements() const { return n_; }
+  // In a fused chain: every operand is one element splat over the tile, so
+  // the op computes element 0 only and its result is read as a splat too.
+  void ComputeOneElement() { one_element_ = true; }
+  bool one_element() const { return one_element_; }
 
  private:
   ElementwiseKernel kernel_ = nullptr;
@@ -56,6 +60,7 @@ class ElementwiseThunk : public Thunk {
   std::vector<int64_t> strides_, input_widths_;
   SlotId output_;
   int64_t output_width_, n_;
+  bool one_element_ = false;
 };
 
 // Runs a chain of element-wise thunks of the same size tile by tile, under one
@@ -83,6 +88,7 @@ class FusedElementwiseThunk : public Thunk {
     std::vector<Operand> inputs;
     std::vector<int64_t> strides;
     Operand output;
+    bool one_element;  // computes element 0 of each tile only (a splat result)
   };
   void RunTiles(void* const* buffers, unsigned char* scratch, int64_t first_tile,
                 int64_t end_tile) const;

@@ -5,6 +5,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "xjit/backends/cpu/elementwise.h"
+#include "xjit/backends/cpu/fused_patterns.h"
 #include "xjit/backends/cpu/work_estimate.h"
 
 namespace xjit::cpu {
@@ -19,6 +20,21 @@ struct Value {
 
 bool ReadsSplatInPlace(Opcode op) {
   return IsElementwiseBinary(op) || op == Opcode::kSelect || op == Opcode::kClamp;
+}
+
+// A pattern's kernel over its operands (each read in place, stride 0 when a splat).
+std::unique_ptr<ElementwiseThunk> MakePatternOp(const FusedPattern& pattern,
+                                                const Instruction& root, std::vector<SlotId> in,
+                                                const std::vector<bool>& splat, SlotId out) {
+  std::vector<int64_t> strides, widths;
+  for (size_t i = 0; i < pattern.operands.size(); ++i) {
+    strides.push_back(splat[i] ? 0 : 1);
+    widths.push_back(ByteWidth(pattern.operands[i]->shape().dtype));
+  }
+  return std::make_unique<ElementwiseThunk>(pattern.kernel, std::move(in), std::move(strides),
+                                            std::move(widths), out,
+                                            ByteWidth(root.shape().dtype),
+                                            root.shape().num_elements());
 }
 
 }  // namespace
@@ -45,6 +61,7 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeFusionThunk(const Instruction& fusion
           "by the cpu backend");
     }
   }
+  const RegionPatterns patterns = FindFusedPatterns(region);
   absl::flat_hash_map<const Instruction*, Value> values;
   std::vector<std::unique_ptr<ElementwiseThunk>> chain;
   std::vector<SlotId> tile_local;
@@ -59,7 +76,9 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeFusionThunk(const Instruction& fusion
       values[instr.get()] = {inputs[instr->attrs<ParameterAttrs>().number], false};
       continue;
     }
-    if (op == Opcode::kReshape) {
+    // Aliases: a reshape, and a bitcast_convert between types of one width
+    // (elementwise_fusion.h): the same bytes, read by the next op as its type.
+    if (op == Opcode::kReshape || op == Opcode::kBitcastConvert) {
       values[instr.get()] = values.at(instr->operand(0));
       continue;
     }
@@ -83,11 +102,27 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeFusionThunk(const Instruction& fusion
       continue;
     }
     const int64_t n = instr->shape().num_elements();
+    if (patterns.absorbed.contains(instr.get())) {  // run by its pattern's kernel
+      *work += n;
+      continue;
+    }
+    auto pattern = patterns.at_root.find(instr.get());
+    const bool is_pattern = pattern != patterns.at_root.end();
+    const std::vector<const Instruction*> operands =
+        is_pattern ? pattern->second.operands
+                   : std::vector<const Instruction*>(instr->operands().begin(),
+                                                     instr->operands().end());
+    auto result = output_of.find(instr.get());
+    // An op of splats only (a convert of a scalar constant, a product of two)
+    // computes one element per tile and is itself a splat, unless it is a
+    // result of the region, which must be written in full.
+    bool one_element = result == output_of.end() && !operands.empty();
+    for (const Instruction* o : operands) one_element &= values.at(o).splat;
     std::vector<SlotId> in;
     std::vector<bool> splat;
-    for (const Instruction* o : instr->operands()) {
+    for (const Instruction* o : operands) {
       Value v = values.at(o);
-      if (v.splat && !ReadsSplatInPlace(op)) {
+      if (v.splat && !one_element && !is_pattern && !ReadsSplatInPlace(op)) {
         SlotId filled = new_local();
         auto fill = MakeSplatOp(v.slot, filled, ByteWidth(o->shape().dtype), n);
         if (!fill.ok()) return fill.status();
@@ -98,13 +133,16 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeFusionThunk(const Instruction& fusion
       in.push_back(v.slot);
       splat.push_back(v.splat);
     }
-    auto result = output_of.find(instr.get());
     SlotId out = result != output_of.end() ? result->second : new_local();
-    auto step = MakeElementwiseOp(*instr, std::move(in), out, splat);
+    absl::StatusOr<std::unique_ptr<ElementwiseThunk>> step =
+        is_pattern ? absl::StatusOr<std::unique_ptr<ElementwiseThunk>>(
+                         MakePatternOp(pattern->second, *instr, std::move(in), splat, out))
+                   : MakeElementwiseOp(*instr, std::move(in), out, splat);
     if (!step.ok()) return step.status();
+    if (one_element) (*step)->ComputeOneElement();
     chain.push_back(std::move(*step));
     *work += EstimateInstructionWork(*instr);
-    values[instr.get()] = {out, false};
+    values[instr.get()] = {out, one_element};
   }
   if (chain.empty()) return absl::InternalError("fusion: region without element-wise ops");
   if (chain.size() == 1) return std::unique_ptr<Thunk>(std::move(chain.front()));

@@ -10,6 +10,7 @@
 #include "xjit/backends/cpu/onednn.h"
 #include "xjit/backends/cpu/parallel.h"
 #include "xjit/backends/cpu/scalar_ops.h"
+#include "xjit/backends/cpu/small_matmul.h"
 #include "xjit/backends/cpu/strided_copy.h"
 #include "xjit/ir/dtype_dispatch.h"
 
@@ -145,7 +146,11 @@ dnnl::engine& CpuEngine() {
   return *engine;
 }
 
+// Without a batch (B == 1) the descriptor is 2-d: a rank-3 one carries the
+// empty batch group's stride of 1, which oneDNN reads as a batch-innermost
+// layout and answers with its generic gemm:jit kernel instead of brgemm.
 dnnl::memory::desc Desc3(const View3& v, dnnl::memory::data_type t) {
+  if (v.dims[0] == 1) return dnnl::memory::desc({v.dims[1], v.dims[2]}, t, {v.strides[1], v.strides[2]});
   return dnnl::memory::desc({v.dims[0], v.dims[1], v.dims[2]}, t,
                             {v.strides[0], v.strides[1], v.strides[2]});
 }
@@ -234,6 +239,7 @@ dnnl::engine& OneDnnEngine() { return CpuEngine(); }
 absl::StatusOr<std::unique_ptr<Thunk>> MakeDotGeneralThunk(const Instruction& instr,
                                                            SlotId lhs, SlotId rhs, SlotId output,
                                                            LoweringContext& ctx) {
+  if (std::unique_ptr<Thunk> small = MakeSmallMatmulThunk(instr, lhs, rhs, output)) return small;
   const DotDimensionNumbers& dn = instr.attrs<DotGeneralAttrs>().dot_dimension_numbers;
   const Shape& ls = instr.operand(0)->shape();
   const Shape& rs = instr.operand(1)->shape();

@@ -121,11 +121,13 @@ def _log1p(x):
     return xla_math.log1p_f32(x) if _is_f32(x.dtype) else ew.log1p(x)
 
 
-def _erf_inv(x):
+def _erf_inv(x, by_bits=False):
+    """erf_inv as XLA computes it; ``by_bits`` for an ``x`` that carries no
+    tangent (xla_math.log_f32)."""
     if _is_f32(x.dtype):
-        return xla_math.erf_inv_f32(x)
+        return xla_math.erf_inv_f32(x, by_bits)
     if np.dtype(x.dtype).itemsize < 4:  # XLA evaluates half types in float32
-        return _convert(xla_math.erf_inv_f32(_convert(x, np.float32)), x.dtype)
+        return _convert(xla_math.erf_inv_f32(_convert(x, np.float32), by_bits), x.dtype)
     return _erf_inv_f64(x)
 
 
@@ -299,7 +301,8 @@ def _normal_real(kd, shape, dtype):
     _check_shape("normal", shape)
     lo = np.nextafter(np.array(-1., dtype), np.array(0., dtype), dtype=dtype)
     u = _uniform_in_trace(kd, shape, dtype, lo, np.array(1., dtype))
-    return ew.mul(np.array(np.sqrt(2), dtype), _erf_inv(u))
+    # u comes from the key's bits: no tangent reaches it.
+    return ew.mul(np.array(np.sqrt(2), dtype), _erf_inv(u, by_bits=True))
 
 
 @partial(jit, static_argnums=(1, 2))

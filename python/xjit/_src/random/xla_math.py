@@ -75,12 +75,28 @@ def frexp_f32(x):
     return ew.mul(y, _f32(0.5)), ew.add(e, _f32(1))
 
 
+def frexp_bits_f32(x):
+    """``frexp_f32`` read from the bits: four integer ops instead of seventy
+    selects and multiplies. Equal to ``frexp_f32`` for positive normal ``x``
+    (``log_f32`` overrides its result at inf and NaN, where they differ). Only
+    for values that carry no tangent: ``bitcast_convert`` has no JVP rule."""
+    b = dispatch.bind("bitcast_convert", [x], {"shape": tuple(x.shape), "dtype": "uint32"},
+                      weak_type=False)
+    e = ew.sub(ew.convert_element_type(ew.shift_right_logical(b, np.uint32(23)), _F32),
+               _f32(126))
+    mb = ew.bitwise_or(ew.bitwise_and(b, np.uint32(0x807FFFFF)), np.uint32(0x3F000000))
+    m = dispatch.bind("bitcast_convert", [mb], {"shape": tuple(x.shape), "dtype": "float32"},
+                      weak_type=False)
+    return m, e
+
+
 _TINY = _f32(np.finfo(np.float32).tiny)
 
 
-def log_f32(x):
-    """XLA CPU's float32 log (Cephes polynomial, fused multiply-adds)."""
-    m, e = frexp_f32(ew.max(x, _TINY))
+def log_f32(x, by_bits=False):
+    """XLA CPU's float32 log (Cephes polynomial, fused multiply-adds).
+    ``by_bits``: take the exponent from the bits (``frexp_bits_f32``; no tangent)."""
+    m, e = (frexp_bits_f32 if by_bits else frexp_f32)(ew.max(x, _TINY))
     small = ew.lt(m, _bits(0x3F3504F3))  # sqrt(1/2)
     xx = ew.add(ew.sub(m, _f32(1)), _select(small, m, _full(m, 0)))
     e = ew.sub(e, _select(small, _full(e, 1), _full(e, 0)))
@@ -119,9 +135,9 @@ def _poly(x, coefficients):
     return p
 
 
-def log1p_f32(x):
+def log1p_f32(x, by_bits=False):
     """XLA's float32 log1p: a Cephes rational function for |x| < sqrt(2) - 1, else log(1 + x)."""
-    large = log_f32(ew.add(x, _f32(1)))
+    large = log_f32(ew.add(x, _f32(1)), by_bits)
     x2 = ew.mul(x, x)
     small = ew.div(_poly(x, _LOG1P_NUM), _poly(x, _LOG1P_DEN))
     small = ew.mul(ew.mul(x, x2), small)
@@ -136,9 +152,10 @@ _ERFINV_GE5 = (-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0
                -0.0076224613, 0.00943887047, 1.00167406, 2.83297682)
 
 
-def erf_inv_f32(x):
-    """XLA's float32 erf_inv (Giles' single-precision polynomial)."""
-    w = ew.neg(log1p_f32(ew.mul(x, ew.neg(x))))
+def erf_inv_f32(x, by_bits=False):
+    """XLA's float32 erf_inv (Giles' single-precision polynomial); ``by_bits`` as
+    for ``log_f32`` (for an ``x`` without tangent, such as normal's uniforms)."""
+    w = ew.neg(log1p_f32(ew.mul(x, ew.neg(x)), by_bits))
     lt = ew.lt(w, _f32(5))
     w = _select(lt, ew.sub(w, _f32(2.5)), ew.sub(ew.sqrt(w), _f32(3)))
     coeff = lambda i: _select(lt, _full(w, _ERFINV_LT5[i]), _full(w, _ERFINV_GE5[i]))

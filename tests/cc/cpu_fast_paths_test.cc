@@ -1,0 +1,196 @@
+// The cpu backend's fast paths against the reference: a while condition
+// evaluated on the host (counter_condition.h), element-wise patterns run as
+// one kernel inside a fusion (fused_patterns.h), splat-only ops computed once
+// per tile, and small float32 dot_generals on their own loop (small_matmul.h).
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "cpu_test_util.h"
+#include "gtest/gtest.h"
+#include "xjit/text/parser.h"
+
+namespace xjit::cpu::testing {
+namespace {
+
+std::unique_ptr<Module> Parse(const std::string& text) {
+  auto m = ParseModule(text);
+  EXPECT_TRUE(m.ok()) << m.status() << "\n" << text;
+  return m.ok() ? *std::move(m) : nullptr;
+}
+
+Literal Scalar(DType t, int64_t v) {
+  Literal l(Shape(t, {}));
+  DispatchDType(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    *l.mutable_data_as<T>() = static_cast<T>(v);
+  });
+  return l;
+}
+
+// A loop counting from `start` by `step` while `i DIR n` (or `n DIR i` when
+// `swap`), summing i into a float vector. The condition has the counter form.
+std::string CounterLoop(const std::string& type, const std::string& dir, bool swap,
+                        const std::string& bound) {
+  const std::string cmp = swap ? absl::StrCat(bound, ", %i") : absl::StrCat("%i, ", bound);
+  return absl::StrReplaceAll(R"(module @m {
+  func.func @main(%start: tensor<TY>, %step: tensor<TY>, %n: tensor<TY>, %x: tensor<3xf32>) -> (tensor<TY>, tensor<3xf32>) {
+    %r:2 = "stablehlo.while"(%start, %x) ({
+    ^bb0(%i: tensor<TY>, %v: tensor<3xf32>):
+      %k = stablehlo.constant dense<7> : tensor<TY>
+      %c = "stablehlo.compare"(CMP) {comparison_direction = #stablehlo<comparison_direction DIR>} : (tensor<TY>, tensor<TY>) -> tensor<i1>
+      "stablehlo.return"(%c) : (tensor<i1>) -> ()
+    }, {
+    ^bb0(%i: tensor<TY>, %v: tensor<3xf32>):
+      %j = "stablehlo.add"(%i, %step) : (tensor<TY>, tensor<TY>) -> tensor<TY>
+      %f = "stablehlo.convert"(%i) : (tensor<TY>) -> tensor<f32>
+      %b = "stablehlo.broadcast_in_dim"(%f) {broadcast_dimensions = array<i64>} : (tensor<f32>) -> tensor<3xf32>
+      %w = "stablehlo.add"(%v, %b) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+      "stablehlo.return"(%j, %w) : (tensor<TY>, tensor<3xf32>) -> ()
+    }) : (tensor<TY>, tensor<3xf32>) -> (tensor<TY>, tensor<3xf32>)
+    "func.return"(%r#0, %r#1) : (tensor<TY>, tensor<3xf32>) -> ()
+  }
+})",
+                             {{"TY", type}, {"DIR", dir}, {"CMP", cmp}});
+}
+
+TEST(CpuFastPaths, CounterConditionsMatchReference) {
+  struct Case {
+    std::string type, dir;
+    bool swap;
+    std::string bound;
+    int64_t start, step, n;
+  };
+  const std::vector<Case> cases = {
+      {"i32", "LT", false, "%n", 0, 1, 10},     {"i32", "LT", false, "%n", 5, 1, 0},
+      {"i32", "GT", false, "%n", 10, -1, -3},   {"i32", "NE", false, "%n", 0, 2, 12},
+      {"i32", "LE", true, "%n", 3, -1, -2},     {"i64", "LT", false, "%n", -5, 2, 9},
+      {"i32", "LT", false, "%k", 0, 1, 0},      {"i32", "GE", true, "%k", 0, 1, 0},
+      {"ui32", "LT", false, "%n", 0, 1, 6},     {"ui32", "GT", false, "%n", 9, 4294967295, 2},
+      {"i8", "LT", false, "%n", -100, 13, 100}, {"ui16", "EQ", false, "%n", 4, 1, 4},
+  };
+  for (const Case& c : cases) {
+    auto m = Parse(CounterLoop(c.type, c.dir, c.swap, c.bound));
+    ASSERT_NE(m, nullptr);
+    const DType t = m->entry()->parameters()[0]->shape().dtype;
+    std::vector<Literal> args = {Scalar(t, c.start), Scalar(t, c.step), Scalar(t, c.n),
+                                 Literal(Shape(DType::kF32, {3}))};
+    EXPECT_TRUE(CrossCheck(*m, args, absl::StrCat(c.type, " ", c.dir, " ", c.bound)));
+  }
+}
+
+// A float condition is not a counter: it still runs as a program.
+TEST(CpuFastPaths, NonCounterConditionStillRuns) {
+  auto m = Parse(R"(module @m {
+  func.func @main(%x: tensor<f32>) -> (tensor<f32>) {
+    %r = "stablehlo.while"(%x) ({
+    ^bb0(%v: tensor<f32>):
+      %lim = stablehlo.constant dense<100.0> : tensor<f32>
+      %c = "stablehlo.compare"(%v, %lim) {comparison_direction = #stablehlo<comparison_direction LT>} : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      "stablehlo.return"(%c) : (tensor<i1>) -> ()
+    }, {
+    ^bb0(%v: tensor<f32>):
+      %two = stablehlo.constant dense<2.0> : tensor<f32>
+      %w = "stablehlo.multiply"(%v, %two) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%w) : (tensor<f32>) -> ()
+    }) : (tensor<f32>) -> (tensor<f32>)
+    "func.return"(%r) : (tensor<f32>) -> ()
+  }
+})");
+  ASSERT_NE(m, nullptr);
+  Literal x(Shape(DType::kF32, {}));
+  *x.mutable_data_as<float>() = 3.0f;
+  auto got = RunOn("cpu", *m, {x});
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ((*got)[0].data_as<float>()[0], 192.0f);
+}
+
+// xla_math.fma's float64 chain, with scalar (splat) and array addends, a
+// chain whose product is also used elsewhere (not folded), and a
+// conversion of a scalar constant that is computed once per tile.
+TEST(CpuFastPaths, FmaThroughF64MatchesReferenceExactly) {
+  auto m = Parse(R"(module @m {
+  func.func @main(%a: tensor<5000xf32>, %b: tensor<5000xf32>, %c: tensor<5000xf32>) -> (tensor<5000xf32>, tensor<5000xf32>, tensor<5000xf64>) {
+    %s = stablehlo.constant dense<0.1> : tensor<f32>
+    %sb = "stablehlo.broadcast_in_dim"(%s) {broadcast_dimensions = array<i64>} : (tensor<f32>) -> tensor<5000xf32>
+    %a64 = "stablehlo.convert"(%a) : (tensor<5000xf32>) -> tensor<5000xf64>
+    %b64 = "stablehlo.convert"(%b) : (tensor<5000xf32>) -> tensor<5000xf64>
+    %c64 = "stablehlo.convert"(%c) : (tensor<5000xf32>) -> tensor<5000xf64>
+    %s64 = "stablehlo.convert"(%sb) : (tensor<5000xf32>) -> tensor<5000xf64>
+    %p = "stablehlo.multiply"(%a64, %b64) : (tensor<5000xf64>, tensor<5000xf64>) -> tensor<5000xf64>
+    %q = "stablehlo.add"(%p, %c64) : (tensor<5000xf64>, tensor<5000xf64>) -> tensor<5000xf64>
+    %r = "stablehlo.convert"(%q) : (tensor<5000xf64>) -> tensor<5000xf32>
+    %r64 = "stablehlo.convert"(%r) : (tensor<5000xf32>) -> tensor<5000xf64>
+    %p2 = "stablehlo.multiply"(%r64, %s64) : (tensor<5000xf64>, tensor<5000xf64>) -> tensor<5000xf64>
+    %q2 = "stablehlo.add"(%s64, %p2) : (tensor<5000xf64>, tensor<5000xf64>) -> tensor<5000xf64>
+    %r2 = "stablehlo.convert"(%q2) : (tensor<5000xf64>) -> tensor<5000xf32>
+    %p3 = "stablehlo.multiply"(%a64, %s64) : (tensor<5000xf64>, tensor<5000xf64>) -> tensor<5000xf64>
+    %q3 = "stablehlo.add"(%p3, %s64) : (tensor<5000xf64>, tensor<5000xf64>) -> tensor<5000xf64>
+    "func.return"(%r, %r2, %q3) : (tensor<5000xf32>, tensor<5000xf32>, tensor<5000xf64>) -> ()
+  }
+})");
+  ASSERT_NE(m, nullptr);
+  std::mt19937_64 rng(5);
+  EXPECT_TRUE(CrossCheck(*m, RandomArgs(*m, rng), "fma chains", /*tol=*/0));
+}
+
+TEST(CpuFastPaths, RotateMatchesReferenceExactly) {
+  for (const char* type : {"ui32", "i32", "ui64", "i64"}) {
+    auto m = Parse(absl::StrReplaceAll(R"(module @m {
+  func.func @main(%x: tensor<3000xTY>, %a: tensor<TY>, %b: tensor<TY>, %v: tensor<3000xTY>) -> (tensor<3000xTY>, tensor<3000xTY>, tensor<3000xTY>) {
+    %ab = "stablehlo.broadcast_in_dim"(%a) {broadcast_dimensions = array<i64>} : (tensor<TY>) -> tensor<3000xTY>
+    %bb = "stablehlo.broadcast_in_dim"(%b) {broadcast_dimensions = array<i64>} : (tensor<TY>) -> tensor<3000xTY>
+    %l = "stablehlo.shift_left"(%x, %ab) : (tensor<3000xTY>, tensor<3000xTY>) -> tensor<3000xTY>
+    %r = "stablehlo.shift_right_logical"(%x, %bb) : (tensor<3000xTY>, tensor<3000xTY>) -> tensor<3000xTY>
+    %o = "stablehlo.or"(%r, %l) : (tensor<3000xTY>, tensor<3000xTY>) -> tensor<3000xTY>
+    %l2 = "stablehlo.shift_left"(%o, %v) : (tensor<3000xTY>, tensor<3000xTY>) -> tensor<3000xTY>
+    %r2 = "stablehlo.shift_right_logical"(%o, %bb) : (tensor<3000xTY>, tensor<3000xTY>) -> tensor<3000xTY>
+    %o2 = "stablehlo.or"(%l2, %r2) : (tensor<3000xTY>, tensor<3000xTY>) -> tensor<3000xTY>
+    %l3 = "stablehlo.shift_left"(%x, %ab) : (tensor<3000xTY>, tensor<3000xTY>) -> tensor<3000xTY>
+    %r3 = "stablehlo.shift_right_logical"(%v, %bb) : (tensor<3000xTY>, tensor<3000xTY>) -> tensor<3000xTY>
+    %o3 = "stablehlo.or"(%l3, %r3) : (tensor<3000xTY>, tensor<3000xTY>) -> tensor<3000xTY>
+    "func.return"(%o, %o2, %o3) : (tensor<3000xTY>, tensor<3000xTY>, tensor<3000xTY>) -> ()
+  }
+})",
+                                       {{"TY", type}}));
+    ASSERT_NE(m, nullptr);
+    std::mt19937_64 rng(6);
+    // Shift amounts in and out of range (0, the width, beyond, negative).
+    for (int64_t a : {13, 0, 32, 64, -1}) {
+      std::vector<Literal> args = RandomArgs(*m, rng);
+      const DType t = args[1].shape().dtype;
+      args[1] = Scalar(t, a);
+      args[2] = Scalar(t, (t == DType::kU32 || t == DType::kS32 ? 32 : 64) - a);
+      EXPECT_TRUE(CrossCheck(*m, args, absl::StrCat(type, " rotate by ", a), /*tol=*/0));
+    }
+  }
+}
+
+TEST(CpuFastPaths, SmallMatmulsMatchReference) {
+  struct Case {
+    std::vector<int64_t> lhs, rhs, lc, rc;
+  };
+  const std::vector<Case> cases = {
+      {{64}, {64, 64}, {0}, {0}},          // an RNN step: vector x matrix
+      {{3, 64}, {64, 64}, {1}, {0}},       // a few rows
+      {{64, 5}, {64, 7}, {0}, {0}},        // lhs transposed
+      {{6, 2, 3}, {6, 4, 2}, {0}, {0}},    // contracting first, several free dims
+      {{8, 64}, {64, 64}, {1}, {0}},       // exactly kSmallMatmulWork multiply-adds
+      {{9, 64}, {64, 64}, {1}, {0}},       // just above: the general path
+      {{5, 6}, {7, 6}, {1}, {1}},          // rhs contracting last: the general path
+  };
+  std::mt19937_64 rng(7);
+  for (const Case& c : cases) {
+    DotGeneralAttrs attrs{DotDimensionNumbers{{}, {}, c.lc, c.rc}};
+    auto m = OneOpModule(Opcode::kDotGeneral,
+                         {Shape(DType::kF32, c.lhs), Shape(DType::kF32, c.rhs)}, attrs);
+    ASSERT_TRUE(m.ok()) << m.status();
+    EXPECT_TRUE(CrossCheck(**m, RandomArgs(**m, rng, /*special=*/false),
+                           absl::StrCat("dot ", c.lhs.size(), "x", c.rhs.size()), 1e-5));
+  }
+}
+
+}  // namespace
+}  // namespace xjit::cpu::testing
