@@ -95,10 +95,12 @@ inline void CopyRow(unsigned char* dst, const unsigned char* src, int64_t n) {
 struct SetRow {};
 
 // The updates [begin, end) in order, skipping rows outside [0, rows); rows
-// of n elements of T (SetRow: n bytes).
-template <typename Op, typename T, typename Idx>
+// of n elements of T (SetRow: n bytes); kN > 0: n is kN, a constant the
+// combining loop unrolls with.
+template <typename Op, typename T, typename Idx, int64_t kN = 0>
 XJIT_ISA_CLONES void ScatterRun(T* __restrict result, const T* __restrict updates, Idx idx,
-                                int64_t n, int64_t begin, int64_t end, int64_t rows) {
+                                int64_t n_, int64_t begin, int64_t end, int64_t rows) {
+  const int64_t n = kN > 0 ? kN : n_;
   const uint64_t span = static_cast<uint64_t>(rows);
   constexpr int64_t kAhead = 16;  // rows prefetched ahead: the writes land at random
   for (int64_t b = begin; b < end; ++b) {
@@ -116,6 +118,7 @@ XJIT_ISA_CLONES void ScatterRun(T* __restrict result, const T* __restrict update
     } else if (n == 1) {
       *dst = Op::Apply(*dst, *src);
     } else {
+#pragma omp simd
       for (int64_t j = 0; j < n; ++j) dst[j] = Op::Apply(dst[j], src[j]);
     }
   }
@@ -138,6 +141,11 @@ void ScatterRows(const RowIndexing& r, const void* indices_v, const void* update
     // Duplicates combine in the serial order, on one thread: splitting the
     // result's rows between threads (each reading every index) measured 2-2.5x
     // slower on the shared 2-core machine (docs/performance.md).
+    if constexpr (!std::is_same_v<Op, SetRow>) {
+      if (n == 16) return ScatterRun<Op, T, decltype(idx), 16>(result, updates, idx, n, 0, r.count, r.rows);
+      if (n == 8) return ScatterRun<Op, T, decltype(idx), 8>(result, updates, idx, n, 0, r.count, r.rows);
+      if (n == 4) return ScatterRun<Op, T, decltype(idx), 4>(result, updates, idx, n, 0, r.count, r.rows);
+    }
     ScatterRun<Op>(result, updates, idx, n, 0, r.count, r.rows);
   });
 }
