@@ -366,3 +366,29 @@ def test_strided_conv_and_transpose_with_epilogue():
         np.testing.assert_array_equal(np.isnan(got[0]), np.isnan(want[0]))
         np.testing.assert_allclose(np.nan_to_num(got[0]), np.nan_to_num(want[0]), rtol=1e-4,
                                    atol=1e-4)
+
+
+@pytest.mark.parametrize("shape", [(9,), (9, 4)])
+@pytest.mark.parametrize("index_type", [np.int32, np.int8, np.int16])
+def test_absorbed_index_normalisation_wraps_negative_indices(shape, index_type):
+    # x[i] and x.at[i].op(v) alone: the cpu reads the raw indices and wraps
+    # negative ones itself (index_wrap.h); out-of-range ones still clamp / drop.
+    x = specials(shape, ties=True)
+    idx = RNG.integers(-12, 12, 30).astype(index_type)
+    v = specials((30,) + shape[1:], ties=True)
+    wrapped = np.where(idx < 0, idx.astype(np.int64) + shape[0], idx.astype(np.int64))
+    for f in (lambda a, i, u: a[i],
+              lambda a, i, u: a.at[i].add(u, mode="drop"),
+              lambda a, i, u: a.at[i].set(u, mode="drop"),
+              lambda a, i, u: a.at[i].max(u, mode="drop"),
+              lambda a, i, u: a.at[i].get(mode="clip")):
+        got, want = on_both(f, x, idx, v)
+        assert_same_bits(got[0], want[0])
+    got, _ = on_both(lambda a, i, u: a.at[i].get(mode="clip"), x, idx, v)
+    assert_same_bits(got[0], x[np.clip(wrapped, 0, shape[0] - 1)])
+    got, _ = on_both(lambda a, i, u: a.at[i].set(u, mode="drop"), x, idx, v)
+    expect = x.copy()
+    for k in range(len(idx)):
+        if 0 <= wrapped[k] < shape[0]:
+            expect[wrapped[k]] = v[k]
+    assert_same_bits(got[0], expect)

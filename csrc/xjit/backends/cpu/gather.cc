@@ -156,20 +156,34 @@ class DynamicSliceThunk : public Thunk {
 
 }  // namespace
 
+namespace {
+
+IndexingGeometry GatherGeometry(const Instruction& instr) {
+  const GatherDimensionNumbers& dn = instr.attrs<GatherAttrs>().dimension_numbers;
+  return MakeIndexingGeometry(
+      instr.operand(0)->shape(), instr.operand(1)->shape(), instr.shape(), dn.offset_dims,
+      dn.collapsed_slice_dims, dn.operand_batching_dims, dn.start_indices_batching_dims,
+      dn.start_index_map, dn.index_vector_dim);
+}
+
+}  // namespace
+
+bool GatherOfRows(const Instruction& instr) { return IsRowIndexing(GatherGeometry(instr)); }
+
 absl::StatusOr<std::unique_ptr<Thunk>> MakeGatherThunk(const Instruction& instr,
-                                                       std::vector<SlotId> inputs, SlotId output) {
+                                                       std::vector<SlotId> inputs, SlotId output,
+                                                       int64_t wrap) {
   if (inputs.size() != 2) return absl::InternalError("gather: operand count in the cpu lowering");
   const GatherAttrs& a = instr.attrs<GatherAttrs>();
   const GatherDimensionNumbers& dn = a.dimension_numbers;
   const Shape& operand = instr.operand(0)->shape();
-  IndexingGeometry g = MakeIndexingGeometry(
-      operand, instr.operand(1)->shape(), instr.shape(), dn.offset_dims, dn.collapsed_slice_dims,
-      dn.operand_batching_dims, dn.start_indices_batching_dims, dn.start_index_map,
-      dn.index_vector_dim);
+  IndexingGeometry g = GatherGeometry(instr);
   if (IsRowIndexing(g)) {
-    return std::unique_ptr<Thunk>(
-        new GatherRowsThunk(MakeRowIndexing(g), inputs[0], inputs[1], output));
+    RowIndexing r = MakeRowIndexing(g);
+    r.wrap = wrap;
+    return std::unique_ptr<Thunk>(new GatherRowsThunk(r, inputs[0], inputs[1], output));
   }
+  if (wrap != 0) return absl::InternalError("gather: index wrapping needs a gather of rows");
   // The window sizes come from the result (slice sizes of the kept dims).
   std::vector<bool> clamp(operand.rank(), true);
   for (int64_t d : dn.operand_batching_dims) clamp[d] = false;
