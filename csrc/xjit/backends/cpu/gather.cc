@@ -166,9 +166,15 @@ IndexingGeometry GatherGeometry(const Instruction& instr) {
       dn.start_index_map, dn.index_vector_dim);
 }
 
+// A gather of whole rows (row_indexing.h): one row each (a collapsed dim of
+// slice size 0 gathers nothing).
+bool IsRowGather(const Instruction& instr, const IndexingGeometry& g) {
+  return IsRowIndexing(g) && instr.attrs<GatherAttrs>().slice_sizes[0] == 1;
+}
+
 }  // namespace
 
-bool GatherOfRows(const Instruction& instr) { return IsRowIndexing(GatherGeometry(instr)); }
+bool GatherOfRows(const Instruction& instr) { return IsRowGather(instr, GatherGeometry(instr)); }
 
 absl::StatusOr<std::unique_ptr<Thunk>> MakeGatherThunk(const Instruction& instr,
                                                        std::vector<SlotId> inputs, SlotId output,
@@ -178,7 +184,7 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeGatherThunk(const Instruction& instr,
   const GatherDimensionNumbers& dn = a.dimension_numbers;
   const Shape& operand = instr.operand(0)->shape();
   IndexingGeometry g = GatherGeometry(instr);
-  if (IsRowIndexing(g)) {
+  if (IsRowGather(instr, g)) {
     RowIndexing r = MakeRowIndexing(g);
     r.wrap = wrap;
     return std::unique_ptr<Thunk>(new GatherRowsThunk(r, inputs[0], inputs[1], output));
