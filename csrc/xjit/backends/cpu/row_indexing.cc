@@ -153,6 +153,8 @@ void ScatterRows(const RowIndexing& r, const void* indices_v, const void* update
                                                      r.wrap);
       if (n == 8) return ScatterRun<Op, T, Idx, 8>(result, updates, idx, n, 0, r.count, r.rows,
                                                    r.wrap);
+      if (n == 1) return ScatterRun<Op, T, Idx, 1>(result, updates, idx, n, 0, r.count, r.rows,
+                                                   r.wrap);
     }
     ScatterRun<Op>(result, updates, idx, n, 0, r.count, r.rows, r.wrap);
   });
