@@ -262,6 +262,15 @@ LAYOUTS = {
 }
 
 
+def _conv_inputs(with_specials=True):
+    """NHWC input (with NaN/inf/-0 mixed in unless told), HWIO kernel, bias."""
+    dn, xs, ws, _ = LAYOUTS["NHWC"]
+    x = specials(xs) if with_specials else RNG.standard_normal(xs).astype(np.float32)
+    w = (RNG.standard_normal(ws) / 4).astype(np.float32)
+    b = specials((6,)) if with_specials else RNG.standard_normal(6).astype(np.float32)
+    return dn, x, w, b
+
+
 def _conv(a, w, dn, stride=(1, 1)):
     return lax.conv_general_dilated(a, w, stride, "SAME", dimension_numbers=dn)
 
@@ -304,10 +313,7 @@ def test_conv_epilogue_matches_reference_and_unfused(layout, steps):
 
 
 def test_conv_epilogue_not_fused_when_intermediate_used_elsewhere():
-    dn, xs, ws, feature = LAYOUTS["NHWC"]
-    x = RNG.standard_normal(xs).astype(np.float32)
-    w = RNG.standard_normal(ws).astype(np.float32)
-    b = RNG.standard_normal(6).astype(np.float32)
+    dn, x, w, b = _conv_inputs(with_specials=False)
 
     def f(a, k, c):
         y = _conv(a, k, dn) + c
@@ -319,10 +325,7 @@ def test_conv_epilogue_not_fused_when_intermediate_used_elsewhere():
 
 
 def test_conv_epilogue_other_constants_and_dtypes_stay_unfused():
-    dn, xs, ws, feature = LAYOUTS["NHWC"]
-    x = specials(xs)
-    w = (RNG.standard_normal(ws) / 4).astype(np.float32)
-    b = specials((6,))
+    dn, x, w, b = _conv_inputs()
     fs = (lambda a, k, c: jnp.maximum(_conv(a, k, dn) + c, 0.5),          # not a ReLU
           lambda a, k, c: jnp.maximum(_conv(a, k, dn) + c, -0.0),      # max with -0
           lambda a, k, c: _conv(a, k, dn) + c[:2].reshape(2, 1, 1, 1),   # along the batch
@@ -339,10 +342,7 @@ def test_conv_epilogue_other_constants_and_dtypes_stay_unfused():
 
 
 def test_conv_epilogue_bias_computed_after_the_convolution():
-    dn, xs, ws, feature = LAYOUTS["NHWC"]
-    x = RNG.standard_normal(xs).astype(np.float32)
-    w = RNG.standard_normal(ws).astype(np.float32)
-    b = RNG.standard_normal(6).astype(np.float32)
+    dn, x, w, b = _conv_inputs(with_specials=False)
 
     def f(a, k, c):
         y = _conv(a, k, dn)
@@ -353,10 +353,7 @@ def test_conv_epilogue_bias_computed_after_the_convolution():
 
 
 def test_strided_conv_and_transpose_with_epilogue():
-    dn, xs, ws, feature = LAYOUTS["NHWC"]
-    x = specials(xs)
-    w = (RNG.standard_normal(ws) / 4).astype(np.float32)
-    b = specials((6,))
+    dn, x, w, b = _conv_inputs()
     f1 = lambda a, k, c: jnp.maximum(_conv(a, k, dn, (2, 2)) + c, 0.0)
     wt = (RNG.standard_normal((3, 3, 5, 6)) / 4).astype(np.float32)
     f2 = lambda a, k, c: jnp.maximum(
@@ -366,3 +363,29 @@ def test_strided_conv_and_transpose_with_epilogue():
         np.testing.assert_array_equal(np.isnan(got[0]), np.isnan(want[0]))
         np.testing.assert_allclose(np.nan_to_num(got[0]), np.nan_to_num(want[0]), rtol=1e-4,
                                    atol=1e-4)
+
+
+@pytest.mark.parametrize("shape", [(9,), (9, 4)])
+@pytest.mark.parametrize("index_type", [np.int32, np.int8, np.int16])
+def test_absorbed_index_normalisation_wraps_negative_indices(shape, index_type):
+    # x[i] and x.at[i].op(v) alone: the cpu reads the raw indices and wraps
+    # negative ones itself (index_wrap.h); out-of-range ones still clamp / drop.
+    x = specials(shape, ties=True)
+    idx = RNG.integers(-12, 12, 30).astype(index_type)
+    v = specials((30,) + shape[1:], ties=True)
+    wrapped = np.where(idx < 0, idx.astype(np.int64) + shape[0], idx.astype(np.int64))
+    for f in (lambda a, i, u: a[i],
+              lambda a, i, u: a.at[i].add(u, mode="drop"),
+              lambda a, i, u: a.at[i].set(u, mode="drop"),
+              lambda a, i, u: a.at[i].max(u, mode="drop"),
+              lambda a, i, u: a.at[i].get(mode="clip")):
+        got, want = on_both(f, x, idx, v)
+        assert_same_bits(got[0], want[0])
+    got, _ = on_both(lambda a, i, u: a.at[i].get(mode="clip"), x, idx, v)
+    assert_same_bits(got[0], x[np.clip(wrapped, 0, shape[0] - 1)])
+    got, _ = on_both(lambda a, i, u: a.at[i].set(u, mode="drop"), x, idx, v)
+    expect = x.copy()
+    for k in range(len(idx)):
+        if 0 <= wrapped[k] < shape[0]:
+            expect[wrapped[k]] = v[k]
+    assert_same_bits(got[0], expect)

@@ -128,6 +128,13 @@ absl::StatusOr<BufferAssignment> BufferAssignment::Create(const Computation& ent
     for (const Instruction* o : instr.operands()) {
       for (BufferId b : a.leaves_.at(o)) a.last_step_[b] = std::max(a.last_step_[b], step);
     }
+    if (options.extra_reads) {
+      for (const Instruction* o : options.extra_reads(instr)) {
+        auto it = a.leaves_.find(o);
+        if (it == a.leaves_.end()) return Unsupported(instr, "reads a value defined after it");
+        for (BufferId b : it->second) a.last_step_[b] = std::max(a.last_step_[b], step);
+      }
+    }
     std::vector<int64_t> bytes;
     AppendLeafBytes(instr.shape(), bytes);
     for (int64_t size : bytes) {

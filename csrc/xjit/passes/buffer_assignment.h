@@ -49,6 +49,9 @@ struct BufferAssignmentOptions {
   // operands count as read at its own step (the backend reads them earlier,
   // while their buffers are alive all the same).
   std::function<const Instruction*(const Instruction&)> computed_by;
+  // Values an instruction reads besides its operands (a gather that reads the
+  // indices before an absorbed normalisation): they live until its step.
+  std::function<std::vector<const Instruction*>(const Instruction&)> extra_reads;
   int64_t alignment = 64;
 };
 

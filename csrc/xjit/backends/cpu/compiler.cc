@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "dnnl.hpp"
 #include "xjit/backends/cpu/control_flow.h"
@@ -20,6 +21,7 @@
 #include "xjit/backends/cpu/epilogue.h"
 #include "xjit/backends/cpu/fusion.h"
 #include "xjit/backends/cpu/gather.h"
+#include "xjit/backends/cpu/index_wrap.h"
 #include "xjit/backends/cpu/map.h"
 #include "xjit/backends/cpu/matmul.h"
 #include "xjit/backends/cpu/program.h"
@@ -81,6 +83,7 @@ class Lowering : public LoweringContext {
   }
   std::vector<Slot> MakeSlots() const;
   void PlanEpilogues(const Computation& entry);
+  void PlanIndexWraps(const Computation& entry);
 
   std::optional<BufferAssignment> assignment_;  // slot ids are buffer ids
   const Instruction* current_ = nullptr;
@@ -91,6 +94,10 @@ class Lowering : public LoweringContext {
   // absorbed consumers, which the convolution computes into its own buffer.
   absl::flat_hash_map<const Instruction*, Epilogue> epilogue_of_;
   absl::flat_hash_map<const Instruction*, const Instruction*> computed_by_;
+  // Row gathers/scatters that wrap their raw indices (index_wrap.h), and the
+  // normalisations they absorb (no thunk).
+  absl::flat_hash_map<const Instruction*, IndexWrap> wrap_of_;
+  absl::flat_hash_set<const Instruction*> absorbed_wraps_;
   int64_t work_ = 0;  // EstimateInstructionWork summed over the thunks
 };
 
@@ -110,6 +117,12 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
     return absl::OkStatus();
   };
   if (computed_by_.contains(&instr)) return absl::OkStatus();  // in its producer's thunk
+  if (absorbed_wraps_.contains(&instr)) return absl::OkStatus();  // in its consumer's
+  const IndexWrap* wrap = nullptr;
+  if (auto it = wrap_of_.find(&instr); it != wrap_of_.end()) {
+    wrap = &it->second;
+    in[1] = Leaves(*wrap->raw)[0];  // the raw indices (operand 1 of both)
+  }
   absl::StatusOr<std::unique_ptr<Thunk>> thunk;
   int64_t work = EstimateInstructionWork(instr);
   switch (op) {
@@ -157,7 +170,7 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
       break;
     case Opcode::kGather:
       if (absl::Status s = array_operands(); !s.ok()) return s;
-      thunk = MakeGatherThunk(instr, in, out[0]);
+      thunk = MakeGatherThunk(instr, in, out[0], wrap != nullptr ? wrap->n : 0);
       break;
     case Opcode::kDynamicSlice:
       if (absl::Status s = array_operands(); !s.ok()) return s;
@@ -165,7 +178,7 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
       break;
     case Opcode::kScatter:
       if (absl::Status s = array_operands(); !s.ok()) return s;
-      thunk = MakeScatterThunk(instr, in, out);
+      thunk = MakeScatterThunk(instr, in, out, wrap != nullptr ? wrap->n : 0);
       break;
     case Opcode::kDynamicUpdateSlice:
       if (absl::Status s = array_operands(); !s.ok()) return s;
@@ -262,6 +275,22 @@ void Lowering::PlanEpilogues(const Computation& entry) {
   }
 }
 
+// Each gather/scatter of rows whose indices are JAX's normalisation of
+// negative indices, used by nothing else, reads the raw indices instead.
+void Lowering::PlanIndexWraps(const Computation& entry) {
+  Users users(entry);
+  for (const auto& instr : entry.instructions()) {
+    const Opcode op = instr->opcode();
+    const bool rows = (op == Opcode::kGather && GatherOfRows(*instr)) ||
+                      (op == Opcode::kScatter && ScatterOfRows(*instr));
+    if (!rows) continue;  // both read their indices as operand 1
+    std::optional<IndexWrap> w = MatchIndexWrap(*instr->operand(1), users);
+    if (!w || w->n != instr->operand(0)->shape().dims[0] || w->raw->shape().is_tuple) continue;
+    absorbed_wraps_.insert(w->fusion);
+    wrap_of_[instr.get()] = *w;
+  }
+}
+
 std::vector<Slot> Lowering::MakeSlots() const {
   std::vector<Slot> slots;
   const std::vector<LogicalBuffer>& buffers = assignment_->buffers();
@@ -287,7 +316,13 @@ absl::StatusOr<std::unique_ptr<CpuProgram>> Lowering::Lower(const Module& module
   if (!prepared.ok()) return prepared.status();
   const Computation& entry = *(*prepared)->entry();
   PlanEpilogues(entry);
+  PlanIndexWraps(entry);
   BufferAssignmentOptions options;
+  options.extra_reads = [this](const Instruction& instr) {
+    std::vector<const Instruction*> reads;
+    if (auto it = wrap_of_.find(&instr); it != wrap_of_.end()) reads.push_back(it->second.raw);
+    return reads;
+  };
   options.computed_by = [this](const Instruction& instr) -> const Instruction* {
     auto it = computed_by_.find(&instr);
     return it == computed_by_.end() ? nullptr : it->second;

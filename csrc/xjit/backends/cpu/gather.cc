@@ -156,20 +156,40 @@ class DynamicSliceThunk : public Thunk {
 
 }  // namespace
 
+namespace {
+
+IndexingGeometry GatherGeometry(const Instruction& instr) {
+  const GatherDimensionNumbers& dn = instr.attrs<GatherAttrs>().dimension_numbers;
+  return MakeIndexingGeometry(
+      instr.operand(0)->shape(), instr.operand(1)->shape(), instr.shape(), dn.offset_dims,
+      dn.collapsed_slice_dims, dn.operand_batching_dims, dn.start_indices_batching_dims,
+      dn.start_index_map, dn.index_vector_dim);
+}
+
+// A gather of whole rows (row_indexing.h): one row each (a collapsed dim of
+// slice size 0 gathers nothing).
+bool IsRowGather(const Instruction& instr, const IndexingGeometry& g) {
+  return IsRowIndexing(g) && instr.attrs<GatherAttrs>().slice_sizes[0] == 1;
+}
+
+}  // namespace
+
+bool GatherOfRows(const Instruction& instr) { return IsRowGather(instr, GatherGeometry(instr)); }
+
 absl::StatusOr<std::unique_ptr<Thunk>> MakeGatherThunk(const Instruction& instr,
-                                                       std::vector<SlotId> inputs, SlotId output) {
+                                                       std::vector<SlotId> inputs, SlotId output,
+                                                       int64_t wrap) {
   if (inputs.size() != 2) return absl::InternalError("gather: operand count in the cpu lowering");
   const GatherAttrs& a = instr.attrs<GatherAttrs>();
   const GatherDimensionNumbers& dn = a.dimension_numbers;
   const Shape& operand = instr.operand(0)->shape();
-  IndexingGeometry g = MakeIndexingGeometry(
-      operand, instr.operand(1)->shape(), instr.shape(), dn.offset_dims, dn.collapsed_slice_dims,
-      dn.operand_batching_dims, dn.start_indices_batching_dims, dn.start_index_map,
-      dn.index_vector_dim);
-  if (IsRowIndexing(g)) {
-    return std::unique_ptr<Thunk>(
-        new GatherRowsThunk(MakeRowIndexing(g), inputs[0], inputs[1], output));
+  IndexingGeometry g = GatherGeometry(instr);
+  if (IsRowGather(instr, g)) {
+    RowIndexing r = MakeRowIndexing(g);
+    r.wrap = wrap;
+    return std::unique_ptr<Thunk>(new GatherRowsThunk(r, inputs[0], inputs[1], output));
   }
+  if (wrap != 0) return absl::InternalError("gather: index wrapping needs a gather of rows");
   // The window sizes come from the result (slice sizes of the kept dims).
   std::vector<bool> clamp(operand.rank(), true);
   for (int64_t d : dn.operand_batching_dims) clamp[d] = false;

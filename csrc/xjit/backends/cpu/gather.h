@@ -14,8 +14,13 @@
 
 namespace xjit::cpu {
 
+// wrap != 0: `inputs`' indices are the raw ones of an absorbed normalisation
+// (index_wrap.h); only a gather of rows (GatherOfRows) takes it.
 absl::StatusOr<std::unique_ptr<Thunk>> MakeGatherThunk(const Instruction& instr,
-                                                       std::vector<SlotId> inputs, SlotId output);
+                                                       std::vector<SlotId> inputs, SlotId output,
+                                                       int64_t wrap = 0);
+// Whether the gather runs on the row kernel (row_indexing.h).
+bool GatherOfRows(const Instruction& instr);
 absl::StatusOr<std::unique_ptr<Thunk>> MakeDynamicSliceThunk(const Instruction& instr,
                                                              std::vector<SlotId> inputs,
                                                              SlotId output);

@@ -12,6 +12,7 @@
 #include "xjit/backends/cpu/parallel.h"
 #include "xjit/backends/cpu/scalar_evaluator.h"
 #include "xjit/backends/cpu/scalar_ops.h"
+#include "xjit/backends/cpu/typed_reduction_thunk.h"
 
 namespace xjit::cpu {
 namespace {
@@ -131,20 +132,6 @@ FastKernel RecogniseBody(const Instruction& instr) {
   return nullptr;
 }
 
-class FastReduceThunk : public Thunk {
- public:
-  FastReduceThunk(FastKernel kernel, Geometry g, SlotId in, SlotId init, SlotId out)
-      : kernel_(kernel), g_(std::move(g)), in_(in), init_(init), out_(out) {}
-  void Execute(void* const* buffers) const override {
-    kernel_(g_, buffers[in_], buffers[init_], buffers[out_]);
-  }
-
- private:
-  FastKernel kernel_;
-  Geometry g_;
-  SlotId in_, init_, out_;
-};
-
 // ------------------------------------------------------- any body, N inputs
 
 class GenericReduceThunk : public Thunk {
@@ -202,7 +189,8 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeReduceThunk(const Instruction& instr,
   }
   Geometry g = common::MakeReductionGeometry(instr.operand(0)->shape(), instr.attrs<ReduceAttrs>().dimensions);
   if (FastKernel fast = RecogniseBody(instr)) {
-    return std::unique_ptr<Thunk>(new FastReduceThunk(fast, std::move(g), inputs[0], inputs[1], outputs[0]));
+    return std::unique_ptr<Thunk>(
+        new TypedReductionThunk<Geometry>(fast, std::move(g), inputs[0], inputs[1], outputs[0]));
   }
   auto body = ScalarEvaluator::Compile(*instr.called_computations()[0]);
   if (!body.ok()) return body.status();

@@ -95,18 +95,26 @@ inline void CopyRow(unsigned char* dst, const unsigned char* src, int64_t n) {
 struct SetRow {};
 
 // The updates [begin, end) in order, skipping rows outside [0, rows); rows
-// of n elements of T (SetRow: n bytes).
-template <typename Op, typename T, typename Idx>
+// of n elements of T (SetRow: n bytes); kN > 0: n is kN, a constant the
+// combining loop unrolls with.
+template <typename Op, typename T, typename Idx, int64_t kN = 0>
 XJIT_ISA_CLONES void ScatterRun(T* __restrict result, const T* __restrict updates, Idx idx,
-                                int64_t n, int64_t begin, int64_t end, int64_t rows) {
+                                int64_t n_, int64_t begin, int64_t end, int64_t rows,
+                                int64_t wrap) {
+  const int64_t n = kN > 0 ? kN : n_;
   const uint64_t span = static_cast<uint64_t>(rows);
-  constexpr int64_t kAhead = 16;  // rows prefetched ahead: the writes land at random
+  // Rows prefetched ahead when the result outgrows the caches (the writes
+  // land at random); a cache-sized result goes without the extra loads.
+  constexpr int64_t kAhead = 16;
+  const bool prefetch = rows * n * static_cast<int64_t>(sizeof(T)) > (int64_t{1} << 20);
   for (int64_t b = begin; b < end; ++b) {
-    if (b + kAhead < end) {
-      const int64_t ahead = idx[b + kAhead];
+    if (prefetch && b + kAhead < end) {
+      int64_t ahead = idx[b + kAhead];
+      ahead += ahead < 0 ? wrap : 0;
       if (static_cast<uint64_t>(ahead) < span) __builtin_prefetch(result + ahead * n, 1);
     }
-    const int64_t i = idx[b];
+    int64_t i = idx[b];
+    i += i < 0 ? wrap : 0;
     if (static_cast<uint64_t>(i) >= span) continue;  // outside: skipped
     T* dst = result + i * n;
     const T* src = updates + b * n;
@@ -116,6 +124,7 @@ XJIT_ISA_CLONES void ScatterRun(T* __restrict result, const T* __restrict update
     } else if (n == 1) {
       *dst = Op::Apply(*dst, *src);
     } else {
+#pragma omp simd
       for (int64_t j = 0; j < n; ++j) dst[j] = Op::Apply(dst[j], src[j]);
     }
   }
@@ -131,14 +140,23 @@ void ScatterRows(const RowIndexing& r, const void* indices_v, const void* update
   WithIndices(r.index_type, indices_v, [&](auto idx) {
     if (unique_indices) {  // no two updates meet: split them between the threads
       ParallelFor(r.count, 1024, cost, [&](int64_t b, int64_t e) {
-        ScatterRun<Op>(result, updates, idx, n, b, e, r.rows);
+        ScatterRun<Op>(result, updates, idx, n, b, e, r.rows, r.wrap);
       });
       return;
     }
     // Duplicates combine in the serial order, on one thread: splitting the
     // result's rows between threads (each reading every index) measured 2-2.5x
     // slower on the shared 2-core machine (docs/performance.md).
-    ScatterRun<Op>(result, updates, idx, n, 0, r.count, r.rows);
+    using Idx = decltype(idx);
+    if constexpr (!std::is_same_v<Op, SetRow>) {
+      if (n == 16) return ScatterRun<Op, T, Idx, 16>(result, updates, idx, n, 0, r.count, r.rows,
+                                                     r.wrap);
+      if (n == 8) return ScatterRun<Op, T, Idx, 8>(result, updates, idx, n, 0, r.count, r.rows,
+                                                   r.wrap);
+      if (n == 1) return ScatterRun<Op, T, Idx, 1>(result, updates, idx, n, 0, r.count, r.rows,
+                                                   r.wrap);
+    }
+    ScatterRun<Op>(result, updates, idx, n, 0, r.count, r.rows, r.wrap);
   });
 }
 
@@ -165,10 +183,12 @@ namespace {
 // index of type I never exceeds it then).
 template <typename V, typename I>
 XJIT_ISA_CLONES void GatherScalars(const V* __restrict operand, const I* __restrict idx,
-                                   V* __restrict out, I last, int64_t begin, int64_t end) {
+                                   V* __restrict out, I last, I wrap, int64_t begin,
+                                   int64_t end) {
 #pragma omp simd
   for (int64_t b = begin; b < end; ++b) {
     I i = idx[b];
+    i = i < 0 ? I(i + wrap) : i;
     i = i < 0 ? I(0) : i;
     i = i > last ? last : i;
     out[b] = operand[i];
@@ -181,7 +201,7 @@ void GatherScalarsParallel(const RowIndexing& r, const void* operand, const void
   const I last = static_cast<I>(std::min<int64_t>(r.rows - 1, std::numeric_limits<I>::max()));
   ParallelFor(r.count, 1 << 16, r.count, [&](int64_t begin, int64_t end) {
     GatherScalars(static_cast<const V*>(operand), static_cast<const I*>(indices),
-                  static_cast<V*>(out), last, begin, end);
+                  static_cast<V*>(out), last, static_cast<I>(r.wrap), begin, end);
   });
 }
 
@@ -214,7 +234,9 @@ void GatherRows(const RowIndexing& r, const void* operand_v, const void* indices
   WithIndices(r.index_type, indices, [&](auto idx) {
     ParallelFor(r.count, 4096, cost, [&](int64_t begin, int64_t end) {
       for (int64_t b = begin; b < end; ++b) {
-        const int64_t i = std::min(std::max<int64_t>(idx[b], 0), last);
+        int64_t i = idx[b];
+        i += i < 0 ? r.wrap : 0;
+        i = std::min(std::max<int64_t>(i, 0), last);
         CopyRow(out + b * r.row_bytes, operand + i * r.row_bytes, r.row_bytes);
       }
     });

@@ -24,14 +24,16 @@ struct RowIndexing {
   int64_t row_bytes = 0;  // bytes per row
   int64_t count = 0;     // index positions
   DType index_type = DType::kS32;
+  int64_t wrap = 0;  // added to negative indices first (index_wrap.h), 0: none
 };
 RowIndexing MakeRowIndexing(const IndexingGeometry& g);
 
-// out[b] = operand[clamp(indices[b], 0, rows - 1)].
+// out[b] = operand[clamp(i, 0, rows - 1)], i = indices[b] (+ wrap if negative).
 void GatherRows(const RowIndexing& r, const void* operand, const void* indices, void* out);
 
-// result[indices[b]] = combine(result[indices[b]], updates[b]) for the indices
-// inside [0, rows) (the others are skipped); `result` already holds the input.
+// result[i] = combine(result[i], updates[b]), i = indices[b] (+ wrap if
+// negative), for the i inside [0, rows) (the others are skipped); `result`
+// already holds the input.
 // combine: kAdd, kMultiply, kMaximum, kMinimum, or kParameter for "set".
 using ScatterRowsFn = void (*)(const RowIndexing&, const void* indices, const void* updates,
                                void* result, bool unique_indices);

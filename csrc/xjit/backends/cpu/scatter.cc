@@ -328,21 +328,52 @@ class DynamicUpdateSliceThunk : public Thunk {
 
 }  // namespace
 
+namespace {
+
+IndexingGeometry ScatterGeometry(const Instruction& instr) {
+  const size_t num = (instr.operands().size() - 1) / 2;
+  const ScatterDimensionNumbers& dn = instr.attrs<ScatterAttrs>().scatter_dimension_numbers;
+  return MakeIndexingGeometry(
+      instr.operand(0)->shape(), instr.operand(num)->shape(), instr.operand(num + 1)->shape(),
+      dn.update_window_dims, dn.inserted_window_dims, dn.input_batching_dims,
+      dn.scatter_indices_batching_dims, dn.scatter_dims_to_operand_dims, dn.index_vector_dim);
+}
+
+// The row kernel of a one-input scatter of whole rows with a recognised
+// body (row_indexing.h), or nullptr.
+ScatterRowsFn RowKernel(const Instruction& instr, const IndexingGeometry& g) {
+  if (instr.operands().size() != 3 || !IsRowIndexing(g)) return nullptr;
+  const Combine combine = RecogniseScatterBody(instr);
+  if (combine == Combine::kRegion) return nullptr;
+  return ScatterRowsFor(CombineOpcode(combine), instr.operand(0)->shape().dtype);
+}
+
+}  // namespace
+
+bool ScatterOfRows(const Instruction& instr) {
+  return instr.operands().size() == 3 && RowKernel(instr, ScatterGeometry(instr)) != nullptr;
+}
+
 absl::StatusOr<std::unique_ptr<Thunk>> MakeScatterThunk(const Instruction& instr,
                                                         std::vector<SlotId> inputs,
-                                                        std::vector<SlotId> outputs) {
+                                                        std::vector<SlotId> outputs,
+                                                        int64_t wrap) {
   const size_t num = (instr.operands().size() - 1) / 2;
   if (instr.operands().size() < 3 || inputs.size() != 2 * num + 1 || outputs.size() != num ||
       instr.called_computations().size() != 1) {
     return absl::InternalError("scatter: operand/result count mismatch in the cpu lowering");
   }
   const ScatterAttrs& a = instr.attrs<ScatterAttrs>();
-  const ScatterDimensionNumbers& dn = a.scatter_dimension_numbers;
   const Shape& input = instr.operand(0)->shape();
-  IndexingGeometry g = MakeIndexingGeometry(
-      input, instr.operand(num)->shape(), instr.operand(num + 1)->shape(), dn.update_window_dims,
-      dn.inserted_window_dims, dn.input_batching_dims, dn.scatter_indices_batching_dims,
-      dn.scatter_dims_to_operand_dims, dn.index_vector_dim);
+  IndexingGeometry g = ScatterGeometry(instr);
+  if (ScatterRowsFn fn = RowKernel(instr, g)) {
+    RowIndexing r = MakeRowIndexing(g);
+    r.wrap = wrap;
+    return std::unique_ptr<Thunk>(new ScatterRowsThunk(r, fn, a.unique_indices, input.byte_size(),
+                                                       inputs[0], inputs[1], inputs[2],
+                                                       outputs[0]));
+  }
+  if (wrap != 0) return absl::InternalError("scatter: index wrapping needs a scatter of rows");
   std::vector<int64_t> widths;
   for (size_t k = 0; k < num; ++k) widths.push_back(ByteWidth(instr.operand(k)->shape().dtype));
   Combine combine = RecogniseScatterBody(instr);
@@ -355,13 +386,6 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeScatterThunk(const Instruction& instr
     case Combine::kSet: case Combine::kRegion: break;
   }
   if (combine != Combine::kSet && run == nullptr) combine = Combine::kRegion;
-  if (num == 1 && combine != Combine::kRegion && IsRowIndexing(g)) {
-    if (ScatterRowsFn fn = ScatterRowsFor(CombineOpcode(combine), input.dtype)) {
-      return std::unique_ptr<Thunk>(new ScatterRowsThunk(
-          MakeRowIndexing(g), fn, a.unique_indices, input.byte_size(), inputs[0], inputs[1],
-          inputs[2], outputs[0]));
-    }
-  }
   std::optional<ScalarEvaluator> region;
   if (combine == Combine::kRegion) {
     absl::StatusOr<ScalarEvaluator> fn = ScalarEvaluator::Compile(*instr.called_computations()[0]);

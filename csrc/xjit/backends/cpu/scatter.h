@@ -20,9 +20,14 @@
 
 namespace xjit::cpu {
 
+// wrap != 0: `inputs`' indices are the raw ones of an absorbed normalisation
+// (index_wrap.h); only a scatter of rows (ScatterOfRows) takes it.
 absl::StatusOr<std::unique_ptr<Thunk>> MakeScatterThunk(const Instruction& instr,
                                                         std::vector<SlotId> inputs,
-                                                        std::vector<SlotId> outputs);
+                                                        std::vector<SlotId> outputs,
+                                                        int64_t wrap = 0);
+// Whether the scatter runs on the row kernel (row_indexing.h).
+bool ScatterOfRows(const Instruction& instr);
 absl::StatusOr<std::unique_ptr<Thunk>> MakeDynamicUpdateSliceThunk(const Instruction& instr,
                                                                    std::vector<SlotId> inputs,
                                                                    SlotId output);

@@ -11,6 +11,7 @@
 #include "xjit/backends/common/reduce_body.h"
 #include "xjit/backends/cpu/parallel.h"
 #include "xjit/backends/cpu/pooling.h"
+#include "xjit/backends/cpu/typed_reduction_thunk.h"
 #include "xjit/backends/cpu/scalar_evaluator.h"
 #include "xjit/backends/cpu/scalar_ops.h"
 #include "xjit/ir/dtype_dispatch.h"
@@ -229,20 +230,6 @@ class ReduceWindowThunk : public Thunk {
   std::optional<ScalarEvaluator> body_;
 };
 
-// reduce_window over a pooling-shaped window (pooling.h).
-class PoolingReduceThunk : public Thunk {
- public:
-  PoolingReduceThunk(PoolingPlan plan, PoolingReduceFn fn, SlotId in, SlotId init, SlotId out)
-      : plan_(std::move(plan)), fn_(fn), in_(in), init_(init), out_(out) {}
-  void Execute(void* const* buffers) const override {
-    fn_(plan_, buffers[in_], buffers[init_], buffers[out_]);
-  }
-
- private:
-  PoolingPlan plan_;
-  PoolingReduceFn fn_;
-  SlotId in_, init_, out_;
-};
 
 // maximum/minimum of floats with the same semantics as scalar_ops.h (a NaN
 // wins, +0 > -0), written as selects the compiler can vectorize.
@@ -492,7 +479,8 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeReduceWindowThunk(const Instruction& 
     PoolingReduceFn fn = op && pooling ? PoolingReduceFor(*op, base.dtype) : nullptr;
     if (fn != nullptr) {
       return std::unique_ptr<Thunk>(
-          new PoolingReduceThunk(*std::move(pooling), fn, inputs[0], inputs[1], outputs[0]));
+          new TypedReductionThunk<PoolingPlan>(fn, *std::move(pooling), inputs[0], inputs[1],
+                                               outputs[0]));
     }
   }
   WindowPlan plan(base.dims, std::move(window));
