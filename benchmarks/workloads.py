@@ -380,3 +380,152 @@ def stablehlo_parse_compile_10k():
 
 
 ALL += [stablehlo_parse_compile_10k]
+
+
+# ------------------------------------------------ batch normalization (issue 7, h-bn)
+
+def _bn_training_formula(xp):
+    """JAX's batch norm written with mean/var (as flax does), NCHW."""
+    def f(a, scale, offset):
+        mean = xp.mean(a, axis=(0, 2, 3))
+        var = xp.var(a, axis=(0, 2, 3))
+        b = lambda v: v.reshape(1, -1, 1, 1)  # noqa: E731
+        return b(scale) * (a - b(mean)) / xp.sqrt(b(var) + 1e-5) + b(offset), mean, var
+    return f
+
+
+def batch_norm_training():
+    """batch_norm_training of 32x64x56x56 float32 (NCHW, feature_index 1):
+    xjit's op against the jnp.mean/var formula jitted by JAX (and numpy)."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((32, 64, 56, 56)).astype(np.float32)
+    scale = rng.uniform(0.5, 2, 64).astype(np.float32)
+    offset = rng.standard_normal(64).astype(np.float32)
+    out = {"numpy": lambda: _bn_training_formula(np)(x, scale, offset)}
+    xf = xjit.jit(lambda a, s, o: xjit.lax.batch_norm_training(a, s, o, epsilon=1e-5,
+                                                               feature_index=1))
+    xargs = [xjit.device_put(v) for v in (x, scale, offset)]
+    out["xjit"] = lambda: block(xf(*xargs))
+    if jax is not None:
+        jf = jax.jit(_bn_training_formula(jjnp))
+        jargs = [jax.device_put(v) for v in (x, scale, offset)]
+        out["jax"] = lambda: block(jf(*jargs))
+    return out
+
+
+ALL += [batch_norm_training]
+# ------------------------------------------------ autodiff (issue 9)
+
+def cnn_grad_step():
+    """SGD step of examples/cnn_digits.py's CNN (conv16-pool-conv32-pool-dense, batch 64
+    of 8x8x1) with the gradient from grad."""
+    import sys, os
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "examples"))
+    import cnn_digits
+    rng = np.random.default_rng(0)
+    x = rng.uniform(0, 1, (cnn_digits.BATCH, 8, 8, 1)).astype(np.float32)
+    y = rng.integers(0, 10, cnn_digits.BATCH).astype(np.int32)
+    out = {}
+    for name, jx in [("xjit", xjit), ("jax", jax)]:
+        if jx is None:
+            continue
+        model = cnn_digits.Model(jx)
+        args = jx.device_put((model.init(0), x, y))
+        out[name] = (lambda m, a: lambda: block(m.step(*a)[1]))(model, args)
+    return out
+
+
+ALL += [cnn_grad_step]
+# ------------------------------------------------ pooling, gather/scatter, conv epilogues (issue 7)
+
+def _pool_input():
+    return np.random.default_rng(0).standard_normal((8, 64, 56, 56)).astype(np.float32)
+
+
+def avg_pool_2x2():
+    """2x2/2 average pooling of 8x64x56x56 float32 (reduce_window add, then divide)."""
+    x = _pool_input()
+    def make(xp, lax):
+        return lambda a: lax.reduce_window(a, 0.0, lax.add, (1, 1, 2, 2), (1, 1, 2, 2),
+                                           "VALID") / 4.0
+    return _lax_frameworks(lambda a: a.reshape(8, 64, 28, 2, 28, 2).mean(axis=(3, 5)), make, [x])
+
+
+def max_pool_grad():
+    """Gradient of 2x2/2 max pooling of 8x64x56x56 float32 (select_and_scatter add)."""
+    x = _pool_input()
+    g = np.random.default_rng(1).standard_normal((8, 64, 28, 28)).astype(np.float32)
+
+    def np_fn(a, g):
+        w = a.reshape(8, 64, 28, 2, 28, 2).transpose(0, 1, 2, 4, 3, 5).reshape(8, 64, 28, 28, 4)
+        first = np.argmax(w, axis=-1)
+        out = np.zeros_like(w)
+        np.put_along_axis(out, first[..., None], g[..., None], axis=-1)
+        return out.reshape(8, 64, 28, 28, 2, 2).transpose(0, 1, 2, 4, 3, 5).reshape(a.shape)
+
+    def make(xp, lax):
+        pool = lambda a: lax.reduce_window(a, -np.inf, lax.max, (1, 1, 2, 2), (1, 1, 2, 2),
+                                           "VALID")
+        mod = jax if xp is not xjnp else xjit
+        return mod.grad(lambda a, g: xp.vdot(pool(a), g))
+    return _lax_frameworks(np_fn, make, [x, g])
+
+
+def gather_rows_1m():
+    """x[idx]: 1M random rows of a (1M, 16) float32 table (int32 indices)."""
+    rng = np.random.default_rng(0)
+    table = rng.standard_normal((1 << 20, 16)).astype(np.float32)
+    idx = rng.integers(0, 1 << 20, 1 << 20).astype(np.int32)
+    return _frameworks(lambda t, i: t[i], lambda xp: (lambda t, i: t[i]), [table, idx])
+
+
+def take_1m():
+    """jnp.take of 1M random elements of a 1M float32 vector (mode "fill" by default)."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(1 << 20).astype(np.float32)
+    idx = rng.integers(0, 1 << 20, 1 << 20).astype(np.int32)
+    return _frameworks(np.take, lambda xp: xp.take, [x, idx])
+
+
+def _np_add_at(x, i, v):
+    out = x.copy()
+    np.add.at(out, i, v)
+    return out
+
+
+def scatter_add_1m():
+    """x.at[idx].add(v): 1M float32 updates at random indices into a 100K vector."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(100_000).astype(np.float32)
+    idx = rng.integers(0, 100_000, 1 << 20).astype(np.int32)
+    v = rng.standard_normal(1 << 20).astype(np.float32)
+    return _frameworks(_np_add_at, lambda xp: (lambda x, i, v: x.at[i].add(v)), [x, idx, v])
+
+
+def at_add_rows_1m():
+    """x.at[idx].add(v): 1M rows of 16 float32 at random indices into (100K, 16)."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((100_000, 16)).astype(np.float32)
+    idx = rng.integers(0, 100_000, 1 << 20).astype(np.int32)
+    v = rng.standard_normal((1 << 20, 16)).astype(np.float32)
+    return _frameworks(_np_add_at, lambda xp: (lambda x, i, v: x.at[i].add(v)), [x, idx, v])
+
+
+def conv3x3_bias_relu_nhwc():
+    """3x3 convolution + bias + ReLU, NHWC, batch 8, 64 -> 64 channels, 28x28."""
+    rng = np.random.default_rng(0)
+    dn = ("NHWC", "HWIO", "NHWC")
+    x = rng.standard_normal((8, 28, 28, 64)).astype(np.float32)
+    k = (rng.standard_normal((3, 3, 64, 64)) / 24).astype(np.float32)
+    b = rng.standard_normal(64).astype(np.float32)
+
+    def make(xp, lax):
+        return lambda a, w, c: xp.maximum(
+            lax.conv_general_dilated(a, w, (1, 1), "SAME", dimension_numbers=dn) + c, 0.0)
+    out = _lax_frameworks(None, make, [x, k, b])
+    del out["numpy"]
+    return out
+
+
+ALL += [avg_pool_2x2, max_pool_grad, gather_rows_1m, take_1m, scatter_add_1m, at_add_rows_1m,
+        conv3x3_bias_relu_nhwc]

@@ -13,15 +13,6 @@ from xjit.custom_derivatives import SymbolicZero
 from xjit.test_util import check_grads
 
 
-@pytest.fixture
-def x64():
-    xjit.config.update("jax_enable_x64", True)
-    try:
-        yield
-    finally:
-        xjit.config.update("jax_enable_x64", False)
-
-
 def make_log1pexp(lib, custom_jvp):
     @custom_jvp
     def log1pexp(x):

@@ -235,7 +235,7 @@ def test_spec_examples_through_the_test_command(platform, tmp_path):
                   and "not supported by xjit" not in l
                   and l.split(":")[0].split()[1] not in SPEC_KNOWN_FAILURES]
     assert not unexpected, "\n".join(unexpected)
-    assert passed >= 65, out
+    assert passed >= 73, out  # docs/stablehlo.md lists the rest
     assert code == 1  # ops xjit lacks fail, naming the op
 
 

@@ -179,6 +179,22 @@ CASES.update({
         "}) {window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 1, 1, "
         f"1>, padding = dense<0> : tensor<4x2xi64>}} : ({X4}, {O4}, tensor<f32>) -> {X4}"], [X4]),
 })
+# No pretty form in StableHLO: printed generic, as MLIR does.
+V3 = "tensor<3xf32>"
+X3 = "tensor<2x3x2xf32>"
+CASES.update({
+    "batch_norm_inference": ([X3, V3, V3, V3, V3], [
+        '%r = "stablehlo.batch_norm_inference"(%a, %b, %c, %d, %e) {epsilon = 1.000000e-03 : '
+        f"f32, feature_index = 1 : i64}} : ({X3}, {V3}, {V3}, {V3}, {V3}) -> {X3}"], [X3]),
+    "batch_norm_training": ([X3, V3, V3], [
+        '%r:3 = "stablehlo.batch_norm_training"(%a, %b, %c) {epsilon = 9.99999974E-6 : f32, '
+        f"feature_index = 1 : i64}} : ({X3}, {V3}, {V3}) -> ({X3}, {V3}, {V3})"],
+        [X3, V3, V3]),
+    "batch_norm_grad": ([X3, V3, V3, V3, X3], [
+        '%r:3 = "stablehlo.batch_norm_grad"(%a, %b, %c, %d, %e) {epsilon = 0.0 : f32, '
+        f"feature_index = 1 : i64}} : ({X3}, {V3}, {V3}, {V3}, {X3}) -> ({X3}, {V3}, {V3})"],
+        [X3, V3, V3]),
+})
 for _op in UNARY_F:
     CASES[_op] = ([F], [f"%r = stablehlo.{_op} %a : {F}"], [F])
 for _op in BINARY_F:
@@ -187,6 +203,11 @@ for _op in BINARY_I:
     CASES[_op] = ([I, I], [f"%r = stablehlo.{_op} %a, %b : {I}"], [I])
 # How the pretty printer spells some ops (as JAX does).
 PRINTED_AS_WRITTEN = {
+    # MLIR's float spelling: %.6e when it reads back to the same f32.
+    "batch_norm_training": '= "stablehlo.batch_norm_training"(%arg0, %arg1, %arg2) {epsilon = '
+                           "1.000000e-05 : f32, feature_index = 1 : i64} : (tensor<2x3x2xf32>, "
+                           "tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3x2xf32>, tensor<3xf32>, "
+                           "tensor<3xf32>)\n",
     "add": f"= stablehlo.add %arg0, %arg1 : {F}\n",
     "compare": f"= stablehlo.compare LT, %arg0, %arg1, FLOAT : ({F}, {F}) -> {B}\n",
     "select": f"= stablehlo.select %arg0, %arg1, %arg2 : {B}, {F}\n",
@@ -213,9 +234,10 @@ HELPER = (f"func.func private @helper(%x: {F}) -> {F} {{\n"
 
 def module_text(op):
     args, body, results = CASES[op]
-    params = ", ".join(f"%{n}: {t}" for n, t in zip("abc", args))
+    params = ", ".join(f"%{n}: {t}" for n, t in zip("abcde", args))
     names = {"reduce": "%r#0, %r#1, %s", "rng_bit_generator": "%s, %r", "sort": "%r#0, %r#1",
-             "while": "%r#1"}
+             "while": "%r#1", "batch_norm_training": "%r#0, %r#1, %r#2",
+             "batch_norm_grad": "%r#0, %r#1, %r#2"}
     ret = names.get(op, "%r")
     lines = [f"module @jit_{op} attributes {{mhlo.num_partitions = 1 : i32}} {{",
              f"func.func public @main({params}) -> ({', '.join(results)}) {{"]

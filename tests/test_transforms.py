@@ -14,15 +14,6 @@ from xjit import lax
 from xjit.test_util import check_grads
 
 
-@pytest.fixture
-def x64():
-    xjit.config.update("jax_enable_x64", True)
-    try:
-        yield
-    finally:
-        xjit.config.update("jax_enable_x64", False)
-
-
 def rand(shape, dtype=np.float32, lo=-1.5, hi=1.5, seed=0):
     return np.random.RandomState(seed).uniform(lo, hi, shape).astype(dtype)
 

@@ -12,15 +12,6 @@ from xjit import lax
 from xjit.test_util import check_grads
 
 
-@pytest.fixture
-def x64():
-    xjit.config.update("jax_enable_x64", True)
-    try:
-        yield
-    finally:
-        xjit.config.update("jax_enable_x64", False)
-
-
 @pytest.mark.parametrize("axis", [None, 0, 1, (0, 2)])
 def test_prod_grads(axis, x64):
     x = np.random.RandomState(0).uniform(0.5, 1.5, (3, 4, 5))

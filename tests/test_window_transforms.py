@@ -12,15 +12,6 @@ from jax_checks import jax
 RNG = np.random.default_rng(4)
 
 
-@pytest.fixture
-def x64():
-    xjit.config.update("jax_enable_x64", True)
-    try:
-        yield
-    finally:
-        xjit.config.update("jax_enable_x64", False)
-
-
 CONVS = [
     # lhs, rhs, strides, padding, lhs_dil, rhs_dil, dn, fgc, bgc
     ((2, 3, 6, 5), (4, 3, 3, 2), (1, 1), "VALID", None, None, None, 1, 1),

@@ -59,6 +59,7 @@ make_jaxpr = make_graph  # JAX's name: prints the traced graph (StableHLO here)
 from xjit._src.core import ShapeDtypeStruct  # noqa: E402
 from xjit._src.custom_derivatives import (  # noqa: E402
     checkpoint, checkpoint_policies, custom_jvp, custom_vjp, remat)
+from xjit._src.closure_conversion import closure_convert  # noqa: E402
 from xjit._src.environment import print_environment_info  # noqa: E402
 
 Array = _xjit.Array

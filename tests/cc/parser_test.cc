@@ -273,6 +273,29 @@ std::string WindowModule() {
   return BuildAndPrint(mb, cb, {grad});
 }
 
+std::string BatchNormModule() {
+  ModuleBuilder mb("batch_norm");
+  ComputationBuilder* cb = mb.NewComputation("main");
+  Instruction* x = cb->Parameter(T(DType::kF32, {2, 3, 4}));
+  Instruction* s = cb->Parameter(T(DType::kF32, {4}));
+  BatchNormAttrs bn;
+  bn.epsilon = 1e-5f;
+  bn.feature_index = 2;
+  Instruction* trained = Must(cb->Add(Opcode::kBatchNormTraining, {x, s, s}, bn));
+  std::vector<Instruction*> parts;
+  for (int64_t i = 0; i < 3; ++i) {
+    GetTupleElementAttrs idx;
+    idx.index = i;
+    parts.push_back(Must(cb->Add(Opcode::kGetTupleElement, {trained}, idx)));
+  }
+  bn.epsilon = 0.1f;
+  Instruction* y = Must(cb->Add(Opcode::kBatchNormInference, {x, s, s, parts[1], parts[2]}, bn));
+  Instruction* g = Must(cb->Add(Opcode::kBatchNormGrad, {x, s, parts[1], parts[2], y}, bn));
+  GetTupleElementAttrs first;
+  Instruction* gx = Must(cb->Add(Opcode::kGetTupleElement, {g}, first));
+  return BuildAndPrint(mb, cb, {parts[0], gx});
+}
+
 template <typename T>
 Instruction* ConstantOf(ComputationBuilder* cb, DType t, std::vector<int64_t> dims,
                         std::vector<T> values) {
@@ -357,13 +380,14 @@ TEST(ParserRoundTrip, SortMapBitcast) { ExpectRoundTrip(SortMapBitcastModule());
 TEST(ParserRoundTrip, Indexing) { ExpectRoundTrip(IndexingModule()); }
 TEST(ParserRoundTrip, ControlFlow) { ExpectRoundTrip(ControlFlowModule()); }
 TEST(ParserRoundTrip, Windows) { ExpectRoundTrip(WindowModule()); }
+TEST(ParserRoundTrip, BatchNorm) { ExpectRoundTrip(BatchNormModule()); }
 
 TEST(ParserRoundTrip, TheModulesTogetherUseEveryOp) {
   std::vector<Opcode> covered;
   std::string all = absl::StrCat(ElementwiseModule(covered), MovementModule(),
                                  ReduceDotCallModule(), ConstantsModule(), FusionModule(),
                                  RngModule(), SortMapBitcastModule(), IndexingModule(),
-                                 ControlFlowModule(), WindowModule());
+                                 ControlFlowModule(), WindowModule(), BatchNormModule());
   for (int i = 0; i < kNumOpcodes; ++i) {
     Opcode op = static_cast<Opcode>(i);
     if (op == Opcode::kParameter) continue;  // printed as function arguments

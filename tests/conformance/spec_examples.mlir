@@ -60,33 +60,53 @@ func.func @atan2_0() {
 // -----
 
 func.func @batch_norm_grad_0() {
+  %operand = stablehlo.constant dense<[[[1.0, 2.0], [3.0, 4.0]],[[3.0, 4.0], [1.0, 2.0]]]> : tensor<2x2x2xf64>
+  %scale = stablehlo.constant dense<[1.0, 1.0]> : tensor<2xf64>
+  %mean = stablehlo.constant dense<[2.0, 3.0]> : tensor<2xf64>
+  %variance = stablehlo.constant dense<[1.0, 1.0]> : tensor<2xf64>
+  %grad_output = stablehlo.constant dense<[[[0.1, 0.1], [0.1, 0.1]],[[0.1, 0.1], [0.1, 0.1]]]> : tensor<2x2x2xf64>
   %grad_operand, %grad_scale, %grad_offset =
   "stablehlo.batch_norm_grad"(%operand, %scale, %mean, %variance, %grad_output) {
     epsilon = 0.0 : f32,
     feature_index = 2 : i64
   } : (tensor<2x2x2xf64>, tensor<2xf64>, tensor<2xf64>, tensor<2xf64>,
        tensor<2x2x2xf64>) -> (tensor<2x2x2xf64>, tensor<2xf64>, tensor<2xf64>)
+  check.expect_almost_eq_const %grad_operand, dense<[[[0.0, 0.0], [0.0, 0.0]],[[0.0, 0.0], [0.0, 0.0]]]> : tensor<2x2x2xf64>
+  check.expect_almost_eq_const %grad_scale, dense<[0.0, 0.0]> : tensor<2xf64>
+  check.expect_almost_eq_const %grad_offset, dense<[0.4, 0.4]> : tensor<2xf64>
   func.return
 }
 
 // -----
 
 func.func @batch_norm_inference_0() {
+  %operand = stablehlo.constant dense<[[[1.0, 2.0], [3.0, 4.0]],[[3.0, 4.0], [1.0, 2.0]]]> : tensor<2x2x2xf64>
+  %scale = stablehlo.constant dense<[1.0, 1.0]> : tensor<2xf64>
+  %offset = stablehlo.constant dense<[1.0, 1.0]> : tensor<2xf64>
+  %mean = stablehlo.constant dense<[2.0, 3.0]> : tensor<2xf64>
+  %variance = stablehlo.constant dense<[1.0, 1.0]> : tensor<2xf64>
   %result = "stablehlo.batch_norm_inference"(%operand, %scale, %offset, %mean, %variance) {
     epsilon = 0.0 : f32,
     feature_index = 2 : i64
   } : (tensor<2x2x2xf64>, tensor<2xf64>, tensor<2xf64>, tensor<2xf64>, tensor<2xf64>) -> tensor<2x2x2xf64>
+  check.expect_almost_eq_const %result, dense<[[[0.0, 0.0], [2.0, 2.0]],[[2.0, 2.0], [0.0, 0.0]]]> : tensor<2x2x2xf64>
   func.return
 }
 
 // -----
 
 func.func @batch_norm_training_0() {
+  %operand = stablehlo.constant dense<[[[1.0, 2.0], [3.0, 4.0]],[[3.0, 4.0], [1.0, 2.0]]]> : tensor<2x2x2xf64>
+  %scale = stablehlo.constant dense<[1.0, 1.0]> : tensor<2xf64>
+  %offset = stablehlo.constant dense<[1.0, 1.0]> : tensor<2xf64>
   %output, %batch_mean, %batch_var = "stablehlo.batch_norm_training"(%operand, %scale, %offset) {
     epsilon = 0.0 : f32,
     feature_index = 2 : i64
   } : (tensor<2x2x2xf64>, tensor<2xf64>, tensor<2xf64>) ->
       (tensor<2x2x2xf64>, tensor<2xf64>, tensor<2xf64>)
+  check.expect_almost_eq_const %output, dense<[[[0.0, 0.0], [2.0, 2.0]],[[2.0, 2.0], [0.0, 0.0]]]> : tensor<2x2x2xf64>
+  check.expect_almost_eq_const %batch_mean, dense<[2.0, 3.0]> : tensor<2xf64>
+  check.expect_almost_eq_const %batch_var, dense<[1.0, 1.0]> : tensor<2xf64>
   func.return
 }
 
@@ -113,11 +133,16 @@ func.func @broadcast_in_dim_0() {
 // -----
 
 func.func @case_0() {
+  %result_branch0 = stablehlo.constant dense<[0, 0]> : tensor<2xi64>
+  %result_branch1 = stablehlo.constant dense<[1, 1]> : tensor<2xi64>
+  %index = stablehlo.constant dense<-1> : tensor<i32>
   %result0, %result1 = "stablehlo.case"(%index) ({
     "stablehlo.return"(%result_branch0, %result_branch0) : (tensor<2xi64>, tensor<2xi64>) -> ()
   }, {
     "stablehlo.return"(%result_branch1, %result_branch1) : (tensor<2xi64>, tensor<2xi64>) -> ()
   }) : (tensor<i32>) -> (tensor<2xi64>, tensor<2xi64>)
+  check.expect_eq_const %result0, dense<[1, 1]> : tensor<2xi64>
+  check.expect_eq_const %result1, dense<[1, 1]> : tensor<2xi64>
   func.return
 }
 
@@ -238,6 +263,8 @@ func.func @convert_0() {
 // -----
 
 func.func @convolution_0() {
+  %lhs = stablehlo.constant dense<[[[[1], [2], [5], [6]],[[3], [4], [7], [8]],[[10], [11], [14], [15]],[[12], [13], [16], [17]]]]> : tensor<1x4x4x1xi64>
+  %rhs = stablehlo.constant dense<[[[[1]], [[1]], [[1]]],[[[1]], [[1]], [[1]]],[[[1]], [[1]], [[1]]]]> : tensor<3x3x1x1xi64>
   %result = "stablehlo.convolution"(%lhs, %rhs) {
     window_strides = array<i64: 4, 4>,
     padding = dense<0> : tensor<2x2xi64>,
@@ -254,6 +281,7 @@ func.func @convolution_0() {
     feature_group_count = 1 : i64,
     precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]
   } : (tensor<1x4x4x1xi64>, tensor<3x3x1x1xi64>) -> tensor<1x2x2x1xi64>
+  check.expect_eq_const %result, dense<[[[[10], [26]],[[46], [62]]]]> : tensor<1x2x2x1xi64>
   func.return
 }
 
@@ -507,11 +535,15 @@ func.func @get_tuple_element_0() {
 // -----
 
 func.func @if_0() {
+  %result_true_branch = stablehlo.constant dense<10> : tensor<i32>
+  %result_false_branch = stablehlo.constant dense<11> : tensor<i32>
+  %pred = stablehlo.constant dense<true> : tensor<i1>
   %result = "stablehlo.if"(%pred) ({
     "stablehlo.return"(%result_true_branch) : (tensor<i32>) -> ()
   }, {
     "stablehlo.return"(%result_false_branch) : (tensor<i32>) -> ()
   }) : (tensor<i1>) -> tensor<i32>
+  check.expect_eq_const %result, dense<10> : tensor<i32>
   func.return
 }
 
@@ -803,6 +835,8 @@ func.func @reduce_precision_0() {
 // -----
 
 func.func @reduce_window_0() {
+  %input = stablehlo.constant dense<[[1, 2], [3, 4], [5, 6]]> : tensor<3x2xi64>
+  %init_value = stablehlo.constant dense<0> : tensor<i64>
   %result = "stablehlo.reduce_window"(%input, %init_value) ({
     ^bb0(%arg0: tensor<i64>, %arg1: tensor<i64>):
       %0 = "stablehlo.add"(%arg0, %arg1) : (tensor<i64>, tensor<i64>) -> tensor<i64>
@@ -814,6 +848,7 @@ func.func @reduce_window_0() {
     window_dilations = array<i64: 3, 1>,
     padding = dense<[[2, 1], [0, 0]]> : tensor<2x2xi64>
   } : (tensor<3x2xi64>, tensor<i64>) -> tensor<2x2xi64>
+  check.expect_eq_const %result, dense<[[0, 0], [3, 4]]> : tensor<2x2xi64>
   func.return
 }
 
@@ -941,6 +976,9 @@ func.func @select_0() {
 // -----
 
 func.func @select_and_scatter_0() {
+  %operand = stablehlo.constant dense<[[1, 5], [2, 5], [3, 6], [4, 4]]> : tensor<4x2xi64>
+  %source = stablehlo.constant dense<[[5, 6], [7, 8]]> : tensor<2x2xi64>
+  %init_value = stablehlo.constant dense<0> : tensor<i64>
   %result = "stablehlo.select_and_scatter"(%operand, %source, %init_value) ({
     ^bb0(%arg0: tensor<i64>, %arg1: tensor<i64>):
       %0 = "stablehlo.compare"(%arg0, %arg1) {
@@ -956,6 +994,7 @@ func.func @select_and_scatter_0() {
     window_strides = array<i64: 2, 1>,
     padding = dense<[[0, 1], [0, 0]]> : tensor<2x2xi64>
   } : (tensor<4x2xi64>, tensor<2x2xi64>, tensor<i64>) -> tensor<4x2xi64>
+  check.expect_eq_const %result, dense<[[0, 0], [0, 0], [5, 14], [7, 0]]> : tensor<4x2xi64>
   func.return
 }
 
@@ -1141,6 +1180,10 @@ func.func @uniform_quantize_1() {
 // -----
 
 func.func @while_0() {
+  %ten = stablehlo.constant dense<10> : tensor<i64>
+  %one = stablehlo.constant dense<1> : tensor<i64>
+  %init_i = stablehlo.constant dense<1> : tensor<i64>
+  %init_sum = stablehlo.constant dense<0> : tensor<i64>
   %results0, %results1 = "stablehlo.while"(%init_i, %init_sum) ({
     ^bb0(%arg0: tensor<i64>, %arg1: tensor<i64>):
       %cond = "stablehlo.compare"(%arg0, %ten) {
@@ -1153,6 +1196,8 @@ func.func @while_0() {
       %new_i = stablehlo.add %arg0, %one : tensor<i64>
       stablehlo.return %new_i, %new_sum : tensor<i64>, tensor<i64>
   }) : (tensor<i64>, tensor<i64>) -> (tensor<i64>, tensor<i64>)
+  check.expect_eq_const %results0, dense<10> : tensor<i64>
+  check.expect_eq_const %results1, dense<10> : tensor<i64>
   func.return
 }
 

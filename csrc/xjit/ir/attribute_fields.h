@@ -8,7 +8,7 @@
 // and everything generic is driven by that list: equality and hashing (here),
 // the Python binding, the StableHLO printer and parser, and the op schema
 // Python and docs/ops.md read (DescribeFields). A field's kind follows from
-// its C++ type: int64_t, bool, std::vector<int64_t>, an enum with EnumTraits, a
+// its C++ type: int64_t, bool, float (an f32 attribute), std::vector<int64_t>, an enum with EnumTraits, a
 // Literal, or a nested struct with its own Fields().
 #pragma once
 
@@ -31,7 +31,7 @@ namespace xjit {
 // value; kDefaulted may be left out of the text but is always printed.
 enum class FieldUse : uint8_t { kRequired, kOptional, kDefaulted };
 
-enum class FieldKind : uint8_t { kInt, kIntList, kEnum, kLiteral, kStruct, kBool };
+enum class FieldKind : uint8_t { kInt, kIntList, kEnum, kLiteral, kStruct, kBool, kFloat };
 
 template <typename S, typename M>
 struct Field {
@@ -80,6 +80,8 @@ constexpr FieldKind KindOfMember() {
     return FieldKind::kInt;
   } else if constexpr (std::is_same_v<M, bool>) {
     return FieldKind::kBool;
+  } else if constexpr (std::is_same_v<M, float>) {
+    return FieldKind::kFloat;
   } else if constexpr (std::is_same_v<M, std::vector<int64_t>>) {
     return FieldKind::kIntList;
   } else if constexpr (std::is_same_v<M, Literal>) {
@@ -140,7 +142,8 @@ struct FieldInfo {
   std::vector<FieldInfo> fields;         // kStruct
 };
 
-absl::string_view FieldKindName(FieldKind kind);  // "int", "int_list", "enum", "literal", "struct", "bool"
+// "int", "int_list", "enum", "literal", "struct", "bool", "float"
+absl::string_view FieldKindName(FieldKind kind);
 
 template <typename S>
 std::vector<FieldInfo> DescribeFields() {
@@ -152,6 +155,8 @@ std::vector<FieldInfo> DescribeFields() {
       info.type = "int64";
     } else if constexpr (KindOfMember<M>() == FieldKind::kBool) {
       info.type = "bool";
+    } else if constexpr (KindOfMember<M>() == FieldKind::kFloat) {
+      info.type = "float32";
     } else if constexpr (KindOfMember<M>() == FieldKind::kIntList) {
       info.type = "int64[]";
     } else if constexpr (KindOfMember<M>() == FieldKind::kLiteral) {

@@ -65,6 +65,7 @@ absl::string_view FieldKindName(FieldKind kind) {
     case FieldKind::kLiteral: return "literal";
     case FieldKind::kStruct: return "struct";
     case FieldKind::kBool: return "bool";
+    case FieldKind::kFloat: return "float";
   }
   return "?";
 }

@@ -397,6 +397,17 @@ struct SelectAndScatterAttrs {
   }
 };
 
+// batch_norm_inference/training/grad: epsilon is an f32 attribute; the
+// feature dimension is the one normalisation does not reduce over.
+struct BatchNormAttrs {
+  float epsilon = 0.0f;
+  int64_t feature_index = 0;
+  static constexpr auto Fields() {
+    return std::make_tuple(MakeField("epsilon", &BatchNormAttrs::epsilon, FieldUse::kRequired, "f32"),
+                           MakeField("feature_index", &BatchNormAttrs::feature_index));
+  }
+};
+
 template <typename Tuple>
 struct VariantOfTuple;
 template <typename... Ts>

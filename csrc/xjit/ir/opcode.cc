@@ -60,6 +60,7 @@ absl::string_view OpFamilyName(OpFamily family) {
     case OpFamily::kIndexing: return "indexing";
     case OpFamily::kControlFlow: return "control_flow";
     case OpFamily::kWindow: return "window";
+    case OpFamily::kNormalization: return "normalization";
   }
   return "?";
 }

@@ -33,6 +33,7 @@ enum class OpFamily : uint8_t {
   kIndexing,            // gather, scatter, dynamic_slice, dynamic_update_slice
   kControlFlow,         // while, if, case: regions run as whole computations
   kWindow,              // convolution, reduce_window, select_and_scatter: sliding windows
+  kNormalization,       // batch_norm_inference, batch_norm_training, batch_norm_grad
 };
 
 // The typed attribute structs (ir/attributes.h), in variant order: an op's
@@ -61,7 +62,8 @@ enum class OpFamily : uint8_t {
   V(DynamicSliceAttrs) \
   V(ConvolutionAttrs)         \
   V(ReduceWindowAttrs)        \
-  V(SelectAndScatterAttrs)
+  V(SelectAndScatterAttrs)    \
+  V(BatchNormAttrs)
 
 enum class AttrsKind : uint8_t {
 #define XJIT_ATTRS_KIND_ENUM(s) k##s,
@@ -213,18 +215,32 @@ enum OpFlag : uint32_t {
   V(ReduceWindow, "reduce_window", kWindow, kVariadic, ReduceWindowAttrs, 1, kMultipleResults)     \
   V(SelectAndScatter, "select_and_scatter", kWindow, kTernary, SelectAndScatterAttrs, 2, kNoFlags)
 
+// Batch normalization over every dimension but feature_index
+// (ir/shape_inference_batch_norm.cc). inference: (operand, scale, offset,
+// mean, variance) -> output; training: (operand, scale, offset) -> (output,
+// batch_mean, batch_var); grad: (operand, scale, mean, variance, grad_output)
+// -> (grad_operand, grad_scale, grad_offset).
+#define XJIT_NORMALIZATION_OPS(V)                                                                  \
+  V(BatchNormInference, "batch_norm_inference", kNormalization, kVariadic, BatchNormAttrs, 0,      \
+    kNoFlags)                                                                                      \
+  V(BatchNormTraining, "batch_norm_training", kNormalization, kTernary, BatchNormAttrs, 0,         \
+    kMultipleResults)                                                                              \
+  V(BatchNormGrad, "batch_norm_grad", kNormalization, kVariadic, BatchNormAttrs, 0,                \
+    kMultipleResults)
+
 // Every op, in enum order.
 #define XJIT_OPCODES(V)                                                                  \
   XJIT_STRUCTURAL_OPS(V) XJIT_ELEMENTWISE_OPS(V) XJIT_DATA_MOVEMENT_OPS(V)                \
   XJIT_CONTRACTION_OPS(V) XJIT_REDUCTION_OPS(V) XJIT_TUPLE_OPS(V) XJIT_CALL_OPS(V)     \
   XJIT_FUSION_OPS(V) XJIT_RANDOM_OPS(V) XJIT_SORT_OPS(V) XJIT_MAP_OPS(V)             \
-  XJIT_INDEXING_OPS(V) XJIT_CONTROL_FLOW_OPS(V) XJIT_WINDOW_OPS(V)
+  XJIT_INDEXING_OPS(V) XJIT_CONTROL_FLOW_OPS(V) XJIT_WINDOW_OPS(V) XJIT_NORMALIZATION_OPS(V)
 #define XJIT_ELEMENTWISE_OPS(V) \
   XJIT_ELEMENTWISE_UNARY_OPS(V) XJIT_ELEMENTWISE_BINARY_OPS(V) XJIT_ELEMENTWISE_TERNARY_OPS(V)
 #define XJIT_NON_ELEMENTWISE_OPS(V)                                                  \
   XJIT_STRUCTURAL_OPS(V) XJIT_DATA_MOVEMENT_OPS(V) XJIT_CONTRACTION_OPS(V)            \
   XJIT_REDUCTION_OPS(V) XJIT_TUPLE_OPS(V) XJIT_CALL_OPS(V) XJIT_FUSION_OPS(V)        \
-  XJIT_RANDOM_OPS(V) XJIT_SORT_OPS(V) XJIT_MAP_OPS(V) XJIT_INDEXING_OPS(V) XJIT_CONTROL_FLOW_OPS(V) XJIT_WINDOW_OPS(V)
+  XJIT_RANDOM_OPS(V) XJIT_SORT_OPS(V) XJIT_MAP_OPS(V) XJIT_INDEXING_OPS(V) XJIT_CONTROL_FLOW_OPS(V) \
+  XJIT_WINDOW_OPS(V) XJIT_NORMALIZATION_OPS(V)
 
 // `case Opcode::kX:` for each row it is applied to.
 #define XJIT_OPCODE_CASE(e, name, family, arity, attrs, regions, flags) case Opcode::k##e:

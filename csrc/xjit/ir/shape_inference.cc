@@ -225,6 +225,8 @@ absl::StatusOr<Shape> InferUncheckedSize(Opcode op, absl::Span<const Shape* cons
     case Opcode::kSelectAndScatter:
       return si::InferSelectAndScatter(*operands[0], *operands[1], *operands[2],
                                        attrs.get<SelectAndScatterAttrs>(), called);
+    XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)
+      return si::InferBatchNorm(op, operands, attrs.get<BatchNormAttrs>());
   }
   return absl::InternalError(
       absl::StrCat(OpcodeName(op), ": no shape inference rule (bug in InferShape)"));

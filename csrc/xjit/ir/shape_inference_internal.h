@@ -70,6 +70,9 @@ absl::StatusOr<Shape> InferSelectAndScatter(const Shape& operand, const Shape& s
                                             const Shape& init_value,
                                             const SelectAndScatterAttrs& attrs, Called called);
 
+// batch_norm_inference/training/grad (shape_inference_batch_norm.cc).
+absl::StatusOr<Shape> InferBatchNorm(Opcode op, Operands operands, const BatchNormAttrs& attrs);
+
 absl::StatusOr<Shape> InferTuple(Operands operands);
 absl::StatusOr<Shape> InferGetTupleElement(const Shape& tuple, const GetTupleElementAttrs& attrs);
 absl::StatusOr<Shape> InferCall(Operands operands, Called called);

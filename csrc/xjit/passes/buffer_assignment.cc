@@ -50,6 +50,17 @@ absl::StatusOr<BufferAssignment> BufferAssignment::Create(const Computation& ent
     const Instruction& instr = *instrs[t];
     const int64_t step = static_cast<int64_t>(t);
     std::vector<BufferId>& leaves = a.leaves_[&instr];
+    if (const Instruction* by = options.computed_by ? options.computed_by(instr) : nullptr) {
+      auto it = a.leaves_.find(by);
+      if (it == a.leaves_.end() || by == &instr) {
+        return Unsupported(instr, "computed by an instruction that does not come before it");
+      }
+      for (const Instruction* o : instr.operands()) {
+        for (BufferId b : a.leaves_.at(o)) a.last_step_[b] = std::max(a.last_step_[b], step);
+      }
+      leaves = it->second;
+      continue;
+    }
     switch (instr.opcode()) {
       case Opcode::kCall:
         return Unsupported(instr, "calls must be inlined before buffer assignment");
@@ -101,6 +112,7 @@ absl::StatusOr<BufferAssignment> BufferAssignment::Create(const Computation& ent
       case Opcode::kBitcastConvert:
       XJIT_SORT_OPS(XJIT_OPCODE_CASE)
       XJIT_MAP_OPS(XJIT_OPCODE_CASE)
+      XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)
       XJIT_INDEXING_OPS(XJIT_OPCODE_CASE)
       XJIT_CONTROL_FLOW_OPS(XJIT_OPCODE_CASE)
       XJIT_WINDOW_OPS(XJIT_OPCODE_CASE)

@@ -42,6 +42,13 @@ struct BufferAssignmentOptions {
   // (default: opcode constant). A cpu backend that evaluates iota at compile
   // time says so here.
   std::function<bool(const Instruction&)> is_constant;
+  // Values a backend computes within an earlier instruction's step, into that
+  // instruction's buffers (a convolution that applies its consumers' bias
+  // and ReLU as it writes): such a value gets no buffer of its own and shares
+  // the leaves of the instruction returned; null for ordinary values. Its
+  // operands count as read at its own step (the backend reads them earlier,
+  // while their buffers are alive all the same).
+  std::function<const Instruction*(const Instruction&)> computed_by;
   int64_t alignment = 64;
 };
 

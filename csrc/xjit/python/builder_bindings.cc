@@ -140,6 +140,18 @@ bool BoolFromPython(py::handle obj, absl::string_view what) {
   return obj.ptr() == Py_True;
 }
 
+// A real number (Python or numpy float or int, not bool) rounded to f32.
+float F32FromPython(py::handle obj, absl::string_view what) {
+  if (PyBool_Check(obj.ptr()) || !(PyFloat_Check(obj.ptr()) || PyIndex_Check(obj.ptr()) ||
+                                   py::hasattr(obj, "__float__"))) {
+    ThrowIfError(absl::InvalidArgumentError(
+        absl::StrCat(what, " must be a float, got ", py::repr(obj).cast<std::string>())));
+  }
+  const double x = PyFloat_AsDouble(obj.ptr());
+  if (x == -1.0 && PyErr_Occurred()) throw py::error_already_set();
+  return static_cast<float>(x);
+}
+
 std::string StrFromPython(py::handle obj, absl::string_view what) {
   if (!py::isinstance<py::str>(obj)) {
     ThrowIfError(absl::InvalidArgumentError(
@@ -188,6 +200,8 @@ void FieldFromPython(py::handle v, const std::string& what, M& out) {
     out = IntFromPython(v, what);
   } else if constexpr (kind == FieldKind::kBool) {
     out = BoolFromPython(v, what);
+  } else if constexpr (kind == FieldKind::kFloat) {
+    out = F32FromPython(v, what);
   } else if constexpr (kind == FieldKind::kIntList) {
     out = DimsFromPython(v, what);
   } else if constexpr (kind == FieldKind::kEnum) {
@@ -553,17 +567,18 @@ void RegisterBuilderBindings(py::module_& m) {
       .def(
           "vmap",
           [](const PyModuleBuilder& mb, const PyComputation& c, std::vector<int64_t> in_axes,
-             int64_t axis_size, std::vector<int64_t> out_axes, const std::string& name) {
+             int64_t axis_size, std::vector<int64_t> out_axes, const std::string& name,
+             int64_t axis_id) {
             ThrowIfError(NotBuilt(*mb.state, "vmap"));
             if (c.state != mb.state) {
               ThrowIfError(absl::InvalidArgumentError("vmap: computation of another module"));
             }
-            Computation* r = ValueOrThrow(transforms::Vmap(*c.computation, in_axes, axis_size,
-                                                           out_axes, *mb.state->builder, name));
+            Computation* r = ValueOrThrow(transforms::Vmap(
+                *c.computation, in_axes, axis_size, out_axes, *mb.state->builder, name, axis_id));
             return PyComputation{mb.state, r};
           },
           py::arg("computation"), py::arg("in_axes"), py::arg("axis_size"), py::arg("out_axes"),
-          py::arg("name"));
+          py::arg("name"), py::arg("axis_id") = -1);
 }
 
 }  // namespace xjit::python

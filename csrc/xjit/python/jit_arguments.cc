@@ -4,8 +4,13 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <vector>
+
+#include <pybind11/numpy.h>
 
 #include "xjit/python/device_put.h"
+#include "xjit/python/dtype_conversion.h"
+#include "xjit/runtime/platform.h"
 #include "xjit/python/status_casters.h"
 
 namespace xjit::python {
@@ -38,16 +43,48 @@ std::shared_ptr<Buffer> IntBuffer(py::handle leaf, DType dtype, Device* device) 
   return ScalarBuffer(dtype, &value, device);
 }
 
+// Smaller arrays are copied: the copy is cheap, and aliasing makes the call
+// wait for its results.
+constexpr int64_t kAliasMinBytes = int64_t{1} << 16;
+// What numpy's allocator gives (and XLA's CPU minimum); the kernels assume
+// no more than element alignment (unaligned vector loads), oneDNN none.
+constexpr uintptr_t kAliasAlignment = 16;
+
+std::shared_ptr<Buffer> AliasNumpy(py::handle leaf, const LeafSignature& sig, Device* device) {
+  if (!device->platform_impl().HostVisibleMemory() || !py::isinstance<py::array>(leaf)) {
+    return nullptr;
+  }
+  auto arr = py::reinterpret_borrow<py::array>(leaf);
+  constexpr int kFlags = py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_ |
+                         py::detail::npy_api::NPY_ARRAY_ALIGNED_;
+  if ((arr.flags() & kFlags) != kFlags || arr.nbytes() < kAliasMinBytes ||
+      reinterpret_cast<uintptr_t>(arr.data()) % kAliasAlignment != 0 ||
+      IsByteSwapped(arr.dtype())) {
+    return nullptr;
+  }
+  absl::StatusOr<DType> t = FromNumpyDType(arr.dtype());
+  if (!t.ok() || *t != sig.dtype) return nullptr;
+  Shape shape(*t, std::vector<int64_t>(arr.shape(), arr.shape() + arr.ndim()));
+  absl::StatusOr<std::shared_ptr<Buffer>> b =
+      Buffer::WrapHostMemory(std::move(shape), const_cast<void*>(arr.data()), device);
+  return b.ok() ? *std::move(b) : nullptr;
+}
+
 }  // namespace
 
 std::shared_ptr<Buffer> LeafToBuffer(py::handle leaf, LeafSource source, PyArray* array,
-                                     const LeafSignature& sig, Device* device) {
+                                     const LeafSignature& sig, Device* device, bool* aliased) {
   switch (source) {
     case LeafSource::kArray:
       CheckNotDeleted(*array);
       if (array->buffer->device() == device) return array->buffer;
       break;  // another device: BufferFromPython copies it over
     case LeafSource::kNumpy:
+      if (aliased == nullptr) break;
+      if (std::shared_ptr<Buffer> b = AliasNumpy(leaf, sig, device)) {
+        *aliased = true;
+        return b;
+      }
       break;
     case LeafSource::kBool: {
       uint8_t value = leaf.ptr() == Py_True ? 1 : 0;

@@ -224,9 +224,11 @@ py::object JitFunction::Execute(const JitCacheEntry& entry, const CallSignature&
   Executable& exe = *entry.executable;
   absl::InlinedVector<std::shared_ptr<Buffer>, 8> buffers;
   buffers.reserve(leaves.objects.size());
+  bool aliased = false;
+  bool* may_alias = entry.out_weak_types.empty() ? nullptr : &aliased;
   for (size_t i = 0; i < leaves.objects.size(); ++i) {
     buffers.push_back(LeafToBuffer(leaves.objects[i], leaves.sources[i], leaves.arrays[i],
-                                   sig.leaves[i], exe.device()));
+                                   sig.leaves[i], exe.device(), may_alias));
   }
   if (!entry.donated.empty()) {
     // A donated array's own numpy view must not keep its memory from reuse.
@@ -235,6 +237,12 @@ py::object JitFunction::Execute(const JitCacheEntry& entry, const CallSignature&
     }
   }
   ResultBuffers results = ValueOrThrow(exe.Execute(buffers, absl::MakeConstSpan(entry.donated)));
+  if (aliased) {
+    // numpy arrays read in place: the program must be done with them before
+    // the user gets control back (an error surfaces when a result is read).
+    py::gil_scoped_release release;
+    for (const std::shared_ptr<Buffer>& r : results) r->ready()->Await().IgnoreError();
+  }
   if (results.size() != entry.out_weak_types.size()) {
     throw py::value_error(absl::StrCat("jit: the executable returned ", results.size(),
                                        " results but the cache entry expects ",

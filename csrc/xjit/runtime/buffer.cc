@@ -51,6 +51,22 @@ absl::StatusOr<std::shared_ptr<Buffer>> Buffer::FromHost(Shape shape, const void
   return b;
 }
 
+absl::StatusOr<std::shared_ptr<Buffer>> Buffer::WrapHostMemory(Shape shape, void* data,
+                                                               Device* device) {
+  if (device == nullptr || !device->platform_impl().HostVisibleMemory()) {
+    return absl::InvalidArgumentError("WrapHostMemory: the device's memory is not host memory");
+  }
+  if (shape.is_tuple) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Buffers hold arrays, not tuples: ", shape.ToString()));
+  }
+  auto b = std::make_shared<Buffer>(PrivateTag(), std::move(shape), device, data);
+  b->owns_memory_ = false;
+  b->AddExternalReference();
+  b->ready_.SetReady();
+  return b;
+}
+
 std::shared_ptr<Buffer> Buffer::TakeOverMemory(Buffer& donor) {
   // Deleting first, atomically, makes exactly one taker the memory's owner.
   if (donor.deleted_.exchange(true, std::memory_order_acq_rel)) return nullptr;

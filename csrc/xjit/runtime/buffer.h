@@ -22,6 +22,13 @@ class Buffer {
   // reused. The buffer is ready when the transfer is done.
   static absl::StatusOr<std::shared_ptr<Buffer>> FromHost(Shape shape, const void* data,
                                                           Device* device);
+  // A ready buffer over host memory the caller owns (a numpy array's data),
+  // on a platform whose device memory is host memory: no copy. The caller
+  // keeps the memory alive and unchanged until every use of the buffer has
+  // finished (the jit binding waits for the results). Never freed here,
+  // never donated (it counts as an external reference).
+  static absl::StatusOr<std::shared_ptr<Buffer>> WrapHostMemory(Shape shape, void* data,
+                                                                Device* device);
   // Donation: a new, not yet ready buffer of `donor`'s shape that takes over
   // donor's memory; donor is deleted (it keeps the address only for work
   // already enqueued that reads it, and no longer frees it). Null when donor

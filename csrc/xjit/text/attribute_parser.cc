@@ -1,5 +1,7 @@
 #include "xjit/text/attribute_parser.h"
 
+#include <cstring>
+
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "xjit/ir/dtype_dispatch.h"
@@ -303,6 +305,27 @@ absl::StatusOr<int64_t> AttrValue::AsInt(const Lexer& lex, absl::string_view wha
   int64_t x = 0;
   if (kind == Kind::kInteger && absl::SimpleAtoi(text, &x)) return x;
   return lex.Error(offset, absl::StrCat(what, ": expected an integer such as '1 : i64', got ",
+                                        KindName()));
+}
+
+absl::StatusOr<float> AttrValue::AsF32(const Lexer& lex, absl::string_view what) const {
+  if (!type.empty() && type != "f32") {
+    return lex.Error(offset, absl::StrCat(what, ": expected an f32 value, got type ", type));
+  }
+  absl::string_view digits = text;
+  if (kind == Kind::kInteger && digits.size() > 2 && digits[0] == '0' &&
+      (digits[1] == 'x' || digits[1] == 'X')) {
+    uint32_t bits = 0;
+    if (digits.size() <= 10 && absl::SimpleHexAtoi(digits.substr(2), &bits)) {
+      float f;
+      std::memcpy(&f, &bits, sizeof f);
+      return f;
+    }
+  } else if (kind == Kind::kFloat || kind == Kind::kInteger) {
+    float f = 0;
+    if (absl::SimpleAtof(digits, &f)) return f;
+  }
+  return lex.Error(offset, absl::StrCat(what, ": expected an f32 value such as '1.0e-05 : f32', got ",
                                         KindName()));
 }
 

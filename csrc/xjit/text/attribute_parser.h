@@ -54,6 +54,9 @@ struct AttrValue {
   // dense<...> of integers. Fails with a message naming `what`.
   absl::StatusOr<std::vector<int64_t>> AsInts(const Lexer& lex, absl::string_view what) const;
   absl::StatusOr<int64_t> AsInt(const Lexer& lex, absl::string_view what) const;
+  // An f32 attribute: a float (1.0e-05 : f32), an integer, or the bits in
+  // hex (0x7FC00000 : f32, how MLIR prints NaN and infinities).
+  absl::StatusOr<float> AsF32(const Lexer& lex, absl::string_view what) const;
   // Short description of the form, for "expected X, got Y" messages.
   std::string KindName() const;
 };

@@ -33,6 +33,10 @@ absl::Status ReadField(const AttrValue& v, const Lexer& lex, absl::string_view n
     absl::StatusOr<int64_t> x = v.AsInt(lex, name);
     if (!x.ok()) return x.status();
     out = *x;
+  } else if constexpr (kind == FieldKind::kFloat) {
+    absl::StatusOr<float> x = v.AsF32(lex, name);
+    if (!x.ok()) return x.status();
+    out = *x;
   } else if constexpr (kind == FieldKind::kBool) {
     if (v.kind != AttrValue::Kind::kBool) {
       return lex.Error(v.offset, absl::StrCat(name, ": expected true or false, got ", v.KindName()));

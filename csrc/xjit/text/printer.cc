@@ -6,6 +6,9 @@
 #include "xjit/text/printer.h"
 
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <optional>
 #include <string>
@@ -14,6 +17,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "xjit/text/pretty_printer.h"
 
@@ -50,6 +54,21 @@ bool IsMultiResult(const Instruction& instr) {
 template <typename M>
 std::string FieldText(const M& value, const char* int_type, bool nested);
 
+// An f32 attribute as MLIR prints one: "%.6e" when that reads back to the same
+// float, else the shortest decimal that does; NaN and infinities as hex bits.
+std::string F32Text(float value) {
+  if (!std::isfinite(value)) {
+    uint32_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    return absl::StrFormat("0x%08X", bits);
+  }
+  std::string text = absl::StrFormat("%.6e", value);
+  for (int digits = 7; std::strtof(text.c_str(), nullptr) != value && digits <= 9; ++digits) {
+    text = absl::StrFormat("%.*e", digits, value);
+  }
+  return text;
+}
+
 // "name = value" for each field of `s`; a kOptional field at its default
 // value is left out, as MLIR leaves out a default attribute.
 template <typename S>
@@ -70,6 +89,8 @@ std::string FieldText(const M& value, const char* int_type, bool nested) {
   if constexpr (kind == FieldKind::kInt) {
     // Inside #stablehlo.gather<...> an integer has no type (index_vector_dim = 1).
     return nested ? absl::StrCat(value) : absl::StrCat(value, " : ", int_type);
+  } else if constexpr (kind == FieldKind::kFloat) {
+    return absl::StrCat(F32Text(value), " : f32");
   } else if constexpr (kind == FieldKind::kBool) {
     return value ? "true" : "false";
   } else if constexpr (kind == FieldKind::kIntList) {

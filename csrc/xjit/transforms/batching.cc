@@ -1,11 +1,13 @@
 #include "xjit/transforms/batching.h"
 
 #include <numeric>
+#include <optional>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "xjit/transforms/batching_rules.h"
+#include "xjit/transforms/collectives.h"
 #include "xjit/transforms/status_macros.h"
 
 namespace xjit::transforms {
@@ -58,7 +60,7 @@ absl::StatusOr<BatchOut> BatchDriver::Run(const Computation& source, const Parts
       map[&old] = BatchOut{operands, flags};
       continue;
     }
-    if (!any) {
+    if (!any && !BindsCurrentAxis(old)) {
       XJIT_TF_ASSIGN_OR_RETURN(Value v, CloneOnto(b, old, operands));
       BatchOut out;
       if (v->shape().is_tuple) {
@@ -95,7 +97,11 @@ absl::StatusOr<BatchOut> BatchDriver::Run(const Computation& source, const Parts
 
 absl::StatusOr<Computation*> Vmap(const Computation& fn, const std::vector<int64_t>& in_axes,
                                   int64_t axis_size, const std::vector<int64_t>& out_axes,
-                                  ModuleBuilder& target, const std::string& name) {
+                                  ModuleBuilder& target, const std::string& name,
+                                  int64_t axis_id) {
+  // Rules call Vmap for regions (if/while bodies): they keep the axis bound.
+  std::optional<ScopedVmapAxis> scope;
+  if (axis_id >= 0) scope.emplace(axis_id);
   const std::vector<Instruction*>& params = fn.parameters();
   if (in_axes.size() != params.size()) {
     return absl::InvalidArgumentError(absl::StrCat("vmap: ", in_axes.size(), " in_axes for ",

@@ -27,9 +27,12 @@ inline constexpr int64_t kNotMapped = -1;
 // holding the batch (0..rank), or kNotMapped. `out_axes`: per result, where
 // the batch dimension goes in the result (0..rank), or kNotMapped for a
 // result that must not depend on the batch. The computation `name` is built
-// in `target`, the module of `fn`.
+// in `target`, the module of `fn`. `axis_id`: the id of the axis name this
+// vmap binds for collectives (collectives.h); -1 binds none (the axis of an
+// enclosing Vmap, when a rule batches a region, stays bound).
 absl::StatusOr<Computation*> Vmap(const Computation& fn, const std::vector<int64_t>& in_axes,
                                   int64_t axis_size, const std::vector<int64_t>& out_axes,
-                                  ModuleBuilder& target, const std::string& name);
+                                  ModuleBuilder& target, const std::string& name,
+                                  int64_t axis_id = -1);
 
 }  // namespace xjit::transforms

@@ -12,13 +12,66 @@
 #include "absl/strings/str_cat.h"
 #include "xjit/ir/dtype_dispatch.h"
 #include "xjit/ir/literal.h"
+#include "xjit/transforms/batch_norm_rules.h"
 #include "xjit/transforms/custom_rules.h"
 #include "xjit/transforms/indexing_rules.h"
+#include "xjit/transforms/collectives.h"
 #include "xjit/transforms/status_macros.h"
 #include "xjit/transforms/window_rules.h"
 #include "xjit/transforms/stop_gradient.h"
 
 namespace xjit::transforms {
+
+// The identity of a reduce body's op for `dtype` (nullopt if it has none here).
+std::optional<Literal> BodyIdentity(Opcode op, DType dtype) {
+  Literal lit{Shape(dtype, {})};
+  bool ok = true;
+  DispatchDType(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* out = lit.mutable_data_as<T>();
+    if (op == Opcode::kAdd || op == Opcode::kOr || op == Opcode::kXor) {
+      *out = T(0.0f);
+    } else if (op == Opcode::kMultiply) {
+      *out = T(1.0f);
+    } else if constexpr (std::is_same_v<T, bool>) {
+      *out = op == Opcode::kAnd || op == Opcode::kMinimum;
+    } else if constexpr (std::is_integral_v<T>) {
+      if (op == Opcode::kAnd) {
+        *out = static_cast<T>(~T(0));
+      } else if (op == Opcode::kMaximum) {
+        *out = std::numeric_limits<T>::lowest();
+      } else if (op == Opcode::kMinimum) {
+        *out = std::numeric_limits<T>::max();
+      } else {
+        ok = false;
+      }
+    } else if constexpr (is_complex_v<T>) {
+      ok = false;
+    } else if (op == Opcode::kMaximum || op == Opcode::kMinimum) {
+      float inf = std::numeric_limits<float>::infinity();
+      *out = T(op == Opcode::kMaximum ? -inf : inf);
+    } else {
+      ok = false;
+    }
+  });
+  if (!ok) return std::nullopt;
+  return lit;
+}
+
+// Pad with zeros, then select the per-lane value wherever a padded mask of
+// ones says "padding".
+ValueOr PadWithLanes(Emitter& e, Value x, Value value, const std::vector<int64_t>& low,
+                     const std::vector<int64_t>& high, const std::vector<int64_t>& interior) {
+  XJIT_TF_ASSIGN_OR_RETURN(Value zero, e.Full(x->shape().dtype, {}, 0.0));
+  XJIT_TF_ASSIGN_OR_RETURN(Value padded, e.Pad(x, zero, low, high, interior));
+  XJIT_TF_ASSIGN_OR_RETURN(Value ones, e.Full(DType::kPred, x->shape().dims, 1.0));
+  XJIT_TF_ASSIGN_OR_RETURN(Value no, e.Full(DType::kPred, {}, 0.0));
+  XJIT_TF_ASSIGN_OR_RETURN(Value mask, e.Pad(ones, no, low, high, interior));
+  XJIT_TF_ASSIGN_OR_RETURN(Value lanes, e.BroadcastInDim(value, padded->shape().dims,
+                                                         std::vector<int64_t>{0}));
+  return e.Select(mask, padded, lanes);
+}
+
 namespace {
 
 std::vector<int64_t> WithBatch(int64_t axis_size, const std::vector<int64_t>& dims) {
@@ -147,19 +200,8 @@ absl::StatusOr<BatchOut> PadB(BatchContext& ctx) {
     XJIT_TF_ASSIGN_OR_RETURN(Value r, AddBatched(ctx, {x, ctx.operands[1]}, a));
     return One(r);
   }
-  // A batched padding value: pad with zeros, then select the per-lane value
-  // wherever a padded mask of ones says "padding".
-  Emitter& e = ctx.e;
-  XJIT_TF_ASSIGN_OR_RETURN(Value zero, e.Full(x->shape().dtype, {}, 0.0));
-  XJIT_TF_ASSIGN_OR_RETURN(Value padded, e.Pad(x, zero, a.edge_padding_low, a.edge_padding_high,
-                                                a.interior_padding));
-  XJIT_TF_ASSIGN_OR_RETURN(Value ones, e.Full(DType::kPred, x->shape().dims, 1.0));
-  XJIT_TF_ASSIGN_OR_RETURN(Value no, e.Full(DType::kPred, {}, 0.0));
-  XJIT_TF_ASSIGN_OR_RETURN(Value mask, e.Pad(ones, no, a.edge_padding_low, a.edge_padding_high,
-                                              a.interior_padding));
-  XJIT_TF_ASSIGN_OR_RETURN(Value value, e.BroadcastInDim(ctx.operands[1], padded->shape().dims,
-                                                         std::vector<int64_t>{0}));
-  XJIT_TF_ASSIGN_OR_RETURN(Value r, e.Select(mask, padded, value));
+  XJIT_TF_ASSIGN_OR_RETURN(Value r, PadWithLanes(ctx.e, x, ctx.operands[1], a.edge_padding_low,
+                                                 a.edge_padding_high, a.interior_padding));
   return One(r);
 }
 
@@ -196,42 +238,6 @@ absl::StatusOr<BatchOut> DotGeneralB(BatchContext& ctx) {
   }
   XJIT_TF_ASSIGN_OR_RETURN(Value r, ctx.e.Transpose(dot, perm));
   return One(r);
-}
-
-// The identity of a reduce body's op for `dtype` (nullopt if it has none here).
-std::optional<Literal> BodyIdentity(Opcode op, DType dtype) {
-  Literal lit{Shape(dtype, {})};
-  bool ok = true;
-  DispatchDType(dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    T* out = lit.mutable_data_as<T>();
-    if (op == Opcode::kAdd || op == Opcode::kOr || op == Opcode::kXor) {
-      *out = T(0.0f);
-    } else if (op == Opcode::kMultiply) {
-      *out = T(1.0f);
-    } else if constexpr (std::is_same_v<T, bool>) {
-      *out = op == Opcode::kAnd || op == Opcode::kMinimum;
-    } else if constexpr (std::is_integral_v<T>) {
-      if (op == Opcode::kAnd) {
-        *out = static_cast<T>(~T(0));
-      } else if (op == Opcode::kMaximum) {
-        *out = std::numeric_limits<T>::lowest();
-      } else if (op == Opcode::kMinimum) {
-        *out = std::numeric_limits<T>::max();
-      } else {
-        ok = false;
-      }
-    } else if constexpr (is_complex_v<T>) {
-      ok = false;
-    } else if (op == Opcode::kMaximum || op == Opcode::kMinimum) {
-      float inf = std::numeric_limits<float>::infinity();
-      *out = T(op == Opcode::kMaximum ? -inf : inf);
-    } else {
-      ok = false;
-    }
-  });
-  if (!ok) return std::nullopt;
-  return lit;
 }
 
 // A batched init value: reduce from the identity of the body's op, then
@@ -314,11 +320,42 @@ absl::StatusOr<BatchOut> BitcastConvertB(BatchContext& ctx) {
   return One(r);
 }
 
+// rng_bit_generator with a batched key: JAX's rule. The first lane's key
+// makes all the lanes' bits ([B] + shape at once); it alone advances, the
+// other keys come back as they were.
+absl::StatusOr<BatchOut> RngBitGeneratorB(BatchContext& ctx) {
+  Emitter& e = ctx.e;
+  Value keys = ctx.operands[0];
+  const Shape& key_shape = ctx.old.operand(0)->shape();
+  const int64_t b = ctx.axis_size;
+  std::vector<int64_t> start(key_shape.rank() + 1, 0), limit = WithBatch(1, key_shape.dims);
+  const std::vector<int64_t> unit(start.size(), 1);
+  XJIT_TF_ASSIGN_OR_RETURN(Value first, e.Slice(keys, start, limit, unit));
+  XJIT_TF_ASSIGN_OR_RETURN(Value key, e.Reshape(first, key_shape.dims));
+  const Shape& bits = ctx.old.shape().tuple_shapes[1];
+  XJIT_TF_ASSIGN_OR_RETURN(
+      Value r, e.builder().AddWithResultType(
+                   Opcode::kRngBitGenerator,
+                   Shape::Tuple({key_shape, Shape(bits.dtype, WithBatch(b, bits.dims))}), {key},
+                   ctx.old.attributes()));
+  XJIT_TF_ASSIGN_OR_RETURN(std::vector<Value> parts, SplitTuple(e.builder(), r));
+  XJIT_TF_ASSIGN_OR_RETURN(Value new_key, e.Reshape(parts[0], limit));
+  start[0] = 1;
+  XJIT_TF_ASSIGN_OR_RETURN(Value rest, e.Slice(keys, start, WithBatch(b, key_shape.dims), unit));
+  ConcatenateAttrs c;
+  c.dimension = 0;
+  XJIT_TF_ASSIGN_OR_RETURN(Value new_keys, e.builder().Add(Opcode::kConcatenate, {new_key, rest}, c));
+  return BatchOut{{new_keys, parts[1]}, {true, true}};
+}
+
 // call, fusion: the body is batched in place (inlined).
 absl::StatusOr<BatchOut> InlineB(BatchContext& ctx) {
   XJIT_TF_ASSIGN_OR_RETURN(std::optional<CustomCall> custom, AsCustomCall(ctx.old));
   if (custom.has_value()) {
     return CustomCallBatch(ctx.e, ctx.old, *custom, ctx.operands, ctx.batched, ctx.axis_size);
+  }
+  if (std::optional<Collective> c = AsCollective(*ctx.old.called_computations()[0])) {
+    return CollectiveBatch(ctx, *c);
   }
   if (IsStopGradient(*ctx.old.called_computations()[0])) {  // keep the marker
     XJIT_TF_ASSIGN_OR_RETURN(Value v, StopGradient(ctx.e, ctx.operands[0]));
@@ -356,9 +393,8 @@ BatchRule BatchRuleFor(Opcode op) {
     case Opcode::kIota:
     case Opcode::kTuple:
     case Opcode::kGetTupleElement:
-    // Not batched yet: a clear "no batching rule" error.
-    case Opcode::kRngBitGenerator:
       return nullptr;
+    case Opcode::kRngBitGenerator: return RngBitGeneratorB;
     case Opcode::kSort: return SortB;
     case Opcode::kMap: return MapB;
     case Opcode::kBitcastConvert: return BitcastConvertB;
@@ -374,6 +410,8 @@ BatchRule BatchRuleFor(Opcode op) {
     case Opcode::kConvolution: return ConvolutionBatch;
     case Opcode::kReduceWindow: return ReduceWindowBatch;
     case Opcode::kSelectAndScatter: return SelectAndScatterBatch;
+    XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)
+      return BatchNormBatch;
   }
   return nullptr;
 }

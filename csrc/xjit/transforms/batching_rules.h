@@ -4,11 +4,13 @@
 // the old type (unbatched).
 #pragma once
 
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "xjit/ir/graph.h"
+#include "xjit/ir/literal.h"
 #include "xjit/transforms/emitter.h"
 #include "xjit/transforms/jvp_rules.h"
 
@@ -36,6 +38,13 @@ using BatchRule = absl::StatusOr<BatchOut> (*)(BatchContext& ctx);
 
 // nullptr: no batching rule yet ("vmap: no batching rule for '<op>' yet").
 BatchRule BatchRuleFor(Opcode op);
+
+// The identity of a reduce body's op for `dtype` (nullopt if it has none here).
+std::optional<Literal> BodyIdentity(Opcode op, DType dtype);
+
+// `x` ([B, ...]) padded like `pad` with a per-lane padding value `value` ([B]).
+ValueOr PadWithLanes(Emitter& e, Value x, Value value, const std::vector<int64_t>& low,
+                     const std::vector<int64_t>& high, const std::vector<int64_t>& interior);
 
 // `x` with `axis_size` copies along a new leading dimension.
 ValueOr BroadcastBatch(Emitter& e, Value x, int64_t axis_size);

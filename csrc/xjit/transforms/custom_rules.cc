@@ -9,6 +9,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "xjit/transforms/batching_rules.h"
+#include "xjit/transforms/collectives.h"
 #include "xjit/transforms/status_macros.h"
 #include "xjit/transforms/stop_gradient.h"
 
@@ -77,7 +78,9 @@ absl::StatusOr<Parts> InlineRule(ComputationBuilder& b, const Computation& comp,
       flags.push_back(dep.contains(o));
     }
     if (instr->opcode() == Opcode::kCall && d &&
-        !IsStopGradient(*instr->called_computations()[0])) {
+        !IsStopGradient(*instr->called_computations()[0]) &&
+        !IsLinearCall(*instr->called_computations()[0]) &&
+        !AsCollective(*instr->called_computations()[0]).has_value()) {
       XJIT_TF_ASSIGN_OR_RETURN(map[instr],
                                InlineRule(b, *instr->called_computations()[0], ops, flags));
       continue;
@@ -137,6 +140,40 @@ absl::StatusOr<JvpOut> CustomJvpOf(JvpContext& ctx, const CustomCall& c) {
   if (k != out.size() || r.primals.size() != np) {
     return BadMarker(*c.f, "has a JVP rule returning the wrong number of values");
   }
+  return r;
+}
+
+// A linear call is linear in its linear args: its tangent is the same call
+// on their tangents (JAX's linear_call JVP).
+absl::StatusOr<JvpOut> LinearCallJvp(JvpContext& ctx, const CustomCall& c) {
+  Parts primals, tangents;
+  bool any = false;
+  for (size_t i = 0; i < ctx.primal_operands.size(); ++i) {
+    int k = static_cast<int>(i);
+    primals.push_back(ctx.x(k));
+    if (static_cast<int64_t>(i) < c.count) {
+      if (ctx.t(k) != nullptr) {
+        return absl::InvalidArgumentError(
+            "linear_call: its residual arguments cannot be differentiated; pass values that "
+            "depend on the differentiated inputs as linear arguments");
+      }
+      tangents.push_back(ctx.x(k));
+      continue;
+    }
+    any = any || ctx.t(k) != nullptr;
+    XJIT_TF_ASSIGN_OR_RETURN(Value t, ctx.TOrZeros(k));
+    tangents.push_back(t);
+  }
+  ComputationBuilder& b = ctx.e.builder();
+  const std::vector<Computation*> callees = {c.f, c.bwd};
+  XJIT_TF_ASSIGN_OR_RETURN(Value p, b.Add(Opcode::kCall, primals, {}, callees));
+  XJIT_TF_ASSIGN_OR_RETURN(Parts pp, Split(b, p));
+  JvpOut r;
+  r.primals = pp;
+  r.tangents.assign(pp.size(), nullptr);
+  if (!any) return r;
+  XJIT_TF_ASSIGN_OR_RETURN(Value t, b.Add(Opcode::kCall, tangents, {}, callees));
+  XJIT_TF_ASSIGN_OR_RETURN(r.tangents, Split(b, t));
   return r;
 }
 
@@ -227,6 +264,10 @@ std::vector<bool> AllTrue(size_t n) { return std::vector<bool>(n, true); }
 
 }  // namespace
 
+bool IsLinearCall(const Computation& f) {
+  return absl::StartsWith(f.name(), kLinearCallPrefix);
+}
+
 absl::StatusOr<std::optional<CustomCall>> AsCustomCall(const Instruction& call) {
   if (call.opcode() != Opcode::kCall || call.called_computations().empty()) return std::nullopt;
   const std::vector<Computation*>& called = call.called_computations();
@@ -243,6 +284,9 @@ absl::StatusOr<std::optional<CustomCall>> AsCustomCall(const Instruction& call) 
     want = 3;
   } else if ((token = Token(f.name(), kCustomLinPrefix))) {
     c.kind = CustomKind::kLin;
+    want = 2;
+  } else if ((token = Token(f.name(), kLinearCallPrefix))) {
+    c.kind = CustomKind::kLinearCall;
     want = 2;
   } else if ((token = Token(f.name(), kCheckpointPrefix))) {
     c.kind = CustomKind::kCheckpoint;
@@ -274,7 +318,10 @@ absl::StatusOr<std::optional<CustomCall>> AsCustomCall(const Instruction& call) 
     c.fwd = called[1];
     c.bwd = called[2];
   }
-  if (c.kind == CustomKind::kLin) c.bwd = called[1];
+  if (c.kind == CustomKind::kLin || c.kind == CustomKind::kLinearCall) c.bwd = called[1];
+  if (c.kind == CustomKind::kLinearCall && !IsLinearCall(*c.bwd)) {
+    return BadMarker(f, "has a transpose whose name lacks the linear_call marker");
+  }
   return c;
 }
 
@@ -297,6 +344,7 @@ absl::StatusOr<JvpOut> CustomCallJvp(JvpContext& ctx, const CustomCall& custom) 
     case CustomKind::kLin:
       return absl::UnimplementedError(
           "jvp: the linearisation of a custom_vjp function cannot be differentiated");
+    case CustomKind::kLinearCall: return LinearCallJvp(ctx, custom);
     case CustomKind::kCheckpoint: {
       // Differentiated in place; under Vjp its primal values are marked for
       // recomputation (transpose.cc) per the policy.
@@ -330,7 +378,10 @@ absl::StatusOr<std::vector<Value>> CustomLinTranspose(Emitter& e, const Instruct
     }
     ops.push_back(ct);
   }
-  XJIT_TF_ASSIGN_OR_RETURN(Parts out, CallParts(e.builder(), custom.bwd, ops));
+  std::vector<Computation*> callees = {custom.bwd};
+  if (custom.kind == CustomKind::kLinearCall) callees.push_back(custom.f);
+  XJIT_TF_ASSIGN_OR_RETURN(Value v, e.builder().Add(Opcode::kCall, ops, {}, callees));
+  XJIT_TF_ASSIGN_OR_RETURN(Parts out, Split(e.builder(), v));
   std::vector<Value> result(residuals.size(), nullptr);
   result.insert(result.end(), out.begin(), out.end());
   if (result.size() != lin.operands().size()) {
@@ -348,7 +399,8 @@ absl::StatusOr<BatchOut> CustomCallBatch(Emitter& e, const Instruction& call,
   callees.push_back(f);
   // Tangents and cotangents are batched like their primals.
   std::vector<bool> arg_float_batched;
-  for (int64_t i = 0; i < c.count && c.kind != CustomKind::kLin; ++i) {
+  const bool linear = c.kind == CustomKind::kLin || c.kind == CustomKind::kLinearCall;
+  for (int64_t i = 0; i < c.count && !linear; ++i) {
     if (IsDifferentiable(operands[i]->shape().dtype)) arg_float_batched.push_back(batched[i]);
   }
   switch (c.kind) {
@@ -374,7 +426,8 @@ absl::StatusOr<BatchOut> CustomCallBatch(Emitter& e, const Instruction& call,
       callees.push_back(bwd);
       break;
     }
-    case CustomKind::kLin: {
+    case CustomKind::kLin:
+    case CustomKind::kLinearCall: {
       std::vector<bool> in(batched.begin(), batched.begin() + c.count);
       std::vector<bool> out(batched.begin() + c.count, batched.end());
       in.resize(c.bwd->parameters().size(), true);

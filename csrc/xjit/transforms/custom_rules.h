@@ -20,6 +20,14 @@
 //                           (residuals..., arg tangents...), r residuals;
 //                           callees (zeros, bwd). Its transpose calls bwd;
 //                           it is never run forward.
+//   xjit_linear_call_<r>_*  jax.custom_derivatives.linear_call: callees (f,
+//                           t), both named with this prefix; operands
+//                           (residuals..., linear args...), r residuals.
+//                           f: the linear function run forward; t: its
+//                           transpose, (residuals..., cotangents of f's
+//                           results...) -> (cotangents of the linear args...).
+//                           Its JVP is itself on the tangents (residuals get
+//                           none); its transpose is the call (t, f).
 //   xjit_checkpoint_<p>_*   callee f; <p> the policy (nothing, everything,
 //                           dots, dotsnobatch): under Vjp, f's primal values
 //                           that the policy does not save are recomputed in
@@ -42,19 +50,23 @@ namespace xjit::transforms {
 inline constexpr absl::string_view kCustomJvpPrefix = "xjit_custom_jvp_";
 inline constexpr absl::string_view kCustomVjpPrefix = "xjit_custom_vjp_";
 inline constexpr absl::string_view kCustomLinPrefix = "xjit_custom_lin_";
+inline constexpr absl::string_view kLinearCallPrefix = "xjit_linear_call_";
 inline constexpr absl::string_view kCheckpointPrefix = "xjit_checkpoint_";
 
-enum class CustomKind { kJvp, kVjp, kLin, kCheckpoint };
+enum class CustomKind { kJvp, kVjp, kLin, kLinearCall, kCheckpoint };
 
 struct CustomCall {
   CustomKind kind;
-  int64_t count = 0;  // jvp/vjp: explicit arguments; lin: residuals
+  int64_t count = 0;  // jvp/vjp: explicit arguments; lin, linear_call: residuals
   RematPolicy policy = RematPolicy::kNothingSaveable;
   Computation* f = nullptr;    // the function (or lin's zeros)
   Computation* rule = nullptr;  // custom_jvp's rule
   Computation* fwd = nullptr;   // custom_vjp's forward
-  Computation* bwd = nullptr;   // custom_vjp's and lin's backward
+  Computation* bwd = nullptr;   // custom_vjp's and lin's backward; linear_call's t
 };
+
+// Whether a call of `f` is a linear_call (kept whole by rules, transposed by t).
+bool IsLinearCall(const Computation& f);
 
 // The marker `call` is, if it is one (nullopt for a plain call); an error
 // for a marked call whose callees do not fit the convention above.
@@ -67,8 +79,9 @@ bool RematSaves(RematPolicy policy, const Instruction& instr);
 absl::StatusOr<JvpOut> CustomCallJvp(JvpContext& ctx, const CustomCall& custom);
 
 // The transpose of a custom_lin call: bwd applied to its residuals and the
-// cotangents of its results (`cts`, one per result, null = zero). Returns
-// one cotangent per operand (null for the residuals).
+// cotangents of its results (`cts`, one per result, null = zero); of a
+// linear_call: the linear_call (t, f) on them. Returns one cotangent per
+// operand (null for the residuals).
 absl::StatusOr<std::vector<Value>> CustomLinTranspose(Emitter& e, const Instruction& lin,
                                                       const CustomCall& custom,
                                                       const std::vector<Value>& residuals,

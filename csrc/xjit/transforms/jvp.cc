@@ -131,7 +131,9 @@ absl::StatusOr<std::pair<Parts, Parts>> JvpDriver::Run(const Computation& source
       }
       return out.status();
     }
-    primal[&old] = JvpRuleInlines(op) ? out->primals : ctx.results;
+    // A rule may replace the cloned primal (one op computing both, as the
+    // JVP of a general reduce_window); the unused clone is dead code then.
+    primal[&old] = JvpRuleInlines(op) || !out->primals.empty() ? out->primals : ctx.results;
     // Integer parts never carry a tangent, whatever the rule built.
     Parts& parts = primal[&old];
     for (size_t p = 0; p < parts.size() && p < out->tangents.size(); ++p) {

@@ -12,8 +12,11 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "xjit/transforms/batch_norm_rules.h"
 #include "xjit/transforms/custom_rules.h"
 #include "xjit/transforms/indexing_rules.h"
+#include "xjit/transforms/collectives.h"
+#include "xjit/transforms/region_jvp.h"
 #include "xjit/transforms/status_macros.h"
 #include "xjit/transforms/window_rules.h"
 #include "xjit/transforms/stop_gradient.h"
@@ -549,6 +552,7 @@ absl::StatusOr<JvpOut> InlineJvp(JvpContext& ctx) {
   const Computation& callee = *ctx.old.called_computations()[0];
   XJIT_TF_ASSIGN_OR_RETURN(std::optional<CustomCall> custom, AsCustomCall(ctx.old));
   if (custom.has_value()) return CustomCallJvp(ctx, *custom);
+  if (std::optional<Collective> c = AsCollective(callee)) return CollectiveJvp(ctx, *c);
   if (IsStopGradient(callee)) {  // the identity, with a zero tangent
     XJIT_TF_ASSIGN_OR_RETURN(Value v, CloneOnto(ctx.e.builder(), ctx.old, {ctx.x(0)}));
     return JvpOut{{v}, {nullptr}};
@@ -572,12 +576,10 @@ JvpRule JvpRuleFor(Opcode op) {
     case Opcode::kParameter:  // bound by the driver
     case Opcode::kTuple:
     case Opcode::kGetTupleElement:
-    // No rule: rng_bit_generator's results are integers (never asked); map
-    // and a float-to-float bitcast are not differentiable here yet.
+    // No rule: rng_bit_generator's results are integers (never asked).
     case Opcode::kRngBitGenerator:
-    case Opcode::kMap:
-    case Opcode::kBitcastConvert:
       return nullptr;
+    case Opcode::kMap: return MapJvp;
     case Opcode::kReducePrecision: return ReducePrecisionJvp;
     case Opcode::kSort: return SortJvp;
     case Opcode::kGather: return GatherJvp;
@@ -608,6 +610,8 @@ JvpRule JvpRuleFor(Opcode op) {
     case Opcode::kShiftRightArithmetic:
     case Opcode::kShiftRightLogical:
     case Opcode::kCompare:
+    // A float-to-float bitcast has a zero tangent, as in JAX (defjvp_zero).
+    case Opcode::kBitcastConvert:
       return ZeroTangent;
     case Opcode::kAbs: return AbsJvp;
     case Opcode::kCbrt: return CbrtJvp;
@@ -656,6 +660,9 @@ JvpRule JvpRuleFor(Opcode op) {
     case Opcode::kConvolution: return ConvolutionJvp;
     case Opcode::kReduceWindow: return ReduceWindowJvp;
     case Opcode::kSelectAndScatter: return SelectAndScatterJvp;
+    case Opcode::kBatchNormInference: return BatchNormInferenceJvp;
+    case Opcode::kBatchNormTraining: return BatchNormTrainingJvp;
+    case Opcode::kBatchNormGrad: return BatchNormGradJvp;
   }
   return nullptr;
 }

@@ -44,7 +44,7 @@ struct JvpContext {
 
 // Tangent parts of the result (and, for inlining ops, the primal parts).
 struct JvpOut {
-  Parts primals;   // set only by inlining rules
+  Parts primals;   // set by inlining rules; others may set it to replace the clone
   Parts tangents;  // one per result part; null = symbolic zero
 };
 using JvpRule = absl::StatusOr<JvpOut> (*)(JvpContext& ctx);

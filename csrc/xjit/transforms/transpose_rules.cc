@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "xjit/transforms/custom_rules.h"
 #include "xjit/transforms/indexing_rules.h"
+#include "xjit/transforms/collectives.h"
 #include "xjit/transforms/status_macros.h"
 #include "xjit/transforms/window_rules.h"
 
@@ -327,17 +328,22 @@ absl::StatusOr<Cts> ReduceT(TransposeContext& ctx) {
   return Cts{v, nullptr};
 }
 
-// Only a custom_vjp's linearisation is a linear call (other calls are
-// inlined by the JVP): its transpose is the user's bwd rule.
+// Only a custom_vjp's linearisation and a linear_call are linear calls
+// (other calls are inlined by the JVP): their transpose is the user's rule.
 absl::StatusOr<Cts> CallT(TransposeContext& ctx) {
+  if (std::optional<Collective> c = AsCollective(*ctx.old.called_computations()[0])) {
+    return CollectiveTranspose(ctx.e, ctx.old, *c, ctx.ct);
+  }
   XJIT_TF_ASSIGN_OR_RETURN(std::optional<CustomCall> custom, AsCustomCall(ctx.old));
-  if (!custom.has_value() || custom->kind != CustomKind::kLin) {
+  if (!custom.has_value() ||
+      (custom->kind != CustomKind::kLin && custom->kind != CustomKind::kLinearCall)) {
     return absl::UnimplementedError("vjp: no transpose rule for 'call' yet");
   }
   std::vector<Value> residuals;
   for (int64_t i = 0; i < custom->count; ++i) {
     if (ctx.linear[i]) {
-      return absl::InternalError("vjp: a custom_vjp residual depends on a tangent");
+      return absl::InvalidArgumentError(
+          "vjp: a residual of a custom_vjp or linear_call depends on a tangent");
     }
     residuals.push_back(ctx.primal[i]);
   }
@@ -416,6 +422,7 @@ TransposeRule TransposeRuleFor(Opcode op) {
     case Opcode::kSort: case Opcode::kMap:
     case Opcode::kBitcastConvert:
     case Opcode::kWhile:
+    XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)  // not linear in any operand
       return nullptr;
     case Opcode::kReducePrecision: return ReducePrecisionT;
     case Opcode::kGather: return GatherT;

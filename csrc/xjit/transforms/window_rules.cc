@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "xjit/ir/dtype_dispatch.h"
 #include "xjit/ir/window_attrs.h"
+#include "xjit/transforms/region_jvp.h"
 #include "xjit/transforms/status_macros.h"
 
 namespace xjit::transforms {
@@ -288,9 +289,7 @@ absl::StatusOr<JvpOut> ReduceWindowJvp(JvpContext& ctx) {
     // The chooser of a max/min pooling JVP (operand, tangent): both results
     // are gathered at the chosen positions, so their tangents are too.
     std::optional<ComparisonDirection> dir = ChooserDirection(*ctx.old.called_computations()[0]);
-    if (!dir.has_value()) {
-      return absl::UnimplementedError("jvp: no JVP rule for a variadic 'reduce_window' yet");
-    }
+    if (!dir.has_value()) return GeneralReduceWindowJvp(ctx);
     JvpOut out;
     for (int i = 0; i < 2; ++i) {
       Value t = nullptr;
@@ -302,9 +301,7 @@ absl::StatusOr<JvpOut> ReduceWindowJvp(JvpContext& ctx) {
     }
     return out;
   }
-  if (ctx.primal_operands.size() != 2) {
-    return absl::UnimplementedError("jvp: no JVP rule for a variadic 'reduce_window' yet");
-  }
+  if (ctx.primal_operands.size() != 2) return GeneralReduceWindowJvp(ctx);
   std::optional<Opcode> op = ReduceBodyOp(*ctx.old.called_computations()[0]);
   if (op == Opcode::kAdd) {  // linear in (operand, init value)
     if (ctx.t(0) == nullptr && ctx.t(1) == nullptr) return OneTangent(nullptr);
@@ -322,8 +319,7 @@ absl::StatusOr<JvpOut> ReduceWindowJvp(JvpContext& ctx) {
                                                       ctx.old.attrs<ReduceWindowAttrs>(), dir));
     return OneTangent(t);
   }
-  return absl::UnimplementedError(
-      "jvp: no JVP rule for 'reduce_window' with a body other than add, max or min yet");
+  return GeneralReduceWindowJvp(ctx);
 }
 
 absl::StatusOr<JvpOut> SelectAndScatterJvp(JvpContext& ctx) {
@@ -614,13 +610,60 @@ void PrependUnitWindow(A& a) {
 
 }  // namespace
 
+// A batched init value, for a body of one add, multiply, max, min, and, or,
+// xor (JAX has no rule at all): the padding and base-dilation holes, which
+// hold the init value, are made explicit with each lane's value; the windows
+// then reduce from the op's identity, and each lane's init is combined with
+// its results once.
+absl::StatusOr<BatchOut> ReduceWindowBatchedInit(BatchContext& ctx) {
+  std::optional<Opcode> op = ReduceBodyOp(*ctx.old.called_computations()[0]);
+  std::optional<Literal> identity;
+  if (ctx.operands.size() == 2 && op.has_value()) {
+    identity = BodyIdentity(*op, ctx.old.operand(1)->shape().dtype);
+  }
+  if (!identity.has_value()) {
+    return absl::UnimplementedError(
+        "reduce_window batching is not implemented for initial values with a body other than "
+        "one add, multiply, max, min, and, or, xor");
+  }
+  Emitter& e = ctx.e;
+  const ReduceWindowAttrs& old = ctx.old.attrs<ReduceWindowAttrs>();
+  const int64_t rank = ctx.old.operand(0)->shape().rank();
+  XJIT_TF_ASSIGN_OR_RETURN(Pairs padding, Padding(old.padding, rank));
+  std::vector<int64_t> lo = {0}, hi = {0}, interior = {0};
+  bool pads = false;
+  for (int64_t d = 0; d < rank; ++d) {
+    lo.push_back(padding[d].first);
+    hi.push_back(padding[d].second);
+    interior.push_back(old.base_dilations[d] - 1);
+    pads = pads || lo.back() != 0 || hi.back() != 0 || interior.back() != 0;
+  }
+  XJIT_TF_ASSIGN_OR_RETURN(Value x, ctx.Batched(0));
+  Value init = ctx.operands[1];
+  if (pads) {
+    XJIT_TF_ASSIGN_OR_RETURN(x, PadWithLanes(e, x, init, lo, hi, interior));
+  }
+  ReduceWindowAttrs a;
+  a.window_dimensions = old.window_dimensions;
+  a.window_strides = old.window_strides;
+  a.padding = PaddingLiteral(Pairs(rank, {0, 0}));
+  PrependUnitWindow(a);
+  a.base_dilations.assign(rank + 1, 1);
+  a.window_dilations = old.window_dilations;
+  a.window_dilations.insert(a.window_dilations.begin(), 1);
+  Value identity_value = e.builder().Constant(*std::move(identity));
+  XJIT_TF_ASSIGN_OR_RETURN(Value r, e.builder().Add(Opcode::kReduceWindow, {x, identity_value}, a,
+                                                    ctx.old.called_computations()));
+  XJIT_TF_ASSIGN_OR_RETURN(Value lanes,
+                           e.BroadcastInDim(init, r->shape().dims, std::vector<int64_t>{0}));
+  XJIT_TF_ASSIGN_OR_RETURN(Value out, e.Binary(*op, lanes, r));
+  return BatchOut{{out}, {true}};
+}
+
 absl::StatusOr<BatchOut> ReduceWindowBatch(BatchContext& ctx) {
   const size_t n = ctx.operands.size() / 2;
   for (size_t i = n; i < ctx.operands.size(); ++i) {
-    if (ctx.batched[i]) {
-      return absl::UnimplementedError(
-          "vmap: no batching rule for 'reduce_window' with a batched init value yet");
-    }
+    if (ctx.batched[i]) return ReduceWindowBatchedInit(ctx);
   }
   std::vector<Value> ops;
   for (size_t i = 0; i < ctx.operands.size(); ++i) {

@@ -24,7 +24,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from xjit import _xjit
-from xjit._src import core, dispatch, tracing
+from xjit._src import axis_env, core, dispatch, tracing
 from xjit._src.traceback_util import api_boundary
 
 #: JAX's float0: the tangent type of integer and boolean values.
@@ -568,8 +568,9 @@ def vmap(fun: Callable, in_axes=0, out_axes=0, axis_name=None, axis_size=None,
     """Vectorise ``fun`` over the axes ``in_axes`` of its arguments.
 
     ``in_axes``/``out_axes``: an int, None (not mapped) or a pytree prefix of
-    the arguments/outputs. ``axis_name`` is accepted (collectives are not
-    supported). Keyword arguments are mapped over axis 0.
+    the arguments/outputs. ``axis_name`` names the axis for the collectives
+    of ``lax`` (``psum``, ``pmean``, ``pmax``, ``pmin``, ``axis_index``).
+    Keyword arguments are mapped over axis 0.
 
     Example:
         >>> vmap(lambda x, y: x @ y, in_axes=(0, None))(np.ones((3, 2), np.float32),
@@ -627,9 +628,10 @@ def vmap(fun: Callable, in_axes=0, out_axes=0, axis_name=None, axis_size=None,
             a, kw = treedef.unflatten(full)
             return fun(*a, **kw)
 
-        traced = _trace(fun_of_mapped, avals,
-                        _xjit.tree_flatten((tuple(range(len(avals))), {}))[1], _fun_name(fun),
-                        [None] * len(avals))
+        with axis_env.bound_axis(axis_name, size) as axis_id:
+            traced = _trace(fun_of_mapped, avals,
+                            _xjit.tree_flatten((tuple(range(len(avals))), {}))[1],
+                            _fun_name(fun), [None] * len(avals))
         out_example = traced.out_treedef.unflatten(list(range(len(traced.out_avals))))
         oaxes = _prefix_axes(out_axes, out_example, "out_axes")
         flat_out = []
@@ -643,7 +645,7 @@ def vmap(fun: Callable, in_axes=0, out_axes=0, axis_name=None, axis_size=None,
                 flat_out.append(ax % (a.ndim + 1))
         try:
             comp = traced.mb.vmap(traced.computation, flat_axes + [-1] * len(traced.captures),
-                                  size, flat_out, traced.unique("vmap"))
+                                  size, flat_out, traced.unique("vmap"), axis_id)
         except TypeError as e:
             if "out_axes is None" in str(e):   # JAX raises ValueError
                 raise ValueError(str(e)) from None

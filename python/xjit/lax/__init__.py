@@ -11,6 +11,9 @@ from xjit._src.lax.convolution import (
     ConvDimensionNumbers, conv, conv_dimension_numbers, conv_general_dilated,
     conv_general_permutations, conv_transpose, conv_with_general_padding, padtype_to_pads)
 from xjit._src.lax.control_flow import cond, select_n, switch, while_loop
+from xjit._src.lax.custom_root import custom_root
+from xjit._src.lax.custom_linear_solve import custom_linear_solve
+from xjit._src.lax.parallel import axis_index, pmax, pmean, pmin, psum
 from xjit._src.lax.loops import associative_scan, fori_loop, map, scan  # noqa: A004
 from xjit._src.lax.cumulative import cumlogsumexp, cummax, cummin, cumprod, cumsum
 from xjit._src.lax.elementwise import (
@@ -22,6 +25,8 @@ from xjit._src.lax.elementwise import (
     shift_left, shift_right_arithmetic, shift_right_logical, sign, sin, sinh, sqrt, square,
     sub, tan, tanh, xor)
 from xjit._src.lax.bits import bitcast_convert_type, reduce_precision
+from xjit._src.lax.normalization import (
+    batch_norm_grad, batch_norm_inference, batch_norm_training)
 from xjit._src.lax.linalg import dot, dot_general
 from xjit._src.lax.rng import RandomAlgorithm, rng_bit_generator  # noqa: F401
 from xjit._src.lax.reductions import (

@@ -57,6 +57,9 @@ from xjit._src.numpy.roll import roll  # noqa: F401
 from xjit._src.numpy.selection import select, piecewise  # noqa: F401
 from xjit._src.numpy.differences import diff, gradient  # noqa: F401
 from xjit._src.numpy.convolution import convolve, correlate  # noqa: F401
+from xjit._src.numpy.histograms import (  # noqa: F401
+    bincount, digitize, histogram, histogram2d, histogram_bin_edges, histogramdd)
+from xjit._src.numpy.index_tricks import ravel_multi_index, unravel_index  # noqa: F401
 
 # numpy's abstract scalar hierarchy, for issubdtype.
 from numpy import (  # noqa: F401

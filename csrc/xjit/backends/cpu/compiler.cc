@@ -12,10 +12,12 @@
 #include "absl/strings/str_cat.h"
 #include "dnnl.hpp"
 #include "xjit/backends/cpu/control_flow.h"
+#include "xjit/backends/cpu/batch_norm.h"
 #include "xjit/backends/cpu/convolution.h"
 #include "xjit/backends/cpu/data_movement.h"
 #include "xjit/backends/cpu/donation.h"
 #include "xjit/backends/cpu/elementwise.h"
+#include "xjit/backends/cpu/epilogue.h"
 #include "xjit/backends/cpu/fusion.h"
 #include "xjit/backends/cpu/gather.h"
 #include "xjit/backends/cpu/map.h"
@@ -31,6 +33,7 @@
 #include "xjit/passes/elementwise_fusion.h"
 #include "xjit/passes/pipeline.h"
 #include "xjit/passes/region_module.h"
+#include "xjit/ir/users.h"
 #include "xjit/runtime/backend.h"
 #include "xjit/runtime/host_platform.h"
 
@@ -77,12 +80,17 @@ class Lowering : public LoweringContext {
     return std::vector<SlotId>(l.begin(), l.end());
   }
   std::vector<Slot> MakeSlots() const;
+  void PlanEpilogues(const Computation& entry);
 
   std::optional<BufferAssignment> assignment_;  // slot ids are buffer ids
   const Instruction* current_ = nullptr;
   std::vector<Literal> constants_;
   absl::flat_hash_map<BufferId, int64_t> constant_of_;
   ThunkList thunks_;
+  // Convolutions that apply their consumers' bias/ReLU (epilogue.h), and the
+  // absorbed consumers, which the convolution computes into its own buffer.
+  absl::flat_hash_map<const Instruction*, Epilogue> epilogue_of_;
+  absl::flat_hash_map<const Instruction*, const Instruction*> computed_by_;
   int64_t work_ = 0;  // EstimateInstructionWork summed over the thunks
 };
 
@@ -101,6 +109,7 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
     if (instr.shape().is_tuple && !HasMultipleResults(op)) return Unsupported(instr, "a tuple result");
     return absl::OkStatus();
   };
+  if (computed_by_.contains(&instr)) return absl::OkStatus();  // in its producer's thunk
   absl::StatusOr<std::unique_ptr<Thunk>> thunk;
   int64_t work = EstimateInstructionWork(instr);
   switch (op) {
@@ -173,7 +182,16 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
       break;
     case Opcode::kConvolution:
       if (absl::Status s = array_operands(); !s.ok()) return s;
-      thunk = MakeConvolutionThunk(instr, in[0], in[1], out[0], *this);
+      if (auto it = epilogue_of_.find(&instr); it != epilogue_of_.end()) {
+        std::vector<SlotId> step_inputs;
+        for (const EpilogueStep& s : it->second.steps) {
+          step_inputs.push_back(s.operand != nullptr ? Leaves(*s.operand)[0] : SlotId{-1});
+        }
+        thunk = MakeConvolutionThunk(instr, in[0], in[1], out[0], *this, &it->second,
+                                     step_inputs);
+      } else {
+        thunk = MakeConvolutionThunk(instr, in[0], in[1], out[0], *this);
+      }
       break;
     case Opcode::kReduceWindow:
       if (absl::Status s = array_operands(); !s.ok()) return s;
@@ -182,6 +200,10 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
     case Opcode::kSelectAndScatter:
       if (absl::Status s = array_operands(); !s.ok()) return s;
       thunk = MakeSelectAndScatterThunk(instr, in, out[0], *this);
+      break;
+    XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)
+      if (absl::Status s = array_operands(); !s.ok()) return s;
+      thunk = MakeBatchNormThunk(instr, in, out, *this);
       break;
     case Opcode::kBitcastConvert:  // the same little-endian bytes, retyped
       if (absl::Status s = array_operands(); !s.ok()) return s;
@@ -211,6 +233,35 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
   return absl::OkStatus();
 }
 
+// Each convolution whose consumers form an epilogue absorbs them, when the
+// values the steps read are computed before it.
+void Lowering::PlanEpilogues(const Computation& entry) {
+  Users users(entry);
+  absl::flat_hash_map<const Instruction*, int64_t> position;
+  for (const auto& instr : entry.instructions()) {
+    position[instr.get()] = static_cast<int64_t>(position.size());
+  }
+  for (const auto& instr : entry.instructions()) {
+    if (instr->opcode() != Opcode::kConvolution) continue;
+    const int64_t feature =
+        instr->attrs<ConvolutionAttrs>().dimension_numbers.output_feature_dimension;
+    std::optional<Epilogue> e = MatchEpilogue(*instr, feature, users);
+    if (!e) continue;
+    bool ready = true;
+    for (const EpilogueStep& s : e->steps) {
+      if (s.operand == nullptr) continue;
+      const Instruction* v = s.operand;  // a reshape has no step: where its bytes come from
+      while (v->opcode() == Opcode::kReshape) v = v->operand(0);
+      auto it = position.find(v);
+      ready = ready && it != position.end() && it->second < position[instr.get()] &&
+              !s.operand->shape().is_tuple;
+    }
+    if (!ready) continue;
+    for (const Instruction* a : e->absorbed) computed_by_[a] = instr.get();
+    epilogue_of_[instr.get()] = *std::move(e);
+  }
+}
+
 std::vector<Slot> Lowering::MakeSlots() const {
   std::vector<Slot> slots;
   const std::vector<LogicalBuffer>& buffers = assignment_->buffers();
@@ -235,7 +286,12 @@ absl::StatusOr<std::unique_ptr<CpuProgram>> Lowering::Lower(const Module& module
   auto prepared = RunPasses(module);
   if (!prepared.ok()) return prepared.status();
   const Computation& entry = *(*prepared)->entry();
+  PlanEpilogues(entry);
   BufferAssignmentOptions options;
+  options.computed_by = [this](const Instruction& instr) -> const Instruction* {
+    auto it = computed_by_.find(&instr);
+    return it == computed_by_.end() ? nullptr : it->second;
+  };
   // iota is evaluated at compile time: the program owns it like a constant.
   options.is_constant = [](const Instruction& instr) {
     return instr.opcode() == Opcode::kConstant || instr.opcode() == Opcode::kIota;

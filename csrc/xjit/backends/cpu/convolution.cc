@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "dnnl.hpp"
+#include "xjit/backends/cpu/isa_clones.h"
 #include "xjit/backends/cpu/onednn.h"
 #include "xjit/backends/cpu/parallel.h"
 #include "xjit/backends/cpu/scalar_ops.h"
@@ -129,7 +130,8 @@ struct OneDnnConv {
   dnnl::primitive primitive;
   dnnl::stream stream;
   OneDnnArg src, weights, dst;
-  mutable dnnl::memory scratchpad;
+  mutable dnnl::memory scratchpad, bias;  // bias: the epilogue's, when it has one
+  SlotId bias_slot = -1;
   int64_t scratchpad_bytes = 0;      // oneDNN's scratchpad, in our arena (scratchpad_mode::user)
   SlotId scratchpad_slot = -1;
   bool flip = false;                 // weights flipped along the spatial dims into scratch first
@@ -158,7 +160,19 @@ void FlipCopy(const std::vector<int64_t>& dims, const std::vector<bool>& flip, i
   }
 }
 
-std::unique_ptr<OneDnnConv> TryOneDnn(const Instruction& instr) {
+// A ReLU step, max(x, +0) as the graph's maximum computes it (NaN stays NaN,
+// -0 and negatives become +0), in place. Not a oneDNN post-op: its relu and
+// clip post-ops compute max with vmaxps, which turns NaN into 0.
+XJIT_ISA_CLONES void ReluRun(float* x, int64_t n) {
+#pragma omp simd
+  for (int64_t i = 0; i < n; ++i) x[i] = Maximum::Apply(x[i], 0.f);
+}
+
+void ReluInPlace(float* x, int64_t n) {
+  ParallelFor(n, 1 << 14, n, [&](int64_t begin, int64_t end) { ReluRun(x + begin, end - begin); });
+}
+
+std::unique_ptr<OneDnnConv> TryOneDnn(const Instruction& instr, const Epilogue* epilogue) {
   const ConvolutionAttrs& a = instr.attrs<ConvolutionAttrs>();
   const ConvDimensionNumbers& d = a.dimension_numbers;
   const Shape& l = instr.operand(0)->shape();
@@ -235,6 +249,13 @@ std::unique_ptr<OneDnnConv> TryOneDnn(const Instruction& instr) {
     // own (library mode) is not safe across the threads our work queues run on.
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    // A bias step (first, by MatchEpilogue) is the primitive's bias argument:
+    // added to the f32 accumulator once, as the graph's add does.
+    const bool has_bias = epilogue != nullptr && !epilogue->steps.empty() &&
+                          epilogue->steps[0].kind == EpilogueStep::Kind::kBias;
+    const dnnl::memory::desc bias_md =
+        has_bias ? dnnl::memory::desc({kout}, dt, dnnl::memory::format_tag::a)
+                 : dnnl::memory::desc();
     struct Made {
       dnnl::primitive primitive;
       dnnl::memory::desc src, weights, dst, scratch;
@@ -247,13 +268,13 @@ std::unique_ptr<OneDnnConv> TryOneDnn(const Instruction& instr) {
         if (lhs_dilated) {
           dnnl::deconvolution_forward::primitive_desc pd(
               eng, dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct, s,
-              w, d, strides, dilates, pad_l, pad_r, attr);
+              w, bias_md, d, strides, dilates, pad_l, pad_r, attr);
           m = {dnnl::deconvolution_forward(pd), pd.src_desc(), pd.weights_desc(), pd.dst_desc(),
                pd.scratchpad_desc(), pd.impl_info_str()};
         } else {
           dnnl::convolution_forward::primitive_desc pd(
               eng, dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, s, w,
-              d, strides, dilates, pad_l, pad_r, attr);
+              bias_md, d, strides, dilates, pad_l, pad_r, attr);
           m = {dnnl::convolution_forward(pd), pd.src_desc(), pd.weights_desc(), pd.dst_desc(),
                pd.scratchpad_desc(), pd.impl_info_str()};
         }
@@ -283,6 +304,7 @@ std::unique_ptr<OneDnnConv> TryOneDnn(const Instruction& instr) {
     conv->scratchpad_bytes = static_cast<int64_t>(made->scratch.get_size());
     conv->scratchpad = dnnl::memory(made->scratch, eng, DNNL_MEMORY_NONE);
     conv->stream = dnnl::stream(eng);
+    if (has_bias) conv->bias = dnnl::memory(bias_md, eng, DNNL_MEMORY_NONE);
     auto arg = [&](OneDnnArg& a, const dnnl::memory::desc& user, const dnnl::memory::desc& want,
                    bool to_user) {
       a.user = dnnl::memory(user, eng, DNNL_MEMORY_NONE);
@@ -336,6 +358,10 @@ class ConvolutionThunk : public Thunk {
       dst.user.set_data_handle(out);
       if (dst.reorder) dst.internal.set_data_handle(buffers[dst.slot]);
       args[DNNL_ARG_DST] = dst.reorder ? dst.internal : dst.user;
+      if (onednn_->bias_slot >= 0) {
+        onednn_->bias.set_data_handle(buffers[onednn_->bias_slot]);
+        args[DNNL_ARG_BIAS] = onednn_->bias;
+      }
       if (onednn_->scratchpad_bytes > 0) {
         onednn_->scratchpad.set_data_handle(buffers[onednn_->scratchpad_slot]);
         args[DNNL_ARG_SCRATCHPAD] = onednn_->scratchpad;
@@ -343,9 +369,18 @@ class ConvolutionThunk : public Thunk {
       onednn_->primitive.execute(onednn_->stream, args);
       if (dst.reorder) dst.reorder->execute(onednn_->stream, dst.internal, dst.user);
       onednn_->stream.wait();
+      ApplySteps(buffers, static_cast<float*>(out), onednn_->bias_slot >= 0);
       return;
     }
     direct_(g_, lhs, rhs, out);
+    ApplySteps(buffers, static_cast<float*>(out), false);
+  }
+
+  // The epilogue's steps (float32: MatchEpilogue's only type) that the kernel
+  // leaves to ApplySteps.
+  void UseEpilogue(std::vector<EpilogueStep::Kind> steps, std::vector<SlotId> inputs) {
+    steps_ = std::move(steps);
+    step_inputs_ = std::move(inputs);
   }
 
  private:
@@ -354,15 +389,37 @@ class ConvolutionThunk : public Thunk {
   DirectKernel direct_;
   std::unique_ptr<OneDnnConv> onednn_;
   int64_t width_, out_bytes_;
+  std::vector<EpilogueStep::Kind> steps_;
+  std::vector<SlotId> step_inputs_;
+
+  // `bias_done`: oneDNN added the bias (the first step) already.
+  void ApplySteps(void* const* buffers, float* out, bool bias_done) const {
+    const int64_t fd = g_.d.output_feature_dimension;
+    const int64_t stride = g_.os[fd], features = g_.out_dims[fd];
+    for (size_t k = bias_done ? 1 : 0; k < steps_.size(); ++k) {
+      if (steps_[k] == EpilogueStep::Kind::kRelu) {
+        ReluInPlace(out, g_.out_count);
+        continue;
+      }
+      const float* bias = static_cast<const float*>(buffers[step_inputs_[k]]);
+      for (int64_t o = 0; o < g_.out_count; ++o) out[o] += bias[o / stride % features];
+    }
+  }
 };
 
 }  // namespace
 
-bool ConvolutionUsesOneDnn(const Instruction& instr) { return TryOneDnn(instr) != nullptr; }
+bool ConvolutionUsesOneDnn(const Instruction& instr) {
+  return TryOneDnn(instr, nullptr) != nullptr;
+}
 
-absl::StatusOr<std::unique_ptr<Thunk>> MakeConvolutionThunk(const Instruction& instr, SlotId lhs,
-                                                            SlotId rhs, SlotId output,
-                                                            LoweringContext& ctx) {
+absl::StatusOr<std::unique_ptr<Thunk>> MakeConvolutionThunk(
+    const Instruction& instr, SlotId lhs, SlotId rhs, SlotId output, LoweringContext& ctx,
+    const Epilogue* epilogue, std::vector<SlotId> step_inputs) {
+  if (epilogue != nullptr && (instr.shape().dtype != DType::kF32 ||
+                              step_inputs.size() != epilogue->steps.size())) {
+    return absl::InternalError("convolution: an epilogue the cpu lowering cannot apply");
+  }
   const Shape& l = instr.operand(0)->shape();
   if (instr.operand(1)->shape().dtype != l.dtype || instr.shape().dtype != l.dtype) {
     return absl::UnimplementedError(absl::StrCat(
@@ -370,7 +427,12 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeConvolutionThunk(const Instruction& i
         instr.operand(1)->shape().ToString(), " -> ", instr.shape().ToString()));
   }
   ConvGeometry g = MakeGeometry(instr);
-  std::unique_ptr<OneDnnConv> onednn = TryOneDnn(instr);
+  std::unique_ptr<OneDnnConv> onednn = TryOneDnn(instr, epilogue);
+  if (onednn && epilogue != nullptr) {
+    for (size_t k = 0; k < epilogue->steps.size(); ++k) {
+      if (epilogue->steps[k].kind == EpilogueStep::Kind::kBias) onednn->bias_slot = step_inputs[k];
+    }
+  }
   if (onednn && onednn->flip) onednn->flipped = ctx.NewScratch(instr.operand(1)->shape().byte_size());
   if (onednn && onednn->scratchpad_bytes > 0) {
     onednn->scratchpad_slot = ctx.NewScratch(onednn->scratchpad_bytes);
@@ -387,9 +449,15 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeConvolutionThunk(const Instruction& i
                            static_cast<T*>(o));
     };
   });
-  return std::unique_ptr<Thunk>(new ConvolutionThunk(lhs, rhs, output, std::move(g), direct,
-                                                     std::move(onednn), ByteWidth(l.dtype),
-                                                     instr.shape().byte_size()));
+  auto thunk = std::make_unique<ConvolutionThunk>(lhs, rhs, output, std::move(g), direct,
+                                                  std::move(onednn), ByteWidth(l.dtype),
+                                                  instr.shape().byte_size());
+  if (epilogue != nullptr) {
+    std::vector<EpilogueStep::Kind> kinds;
+    for (const EpilogueStep& s : epilogue->steps) kinds.push_back(s.kind);
+    thunk->UseEpilogue(std::move(kinds), std::move(step_inputs));
+  }
+  return std::unique_ptr<Thunk>(std::move(thunk));
 }
 
 }  // namespace xjit::cpu

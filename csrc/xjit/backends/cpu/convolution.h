@@ -9,16 +9,22 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "absl/status/statusor.h"
+#include "xjit/backends/cpu/epilogue.h"
 #include "xjit/backends/cpu/thunk.h"
 #include "xjit/ir/graph.h"
 
 namespace xjit::cpu {
 
-absl::StatusOr<std::unique_ptr<Thunk>> MakeConvolutionThunk(const Instruction& instr, SlotId lhs,
-                                                            SlotId rhs, SlotId output,
-                                                            LoweringContext& ctx);
+// `epilogue` (epilogue.h, float32 only): steps applied to the result as it
+// is written (a bias as oneDNN's bias argument, a ReLU in place after the
+// primitive; the direct kernel applies both after), reading step_inputs[i]
+// for step i (-1: none).
+absl::StatusOr<std::unique_ptr<Thunk>> MakeConvolutionThunk(
+    const Instruction& instr, SlotId lhs, SlotId rhs, SlotId output, LoweringContext& ctx,
+    const Epilogue* epilogue = nullptr, std::vector<SlotId> step_inputs = {});
 
 // Whether the convolution `instr` runs on oneDNN (for tests and benchmarks).
 bool ConvolutionUsesOneDnn(const Instruction& instr);

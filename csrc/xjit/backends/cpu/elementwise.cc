@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <type_traits>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
@@ -52,38 +53,53 @@ XJIT_ISA_CLONES void BinaryKernel(const void* const* in, const int64_t* st, void
   }
 }
 
-// One loop per pattern of splat operands (stride 0), so that each vectorizes;
-// always inlined, so each ISA clone of SelectKernel gets its own copy. The
-// predicate is read as bytes: GCC does not vectorize loads of bool.
+// Unsigned integer of N bytes, to choose between two values by their bits.
+template <size_t N> struct UintOfSize { using type = void; };
+template <> struct UintOfSize<1> { using type = uint8_t; };
+template <> struct UintOfSize<2> { using type = uint16_t; };
+template <> struct UintOfSize<4> { using type = uint32_t; };
+template <> struct UintOfSize<8> { using type = uint64_t; };
+
+// One loop per splat pattern (kP, kT, kF: the operand is an array, not a
+// splat). Both sides are read and blended by a mask made from the predicate
+// byte, so the loop vectorizes and never branches on the predicate (a ReLU
+// mask is as good as random); GCC vectorizes neither a bool-conditional nor
+// a conversion from bool, hence the bytes and the bits.
 template <typename T, bool kP, bool kT, bool kF>
-__attribute__((always_inline)) inline void SelectLoop(const unsigned char* __restrict p,
+__attribute__((always_inline)) inline void SelectLoop(const uint8_t* __restrict p,
                                                       const T* __restrict t,
                                                       const T* __restrict f, T* __restrict y,
                                                       int64_t begin, int64_t end) {
-  // Splat values are loaded once, outside the loop: GCC does not if-convert
-  // a select between a loop-invariant load and a streamed one.
-  const T tv = t[0], fv = f[0];
+  using U = typename UintOfSize<sizeof(T)>::type;
   for (int64_t i = begin; i < end; ++i) {
-    const T a = kT ? t[i] : tv, b = kF ? f[i] : fv;
-    y[i] = p[kP ? i : 0] != 0 ? a : b;
+    if constexpr (std::is_void_v<U>) {
+      y[i] = p[kP ? i : 0] ? t[kT ? i : 0] : f[kF ? i : 0];
+    } else {
+      U a, b;
+      std::memcpy(&a, &t[kT ? i : 0], sizeof(T));
+      std::memcpy(&b, &f[kF ? i : 0], sizeof(T));
+      const U m = U(U(0) - U(p[kP ? i : 0]));
+      const U r = U((a & m) | (b & U(~m)));
+      std::memcpy(&y[i], &r, sizeof(T));
+    }
   }
 }
 
 template <typename T>
 XJIT_ISA_CLONES void SelectKernel(const void* const* in, const int64_t* st, void* out, int64_t begin, int64_t end) {
-  const auto* p = static_cast<const unsigned char*>(in[0]);
+  const uint8_t* p = static_cast<const uint8_t*>(in[0]);  // bools: 0 or 1
   const T* t = static_cast<const T*>(in[1]);
   const T* f = static_cast<const T*>(in[2]);
   T* y = static_cast<T*>(out);
-  switch ((st[0] != 0 ? 4 : 0) | (st[1] != 0 ? 2 : 0) | (st[2] != 0 ? 1 : 0)) {
-    case 7: return SelectLoop<T, true, true, true>(p, t, f, y, begin, end);
-    case 6: return SelectLoop<T, true, true, false>(p, t, f, y, begin, end);
-    case 5: return SelectLoop<T, true, false, true>(p, t, f, y, begin, end);
-    case 4: return SelectLoop<T, true, false, false>(p, t, f, y, begin, end);
-    case 3: return SelectLoop<T, false, true, true>(p, t, f, y, begin, end);
-    case 2: return SelectLoop<T, false, true, false>(p, t, f, y, begin, end);
+  switch ((st[0] != 0) << 2 | (st[1] != 0) << 1 | (st[2] != 0)) {
+    case 0: return SelectLoop<T, false, false, false>(p, t, f, y, begin, end);
     case 1: return SelectLoop<T, false, false, true>(p, t, f, y, begin, end);
-    default: return SelectLoop<T, false, false, false>(p, t, f, y, begin, end);
+    case 2: return SelectLoop<T, false, true, false>(p, t, f, y, begin, end);
+    case 3: return SelectLoop<T, false, true, true>(p, t, f, y, begin, end);
+    case 4: return SelectLoop<T, true, false, false>(p, t, f, y, begin, end);
+    case 5: return SelectLoop<T, true, false, true>(p, t, f, y, begin, end);
+    case 6: return SelectLoop<T, true, true, false>(p, t, f, y, begin, end);
+    default: return SelectLoop<T, true, true, true>(p, t, f, y, begin, end);
   }
 }
 

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "xjit/backends/cpu/indexing_geometry.h"
 #include "xjit/backends/cpu/parallel.h"
+#include "xjit/backends/cpu/row_indexing.h"
 
 namespace xjit::cpu {
 
@@ -106,6 +107,20 @@ class GatherThunk : public Thunk {
   SlotId operand_, indices_, output_;
 };
 
+// A gather of whole rows (row_indexing.h).
+class GatherRowsThunk : public Thunk {
+ public:
+  GatherRowsThunk(RowIndexing r, SlotId operand, SlotId indices, SlotId output)
+      : r_(r), operand_(operand), indices_(indices), output_(output) {}
+  void Execute(void* const* buffers) const override {
+    GatherRows(r_, buffers[operand_], buffers[indices_], buffers[output_]);
+  }
+
+ private:
+  RowIndexing r_;
+  SlotId operand_, indices_, output_;
+};
+
 class DynamicSliceThunk : public Thunk {
  public:
   DynamicSliceThunk(std::vector<int64_t> dims, std::vector<int64_t> sizes, DType index_type,
@@ -151,6 +166,10 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeGatherThunk(const Instruction& instr,
       operand, instr.operand(1)->shape(), instr.shape(), dn.offset_dims, dn.collapsed_slice_dims,
       dn.operand_batching_dims, dn.start_indices_batching_dims, dn.start_index_map,
       dn.index_vector_dim);
+  if (IsRowIndexing(g)) {
+    return std::unique_ptr<Thunk>(
+        new GatherRowsThunk(MakeRowIndexing(g), inputs[0], inputs[1], output));
+  }
   // The window sizes come from the result (slice sizes of the kept dims).
   std::vector<bool> clamp(operand.rank(), true);
   for (int64_t d : dn.operand_batching_dims) clamp[d] = false;

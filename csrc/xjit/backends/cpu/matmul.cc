@@ -146,7 +146,11 @@ dnnl::engine& CpuEngine() {
   return *engine;
 }
 
+// Without a batch (B == 1) the descriptor is 2-d: a rank-3 one carries the
+// empty batch group's stride of 1, which oneDNN reads as a batch-innermost
+// layout and answers with its generic gemm:jit kernel instead of brgemm.
 dnnl::memory::desc Desc3(const View3& v, dnnl::memory::data_type t) {
+  if (v.dims[0] == 1) return dnnl::memory::desc({v.dims[1], v.dims[2]}, t, {v.strides[1], v.strides[2]});
   return dnnl::memory::desc({v.dims[0], v.dims[1], v.dims[2]}, t,
                             {v.strides[0], v.strides[1], v.strides[2]});
 }

@@ -75,6 +75,7 @@ absl::StatusOr<ScalarEvaluator> ScalarEvaluator::Compile(const Computation& regi
       XJIT_INDEXING_OPS(XJIT_OPCODE_CASE)
       case Opcode::kWhile: case Opcode::kIf: case Opcode::kCase:
       case Opcode::kConvolution: case Opcode::kReduceWindow: case Opcode::kSelectAndScatter:
+      XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)
         return fail(instr, "");
     }
   }

@@ -13,6 +13,7 @@
 #include "xjit/backends/cpu/gather.h"
 #include "xjit/backends/cpu/indexing_geometry.h"
 #include "xjit/backends/cpu/parallel.h"
+#include "xjit/backends/cpu/row_indexing.h"
 #include "xjit/backends/cpu/scalar_evaluator.h"
 #include "xjit/backends/cpu/scalar_ops.h"
 #include "xjit/ir/dtype_dispatch.h"
@@ -252,6 +253,41 @@ class ScatterThunk : public Thunk {
   std::vector<bool> is_window_;  // per input dimension
 };
 
+// A scatter of whole rows with a recognised body (row_indexing.h).
+class ScatterRowsThunk : public Thunk {
+ public:
+  ScatterRowsThunk(RowIndexing r, ScatterRowsFn fn, bool unique, int64_t input_bytes,
+                   SlotId input, SlotId indices, SlotId updates, SlotId output)
+      : r_(r), fn_(fn), unique_(unique), input_bytes_(input_bytes), input_(input),
+        indices_(indices), updates_(updates), output_(output) {}
+  void Execute(void* const* buffers) const override {
+    if (buffers[input_] != buffers[output_]) {
+      std::memcpy(buffers[output_], buffers[input_], input_bytes_);
+    }
+    fn_(r_, buffers[indices_], buffers[updates_], buffers[output_], unique_);
+  }
+
+ private:
+  RowIndexing r_;
+  ScatterRowsFn fn_;
+  bool unique_;
+  int64_t input_bytes_;
+  SlotId input_, indices_, updates_, output_;
+};
+
+// The opcode row_indexing.h names a recognised body by.
+Opcode CombineOpcode(Combine c) {
+  switch (c) {
+    case Combine::kSet: return Opcode::kParameter;
+    case Combine::kAdd: return Opcode::kAdd;
+    case Combine::kMultiply: return Opcode::kMultiply;
+    case Combine::kMaximum: return Opcode::kMaximum;
+    case Combine::kMinimum: return Opcode::kMinimum;
+    case Combine::kRegion: break;
+  }
+  return Opcode::kCall;  // no row kernel
+}
+
 class DynamicUpdateSliceThunk : public Thunk {
  public:
   DynamicUpdateSliceThunk(std::vector<int64_t> dims, std::vector<int64_t> sizes,
@@ -319,6 +355,13 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeScatterThunk(const Instruction& instr
     case Combine::kSet: case Combine::kRegion: break;
   }
   if (combine != Combine::kSet && run == nullptr) combine = Combine::kRegion;
+  if (num == 1 && combine != Combine::kRegion && IsRowIndexing(g)) {
+    if (ScatterRowsFn fn = ScatterRowsFor(CombineOpcode(combine), input.dtype)) {
+      return std::unique_ptr<Thunk>(new ScatterRowsThunk(
+          MakeRowIndexing(g), fn, a.unique_indices, input.byte_size(), inputs[0], inputs[1],
+          inputs[2], outputs[0]));
+    }
+  }
   std::optional<ScalarEvaluator> region;
   if (combine == Combine::kRegion) {
     absl::StatusOr<ScalarEvaluator> fn = ScalarEvaluator::Compile(*instr.called_computations()[0]);

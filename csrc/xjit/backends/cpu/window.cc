@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "xjit/backends/common/reduce_body.h"
 #include "xjit/backends/cpu/parallel.h"
+#include "xjit/backends/cpu/pooling.h"
 #include "xjit/backends/cpu/scalar_evaluator.h"
 #include "xjit/backends/cpu/scalar_ops.h"
 #include "xjit/ir/dtype_dispatch.h"
@@ -228,6 +229,21 @@ class ReduceWindowThunk : public Thunk {
   std::optional<ScalarEvaluator> body_;
 };
 
+// reduce_window over a pooling-shaped window (pooling.h).
+class PoolingReduceThunk : public Thunk {
+ public:
+  PoolingReduceThunk(PoolingPlan plan, PoolingReduceFn fn, SlotId in, SlotId init, SlotId out)
+      : plan_(std::move(plan)), fn_(fn), in_(in), init_(init), out_(out) {}
+  void Execute(void* const* buffers) const override {
+    fn_(plan_, buffers[in_], buffers[init_], buffers[out_]);
+  }
+
+ private:
+  PoolingPlan plan_;
+  PoolingReduceFn fn_;
+  SlotId in_, init_, out_;
+};
+
 // maximum/minimum of floats with the same semantics as scalar_ops.h (a NaN
 // wins, +0 > -0), written as selects the compiler can vectorize.
 template <bool kMax>
@@ -316,6 +332,16 @@ std::optional<Pick> RecogniseSelect(const Computation& select) {
   return std::nullopt;
 }
 
+ComparisonDirection DirectionOf(Pick pick) {
+  switch (pick) {
+    case Pick::kGe: return ComparisonDirection::kGe;
+    case Pick::kGt: return ComparisonDirection::kGt;
+    case Pick::kLe: return ComparisonDirection::kLe;
+    case Pick::kLt: return ComparisonDirection::kLt;
+  }
+  return ComparisonDirection::kGe;
+}
+
 bool IsAddOfParameters(const Computation& scatter) {
   if (scatter.results().size() != 1 || scatter.parameters().size() != 2) return false;
   const Instruction* r = scatter.results()[0];
@@ -349,10 +375,18 @@ class SelectAndScatterThunk : public Thunk {
         typed_select_(typed_select), typed_scatter_(typed_scatter), select_(std::move(select)),
         scatter_(std::move(scatter)) {}
 
+  // The selection of a pooling-shaped window (pooling.h) instead of the walk.
+  void UsePoolingSelect(PoolingPlan plan, PoolingSelectFn fn) {
+    pooling_ = std::move(plan);
+    pooling_select_ = fn;
+  }
+
   void Execute(void* const* buffers) const override {
     auto* chosen = static_cast<int64_t*>(buffers[chosen_]);
     const auto* operand = static_cast<const unsigned char*>(buffers[operand_]);
-    if (typed_select_ != nullptr) {
+    if (pooling_select_ != nullptr) {
+      pooling_select_(*pooling_, operand, chosen);
+    } else if (typed_select_ != nullptr) {
       typed_select_(plan_, pick_, operand, chosen);
     } else {
       const int64_t cost = plan_.out_count * std::max<int64_t>(plan_.window_count, 1) * 8;
@@ -399,6 +433,8 @@ class SelectAndScatterThunk : public Thunk {
   SlotId chosen_;
   Pick pick_;
   TypedSelect typed_select_;
+  std::optional<PoolingPlan> pooling_;
+  PoolingSelectFn pooling_select_ = nullptr;
   TypedScatter typed_scatter_;
   std::optional<ScalarEvaluator> select_, scatter_;
 };
@@ -448,7 +484,18 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeReduceWindowThunk(const Instruction& 
     return absl::UnimplementedError(absl::StrCat("reduce_window: the cpu backend walks windows of "
                                                  "rank <= ", kMaxWalkRank));
   }
-  WindowPlan plan(instr.operand(0)->shape().dims, ReduceWindowWindow(attrs));
+  std::vector<WindowDimension> window = ReduceWindowWindow(attrs);
+  const Shape& base = instr.operand(0)->shape();
+  if (n == 1) {
+    std::optional<Opcode> op = common::RecogniseReduceBody(instr);
+    std::optional<PoolingPlan> pooling = MakePoolingPlan(base.dims, window);
+    PoolingReduceFn fn = op && pooling ? PoolingReduceFor(*op, base.dtype) : nullptr;
+    if (fn != nullptr) {
+      return std::unique_ptr<Thunk>(
+          new PoolingReduceThunk(*std::move(pooling), fn, inputs[0], inputs[1], outputs[0]));
+    }
+  }
+  WindowPlan plan(base.dims, std::move(window));
   std::vector<int64_t> widths;
   for (size_t k = 0; k < n; ++k) widths.push_back(ByteWidth(instr.operand(k)->shape().dtype));
   ReduceWindowThunk::Typed typed = nullptr;
@@ -520,10 +567,15 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeSelectAndScatterThunk(const Instructi
     scatter_fn = *std::move(fn);
   }
   SlotId chosen = ctx.NewScratch(std::max<int64_t>(plan.out_count, 1) * sizeof(int64_t));
-  return std::unique_ptr<Thunk>(new SelectAndScatterThunk(
+  std::optional<PoolingPlan> pooling = MakePoolingPlan(operand.dims, plan.window);
+  PoolingSelectFn pooling_select =
+      pooling && pick && real ? PoolingSelectFor(DirectionOf(*pick), t) : nullptr;
+  auto thunk = std::make_unique<SelectAndScatterThunk>(
       std::move(plan), inputs[0], inputs[1], inputs[2], output, ByteWidth(t),
       operand.num_elements(), chosen, pick.value_or(Pick::kGe), typed_select, typed_scatter,
-      std::move(select_fn), std::move(scatter_fn)));
+      std::move(select_fn), std::move(scatter_fn));
+  if (pooling_select != nullptr) thunk->UsePoolingSelect(*std::move(pooling), pooling_select);
+  return std::unique_ptr<Thunk>(std::move(thunk));
 }
 
 }  // namespace xjit::cpu

@@ -59,6 +59,9 @@ int64_t EstimateInstructionWork(const Instruction& instr) {
     while ((int64_t{1} << log_n) < n) ++log_n;
     return x.num_elements() * log_n * static_cast<int64_t>(instr.operands().size());
   }
+  if (OpcodeFamily(op) == OpFamily::kNormalization) {  // a few passes over the operand
+    return 4 * instr.operand(0)->shape().num_elements();
+  }
   if (OpcodeFamily(op) == OpFamily::kControlFlow) {
     // One iteration (or branch) of regions run as programs: the bound of any
     // one kernel they start, which is what inline execution cares about.

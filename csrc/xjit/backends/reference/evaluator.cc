@@ -214,6 +214,19 @@ absl::StatusOr<Value> EvalSelectAndScatterInstr(const Instruction& instr,
                                    select, scatter));
 }
 
+absl::StatusOr<Value> EvalBatchNormInstr(const Instruction& instr,
+                                         const std::vector<const Value*>& operands) {
+  absl::StatusOr<std::vector<const Literal*>> in = ArrayOperands(operands);
+  if (!in.ok()) return in.status();
+  const BatchNormAttrs& attrs = instr.attrs<BatchNormAttrs>();
+  if (instr.opcode() == Opcode::kBatchNormInference) {
+    return Wrap(EvalBatchNormInference(*in, attrs));
+  }
+  return WrapResults(instr.opcode() == Opcode::kBatchNormTraining ? EvalBatchNormTraining(*in, attrs)
+                                                                  : EvalBatchNormGrad(*in, attrs),
+                     /*always_tuple=*/true);
+}
+
 absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
                                       const std::vector<const Value*>& operands,
                                       absl::Span<const Value> args) {
@@ -343,6 +356,8 @@ absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
       return EvalReduceWindowInstr(instr, operands);
     case Opcode::kSelectAndScatter:
       return EvalSelectAndScatterInstr(instr, operands);
+    XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)
+      return EvalBatchNormInstr(instr, operands);
     case Opcode::kBitcastConvert: {
       XJIT_ARRAY(x, 0);
       return Wrap(EvalBitcastConvert(x, instr.shape()));

@@ -100,6 +100,14 @@ absl::StatusOr<Literal> EvalSelectAndScatter(const Literal& operand, const Liter
                                              const SelectAndScatterAttrs& attrs,
                                              const SelectFn& select, const ScatterFn& scatter);
 
+// batch_norm.cc: operands in the op's order (shape inference checked them).
+absl::StatusOr<Literal> EvalBatchNormInference(absl::Span<const Literal* const> operands,
+                                               const BatchNormAttrs& attrs);
+absl::StatusOr<std::vector<Literal>> EvalBatchNormTraining(
+    absl::Span<const Literal* const> operands, const BatchNormAttrs& attrs);
+absl::StatusOr<std::vector<Literal>> EvalBatchNormGrad(absl::Span<const Literal* const> operands,
+                                                       const BatchNormAttrs& attrs);
+
 // Bit-level ops (bits.cc).
 absl::StatusOr<Literal> EvalReducePrecision(const Literal& x, int64_t exponent_bits,
                                             int64_t mantissa_bits);

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from xjit._src import dtypes
+from xjit._src.eager_fast_path import via_jit
 from xjit._src.lax import elementwise as lax_ew
 from xjit._src.numpy import util
 
@@ -23,10 +24,11 @@ def _kind(dt) -> str:
 
 
 def _named(op, name, summary, doc_example):
-    """``op`` under numpy's function ``name``, documented by ``summary`` and an example."""
+    """``op`` under numpy's function ``name``, documented by ``summary`` and an
+    example; eager calls go through jit's C++ fast path (eager_fast_path.py)."""
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"{summary}\n\nExample:\n{doc_example}"
-    return op
+    return via_jit(op)
 
 
 def _binary(name, fn, doc_example, *, inexact=False, accepted=None, summary=None):

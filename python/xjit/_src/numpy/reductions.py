@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import builtins
 import functools
+import inspect
 
 import numpy as np
 
 from xjit._src import dtypes
+from xjit._src.eager_fast_path import via_jit
 from xjit._src.lax import elementwise as lax_ew
 from xjit._src.lax import reductions as lax_reductions
 from xjit._src.lax import shapes as lax_shapes
@@ -360,3 +362,13 @@ def ptp(a, axis=None, out=None, keepdims=False):
     """
     _no_out("ptp", out)
     return lax_ew.sub(max(a, axis=axis, keepdims=keepdims), min(a, axis=axis, keepdims=keepdims))
+
+
+# Eager calls through jit's C++ fast path (eager_fast_path.py).
+_CONFIG = ("axis", "dtype", "out", "keepdims", "ddof", "promote_integers", "correction")
+for _name in ("sum", "prod", "max", "min", "any", "all", "mean", "var", "std", "argmax",
+              "argmin", "count_nonzero", "ptp"):
+    _f = globals()[_name]
+    globals()[_name] = via_jit(_f, tuple(
+        p for p in inspect.signature(_f).parameters if p in _CONFIG))
+del _name, _f

@@ -1,0 +1,235 @@
+#include "xjit/backends/cpu/row_indexing.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "xjit/backends/cpu/isa_clones.h"
+#include "xjit/backends/cpu/parallel.h"
+#include "xjit/backends/cpu/scalar_ops.h"
+#include "xjit/ir/dtype_dispatch.h"
+
+namespace xjit::cpu {
+
+bool IsRowIndexing(const IndexingGeometry& g) {
+  const int64_t rank = static_cast<int64_t>(g.operand_dims.size());
+  if (rank == 0 || g.start_map.size() != 1 || g.start_map[0] != 0 ||
+      !g.batching_operand_dims.empty()) {
+    return false;
+  }
+  // The window: the full trailing dims, dim 0 dropped or kept with size 1.
+  const int64_t skip = static_cast<int64_t>(g.window_operand_dims.size()) == rank ? 1 : 0;
+  if (static_cast<int64_t>(g.window_operand_dims.size()) != rank - 1 + skip) return false;
+  if (skip == 1 && g.window_sizes[0] != 1) return false;
+  for (int64_t k = skip; k < static_cast<int64_t>(g.window_sizes.size()); ++k) {
+    if (g.window_operand_dims[k] != k + 1 - skip ||
+        g.window_sizes[k] != g.operand_dims[k + 1 - skip]) {
+      return false;
+    }
+  }
+  // In `other`, the window trails the batch dims, all row-major; in the
+  // indices, batch position b sits at b (a trailing index vector of one).
+  int64_t stride = 1;
+  for (int64_t k = static_cast<int64_t>(g.window_sizes.size()) - 1; k >= 0; --k) {
+    if (g.window_sizes[k] != 1 && g.window_other_strides[k] != stride) return false;
+    stride *= g.window_sizes[k];
+  }
+  int64_t index_stride = 1;
+  for (int64_t k = static_cast<int64_t>(g.batch_sizes.size()) - 1; k >= 0; --k) {
+    if (g.batch_sizes[k] != 1 &&
+        (g.batch_other_strides[k] != stride || g.batch_index_strides[k] != index_stride)) {
+      return false;
+    }
+    stride *= g.batch_sizes[k];
+    index_stride *= g.batch_sizes[k];
+  }
+  return true;
+}
+
+RowIndexing MakeRowIndexing(const IndexingGeometry& g) {
+  RowIndexing r;
+  r.rows = g.operand_dims[0];
+  r.row_bytes = g.window_elements * g.width;
+  r.count = g.num_batches;
+  r.index_type = g.index_type;
+  return r;
+}
+
+namespace {
+
+// Index b of the index array, typed where the type is common.
+template <typename I>
+struct Indices {
+  const I* p;
+  int64_t operator[](int64_t b) const { return static_cast<int64_t>(p[b]); }
+};
+struct AnyIndices {
+  const void* p;
+  DType t;
+  int64_t operator[](int64_t b) const { return LoadIndex(t, p, b); }
+};
+
+template <typename Fn>
+void WithIndices(DType t, const void* p, const Fn& fn) {
+  switch (t) {
+    case DType::kS32: return fn(Indices<int32_t>{static_cast<const int32_t*>(p)});
+    case DType::kS64: return fn(Indices<int64_t>{static_cast<const int64_t*>(p)});
+    default: return fn(AnyIndices{p, t});
+  }
+}
+
+// Copies `n` bytes; fixed sizes of common rows are inlined moves.
+inline void CopyRow(unsigned char* dst, const unsigned char* src, int64_t n) {
+  switch (n) {
+    case 4: std::memcpy(dst, src, 4); return;
+    case 8: std::memcpy(dst, src, 8); return;
+    case 16: std::memcpy(dst, src, 16); return;
+    case 32: std::memcpy(dst, src, 32); return;
+    case 64: std::memcpy(dst, src, 64); return;
+    default: std::memcpy(dst, src, n); return;
+  }
+}
+
+// "set": the update replaces the row.
+struct SetRow {};
+
+// The updates [begin, end) in order, skipping rows outside [0, rows); rows
+// of n elements of T (SetRow: n bytes).
+template <typename Op, typename T, typename Idx>
+XJIT_ISA_CLONES void ScatterRun(T* __restrict result, const T* __restrict updates, Idx idx,
+                                int64_t n, int64_t begin, int64_t end, int64_t rows) {
+  const uint64_t span = static_cast<uint64_t>(rows);
+  constexpr int64_t kAhead = 16;  // rows prefetched ahead: the writes land at random
+  for (int64_t b = begin; b < end; ++b) {
+    if (b + kAhead < end) {
+      const int64_t ahead = idx[b + kAhead];
+      if (static_cast<uint64_t>(ahead) < span) __builtin_prefetch(result + ahead * n, 1);
+    }
+    const int64_t i = idx[b];
+    if (static_cast<uint64_t>(i) >= span) continue;  // outside: skipped
+    T* dst = result + i * n;
+    const T* src = updates + b * n;
+    if constexpr (std::is_same_v<Op, SetRow>) {
+      CopyRow(reinterpret_cast<unsigned char*>(dst), reinterpret_cast<const unsigned char*>(src),
+              n);
+    } else if (n == 1) {
+      *dst = Op::Apply(*dst, *src);
+    } else {
+      for (int64_t j = 0; j < n; ++j) dst[j] = Op::Apply(dst[j], src[j]);
+    }
+  }
+}
+
+template <typename Op, typename T>
+void ScatterRows(const RowIndexing& r, const void* indices_v, const void* updates_v,
+                 void* result_v, bool unique_indices) {
+  const auto* updates = static_cast<const T*>(updates_v);
+  auto* result = static_cast<T*>(result_v);
+  const int64_t n = r.row_bytes / static_cast<int64_t>(sizeof(T));
+  const int64_t cost = r.count * std::max<int64_t>(n, 1);
+  WithIndices(r.index_type, indices_v, [&](auto idx) {
+    if (unique_indices) {  // no two updates meet: split them between the threads
+      ParallelFor(r.count, 1024, cost, [&](int64_t b, int64_t e) {
+        ScatterRun<Op>(result, updates, idx, n, b, e, r.rows);
+      });
+      return;
+    }
+    // Duplicates combine in the serial order, on one thread: splitting the
+    // result's rows between threads (each reading every index) measured 2-2.5x
+    // slower on the shared 2-core machine (docs/performance.md).
+    ScatterRun<Op>(result, updates, idx, n, 0, r.count, r.rows);
+  });
+}
+
+template <typename Op>
+ScatterRowsFn TypedScatter(DType t) {
+  return DispatchDType(t, [](auto tag) -> ScatterRowsFn {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<Op, SetRow>) {
+      return &ScatterRows<SetRow, unsigned char>;
+    } else if constexpr (Op::template supports<T>) {
+      return &ScatterRows<Op, T>;
+    } else {
+      return nullptr;
+    }
+  });
+}
+
+}  // namespace
+
+namespace {
+
+// Rows of one scalar (1-d take) with s32/s64 indices: a loop the compiler
+// turns into vector gathers. `last` is rows - 1, capped at I's maximum (an
+// index of type I never exceeds it then).
+template <typename V, typename I>
+XJIT_ISA_CLONES void GatherScalars(const V* __restrict operand, const I* __restrict idx,
+                                   V* __restrict out, I last, int64_t begin, int64_t end) {
+#pragma omp simd
+  for (int64_t b = begin; b < end; ++b) {
+    I i = idx[b];
+    i = i < 0 ? I(0) : i;
+    i = i > last ? last : i;
+    out[b] = operand[i];
+  }
+}
+
+template <typename V, typename I>
+void GatherScalarsParallel(const RowIndexing& r, const void* operand, const void* indices,
+                           void* out) {
+  const I last = static_cast<I>(std::min<int64_t>(r.rows - 1, std::numeric_limits<I>::max()));
+  ParallelFor(r.count, 1 << 16, r.count, [&](int64_t begin, int64_t end) {
+    GatherScalars(static_cast<const V*>(operand), static_cast<const I*>(indices),
+                  static_cast<V*>(out), last, begin, end);
+  });
+}
+
+template <typename I>
+void GatherScalarsOfWidth(const RowIndexing& r, const void* operand, const void* indices,
+                          void* out) {
+  if (r.row_bytes == 4) {
+    GatherScalarsParallel<uint32_t, I>(r, operand, indices, out);
+  } else {
+    GatherScalarsParallel<uint64_t, I>(r, operand, indices, out);
+  }
+}
+
+}  // namespace
+
+void GatherRows(const RowIndexing& r, const void* operand_v, const void* indices,
+                void* out_v) {
+  if (r.row_bytes == 4 || r.row_bytes == 8) {
+    if (r.index_type == DType::kS32) {
+      return GatherScalarsOfWidth<int32_t>(r, operand_v, indices, out_v);
+    }
+    if (r.index_type == DType::kS64) {
+      return GatherScalarsOfWidth<int64_t>(r, operand_v, indices, out_v);
+    }
+  }
+  const auto* operand = static_cast<const unsigned char*>(operand_v);
+  auto* out = static_cast<unsigned char*>(out_v);
+  const int64_t last = r.rows - 1;
+  const int64_t cost = r.count * std::max<int64_t>(r.row_bytes / 4, 1);
+  WithIndices(r.index_type, indices, [&](auto idx) {
+    ParallelFor(r.count, 4096, cost, [&](int64_t begin, int64_t end) {
+      for (int64_t b = begin; b < end; ++b) {
+        const int64_t i = std::min(std::max<int64_t>(idx[b], 0), last);
+        CopyRow(out + b * r.row_bytes, operand + i * r.row_bytes, r.row_bytes);
+      }
+    });
+  });
+}
+
+ScatterRowsFn ScatterRowsFor(Opcode combine, DType t) {
+  switch (combine) {
+    case Opcode::kParameter: return TypedScatter<SetRow>(t);
+    case Opcode::kAdd: return TypedScatter<Add>(t);
+    case Opcode::kMultiply: return TypedScatter<Multiply>(t);
+    case Opcode::kMaximum: return TypedScatter<Maximum>(t);
+    case Opcode::kMinimum: return TypedScatter<Minimum>(t);
+    default: return nullptr;
+  }
+}
+
+}  // namespace xjit::cpu
