@@ -1,5 +1,6 @@
 // The cpu backend's fast paths against the reference: a while condition
-// evaluated on the host (counter_condition.h), element-wise patterns run as
+// evaluated on the host (counter_condition.h), a loop body flattened into
+// kernel calls (CpuProgram::FlattenRegion), element-wise patterns run as
 // one kernel inside a fusion (fused_patterns.h), splat-only ops computed once
 // per tile, and small float32 dot_generals on their own loop (small_matmul.h).
 #include <random>
@@ -78,6 +79,63 @@ TEST(CpuFastPaths, CounterConditionsMatchReference) {
     std::vector<Literal> args = {Scalar(t, c.start), Scalar(t, c.step), Scalar(t, c.n),
                                  Literal(Shape(DType::kF32, {3}))};
     EXPECT_TRUE(CrossCheck(*m, args, absl::StrCat(c.type, " ", c.dir, " ", c.bound)));
+  }
+}
+
+// Bodies that flatten into kernel calls (element-wise ops, a fused chain, a
+// carried value passed through unchanged: a copy) and one that does not (a
+// dot of 256 elements), over 0, 1, 2 and many trips: the carry alternates
+// between the result and scratch buffers, and ends in either.
+TEST(CpuFastPaths, FlattenedLoopBodiesMatchReference) {
+  auto m = Parse(R"(module @m {
+  func.func @main(%n: tensor<i32>, %x: tensor<4xf32>, %y: tensor<4xf32>, %w: tensor<4x64xf32>) -> (tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4x64xf32>) {
+    %zero = stablehlo.constant dense<0> : tensor<i32>
+    %r:4 = "stablehlo.while"(%zero, %x, %y, %w) ({
+    ^bb0(%i: tensor<i32>, %a: tensor<4xf32>, %b: tensor<4xf32>, %c: tensor<4x64xf32>):
+      %p = "stablehlo.compare"(%i, %n) {comparison_direction = #stablehlo<comparison_direction LT>} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      "stablehlo.return"(%p) : (tensor<i1>) -> ()
+    }, {
+    ^bb0(%i: tensor<i32>, %a: tensor<4xf32>, %b: tensor<4xf32>, %c: tensor<4x64xf32>):
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %j = "stablehlo.add"(%i, %one) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+      %half = stablehlo.constant dense<0.5> : tensor<f32>
+      %h = "stablehlo.broadcast_in_dim"(%half) {broadcast_dimensions = array<i64>} : (tensor<f32>) -> tensor<4xf32>
+      %s = "stablehlo.add"(%a, %b) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+      %t = "stablehlo.multiply"(%s, %h) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+      "stablehlo.return"(%j, %b, %t, %c) : (tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4x64xf32>) -> ()
+    }) : (tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4x64xf32>) -> (tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4x64xf32>)
+    "func.return"(%r#0, %r#1, %r#2, %r#3) : (tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4x64xf32>) -> ()
+  }
+})");
+  ASSERT_NE(m, nullptr);
+  auto dot = Parse(R"(module @m {
+  func.func @main(%n: tensor<i32>, %h: tensor<16xf32>, %w: tensor<16x16xf32>) -> (tensor<16xf32>) {
+    %zero = stablehlo.constant dense<0> : tensor<i32>
+    %r:2 = "stablehlo.while"(%zero, %h) ({
+    ^bb0(%i: tensor<i32>, %v: tensor<16xf32>):
+      %p = "stablehlo.compare"(%i, %n) {comparison_direction = #stablehlo<comparison_direction LT>} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      "stablehlo.return"(%p) : (tensor<i1>) -> ()
+    }, {
+    ^bb0(%i: tensor<i32>, %v: tensor<16xf32>):
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %j = "stablehlo.add"(%i, %one) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+      %d = "stablehlo.dot_general"(%v, %w) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0]>} : (tensor<16xf32>, tensor<16x16xf32>) -> tensor<16xf32>
+      %t = "stablehlo.tanh"(%d) : (tensor<16xf32>) -> tensor<16xf32>
+      "stablehlo.return"(%j, %t) : (tensor<i32>, tensor<16xf32>) -> ()
+    }) : (tensor<i32>, tensor<16xf32>) -> (tensor<i32>, tensor<16xf32>)
+    "func.return"(%r#1) : (tensor<16xf32>) -> ()
+  }
+})");
+  ASSERT_NE(dot, nullptr);
+  std::mt19937_64 rng(8);
+  for (int32_t n : {0, 1, 2, 3, 50}) {
+    std::vector<Literal> args = RandomArgs(*m, rng, /*special=*/false);
+    args[0] = Scalar(DType::kS32, n);
+    EXPECT_TRUE(CrossCheck(*m, args, absl::StrCat("flattened body, n=", n)));
+    std::vector<Literal> dargs = RandomArgs(*dot, rng, /*special=*/false);
+    dargs[0] = Scalar(DType::kS32, n);
+    // 50 steps of tanh (4 ulp on cpu) through a dot compound the rounding.
+    EXPECT_TRUE(CrossCheck(*dot, dargs, absl::StrCat("dot body, n=", n), 1e-4));
   }
 }
 

@@ -45,21 +45,8 @@ class WhileThunk : public Thunk {
         args[i] = buffers[out_[i]];
       }
     }
-    bool* pred = static_cast<bool*>(buffers[pred_]);
-    void* pred_result[1] = {pred};
     int written = -1;  // the set holding the carry; -1: still the operands
-    while (true) {
-      if (counter_) {
-        if (!counter_->Evaluate(args.data())) break;
-      } else {
-        cond_->RunRegion(args.data(), pred_result);
-        if (!*pred) break;
-      }
-      const int target = written == 0 ? 1 : 0;
-      body_->RunRegion(args.data(), sets[target].data());
-      for (size_t i = 0; i < n; ++i) args[i] = sets[target][i];
-      written = target;
-    }
+    if (!counter_ || !RunFlattened(args, sets, &written)) RunPrograms(buffers, args, sets, &written);
     if (written == 0) return;
     for (size_t i = 0; i < n; ++i) {  // the carry ended in the operands or the scratch set
       if (args[i] != buffers[out_[i]] && bytes_[i] > 0) {
@@ -69,6 +56,59 @@ class WhileThunk : public Thunk {
   }
 
  private:
+  // The loop with a counter condition and a body whose thunks all flatten
+  // into kernel calls (CpuProgram::FlattenRegion): three lists, one per way
+  // the carry is placed (read from the operands, from set 0, from set 1),
+  // run with no dispatch between the calls. False, running nothing, when
+  // the body does not flatten. On return `args` reads the final carry.
+  bool RunFlattened(std::vector<const void*>& args, std::vector<void*> (&sets)[2],
+                    int* written) const {
+    const size_t n = out_.size();
+    std::vector<const void*> reads[2] = {args, args};
+    for (size_t i = 0; i < n; ++i) {
+      reads[0][i] = sets[0][i];
+      reads[1][i] = sets[1][i];
+    }
+    std::vector<KernelStep> first, from_set[2];  // from_set[s]: reads set s, writes the other
+    if (!body_->FlattenRegion(args.data(), sets[0].data(), &first) ||
+        !body_->FlattenRegion(reads[0].data(), sets[1].data(), &from_set[0]) ||
+        !body_->FlattenRegion(reads[1].data(), sets[0].data(), &from_set[1])) {
+      return false;
+    }
+    const std::vector<KernelStep>* steps = &first;
+    const void* const* current = args.data();
+    while (counter_->Evaluate(current)) {
+      for (const KernelStep& k : *steps) k.kernel(k.in, k.strides, k.out, 0, k.count);
+      const int target = *written == 0 ? 1 : 0;
+      *written = target;
+      current = reads[target].data();
+      steps = &from_set[target];
+    }
+    if (*written >= 0) args = reads[*written];
+    return true;
+  }
+
+  // The loop running the condition (unless it is a counter) and the body as
+  // programs.
+  void RunPrograms(void* const* buffers, std::vector<const void*>& args,
+                   std::vector<void*> (&sets)[2], int* written) const {
+    const size_t n = out_.size();
+    bool* pred = static_cast<bool*>(buffers[pred_]);
+    void* pred_result[1] = {pred};
+    while (true) {
+      if (counter_) {
+        if (!counter_->Evaluate(args.data())) break;
+      } else {
+        cond_->RunRegion(args.data(), pred_result);
+        if (!*pred) break;
+      }
+      const int target = *written == 0 ? 1 : 0;
+      body_->RunRegion(args.data(), sets[target].data());
+      for (size_t i = 0; i < n; ++i) args[i] = sets[target][i];
+      *written = target;
+    }
+  }
+
   std::unique_ptr<CpuProgram> cond_;
   std::optional<CounterCondition> counter_;  // set: cond_ is not run
   std::unique_ptr<CpuProgram> body_;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "xjit/backends/cpu/scalar_ops.h"
 #include "xjit/ir/graph.h"
 
 namespace xjit::cpu {
@@ -20,16 +21,7 @@ class CounterCondition {
   // `args`: the condition's arguments (one address per parameter). Inline:
   // it runs once per iteration.
   bool Evaluate(const void* const* args) const {
-    const int64_t a = Read(lhs_, args), b = Read(rhs_, args);
-    switch (direction_) {
-      case ComparisonDirection::kEq: return a == b;
-      case ComparisonDirection::kNe: return a != b;
-      case ComparisonDirection::kGe: return a >= b;
-      case ComparisonDirection::kGt: return a > b;
-      case ComparisonDirection::kLe: return a <= b;
-      case ComparisonDirection::kLt: return a < b;
-    }
-    return false;
+    return CompareBy(direction_, Read(lhs_, args), Read(rhs_, args));
   }
 
   // An integer scalar of a type Match accepts, as int64_t (they all fit).

@@ -159,12 +159,24 @@ absl::StatusOr<std::vector<CopyPiece>> PlanPieces(const Instruction& instr, int*
       absl::StrCat(OpcodeName(instr.opcode()), " is not a data-movement op"));
 }
 
+// Copies bytes [0, end) of in[0] to out: a copy as a flattened step.
+void CopyBytesKernel(const void* const* in, const int64_t*, void* out, int64_t, int64_t end) {
+  std::memcpy(out, in[0], static_cast<size_t>(end));
+}
+
 class CopyThunk : public Thunk {
  public:
   CopyThunk(SlotId src, SlotId dst, int64_t bytes) : src_(src), dst_(dst), bytes_(bytes) {}
   void Execute(void* const* buffers) const override {
     // A result that is a donated parameter handed over to it is its own source.
     if (bytes_ > 0 && buffers[dst_] != buffers[src_]) std::memcpy(buffers[dst_], buffers[src_], bytes_);
+  }
+  bool AppendSteps(void* const* buffers, std::vector<KernelStep>* steps) const override {
+    if (bytes_ > 0 && buffers[dst_] != buffers[src_]) {
+      steps->push_back({&CopyBytesKernel, {buffers[src_], nullptr, nullptr}, nullptr,
+                        buffers[dst_], bytes_});
+    }
+    return true;
   }
 
  private:

@@ -347,6 +347,14 @@ void ElementwiseThunk::Execute(void* const* buffers) const {
   });
 }
 
+bool ElementwiseThunk::AppendSteps(void* const* buffers, std::vector<KernelStep>* steps) const {
+  if (broadcast_ != nullptr || n_ >= kParallelThreshold || n_ <= 0) return false;
+  KernelStep step{kernel_, {nullptr, nullptr, nullptr}, strides_.data(), buffers[output_], n_};
+  for (size_t i = 0; i < inputs_.size(); ++i) step.in[i] = buffers[inputs_[i]];
+  steps->push_back(step);
+  return true;
+}
+
 FusedElementwiseThunk::FusedElementwiseThunk(std::vector<std::unique_ptr<ElementwiseThunk>> chain,
                                              const std::vector<SlotId>& tile_local) {
   n_ = chain.empty() ? 0 : chain.front()->num_elements();
@@ -422,6 +430,26 @@ void FusedElementwiseThunk::RunTiles(void* const* buffers, unsigned char* scratc
       op.kernel(in, op.strides.data(), address(op.output, begin), 0, op.one_element ? 1 : count);
     }
   }
+}
+
+bool FusedElementwiseThunk::AppendSteps(void* const* buffers,
+                                        std::vector<KernelStep>* steps) const {
+  if (n_ <= 0 || n_ > kFusedTile) return false;
+  for (const Op& op : ops_) {
+    if (op.broadcast != nullptr) return false;
+  }
+  serial_scratch_.resize(scratch_bytes_);  // Execute keeps this size: no reallocation
+  unsigned char* scratch = serial_scratch_.data();
+  auto address = [&](const Operand& o) -> void* {
+    return o.local >= 0 ? scratch + local_offsets_[o.local] : buffers[o.slot];
+  };
+  for (const Op& op : ops_) {
+    KernelStep step{op.kernel, {nullptr, nullptr, nullptr}, op.strides.data(),
+                    address(op.output), op.one_element ? 1 : n_};
+    for (size_t i = 0; i < op.inputs.size(); ++i) step.in[i] = address(op.inputs[i]);
+    steps->push_back(step);
+  }
+  return true;
 }
 
 void FusedElementwiseThunk::Execute(void* const* buffers) const {

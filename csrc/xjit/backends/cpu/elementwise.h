@@ -39,6 +39,7 @@ class ElementwiseThunk : public Thunk {
   ElementwiseThunk(std::shared_ptr<const BroadcastReader> broadcast, SlotId input,
                    int64_t input_width, SlotId output, int64_t n);
   void Execute(void* const* buffers) const override;
+  bool AppendSteps(void* const* buffers, std::vector<KernelStep>* steps) const override;
 
   ElementwiseKernel kernel() const { return kernel_; }
   const std::shared_ptr<const BroadcastReader>& broadcast() const { return broadcast_; }
@@ -75,6 +76,9 @@ class FusedElementwiseThunk : public Thunk {
   FusedElementwiseThunk(std::vector<std::unique_ptr<ElementwiseThunk>> chain,
                         const std::vector<SlotId>& tile_local);
   void Execute(void* const* buffers) const override;
+  // One tile of work on one thread, no broadcast reads: its ops' calls on
+  // the serial scratch.
+  bool AppendSteps(void* const* buffers, std::vector<KernelStep>* steps) const override;
 
  private:
   struct Operand {

@@ -49,6 +49,16 @@ void CpuProgram::RunRegion(const void* const* args, void* const* results) {
   for (const auto& thunk : thunks_) thunk->Execute(table_.data());
 }
 
+bool CpuProgram::FlattenRegion(const void* const* args, void* const* results,
+                               std::vector<KernelStep>* steps) {
+  for (SlotId s : parameter_slots_) table_[s] = const_cast<void*>(args[slots_[s].number]);
+  for (SlotId s : result_slots_) table_[s] = results[slots_[s].number];
+  for (const auto& thunk : thunks_) {
+    if (!thunk->AppendSteps(table_.data(), steps)) return false;
+  }
+  return true;
+}
+
 absl::Status CpuProgram::Run(absl::Span<const void* const> args,
                              absl::Span<void* const> results) {
   if (static_cast<int64_t>(args.size()) != num_parameters_ ||

@@ -42,6 +42,11 @@ class CpuProgram : public CompiledProgram {
   // hold one address per parameter and result; exceptions reach the
   // outermost Run.
   void RunRegion(const void* const* args, void* const* results);
+  // The kernel calls RunRegion(args, results) makes, when every thunk can
+  // list its own (Thunk::AppendSteps); false otherwise. The steps stay valid
+  // while these addresses do (the program's arena and constants are its own).
+  bool FlattenRegion(const void* const* args, void* const* results,
+                     std::vector<KernelStep>* steps);
 
   int64_t arena_bytes() const { return arena_bytes_; }
   int64_t num_thunks() const { return static_cast<int64_t>(thunks_.size()); }

@@ -381,21 +381,25 @@ template <typename F> auto TotalOrderKey(F x) {
   return bits < 0 ? I(bits ^ std::numeric_limits<I>::max()) : bits;
 }
 
+// `a dir b` with C++'s operators (IEEE for floats).
+template <typename A>
+inline bool CompareBy(ComparisonDirection dir, A a, A b) {
+  switch (dir) {
+    case ComparisonDirection::kEq: return a == b;
+    case ComparisonDirection::kNe: return a != b;
+    case ComparisonDirection::kGe: return a >= b;
+    case ComparisonDirection::kGt: return a > b;
+    case ComparisonDirection::kLe: return a <= b;
+    case ComparisonDirection::kLt: return a < b;
+  }
+  return false;
+}
+
 template <ComparisonDirection kDir, bool kTotalOrder>
 struct Compare {
   template <typename T> using Out = bool;
   template <typename T> static constexpr bool supports = true;
-  template <typename A> static bool Ordered(A a, A b) {
-    switch (kDir) {
-      case ComparisonDirection::kEq: return a == b;
-      case ComparisonDirection::kNe: return a != b;
-      case ComparisonDirection::kGe: return a >= b;
-      case ComparisonDirection::kGt: return a > b;
-      case ComparisonDirection::kLe: return a <= b;
-      case ComparisonDirection::kLt: return a < b;
-    }
-    return false;
-  }
+  template <typename A> static bool Ordered(A a, A b) { return CompareBy(kDir, a, b); }
   template <typename T> static bool Apply(T a, T b) {
     if constexpr (kIsComplex<T>) {
       // Lexicographic on (real, imag); EQ/NE compare both parts.

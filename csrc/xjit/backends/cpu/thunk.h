@@ -13,10 +13,30 @@ namespace xjit::cpu {
 // before each run (parameters, results, arena offsets, constants).
 using SlotId = int32_t;
 
+// One kernel call with every address resolved: a small loop body flattened
+// into a list of these (CpuProgram::FlattenRegion) runs each iteration with no
+// thunk dispatch, slot lookup or parallel-for check. The kernel computes
+// elements [0, count) (an element-wise kernel's signature).
+struct KernelStep {
+  using Kernel = void (*)(const void* const* in, const int64_t* strides, void* out,
+                          int64_t begin, int64_t end);
+  Kernel kernel;
+  const void* in[3];
+  const int64_t* strides;
+  void* out;
+  int64_t count;
+};
+
 class Thunk {
  public:
   virtual ~Thunk() = default;
   virtual void Execute(void* const* buffers) const = 0;
+  // Appends the kernel calls that Execute(buffers) would make, when it makes
+  // only such calls on one thread (small element-wise work, a copy); false
+  // (the default) otherwise.
+  virtual bool AppendSteps(void* const* buffers, std::vector<KernelStep>* steps) const {
+    return false;
+  }
 };
 
 using ThunkList = std::vector<std::unique_ptr<Thunk>>;
