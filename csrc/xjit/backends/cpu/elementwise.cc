@@ -80,7 +80,7 @@ __attribute__((always_inline)) inline void SelectLoop(const uint8_t* __restrict 
       std::memcpy(&b, &f[kF ? i : 0], sizeof(T));
       const U m = U(U(0) - U(p[kP ? i : 0]));
       const U r = U((a & m) | (b & U(~m)));
-      std::memcpy(&y[i], &r, sizeof(T));
+      std::memcpy(static_cast<void*>(&y[i]), &r, sizeof(T));
     }
   }
 }

@@ -79,7 +79,8 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeFusionThunk(const Instruction& fusion
     // Aliases: a reshape, and a bitcast_convert between types of one width
     // (elementwise_fusion.h): the same bytes, read by the next op as its type.
     if (op == Opcode::kReshape || op == Opcode::kBitcastConvert) {
-      values[instr.get()] = values.at(instr->operand(0));
+      Value aliased = values.at(instr->operand(0));  // copied: the insert may rehash
+      values[instr.get()] = aliased;
       continue;
     }
     if (op == Opcode::kBroadcastInDim) {

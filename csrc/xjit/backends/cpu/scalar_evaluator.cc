@@ -43,9 +43,11 @@ absl::StatusOr<ScalarEvaluator> ScalarEvaluator::Compile(const Computation& regi
         value_of[&instr] = i;
         break;
       case Opcode::kReshape:
-      case Opcode::kBroadcastInDim:
-        value_of[&instr] = value_of.at(instr.operand(0));  // same single element
+      case Opcode::kBroadcastInDim: {
+        const int32_t cell = value_of.at(instr.operand(0));  // same single element
+        value_of[&instr] = cell;  // (read first: the insert may rehash)
         break;
+      }
       case Opcode::kGetTupleElement: {
         auto it = tuple_of.find(instr.operand(0));
         if (it == tuple_of.end()) return fail(instr, "of a non-tuple");
