@@ -3,7 +3,9 @@ fast path, as JAX's ``jnp`` functions are jitted: ``jnp.add(x, y)`` (and so
 ``x + y``) on arrays costs a cache look-up and a run in C++ (about 1 µs)
 instead of Python's promotion, broadcasting and one-op dispatch (about 8 µs).
 
-Inside a trace the function runs as it is (it adds its ops to the graph).
+Inside a trace the function runs as it is (it adds its ops to the graph),
+and so does a call with a Python int outside 0..127 (its value is checked
+against the dtype it converts to, which a traced argument cannot be).
 Arrays of another platform than the default one keep the eager path (a jit
 call would run on the default device). When the jitted call fails, the
 function runs eagerly and raises its own, more specific error.
@@ -39,6 +41,11 @@ def via_jit(fun: Callable, static_argnames: tuple = ()) -> Callable:
         platform = dispatch.default_backend()
         for a in args:
             if type(a) is _xjit.Array and a.device.platform != platform:
+                return fun(*args, **kwargs)
+            # A Python int is checked against the dtype it converts to
+            # (OverflowError for -3 with uint8); as a traced jit argument its
+            # value is unknown. Those that fit every integer type go through.
+            if type(a) is int and not 0 <= a <= 127:
                 return fun(*args, **kwargs)
         if jitted is None:
             from xjit._src.api import jit   # api imports the numpy modules
