@@ -227,6 +227,8 @@ absl::StatusOr<Shape> InferUncheckedSize(Opcode op, absl::Span<const Shape* cons
                                        attrs.get<SelectAndScatterAttrs>(), called);
     XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)
       return si::InferBatchNorm(op, operands, attrs.get<BatchNormAttrs>());
+    case Opcode::kCustomCall:
+      return si::InferCustomCall(operands, attrs.get<CustomCallAttrs>(), declared_result);
   }
   return absl::InternalError(
       absl::StrCat(OpcodeName(op), ": no shape inference rule (bug in InferShape)"));

@@ -412,6 +412,9 @@ BatchRule BatchRuleFor(Opcode op) {
     case Opcode::kSelectAndScatter: return SelectAndScatterBatch;
     XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)
       return BatchNormBatch;
+    // A host function sees whole arrays: no general batching rule.
+    case Opcode::kCustomCall:
+      return nullptr;
   }
   return nullptr;
 }
