@@ -43,6 +43,13 @@ absl::Status RawCopyTarget(const CustomCallContext& ctx) {
   return absl::OkStatus();
 }
 
+// Counts its calls: a side effect with no results.
+int g_calls = 0;
+absl::Status CountTarget(const CustomCallContext& ctx) {
+  g_calls += static_cast<int>(*static_cast<const float*>(ctx.operands[0].data));
+  return absl::OkStatus();
+}
+
 absl::Status FailingTarget(const CustomCallContext&) {
   return absl::FailedPreconditionError("the target says no");
 }
@@ -51,6 +58,7 @@ const bool kRegistered = [] {
   RegisterCustomCallTarget("xjit_test_scale", ScaleTarget);
   RegisterCustomCallTarget("xjit_test_raw_copy", RawCopyTarget);
   RegisterCustomCallTarget("xjit_test_fail", FailingTarget);
+  RegisterCustomCallTarget("xjit_test_count", CountTarget);
   return true;
 }();
 
@@ -165,6 +173,29 @@ TEST(CustomCall, ConvertsDeclaredLayouts) {
     // Column-major bytes 1 4 2 5 3 6, read back as row-major.
     EXPECT_EQ(Floats((*out)[0]), (std::vector<float>{1, 4, 2, 5, 3, 6}));
   }
+}
+
+TEST(CustomCall, RunsSideEffectsWithNoResults) {
+  constexpr char kText[] = R"(module @m {
+  func.func public @main(%arg0: tensor<f32>) -> tensor<f32> {
+    stablehlo.custom_call @xjit_test_count(%arg0) {has_side_effect = true, operand_layouts = [dense<> : tensor<0xindex>], result_layouts = []} : (tensor<f32>) -> ()
+    return %arg0 : tensor<f32>
+  }
+})";
+  std::unique_ptr<Module> m = Parse(kText);
+  ASSERT_NE(m, nullptr);
+  const std::string pretty = PrintModule(*m, true);
+  EXPECT_THAT(pretty, HasSubstr("    stablehlo.custom_call @xjit_test_count(%arg0) {"));
+  std::unique_ptr<Module> generic = Parse(PrintModule(*m, false));
+  ASSERT_NE(generic, nullptr);
+  EXPECT_EQ(PrintModule(*generic, true), pretty);
+  g_calls = 0;
+  for (const char* platform : {"reference", "cpu"}) {
+    SCOPED_TRACE(platform);
+    auto out = RunOn(platform, *m, {Literal(Shape(DType::kF32, {}), std::vector<float>{3}.data())});
+    ASSERT_TRUE(out.ok()) << out.status();
+  }
+  EXPECT_EQ(g_calls, 6);  // kept by dead-code elimination on both
 }
 
 TEST(CustomCall, ReportsErrors) {

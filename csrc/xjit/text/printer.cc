@@ -231,7 +231,17 @@ class ModulePrinter {
   }
 
   void PrintBody(const Computation& c, int indent) {
-    for (const auto& instr : c.instructions()) PrintInstruction(*instr, indent);
+    for (const auto& instr : c.instructions()) {
+      const size_t start = out_.size();
+      PrintInstruction(*instr, indent);
+      // An op with no results (a side-effecting custom_call) has no "%N:0 = ".
+      const Shape& s = instr->shape();
+      if (IsMultiResult(*instr) && s.tuple_shapes.empty()) {
+        const std::string prefix = absl::StrCat(names_[instr.get()], ":0 = ");
+        const size_t at = out_.find(prefix, start);
+        if (at != std::string::npos) out_.erase(at, prefix.size());
+      }
+    }
   }
 
   void PrintInstruction(const Instruction& instr, int indent) {

@@ -5,9 +5,9 @@ registry of ``runtime/custom_call_registry.h``: the LAPACK factorizations,
 host callbacks, ``xjit.ffi`` targets). ``xjit.ffi.ffi_call`` and the linear
 algebra functions are built on it.
 
-Example:
+Example (``my_target`` must be registered first, e.g. with xjit.ffi):
     >>> outs = custom_call("my_target", [x], [ShapeDtypeStruct((3,), np.float32)],
-    ...                    backend_config={"scale": 2.0})
+    ...                    backend_config={"scale": 2.0})  # doctest: +SKIP
 """
 from __future__ import annotations
 
