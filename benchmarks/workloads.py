@@ -549,3 +549,21 @@ def conv3x3_bias_relu_nhwc():
 
 ALL += [avg_pool_2x2, max_pool_grad, gather_rows_1m, take_1m, scatter_add_1m, at_add_rows_1m,
         conv3x3_bias_relu_nhwc]
+
+
+# ---- issue 11 (h-fft): FFTs (ducc0 on xjit's cpu backend, as on JAX's)
+
+def fft_c64_1m():
+    """A 2^20-point complex64 FFT."""
+    r = np.random.default_rng(0)
+    x = (r.standard_normal(1 << 20) + 1j * r.standard_normal(1 << 20)).astype(np.complex64)
+    return _frameworks(np.fft.fft, lambda xp: xp.fft.fft, [x])
+
+
+def rfft_f32_4m():
+    """A 2^22-point float32 real FFT."""
+    x = np.random.default_rng(0).standard_normal(1 << 22).astype(np.float32)
+    return _frameworks(np.fft.rfft, lambda xp: xp.fft.rfft, [x])
+
+
+ALL += [fft_c64_1m, rfft_f32_4m]

@@ -101,7 +101,7 @@ func.func @too_far() {
 
 func.func @missing_op() {
   %0 = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
-  %1 = stablehlo.fft %0, type = FFT, length = [2] : (tensor<2xf32>) -> tensor<2xf32>
+  %1 = stablehlo.collective_permute %0, source_target_pairs = [] : (tensor<2xf32>) -> tensor<2xf32>
   check.expect_eq_const %1, dense<[1.0, 2.0]> : tensor<2xf32>
   func.return
 }
@@ -133,8 +133,8 @@ EXPECTED = {
                          f"{_at('check.expect_eq_const %0, dense<[1, 3]>')}: element[1] is 2, "
                          "expected 3 (1 of 2 elements differ)",
     "too_far": f"FAIL too_far: check.expect_close at {_at('check.expect_close %0, %1, max_ulp_difference = 2')}:",
-    "missing_op": f"FAIL missing_op: NotImplementedError: {_at('%1 = stablehlo.fft')}: op "
-                  "'stablehlo.fft' is not supported by xjit",
+    "missing_op": f"FAIL missing_op: NotImplementedError: {_at('%1 = stablehlo.collective_permute')}: op "
+                  "'stablehlo.collective_permute' is not supported by xjit",
     "malformed": "FAIL malformed: ValueError: " + _at("%0 : tensor<2xf32>\n  func.return")
                  + ": expected ':' and the type of stablehlo.add, got '%0'",
 }

@@ -9,7 +9,8 @@
 // the Python binding, the StableHLO printer and parser, and the op schema
 // Python and docs/ops.md read (DescribeFields). A field's kind follows from
 // its C++ type: int64_t, bool, float (an f32 attribute), std::vector<int64_t>, an enum with EnumTraits, a
-// Literal, or a nested struct with its own Fields().
+// Literal, a nested struct with its own Fields(), std::string (a "..." string) or
+// DictionaryText (an attribute dictionary {...} kept as its text).
 #pragma once
 
 #include <cstdint>
@@ -31,7 +32,22 @@ namespace xjit {
 // value; kDefaulted may be left out of the text but is always printed.
 enum class FieldUse : uint8_t { kRequired, kOptional, kDefaulted };
 
-enum class FieldKind : uint8_t { kInt, kIntList, kEnum, kLiteral, kStruct, kBool, kFloat };
+enum class FieldKind : uint8_t {
+  kInt, kIntList, kEnum, kLiteral, kStruct, kBool, kFloat,
+  kString, kDictionary,  // issue 11 (h-fft): composite's name and composite_attributes
+};
+
+// An attribute dictionary that xjit carries but never reads (composite's
+// composite_attributes), kept as its text "{name = value, ...}" ("" = none).
+struct DictionaryText {
+  std::string text;
+  bool operator==(const DictionaryText& o) const { return text == o.text; }
+  bool operator!=(const DictionaryText& o) const { return text != o.text; }
+  template <typename H>
+  friend H AbslHashValue(H h, const DictionaryText& d) {
+    return H::combine(std::move(h), d.text);
+  }
+};
 
 template <typename S, typename M>
 struct Field {
@@ -86,6 +102,10 @@ constexpr FieldKind KindOfMember() {
     return FieldKind::kIntList;
   } else if constexpr (std::is_same_v<M, Literal>) {
     return FieldKind::kLiteral;
+  } else if constexpr (std::is_same_v<M, std::string>) {
+    return FieldKind::kString;
+  } else if constexpr (std::is_same_v<M, DictionaryText>) {
+    return FieldKind::kDictionary;
   } else if constexpr (HasEnumTraits<M>::value) {
     return FieldKind::kEnum;
   } else {
@@ -161,6 +181,10 @@ std::vector<FieldInfo> DescribeFields() {
       info.type = "int64[]";
     } else if constexpr (KindOfMember<M>() == FieldKind::kLiteral) {
       info.type = "Literal";
+    } else if constexpr (KindOfMember<M>() == FieldKind::kString) {
+      info.type = "string";
+    } else if constexpr (KindOfMember<M>() == FieldKind::kDictionary) {
+      info.type = "dictionary";
     } else if constexpr (KindOfMember<M>() == FieldKind::kEnum) {
       info.type = EnumTraits<M>::kTypeName;
       for (const char* n : EnumTraits<M>::kNames) info.enum_values.push_back(n);

@@ -61,6 +61,9 @@ absl::string_view OpFamilyName(OpFamily family) {
     case OpFamily::kControlFlow: return "control_flow";
     case OpFamily::kWindow: return "window";
     case OpFamily::kNormalization: return "normalization";
+    case OpFamily::kSpectral: return "spectral";
+    case OpFamily::kDynamicShape: return "dynamic_shape";
+    case OpFamily::kSpecial: return "special";
   }
   return "?";
 }

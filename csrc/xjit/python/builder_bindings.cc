@@ -208,6 +208,10 @@ void FieldFromPython(py::handle v, const std::string& what, M& out) {
     absl::StatusOr<M> e = ParseEnum<M>(StrFromPython(v, what));
     if (!e.ok()) ThrowIfError(absl::OutOfRangeError(absl::StrCat(what, ": ", e.status().message())));
     out = *e;
+  } else if constexpr (kind == FieldKind::kString) {
+    out = StrFromPython(v, what);
+  } else if constexpr (kind == FieldKind::kDictionary) {
+    out.text = StrFromPython(v, what);  // the dictionary's text, "{a = 1 : i32}"
   } else if constexpr (kind == FieldKind::kLiteral) {
     py::object arr = py::module_::import("numpy").attr("asarray")(v);
     if (!FromNumpyDType(arr.attr("dtype").cast<py::dtype>()).ok()) {  // name the attribute

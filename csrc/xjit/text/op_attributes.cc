@@ -52,6 +52,16 @@ absl::Status ReadField(const AttrValue& v, const Lexer& lex, absl::string_view n
     absl::StatusOr<M> e = ParseEnum<M>(v.text);
     if (!e.ok()) return lex.Error(v.offset, e.status().message());
     out = *e;
+  } else if constexpr (kind == FieldKind::kString) {
+    if (v.kind != AttrValue::Kind::kString) {
+      return lex.Error(v.offset, absl::StrCat(name, ": expected a string \"...\", got ", v.KindName()));
+    }
+    out = v.text;
+  } else if constexpr (kind == FieldKind::kDictionary) {
+    if (v.kind != AttrValue::Kind::kDict) {
+      return lex.Error(v.offset, absl::StrCat(name, ": expected a dictionary {...}, got ", v.KindName()));
+    }
+    out.text = v.text;
   } else if constexpr (kind == FieldKind::kLiteral) {
     if (v.kind != AttrValue::Kind::kDense || !v.literal) {
       return lex.Error(v.offset, absl::StrCat(name, ": expected dense<...> : tensor<...>, got ",
@@ -143,7 +153,8 @@ absl::Status AcceptAlgorithm(const Lexer& lex, const AttrValue& v) {
 std::vector<Spec> TextOnlySpecs(Opcode op, const Lexer& lex, std::string& callee) {
   std::vector<Spec> specs;
   if (CallsFunction(op)) {
-    specs.push_back({"callee", true, [&lex, &callee](const AttrValue& v) -> absl::Status {
+    // composite names its function `decomposition` (issue 11).
+    specs.push_back({op == Opcode::kComposite ? "decomposition" : "callee", true, [&lex, &callee](const AttrValue& v) -> absl::Status {
                        if (v.kind != AttrValue::Kind::kSymbol) {
                          return lex.Error(v.offset, absl::StrCat("callee: expected a symbol @name, got ",
                                                                  v.KindName()));
@@ -152,7 +163,7 @@ std::vector<Spec> TextOnlySpecs(Opcode op, const Lexer& lex, std::string& callee
                        return absl::OkStatus();
                      }});
   }
-  if (op == Opcode::kDotGeneral || op == Opcode::kConvolution) {
+  if (op == Opcode::kDotGeneral || op == Opcode::kConvolution || op == Opcode::kDynamicConv) {
     specs.push_back({"precision_config", false,
                      [&lex](const AttrValue& v) { return AcceptPrecisionConfig(lex, v); }});
   }

@@ -54,6 +54,24 @@ bool IsMultiResult(const Instruction& instr) {
 template <typename M>
 std::string FieldText(const M& value, const char* int_type, bool nested);
 
+// "..." with the escapes the lexer reads back.
+std::string QuotedString(absl::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      absl::StrAppend(&out, "\\", absl::Hex(static_cast<unsigned char>(c), absl::kZeroPad2));
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
 // An f32 attribute as MLIR prints one: "%.6e" when that reads back to the same
 // float, else the shortest decimal that does; NaN and infinities as hex bits.
 std::string F32Text(float value) {
@@ -99,6 +117,10 @@ std::string FieldText(const M& value, const char* int_type, bool nested) {
     return absl::StrCat("#stablehlo<", EnumTraits<M>::kTextKind, " ", EnumName(value), ">");
   } else if constexpr (kind == FieldKind::kLiteral) {
     return absl::StrCat(value.ToString(), " : ", value.shape().ToString());
+  } else if constexpr (kind == FieldKind::kString) {
+    return QuotedString(value);
+  } else if constexpr (kind == FieldKind::kDictionary) {
+    return value.text.empty() ? std::string("{}") : value.text;
   } else if constexpr (HasCustomText<M>::value) {
     return absl::StrCat("#", M::kTextName, "<", value.ToText(), ">");
   } else {
@@ -111,7 +133,8 @@ std::string Attrs(const Instruction& instr) {
   std::vector<std::string> parts =
       instr.attributes().Visit([](const auto& s) { return FieldsText(s, false); });
   if (CallsFunction(instr.opcode()) && !instr.called_computations().empty()) {
-    parts.push_back(absl::StrCat("callee = ", Symbol(instr.called_computations()[0]->name())));
+    parts.push_back(absl::StrCat(instr.opcode() == Opcode::kComposite ? "decomposition" : "callee",
+                                 " = ", Symbol(instr.called_computations()[0]->name())));
   }
   return absl::StrJoin(parts, ", ");
 }
