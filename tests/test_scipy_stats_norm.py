@@ -31,16 +31,17 @@ def test_matches_scipy(name, dtype, rtol):
         got = getattr(norm, name)(x, loc, scale)
         assert got.dtype == dtype
         want = getattr(scipy_stats.norm, name)(x.astype(np.float64), 0.5, 2.0)
-        tiny = np.finfo(dtype).tiny * 1e3
-        _check(got, want, rtol, atol=tiny if name in ("pdf", "cdf", "sf") else 0.0)
+        # Near 0, log(cdf) is log(1 - tiny): absolute accuracy is what float gives.
+        _check(got, want, rtol, atol=8 * np.finfo(dtype).eps)
 
 
 @pytest.mark.parametrize("name", ["ppf", "isf"])
-@pytest.mark.parametrize("dtype,rtol", [(np.float32, 1e-4), (np.float64, 1e-10)])
+@pytest.mark.parametrize("dtype,rtol", [(np.float32, 1e-4), (np.float64, 1e-8)])
 def test_quantiles_match_scipy(name, dtype, rtol):
     with _x64(dtype == np.float64):
         q = Q.astype(dtype)
-        q = q[(q > 0) | (Q == 0)]
+        if name == "isf":  # JAX's isf is ppf(1 - q): q below eps/2 rounds to 1 - q == 1
+            q = q[(q == 0) | (q >= np.finfo(dtype).eps)]
         got = getattr(norm, name)(q, -1.0, 3.0)
         assert got.dtype == dtype
         want = getattr(scipy_stats.norm, name)(q.astype(np.float64), -1.0, 3.0)
@@ -53,7 +54,8 @@ def test_ndtri_and_log_ndtr_match_scipy():
     want = scipy_special.ndtri(q.astype(np.float64))
     _check(got, want, 1e-4, 1e-5)
     x = X.astype(np.float32)
-    _check(special.log_ndtr(x), scipy_special.log_ndtr(x.astype(np.float64)), 2e-5)
+    _check(special.log_ndtr(x), scipy_special.log_ndtr(x.astype(np.float64)), 2e-5,
+           atol=8 * np.finfo(np.float32).eps)
     with pytest.raises(TypeError):
         special.ndtri(np.array([1, 2], np.int32))
     with pytest.raises(TypeError):
@@ -66,9 +68,15 @@ def test_dtypes_weak_types_and_broadcasting_like_jax():
     need_jax()
     with both_x64(False):
         for name in FUNCS + ["ppf", "isf"]:
-            for args in [(0.3,), (np.float32(0.3), 1, 2), (np.arange(3), np.zeros((2, 1)))]:
+            for args in [(0.3,), (np.float32(0.3), 1, 2), (np.arange(3), np.zeros((2, 1))),
+                         (np.linspace(0.1, 0.9, 3).astype(np.float32), np.zeros((2, 1)))]:
+                try:
+                    want = getattr(jax.scipy.stats.norm, name)(*args)
+                except TypeError:  # ppf/isf of integers, as JAX
+                    with pytest.raises(TypeError):
+                        getattr(norm, name)(*args)
+                    continue
                 got = getattr(norm, name)(*args)
-                want = getattr(jax.scipy.stats.norm, name)(*args)
                 assert got.dtype == want.dtype, (name, args)
                 assert got.shape == want.shape, (name, args)
                 assert bool(got.weak_type) == bool(want.weak_type), (name, args)

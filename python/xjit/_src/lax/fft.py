@@ -74,4 +74,16 @@ def fft(x, fft_type, fft_lengths: Sequence[int]):
     if len(lengths) > len(shape):
         raise ValueError(f"FFT input shape {shape} must have at least as many input dimensions "
                          f"as fft_lengths {lengths}.")
+    # JAX's shape checks (ValueError), before the op's own.
+    k = len(lengths)
+    if k > 3:
+        raise ValueError(f"fft: at most 3 fft_lengths are supported, got {lengths}")
+    if typ == FftType.IRFFT:
+        if shape[-k:-1] != lengths[:-1] or shape[-1] != lengths[-1] // 2 + 1:
+            raise ValueError(f"IRFFT input shape {shape} minor dimensions must be equal to all "
+                             f"except the last fft_length, and the last {lengths[-1] // 2 + 1}, "
+                             f"got fft_lengths={lengths}")
+    elif shape[-k:] != lengths:
+        raise ValueError(f"{typ.name} input shape {shape} minor dimensions must be equal to "
+                         f"fft_lengths {lengths}")
     return dispatch.bind("fft", [x], {"fft_type": typ.name, "fft_length": lengths})

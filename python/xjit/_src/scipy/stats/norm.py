@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from xjit._src import dtypes
 from xjit._src.lax import elementwise as lax_ew
+from xjit._src.numpy import creation, elementwise as jnp_ew
 from xjit._src.numpy import util
 from xjit._src.scipy import special
 
 
 def _c(x, v):
-    return np.array(v, dtype=np.dtype(x.dtype))
+    # A Python scalar (weakly typed): x's dtype and weak type carry through, as in JAX.
+    return float(v)
 
 
 def logpdf(x, loc=0, scale=1):
@@ -59,12 +62,15 @@ def logsf(x, loc=0, scale=1):
 
 
 def ppf(q, loc=0, scale=1):
-    """The quantile function (inverse CDF). Example: ``norm.ppf(0.975)``."""
-    q, loc, scale = util.promote_args_inexact("norm.ppf", q, loc, scale)
-    return lax_ew.add(lax_ew.mul(special.ndtri(q), scale), loc)
+    """The quantile function (inverse CDF): float32/float64 ``q`` only, as in JAX;
+    the result has the default float dtype. Example: ``norm.ppf(0.975)``."""
+    x = special.ndtri(q)
+    out = jnp_ew.add(jnp_ew.multiply(x, scale), loc)
+    return creation.asarray(out, dtypes.default_float_dtype())
 
 
 def isf(q, loc=0, scale=1):
-    """The inverse survival function. Example: ``norm.isf(0.025)``."""
-    q, loc, scale = util.promote_args_inexact("norm.isf", q, loc, scale)
-    return ppf(lax_ew.sub(_c(q, 1), q), loc, scale)
+    """The inverse survival function ``ppf(1 - q)``. Example: ``norm.isf(0.025)``."""
+    util.check_arraylike("norm.isf", q)
+    q = util.asarray_any(q)
+    return ppf(lax_ew.sub(np.array(1, dtype=q.dtype), q), loc, scale)
