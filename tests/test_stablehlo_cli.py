@@ -212,6 +212,10 @@ SPEC_KNOWN_FAILURES = {
     "log_plus_one_0", "scatter_0",
     # xjit limitation: tuple-typed values as inputs (and a tuple literal).
     "tuple_0",
+    # issue 11 (h-fft): the dynamic_conv example's dimension numbers repeat
+    # dimension 0 (spec defect); rng's values are implementation-defined; the
+    # composite example has no inputs and no decomposition function.
+    "dynamic_conv_0", "rng_0", "composite_0",
 }
 
 
@@ -235,7 +239,7 @@ def test_spec_examples_through_the_test_command(platform, tmp_path):
                   and "not supported by xjit" not in l
                   and l.split(":")[0].split()[1] not in SPEC_KNOWN_FAILURES]
     assert not unexpected, "\n".join(unexpected)
-    assert passed >= 73, out  # docs/stablehlo.md lists the rest
+    assert passed >= 83, out  # docs/stablehlo.md lists the rest
     assert code == 1  # ops xjit lacks fail, naming the op
 
 

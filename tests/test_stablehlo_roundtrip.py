@@ -207,6 +207,9 @@ CASES.update({
     "fft": ([C], [f"%r = stablehlo.fft %a, type = FFT, length = [3] : ({C}) -> {C}"], [C]),
     "optimization_barrier": ([F, F], [f'%r:2 = "stablehlo.optimization_barrier"(%a, %b) : '
                                       f'({F}, {F}) -> ({F}, {F})'], [F, F]),
+    "composite": ([F], [f'%r = "stablehlo.composite"(%a) {{name = "xjit.my_sine", '
+                        'composite_attributes = {n = 1 : i64}, decomposition = @helper, '
+                        f'version = 2 : i32}} : ({F}) -> {F}'], [F]),
     "replica_id": ([], ['%r = "stablehlo.replica_id"() : () -> tensor<ui32>'], ["tensor<ui32>"]),
     "partition_id": ([], ['%r = "stablehlo.partition_id"() : () -> tensor<ui32>'],
                      ["tensor<ui32>"]),
@@ -286,7 +289,7 @@ def module_text(op):
              f"func.func public @main({params}) -> ({', '.join(results)}) {{"]
     lines += [f"  {b}" for b in body]
     lines += [f"  return {ret} : {', '.join(results)}", "}"]
-    if op == "call":
+    if op in ("call", "composite"):
         lines.append(HELPER)
     lines.append("}")
     return "\n".join(lines) + "\n"
@@ -365,7 +368,8 @@ BAD = [
     ("%r = stablehlo.reduce(%a init: %a) across dimensions = [0] : (" + F + ", " + F
      + ") -> tensor<3xf32>",
      r"4:1: expected 'reducer\(...\)' or 'applies'"),
-    ("%r = stablehlo.fft %a, type = FFT : " + F, r"3:3: op 'stablehlo.fft' is not supported by xjit"),
+    ("%r = stablehlo.collective_permute %a : " + F,
+     r"3:3: op 'stablehlo.collective_permute' is not supported by xjit"),
 ]
 
 
@@ -373,7 +377,7 @@ BAD = [
 def test_malformed_pretty_forms_name_line_column_and_expectation(line, message):
     text = (f"func.func @main(%a: {F}) -> {F} {{\n  // a comment\n  {line}\n"
             f"}}\n")
-    error = NotImplementedError if "fft" in line else ValueError
+    error = NotImplementedError if "collective_permute" in line else ValueError
     with pytest.raises(error, match="^" + message):
         stablehlo.parse(text)
 

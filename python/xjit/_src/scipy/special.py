@@ -281,7 +281,7 @@ def ndtri(p):
 
     Example:
         >>> jax.scipy.special.ndtri(np.float32(0.975))
-        Array(1.959964, dtype=float32)
+        Array(1.9599644, dtype=float32)
     """
     p, c = _float_only("ndtri", p)
     where = jnp_ew.where
@@ -357,7 +357,7 @@ def log_ndtr(x, series_order: int = 3):
 
     Example:
         >>> jax.scipy.special.log_ndtr(np.float32(-20.0))
-        Array(-203.91715, dtype=float32)
+        Array(-203.91716, dtype=float32)
     """
     if not isinstance(series_order, int):
         raise TypeError("series_order must be a Python integer.")

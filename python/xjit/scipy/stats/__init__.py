@@ -4,6 +4,6 @@
 Example:
     >>> from xjit.scipy.stats import norm
     >>> norm.ppf(0.5)
-    Array(0., dtype=float32, weak_type=True)
+    Array(0., dtype=float32)
 """
 from xjit.scipy.stats import norm  # noqa: F401

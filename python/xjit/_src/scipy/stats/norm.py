@@ -5,7 +5,7 @@ default float; every argument broadcasts).
 Example:
     >>> from xjit.scipy.stats import norm
     >>> norm.cdf(0.0)
-    Array(0.5, dtype=float32, weak_type=True)
+    Array(0.5, dtype=float32)
 """
 from __future__ import annotations
 
