@@ -596,3 +596,19 @@ def compile_10000_ops():
 
 
 ALL += [compile_200_ops, compile_2000_ops, compile_10000_ops]
+# ---- issue 11 (h-fft): FFTs (ducc0 on xjit's cpu backend, as on JAX's)
+
+def fft_c64_1m():
+    """A 2^20-point complex64 FFT."""
+    r = np.random.default_rng(0)
+    x = (r.standard_normal(1 << 20) + 1j * r.standard_normal(1 << 20)).astype(np.complex64)
+    return _frameworks(np.fft.fft, lambda xp: xp.fft.fft, [x])
+
+
+def rfft_f32_4m():
+    """A 2^22-point float32 real FFT."""
+    x = np.random.default_rng(0).standard_normal(1 << 22).astype(np.float32)
+    return _frameworks(np.fft.rfft, lambda xp: xp.fft.rfft, [x])
+
+
+ALL += [fft_c64_1m, rfft_f32_4m]

@@ -64,7 +64,7 @@ def test_malformed_text_raises_value_error_with_location():
 
 def test_unsupported_op_raises_not_implemented():
     text = ('module @m {\n  func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n'
-            '    %0 = "stablehlo.fft"(%a) : (tensor<2xf32>) -> tensor<2xf32>\n'
+            '    %0 = "stablehlo.collective_permute"(%a) : (tensor<2xf32>) -> tensor<2xf32>\n'
             '    "func.return"(%0) : (tensor<2xf32>) -> ()\n  }\n}\n')
-    with pytest.raises(NotImplementedError, match="stablehlo.fft"):
+    with pytest.raises(NotImplementedError, match="stablehlo.collective_permute"):
         _xjit.parse_module(text)

@@ -208,6 +208,52 @@ for _op in BINARY_F:
     CASES[_op] = ([F, F], [f"%r = stablehlo.{_op} %a, %b : {F}"], [F])
 for _op in BINARY_I:
     CASES[_op] = ([I, I], [f"%r = stablehlo.{_op} %a, %b : {I}"], [I])
+# ---- issue 11 (h-fft): generic forms (no pretty form in StableHLO's printer)
+_S23 = "%s = stablehlo.constant dense<[2, 3]> : tensor<2xi64>"
+CASES.update({
+    "fft": ([C], [f"%r = stablehlo.fft %a, type = FFT, length = [3] : ({C}) -> {C}"], [C]),
+    "optimization_barrier": ([F, F], [f'%r:2 = "stablehlo.optimization_barrier"(%a, %b) : '
+                                      f'({F}, {F}) -> ({F}, {F})'], [F, F]),
+    "composite": ([F], [f'%r = "stablehlo.composite"(%a) {{name = "xjit.my_sine", '
+                        'composite_attributes = {n = 1 : i64}, decomposition = @helper, '
+                        f'version = 2 : i32}} : ({F}) -> {F}'], [F]),
+    "replica_id": ([], ['%r = "stablehlo.replica_id"() : () -> tensor<ui32>'], ["tensor<ui32>"]),
+    "partition_id": ([], ['%r = "stablehlo.partition_id"() : () -> tensor<ui32>'],
+                     ["tensor<ui32>"]),
+    "rng": (["tensor<f32>", "tensor<f32>"], [
+        _S23, '%r = "stablehlo.rng"(%a, %b, %s) {rng_distribution = #stablehlo<rng_distribution '
+        f'NORMAL>}} : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> {F}'], [F]),
+    "dynamic_broadcast_in_dim": (["tensor<3xf32>"], [
+        _S23, '%r = "stablehlo.dynamic_broadcast_in_dim"(%a, %s) {broadcast_dimensions = '
+        f'array<i64: 1>}} : (tensor<3xf32>, tensor<2xi64>) -> {F}'], [F]),
+    "dynamic_conv": (["tensor<1x4x4x1xf32>", "tensor<3x3x1x1xf32>"], [
+        "%s = stablehlo.constant dense<[[1, 1], [1, 1]]> : tensor<2x2xi64>",
+        '%r = "stablehlo.dynamic_conv"(%a, %b, %s) {dimension_numbers = '
+        "#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, feature_group_count = 1 : i64, "
+        "batch_group_count = 1 : i64} : (tensor<1x4x4x1xf32>, tensor<3x3x1x1xf32>, "
+        "tensor<2x2xi64>) -> tensor<1x4x4x1xf32>"], ["tensor<1x4x4x1xf32>"]),
+    "dynamic_gather": ([F, "tensor<2x1xi32>"], [
+        "%s = stablehlo.constant dense<[1, 3]> : tensor<2xi64>",
+        '%r = "stablehlo.dynamic_gather"(%a, %b, %s) {dimension_numbers = #stablehlo.gather<'
+        "offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], "
+        f"index_vector_dim = 1>}} : ({F}, tensor<2x1xi32>, tensor<2xi64>) -> {F}"], [F]),
+    "dynamic_iota": ([], [_S23, '%r = "stablehlo.dynamic_iota"(%s) {iota_dimension = 1 : i64} : '
+                          f"(tensor<2xi64>) -> {I}"], [I]),
+    "dynamic_pad": ([F, "tensor<f32>"], [
+        "%s = stablehlo.constant dense<[0, 1]> : tensor<2xi64>",
+        "%t = stablehlo.constant dense<[1, 0]> : tensor<2xi64>",
+        '%r = "stablehlo.dynamic_pad"(%a, %b, %s, %t, %t) : '
+        f"({F}, tensor<f32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<4x4xf32>"],
+        ["tensor<4x4xf32>"]),
+    "dynamic_reshape": ([F], ["%s = stablehlo.constant dense<[3, 2]> : tensor<2xi64>",
+                              f'%r = "stablehlo.dynamic_reshape"(%a, %s) : ({F}, tensor<2xi64>) '
+                              "-> tensor<3x2xf32>"], ["tensor<3x2xf32>"]),
+    "get_dimension_size": ([F], [f'%r = "stablehlo.get_dimension_size"(%a) {{dimension = 1 : i64}}'
+                                 f" : ({F}) -> tensor<i32>"], ["tensor<i32>"]),
+    "set_dimension_size": ([F], ["%s = stablehlo.constant dense<3> : tensor<i32>",
+                                 f'%r = "stablehlo.set_dimension_size"(%a, %s) {{dimension = 1 : '
+                                 f"i64}} : ({F}, tensor<i32>) -> {F}"], [F]),
+})
 # How the pretty printer spells some ops (as JAX does).
 PRINTED_AS_WRITTEN = {
     # MLIR's float spelling: %.6e when it reads back to the same f32.
@@ -244,13 +290,13 @@ def module_text(op):
     params = ", ".join(f"%{n}: {t}" for n, t in zip("abcde", args))
     names = {"reduce": "%r#0, %r#1, %s", "rng_bit_generator": "%s, %r", "sort": "%r#0, %r#1",
              "while": "%r#1", "batch_norm_training": "%r#0, %r#1, %r#2",
-             "batch_norm_grad": "%r#0, %r#1, %r#2"}
+             "batch_norm_grad": "%r#0, %r#1, %r#2", "optimization_barrier": "%r#0, %r#1"}
     ret = names.get(op, "%r")
     lines = [f"module @jit_{op} attributes {{mhlo.num_partitions = 1 : i32}} {{",
              f"func.func public @main({params}) -> ({', '.join(results)}) {{"]
     lines += [f"  {b}" for b in body]
     lines += [f"  return {ret} : {', '.join(results)}", "}"]
-    if op == "call":
+    if op in ("call", "composite"):
         lines.append(HELPER)
     lines.append("}")
     return "\n".join(lines) + "\n"
@@ -331,7 +377,8 @@ BAD = [
     ("%r = stablehlo.reduce(%a init: %a) across dimensions = [0] : (" + F + ", " + F
      + ") -> tensor<3xf32>",
      r"4:1: expected 'reducer\(...\)' or 'applies'"),
-    ("%r = stablehlo.fft %a, type = FFT : " + F, r"3:3: op 'stablehlo.fft' is not supported by xjit"),
+    ("%r = stablehlo.collective_permute %a : " + F,
+     r"3:3: op 'stablehlo.collective_permute' is not supported by xjit"),
 ]
 
 
@@ -339,7 +386,7 @@ BAD = [
 def test_malformed_pretty_forms_name_line_column_and_expectation(line, message):
     text = (f"func.func @main(%a: {F}) -> {F} {{\n  // a comment\n  {line}\n"
             f"}}\n")
-    error = NotImplementedError if "fft" in line else ValueError
+    error = NotImplementedError if "collective_permute" in line else ValueError
     with pytest.raises(error, match="^" + message):
         stablehlo.parse(text)
 

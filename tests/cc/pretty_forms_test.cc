@@ -85,11 +85,11 @@ TEST(PrettyForms, ErrorsNameLineColumnAndExpectation) {
   ASSERT_FALSE(m.ok());
   EXPECT_EQ(m.status().message(), "2:35: expected '=' after dims, got '['");
   m = ParseModule(Wrap("%a: tensor<2xf32>", "tensor<2xf32>",
-                       "%r = stablehlo.fft %a, type = FFT : tensor<2xf32>\n"
+                       "%r = stablehlo.collective_permute %a : tensor<2xf32>\n"
                        "return %r : tensor<2xf32>"));
   ASSERT_FALSE(m.ok());
   EXPECT_EQ(m.status().code(), absl::StatusCode::kUnimplemented);
-  EXPECT_EQ(m.status().message(), "2:1: op 'stablehlo.fft' is not supported by xjit");
+  EXPECT_EQ(m.status().message(), "2:1: op 'stablehlo.collective_permute' is not supported by xjit");
 }
 
 TEST(PrettyForms, TestFunctionsExposeTheirChecks) {

@@ -436,6 +436,98 @@ struct CustomCallAttrs {
   }
 };
 
+// ---- issue 11 (h-fft) ----
+
+// fft's kind: FFT/IFFT complex -> complex, RFFT real -> complex (the last
+// dimension becomes n/2 + 1), IRFFT complex -> real (n = fft_length's last).
+enum class FftType : uint8_t { kFft, kIfft, kRfft, kIrfft };
+template <>
+struct EnumTraits<FftType> {
+  static constexpr const char* kTypeName = "FftType";
+  static constexpr const char* kTextKind = "fft_type";
+  static constexpr const char* kDescription = "fft type";
+  static constexpr const char* kNames[] = {"FFT", "IFFT", "RFFT", "IRFFT"};
+};
+
+// fft: the lengths of the fft_length.size() (1 to 3) innermost dimensions.
+struct FftAttrs {
+  FftType fft_type = FftType::kFft;
+  std::vector<int64_t> fft_length;
+  static constexpr auto Fields() {
+    return std::make_tuple(MakeField("fft_type", &FftAttrs::fft_type),
+                           MakeField("fft_length", &FftAttrs::fft_length));
+  }
+};
+
+// rng's distribution (the spec numbers them from 1; only the names matter here).
+enum class RngDistribution : uint8_t { kUniform, kNormal };
+template <>
+struct EnumTraits<RngDistribution> {
+  static constexpr const char* kTypeName = "RngDistribution";
+  static constexpr const char* kTextKind = "rng_distribution";
+  static constexpr const char* kDescription = "rng distribution";
+  static constexpr const char* kNames[] = {"UNIFORM", "NORMAL"};
+};
+
+// rng: operands (a, b, shape); UNIFORM on [a, b), NORMAL with mean a, stddev b.
+struct RngAttrs {
+  RngDistribution rng_distribution = RngDistribution::kUniform;
+  static constexpr auto Fields() {
+    return std::make_tuple(MakeField("rng_distribution", &RngAttrs::rng_distribution));
+  }
+};
+
+// dynamic_broadcast_in_dim: broadcast_in_dim whose result shape is operand 1.
+struct DynamicBroadcastInDimAttrs {
+  std::vector<int64_t> broadcast_dimensions;
+  std::vector<int64_t> known_expanding_dimensions;
+  std::vector<int64_t> known_nonexpanding_dimensions;
+  static constexpr auto Fields() {
+    using A = DynamicBroadcastInDimAttrs;
+    return std::make_tuple(
+        MakeField("broadcast_dimensions", &A::broadcast_dimensions),
+        MakeField("known_expanding_dimensions", &A::known_expanding_dimensions,
+                  FieldUse::kOptional),
+        MakeField("known_nonexpanding_dimensions", &A::known_nonexpanding_dimensions,
+                  FieldUse::kOptional));
+  }
+};
+
+// dynamic_gather: gather whose slice_sizes is operand 2.
+struct DynamicGatherAttrs {
+  GatherDimensionNumbers dimension_numbers;
+  bool indices_are_sorted = false;
+  static constexpr auto Fields() {
+    return std::make_tuple(
+        MakeField("dimension_numbers", &DynamicGatherAttrs::dimension_numbers),
+        MakeField("indices_are_sorted", &DynamicGatherAttrs::indices_are_sorted,
+                  FieldUse::kDefaulted));
+  }
+};
+
+// get_dimension_size / set_dimension_size: which dimension.
+struct DimensionSizeAttrs {
+  int64_t dimension = 0;
+  static constexpr auto Fields() {
+    return std::make_tuple(MakeField("dimension", &DimensionSizeAttrs::dimension));
+  }
+};
+
+// composite: `name` (namespaced, e.g. "my_namespace.my_op"), the attributes
+// it carries for whoever recognises it (never read by xjit), and `version`.
+struct CompositeAttrs {
+  std::string name;
+  AttrText composite_attributes;  // the dictionary as written
+  int64_t version = 0;
+  static constexpr auto Fields() {
+    return std::make_tuple(
+        MakeField("name", &CompositeAttrs::name),
+        MakeField("composite_attributes", &CompositeAttrs::composite_attributes,
+                  FieldUse::kOptional),
+        MakeField("version", &CompositeAttrs::version, FieldUse::kOptional, "i32"));
+  }
+};
+
 template <typename Tuple>
 struct VariantOfTuple;
 template <typename... Ts>

@@ -62,6 +62,9 @@ absl::string_view OpFamilyName(OpFamily family) {
     case OpFamily::kWindow: return "window";
     case OpFamily::kNormalization: return "normalization";
     case OpFamily::kCustomCall: return "custom_call";
+    case OpFamily::kSpectral: return "spectral";
+    case OpFamily::kDynamicShape: return "dynamic_shape";
+    case OpFamily::kSpecial: return "special";
   }
   return "?";
 }

@@ -35,6 +35,10 @@ enum class OpFamily : uint8_t {
   kWindow,              // convolution, reduce_window, select_and_scatter: sliding windows
   kNormalization,       // batch_norm_inference, batch_norm_training, batch_norm_grad
   kCustomCall,          // custom_call: a registered host function (runtime/custom_call_registry.h)
+  // issue 11 (h-fft):
+  kSpectral,            // fft
+  kDynamicShape,        // shape operands; passes/dynamic_shape_lowering.h makes them static
+  kSpecial,             // optimization_barrier, replica_id, partition_id
 };
 
 // The typed attribute structs (ir/attributes.h), in variant order: an op's
@@ -65,7 +69,13 @@ enum class OpFamily : uint8_t {
   V(ReduceWindowAttrs)        \
   V(SelectAndScatterAttrs)    \
   V(BatchNormAttrs)           \
-  V(CustomCallAttrs)
+  V(CustomCallAttrs)          \
+  V(FftAttrs)                 \
+  V(RngAttrs)                 \
+  V(DynamicBroadcastInDimAttrs) \
+  V(DynamicGatherAttrs)       \
+  V(DimensionSizeAttrs)        \
+  V(CompositeAttrs)
 
 enum class AttrsKind : uint8_t {
 #define XJIT_ATTRS_KIND_ENUM(s) k##s,
@@ -178,7 +188,8 @@ enum OpFlag : uint32_t {
 // Results: (output_state, output); the caller declares both types.
 #define XJIT_RANDOM_OPS(V)                                                                         \
   V(RngBitGenerator, "rng_bit_generator", kRandom, kUnary, RngBitGeneratorAttrs, 0,                \
-    kMultipleResults | kDeclaresResultType)
+    kMultipleResults | kDeclaresResultType)                                                        \
+  V(Rng, "rng", kRandom, kTernary, RngAttrs, 0, kDeclaresResultType)
 
 // Made by passes, never traced: a cluster of element-wise ops in one region,
 // run by a backend as one pass over the elements (XLA's fusion instruction).
@@ -236,6 +247,42 @@ enum OpFlag : uint32_t {
 #define XJIT_CUSTOM_CALL_OPS(V)                                                                    \
   V(CustomCall, "custom_call", kCustomCall, kVariadic, CustomCallAttrs, 0,                         \
     kMultipleResults | kDeclaresResultType)
+// issue 11 (h-fft). fft: FFT/IFFT/RFFT/IRFFT over the fft_length.size()
+// innermost dimensions (ir/shape_inference_fft.cc).
+#define XJIT_SPECTRAL_OPS(V)                                                                       \
+  V(Fft, "fft", kSpectral, kUnary, FftAttrs, 0, kNoFlags)
+
+// Ops whose shape comes from operand values. Shape inference checks what the
+// types say; passes/dynamic_shape_lowering.h rewrites each into its static op
+// once its shape operands are constants (and fails clearly when they are
+// not), before any backend runs. rng (in XJIT_RANDOM_OPS) is lowered there too.
+#define XJIT_DYNAMIC_SHAPE_OPS(V)                                                                  \
+  V(DynamicBroadcastInDim, "dynamic_broadcast_in_dim", kDynamicShape, kBinary,                     \
+    DynamicBroadcastInDimAttrs, 0, kDeclaresResultType)                                            \
+  V(DynamicConv, "dynamic_conv", kDynamicShape, kTernary, ConvolutionAttrs, 0,                     \
+    kDeclaresResultType)                                                                           \
+  V(DynamicGather, "dynamic_gather", kDynamicShape, kTernary, DynamicGatherAttrs, 0,               \
+    kDeclaresResultType)                                                                           \
+  V(DynamicIota, "dynamic_iota", kDynamicShape, kUnary, IotaAttrs, 0, kDeclaresResultType)         \
+  V(DynamicPad, "dynamic_pad", kDynamicShape, kVariadic, NoAttrs, 0, kDeclaresResultType)          \
+  V(DynamicReshape, "dynamic_reshape", kDynamicShape, kBinary, NoAttrs, 0, kDeclaresResultType)    \
+  V(GetDimensionSize, "get_dimension_size", kDynamicShape, kUnary, DimensionSizeAttrs, 0,          \
+    kNoFlags)                                                                                      \
+  V(SetDimensionSize, "set_dimension_size", kDynamicShape, kBinary, DimensionSizeAttrs, 0,         \
+    kNoFlags)
+
+// optimization_barrier: the identity on its operands, which passes treat as
+// opaque (nothing is folded, fused or CSE'd through it); replica_id and
+// partition_id: a ui32 scalar, 0 on xjit's single process; composite: a named
+// call of its decomposition function (printed `decomposition = @f`), which
+// backends run as that call (the cpu backend inlines it).
+#define XJIT_SPECIAL_OPS(V)                                                                        \
+  V(OptimizationBarrier, "optimization_barrier", kSpecial, kVariadic, NoAttrs, 0,                  \
+    kMultipleResults | kSideEffects)                                                               \
+  V(ReplicaId, "replica_id", kSpecial, kNullary, NoAttrs, 0, kNoFlags)                             \
+  V(PartitionId, "partition_id", kSpecial, kNullary, NoAttrs, 0, kNoFlags)                         \
+  V(Composite, "composite", kSpecial, kVariadic, CompositeAttrs, 0,                                \
+    kMultipleResults | kCallsFunction)
 
 // Every op, in enum order.
 #define XJIT_OPCODES(V)                                                                  \
@@ -243,14 +290,15 @@ enum OpFlag : uint32_t {
   XJIT_CONTRACTION_OPS(V) XJIT_REDUCTION_OPS(V) XJIT_TUPLE_OPS(V) XJIT_CALL_OPS(V)     \
   XJIT_FUSION_OPS(V) XJIT_RANDOM_OPS(V) XJIT_SORT_OPS(V) XJIT_MAP_OPS(V)             \
   XJIT_INDEXING_OPS(V) XJIT_CONTROL_FLOW_OPS(V) XJIT_WINDOW_OPS(V) XJIT_NORMALIZATION_OPS(V) \
-  XJIT_CUSTOM_CALL_OPS(V)
+  XJIT_CUSTOM_CALL_OPS(V) XJIT_SPECTRAL_OPS(V) XJIT_DYNAMIC_SHAPE_OPS(V) XJIT_SPECIAL_OPS(V)
 #define XJIT_ELEMENTWISE_OPS(V) \
   XJIT_ELEMENTWISE_UNARY_OPS(V) XJIT_ELEMENTWISE_BINARY_OPS(V) XJIT_ELEMENTWISE_TERNARY_OPS(V)
 #define XJIT_NON_ELEMENTWISE_OPS(V)                                                  \
   XJIT_STRUCTURAL_OPS(V) XJIT_DATA_MOVEMENT_OPS(V) XJIT_CONTRACTION_OPS(V)            \
   XJIT_REDUCTION_OPS(V) XJIT_TUPLE_OPS(V) XJIT_CALL_OPS(V) XJIT_FUSION_OPS(V)        \
   XJIT_RANDOM_OPS(V) XJIT_SORT_OPS(V) XJIT_MAP_OPS(V) XJIT_INDEXING_OPS(V) XJIT_CONTROL_FLOW_OPS(V) \
-  XJIT_WINDOW_OPS(V) XJIT_NORMALIZATION_OPS(V) XJIT_CUSTOM_CALL_OPS(V)
+  XJIT_WINDOW_OPS(V) XJIT_NORMALIZATION_OPS(V) XJIT_CUSTOM_CALL_OPS(V)               \
+  XJIT_SPECTRAL_OPS(V) XJIT_DYNAMIC_SHAPE_OPS(V) XJIT_SPECIAL_OPS(V)
 
 // `case Opcode::kX:` for each row it is applied to.
 #define XJIT_OPCODE_CASE(e, name, family, arity, attrs, regions, flags) case Opcode::k##e:

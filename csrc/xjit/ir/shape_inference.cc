@@ -229,6 +229,17 @@ absl::StatusOr<Shape> InferUncheckedSize(Opcode op, absl::Span<const Shape* cons
       return si::InferBatchNorm(op, operands, attrs.get<BatchNormAttrs>());
     case Opcode::kCustomCall:
       return si::InferCustomCall(operands, attrs.get<CustomCallAttrs>(), declared_result);
+    // issue 11 (h-fft)
+    case Opcode::kFft:
+      return si::InferFft(*operands[0], attrs.get<FftAttrs>());
+    case Opcode::kComposite:  // a call of its decomposition
+      return si::InferCall(operands, called);
+    case Opcode::kRng:
+    case Opcode::kOptimizationBarrier:
+    case Opcode::kReplicaId:
+    case Opcode::kPartitionId:
+    XJIT_DYNAMIC_SHAPE_OPS(XJIT_OPCODE_CASE)
+      return si::InferDynamicShapeOp(op, operands, attrs, declared_result);
   }
   return absl::InternalError(
       absl::StrCat(OpcodeName(op), ": no shape inference rule (bug in InferShape)"));

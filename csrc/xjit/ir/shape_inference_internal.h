@@ -76,6 +76,12 @@ absl::StatusOr<Shape> InferSelectAndScatter(const Shape& operand, const Shape& s
 // batch_norm_inference/training/grad (shape_inference_batch_norm.cc).
 absl::StatusOr<Shape> InferBatchNorm(Opcode op, Operands operands, const BatchNormAttrs& attrs);
 
+// issue 11 (h-fft): fft (shape_inference_fft.cc); the dynamic-shape ops, rng,
+// optimization_barrier, replica_id, partition_id (shape_inference_dynamic.cc).
+absl::StatusOr<Shape> InferFft(const Shape& x, const FftAttrs& attrs);
+absl::StatusOr<Shape> InferDynamicShapeOp(Opcode op, Operands operands, const Attributes& attrs,
+                                          const Shape* declared);
+
 absl::StatusOr<Shape> InferTuple(Operands operands);
 absl::StatusOr<Shape> InferGetTupleElement(const Shape& tuple, const GetTupleElementAttrs& attrs);
 absl::StatusOr<Shape> InferCall(Operands operands, Called called);

@@ -1,8 +1,10 @@
 #include "xjit/ir/window_attrs.h"
 
 #include <string>
+#include <type_traits>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -91,7 +93,70 @@ std::string ConvDimensionNumbers::ToText() const {
                  output_spatial_dimensions));
 }
 
+namespace {
+
+// issue 11 (h-fft): the spec's other spelling, #stablehlo.conv<raw
+// input_batch_dimension = 0, input_spatial_dimensions = [0, 1], ...> (its
+// dynamic_conv example), every field given as `name = int` or `name = [ints]`.
+absl::StatusOr<ConvDimensionNumbers> FromRawText(absl::string_view text,
+                                                 absl::string_view fields) {
+  ConvDimensionNumbers d;
+  std::vector<bool> seen(9, false);
+  while (true) {
+    fields = absl::StripLeadingAsciiWhitespace(fields);
+    if (fields.empty()) break;
+    size_t eq = fields.find('=');
+    if (eq == absl::string_view::npos) return LayoutError(text, "expected 'name = value'");
+    std::string name(absl::StripAsciiWhitespace(fields.substr(0, eq)));
+    fields = absl::StripLeadingAsciiWhitespace(fields.substr(eq + 1));
+    std::vector<int64_t> values;
+    bool list = !fields.empty() && fields[0] == '[';
+    size_t end = list ? fields.find(']') : fields.find(',');
+    if (list && end == absl::string_view::npos) return LayoutError(text, "missing ']'");
+    absl::string_view value = list ? fields.substr(1, end - 1) : fields.substr(0, end);
+    for (absl::string_view item : absl::StrSplit(value, ',', absl::SkipWhitespace())) {
+      int64_t v;
+      if (!absl::SimpleAtoi(absl::StripAsciiWhitespace(item), &v)) {
+        return LayoutError(text, absl::StrCat("'", item, "' is not an integer"));
+      }
+      values.push_back(v);
+    }
+    if (list) {
+      fields = fields.substr(end + 1);
+      fields = absl::StripLeadingAsciiWhitespace(fields);
+      if (!fields.empty() && fields[0] == ',') fields = fields.substr(1);
+    } else {
+      fields = end == absl::string_view::npos ? absl::string_view() : fields.substr(end + 1);
+    }
+    int index = 0;
+    bool found = false;
+    ForEachField<ConvDimensionNumbers>([&](const auto& field) {
+      using M = typename std::decay_t<decltype(field)>::Member;
+      if (name == field.name) {
+        found = true;
+        seen[index] = true;
+        if constexpr (std::is_same_v<M, int64_t>) {
+          d.*field.member = values.size() == 1 ? values[0] : -1;
+        } else {
+          d.*field.member = values;
+        }
+      }
+      ++index;
+    });
+    if (!found) return LayoutError(text, absl::StrCat("unknown field '", name, "'"));
+  }
+  for (bool s : seen) {
+    if (!s) return LayoutError(text, "the raw form needs all nine fields");
+  }
+  return d;
+}
+
+}  // namespace
+
 absl::StatusOr<ConvDimensionNumbers> ConvDimensionNumbers::FromText(absl::string_view text) {
+  if (absl::string_view t = absl::StripLeadingAsciiWhitespace(text); absl::StartsWith(t, "raw")) {
+    return FromRawText(text, t.substr(3));
+  }
   size_t arrow = text.find("->");
   if (arrow == absl::string_view::npos) return LayoutError(text, "missing '->'");
   absl::string_view lhs_rhs = text.substr(0, arrow);

@@ -63,6 +63,7 @@ absl::StatusOr<BufferAssignment> BufferAssignment::Create(const Computation& ent
     }
     switch (instr.opcode()) {
       case Opcode::kCall:
+      case Opcode::kComposite:
         return Unsupported(instr, "calls must be inlined before buffer assignment");
       case Opcode::kParameter: {
         if (instr.shape().is_tuple) return Unsupported(instr, "a tuple parameter of the entry");
@@ -82,6 +83,7 @@ absl::StatusOr<BufferAssignment> BufferAssignment::Create(const Computation& ent
         leaves = a.leaves_.at(instr.operand(0));
         continue;
       case Opcode::kTuple:
+      case Opcode::kOptimizationBarrier:  // the identity: its operands' buffers
         for (const Instruction* o : instr.operands()) {
           const std::vector<BufferId>& l = a.leaves_.at(o);
           leaves.insert(leaves.end(), l.begin(), l.end());
@@ -121,7 +123,12 @@ absl::StatusOr<BufferAssignment> BufferAssignment::Create(const Computation& ent
       XJIT_FUSION_OPS(XJIT_OPCODE_CASE)
       XJIT_RANDOM_OPS(XJIT_OPCODE_CASE)
       XJIT_CUSTOM_CALL_OPS(XJIT_OPCODE_CASE)
+      XJIT_SPECTRAL_OPS(XJIT_OPCODE_CASE)
+      case Opcode::kReplicaId:
+      case Opcode::kPartitionId:
         break;
+      XJIT_DYNAMIC_SHAPE_OPS(XJIT_OPCODE_CASE)
+        return Unsupported(instr, "dynamic-shape ops must be lowered before buffer assignment");
     }
     const bool constant = options.is_constant ? options.is_constant(instr)
                                               : instr.opcode() == Opcode::kConstant;

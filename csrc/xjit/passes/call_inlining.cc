@@ -7,17 +7,21 @@
 namespace xjit::passes {
 namespace {
 
+// A composite (issue 11) is a call of its decomposition, which it may always
+// be replaced by (the spec says so): inlined like one.
+bool IsCallLike(Opcode op) { return op == Opcode::kCall || op == Opcode::kComposite; }
+
 bool HasCall(const Module& module) {
   for (const Computation* c : ComputationPostOrder(module)) {
     for (const auto& instr : c->instructions()) {
-      if (instr->opcode() == Opcode::kCall) return true;
+      if (IsCallLike(instr->opcode())) return true;
     }
   }
   return false;
 }
 
 absl::StatusOr<CloneAction> InlineCall(const CloneContext& ctx) {
-  if (ctx.old.opcode() != Opcode::kCall) return CloneAction::Clone();
+  if (!IsCallLike(ctx.old.opcode())) return CloneAction::Clone();
   const Computation& callee = *ctx.old.called_computations()[0];
   ValueMap map;
   for (size_t i = 0; i < callee.parameters().size(); ++i) {

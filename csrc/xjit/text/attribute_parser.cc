@@ -2,6 +2,7 @@
 
 #include "absl/strings/ascii.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "absl/strings/numbers.h"
@@ -187,6 +188,13 @@ absl::StatusOr<AttrValue> ParseAttrValue(Lexer& lex, int64_t max_dense_elements)
       if (!fields.ok()) return fields.status();
       v.kind = AttrValue::Kind::kDict;
       v.fields = *std::move(fields);
+      // Its text too, for attributes xjit carries without reading (composite).
+      absl::string_view rest = lex.text().substr(t.offset);
+      size_t end = std::min(lex.position(), lex.text().size());
+      absl::string_view seen = rest.substr(0, end > t.offset ? end - t.offset : 0);
+      if (size_t close = seen.rfind('}'); close != absl::string_view::npos) {
+        v.text = std::string(seen.substr(0, close + 1));
+      }
       return v;
     }
     case TokenKind::kIdent:

@@ -153,7 +153,8 @@ absl::Status AcceptAlgorithm(const Lexer& lex, const AttrValue& v) {
 std::vector<Spec> TextOnlySpecs(Opcode op, const Lexer& lex, std::string& callee) {
   std::vector<Spec> specs;
   if (CallsFunction(op)) {
-    specs.push_back({"callee", true, [&lex, &callee](const AttrValue& v) -> absl::Status {
+    // composite names its function `decomposition` (issue 11).
+    specs.push_back({op == Opcode::kComposite ? "decomposition" : "callee", true, [&lex, &callee](const AttrValue& v) -> absl::Status {
                        if (v.kind != AttrValue::Kind::kSymbol) {
                          return lex.Error(v.offset, absl::StrCat("callee: expected a symbol @name, got ",
                                                                  v.KindName()));
@@ -162,7 +163,7 @@ std::vector<Spec> TextOnlySpecs(Opcode op, const Lexer& lex, std::string& callee
                        return absl::OkStatus();
                      }});
   }
-  if (op == Opcode::kDotGeneral || op == Opcode::kConvolution) {
+  if (op == Opcode::kDotGeneral || op == Opcode::kConvolution || op == Opcode::kDynamicConv) {
     specs.push_back({"precision_config", false,
                      [&lex](const AttrValue& v) { return AcceptPrecisionConfig(lex, v); }});
   }

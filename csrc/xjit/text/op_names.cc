@@ -13,7 +13,11 @@ std::optional<Opcode> OpcodeForName(absl::string_view name) {
   if (absl::StartsWith(name, "stablehlo.")) {
     absl::StatusOr<Opcode> parsed = ParseOpcode(name);
     // Parameters are func arguments; calls are spelled func.call.
-    if (parsed.ok() && *parsed != Opcode::kParameter && !CallsFunction(*parsed)) return *parsed;
+    // composite (issue 11) names its function in an attribute, as a call does.
+    if (parsed.ok() && *parsed != Opcode::kParameter &&
+        (!CallsFunction(*parsed) || *parsed == Opcode::kComposite)) {
+      return *parsed;
+    }
   }
   return std::nullopt;
 }

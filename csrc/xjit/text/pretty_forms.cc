@@ -696,6 +696,12 @@ const absl::flat_hash_map<std::string, Form>& PrettyForms() {
       {"stablehlo.dynamic_slice", {{{"sizes", "slice_sizes", VK::kInts}}}},
       {"stablehlo.rng_bit_generator",
        {{{"algorithm", "rng_algorithm", VK::kEnum, "rng_algorithm"}}}},
+      // issue 11 (h-fft): as StableHLO's printer writes them
+      {"stablehlo.fft",
+       {{{"type", "fft_type", VK::kEnum, "fft_type"}, {"length", "fft_length", VK::kInts}}}},
+      {"stablehlo.rng", {{{"distribution", "rng_distribution", VK::kEnum, "rng_distribution"}}}},
+      {"stablehlo.get_dimension_size", {{{"dim", "dimension", VK::kInt}}}},
+      {"stablehlo.dynamic_iota", {{{"dim", "iota_dimension", VK::kInt}}}},
   };
   return *forms;
 }

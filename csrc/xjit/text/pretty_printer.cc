@@ -169,6 +169,12 @@ std::optional<std::string> PrettyOpText(const Instruction& instr,
              absl::StrCat("algorithm = ",
                           EnumName(instr.attrs<RngBitGeneratorAttrs>().rng_algorithm))),
         " : ", FunctionType(instr));
+  if (op == Opcode::kFft) {  // issue 11 (h-fft)
+    const FftAttrs& a = instr.attrs<FftAttrs>();
+    return absl::StrCat(Head(instr, operands, absl::StrCat("type = ", EnumName(a.fft_type),
+                                                           ", length = ", Ints(a.fft_length))),
+                        " : ", FunctionType(instr));
+  }
   if (op == Opcode::kReduce)
     return PrettyReduce(instr, operands);
   if (op == Opcode::kGetTupleElement)

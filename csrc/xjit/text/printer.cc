@@ -137,7 +137,8 @@ std::string Attrs(const Instruction& instr) {
   std::vector<std::string> parts =
       instr.attributes().Visit([](const auto& s) { return FieldsText(s, false); });
   if (CallsFunction(instr.opcode()) && !instr.called_computations().empty()) {
-    parts.push_back(absl::StrCat("callee = ", Symbol(instr.called_computations()[0]->name())));
+    parts.push_back(absl::StrCat(instr.opcode() == Opcode::kComposite ? "decomposition" : "callee",
+                                 " = ", Symbol(instr.called_computations()[0]->name())));
   }
   return absl::StrJoin(parts, ", ");
 }
@@ -259,7 +260,7 @@ class ModulePrinter {
     if (IsMultiResult(instr)) absl::StrAppend(&out_, ":", instr.shape().tuple_shapes.size());
     if (pretty_ && PrintPretty(instr)) return;
     // fusion is xjit's own op (no StableHLO counterpart): "xjit.fusion".
-    std::string op_name = CallsFunction(op)        ? "func.call"
+    std::string op_name = op == Opcode::kCall      ? "func.call"
                           : op == Opcode::kFusion ? "xjit.fusion"
                                                   : absl::StrCat("stablehlo.", OpcodeName(op));
     absl::StrAppend(&out_, " = \"", op_name, "\"(", OperandList(instr.operands()), ")");
@@ -311,6 +312,7 @@ class ModulePrinter {
       if (refs.size() != 1) return false;
       operands.push_back(std::move(refs[0]));
     }
+    if (instr.opcode() == Opcode::kComposite) return false;  // generic, as MLIR prints it
     if (CallsFunction(instr.opcode())) {
       if (instr.called_computations().size() != 1) return false;
       const Computation* callee = instr.called_computations()[0];

@@ -1,6 +1,7 @@
 // One batching rule per op. Operands arrive batched along dimension 0 (or
 // unbatched); each rule rewrites its op for the extra leading dimension,
 // as JAX's batching rules do with bdim moved to 0.
+#include "xjit/transforms/fft_rules.h"
 #include "xjit/transforms/control_flow_rules.h"
 #include "xjit/transforms/batching_rules.h"
 
@@ -385,6 +386,7 @@ BatchRule BatchRuleFor(Opcode op) {
     case Opcode::kDotGeneral: return DotGeneralB;
     case Opcode::kReduce: return ReduceB;
     case Opcode::kCall:
+    case Opcode::kComposite:  // its decomposition, batched in place
     case Opcode::kFusion:
       return InlineB;
     // Nullary ops are never batched; tuples are handled by the driver.
@@ -414,6 +416,13 @@ BatchRule BatchRuleFor(Opcode op) {
       return BatchNormBatch;
     // A host function sees whole arrays: no general batching rule.
     case Opcode::kCustomCall:
+    // issue 11 (h-fft)
+    case Opcode::kFft: return FftBatch;
+    case Opcode::kOptimizationBarrier: return OptimizationBarrierBatch;
+    case Opcode::kReplicaId:  // nullary: never batched
+    case Opcode::kPartitionId:
+    XJIT_DYNAMIC_SHAPE_OPS(XJIT_OPCODE_CASE)
+    case Opcode::kRng:
       return nullptr;
   }
   return nullptr;

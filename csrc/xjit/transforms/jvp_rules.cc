@@ -4,6 +4,7 @@
 // logistic, sqrt, rsqrt), and ties of max/min split the tangent equally.
 // Every rule builds only ops that transpose.cc can transpose: the tangent
 // graph is linear in the tangents (multiplied or divided by primal values).
+#include "xjit/transforms/fft_rules.h"
 #include "xjit/transforms/control_flow_rules.h"
 #include "xjit/transforms/jvp_rules.h"
 
@@ -657,6 +658,7 @@ JvpRule JvpRuleFor(Opcode op) {
     case Opcode::kDotGeneral: return DotGeneralJvp;
     case Opcode::kReduce: return ReduceJvp;
     case Opcode::kCall:
+    case Opcode::kComposite:  // its decomposition, differentiated in place
     case Opcode::kFusion:
       return InlineJvp;
     case Opcode::kConvolution: return ConvolutionJvp;
@@ -665,13 +667,24 @@ JvpRule JvpRuleFor(Opcode op) {
     case Opcode::kBatchNormInference: return BatchNormInferenceJvp;
     case Opcode::kBatchNormTraining: return BatchNormTrainingJvp;
     case Opcode::kBatchNormGrad: return BatchNormGradJvp;
+    // issue 11 (h-fft)
+    case Opcode::kFft: return FftJvp;
+    case Opcode::kOptimizationBarrier: return OptimizationBarrierJvp;
+    case Opcode::kReplicaId:  // integer results
+    case Opcode::kPartitionId:
+      return ZeroTangent;
+    // No rule: lowered to static ops at compile time, after any transform.
+    XJIT_DYNAMIC_SHAPE_OPS(XJIT_OPCODE_CASE)
+    case Opcode::kRng:
+      return nullptr;
   }
   return nullptr;
 }
 
 // while builds its primal too: one loop carries the values and their tangents.
 bool JvpRuleInlines(Opcode op) {
-  return op == Opcode::kCall || op == Opcode::kFusion || op == Opcode::kWhile;
+  return op == Opcode::kCall || op == Opcode::kFusion || op == Opcode::kWhile ||
+         op == Opcode::kComposite;
 }
 
 }  // namespace xjit::transforms

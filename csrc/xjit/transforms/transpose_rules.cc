@@ -1,6 +1,7 @@
 // One transpose rule per op that the JVP rules apply to tangents. Each is
 // the adjoint of its op as a linear map of the linear operands (JAX's
 // transpose rules in jax/_src/lax/).
+#include "xjit/transforms/fft_rules.h"
 #include "xjit/transforms/control_flow_rules.h"
 #include "xjit/transforms/transpose_rules.h"
 
@@ -437,6 +438,14 @@ TransposeRule TransposeRuleFor(Opcode op) {
     case Opcode::kConvolution: return ConvolutionTranspose;
     case Opcode::kReduceWindow: return ReduceWindowTranspose;
     case Opcode::kSelectAndScatter: return SelectAndScatterTranspose;
+    // issue 11 (h-fft)
+    case Opcode::kFft: return FftTranspose;
+    // Tangents pass around the barrier (fft_rules.h); a composite's JVP
+    // inlines its decomposition; the rest is not linear.
+    XJIT_SPECIAL_OPS(XJIT_OPCODE_CASE)
+    XJIT_DYNAMIC_SHAPE_OPS(XJIT_OPCODE_CASE)
+    case Opcode::kRng:
+      return nullptr;
   }
   return nullptr;
 }

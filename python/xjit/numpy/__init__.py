@@ -112,3 +112,7 @@ def isdtype(dtype, kind):
         elif _dtypes.dtype(k) == dt:
             return True
     return False
+
+
+# issue 11 (h-fft): jnp.fft
+from xjit.numpy import fft  # noqa: E402,F401

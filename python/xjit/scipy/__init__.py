@@ -6,3 +6,5 @@ Example:
     Array(0.5, dtype=float32, weak_type=True)
 """
 from xjit.scipy import special  # noqa: F401
+# issue 11 (h-fft)
+from xjit.scipy import stats  # noqa: F401,E402

@@ -9,3 +9,5 @@ Example:
 from xjit._src.scipy.special import (  # noqa: F401
     digamma, entr, erf, erfc, erfinv, expit, factorial, gammaln, kl_div, log_softmax, logit,
     logsumexp, ndtr, rel_entr, softmax, xlog1py, xlogy)
+# issue 11 (h-fft)
+from xjit._src.scipy.special import log_ndtr, ndtri  # noqa: F401,E402

@@ -20,6 +20,7 @@
 #include "xjit/backends/cpu/donation.h"
 #include "xjit/backends/cpu/elementwise.h"
 #include "xjit/backends/cpu/epilogue.h"
+#include "xjit/backends/cpu/fft.h"
 #include "xjit/backends/cpu/fusion.h"
 #include "xjit/backends/cpu/gather.h"
 #include "xjit/backends/cpu/index_wrap.h"
@@ -32,6 +33,7 @@
 #include "xjit/backends/cpu/sort.h"
 #include "xjit/backends/cpu/window.h"
 #include "xjit/backends/cpu/work_estimate.h"
+#include "xjit/passes/dynamic_shape_lowering.h"
 #include "xjit/passes/buffer_assignment.h"
 #include "xjit/passes/elementwise_fusion.h"
 #include "xjit/passes/pipeline.h"
@@ -58,7 +60,14 @@ absl::Status Unsupported(const Instruction& instr, absl::string_view why) {
 // dropped, folding, CSE, ...), then element-wise clusters fused.
 absl::StatusOr<std::unique_ptr<Module>> RunPasses(const Module& module) {
   if (module.entry() == nullptr) return absl::InvalidArgumentError("module has no entry computation");
-  auto optimised = passes::RunDefaultPipeline(module);
+  // Shapes given by operand values become static first (issue 11).
+  std::unique_ptr<Module> lowered;
+  if (passes::HasDynamicShapeOps(module)) {
+    auto l = passes::LowerDynamicShapes(module);
+    if (!l.ok()) return l.status();
+    lowered = *std::move(l);
+  }
+  auto optimised = passes::RunDefaultPipeline(lowered != nullptr ? *lowered : module);
   if (!optimised.ok()) return optimised.status();
   if (auto fused = passes::RunElementwiseFusion(**optimised); !fused.ok()) return fused.status();
   return optimised;
@@ -132,7 +141,19 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
     case Opcode::kReshape:
     case Opcode::kTuple:
     case Opcode::kGetTupleElement:
+    case Opcode::kOptimizationBarrier:
       return absl::OkStatus();
+    case Opcode::kReplicaId:  // one process: replica 0, partition 0
+    case Opcode::kPartitionId:
+      AddConstant(instr, Literal::Scalar(DType::kU32, uint32_t{0}));
+      return absl::OkStatus();
+    case Opcode::kFft:
+      if (absl::Status s = array_operands(); !s.ok()) return s;
+      thunk = MakeFftThunk(instr, in[0], out[0]);
+      break;
+    XJIT_DYNAMIC_SHAPE_OPS(XJIT_OPCODE_CASE)
+    case Opcode::kRng:
+      return Unsupported(instr, "lowered before compiling (passes/dynamic_shape_lowering.h)");
     case Opcode::kConstant: {
       const Literal& value = instr.attrs<ConstantAttrs>().value;
       if (value.shape() != instr.shape()) {
@@ -148,6 +169,7 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
       return absl::OkStatus();
     }
     case Opcode::kCall:
+    case Opcode::kComposite:
       return Unsupported(instr, "a call left after inlining");
     case Opcode::kFusion:
       if (absl::Status s = array_operands(); !s.ok()) return s;
@@ -334,7 +356,8 @@ absl::StatusOr<std::unique_ptr<CpuProgram>> Lowering::Lower(const Module& module
   };
   // iota is evaluated at compile time: the program owns it like a constant.
   options.is_constant = [](const Instruction& instr) {
-    return instr.opcode() == Opcode::kConstant || instr.opcode() == Opcode::kIota;
+    return instr.opcode() == Opcode::kConstant || instr.opcode() == Opcode::kIota ||
+           instr.opcode() == Opcode::kReplicaId || instr.opcode() == Opcode::kPartitionId;
   };
   auto assignment = BufferAssignment::Create(entry, options);
   if (!assignment.ok()) return assignment.status();

@@ -153,6 +153,9 @@ absl::StatusOr<std::vector<CopyPiece>> PlanPieces(const Instruction& instr, int*
     XJIT_CONTROL_FLOW_OPS(XJIT_OPCODE_CASE)
     XJIT_WINDOW_OPS(XJIT_OPCODE_CASE)
     XJIT_CUSTOM_CALL_OPS(XJIT_OPCODE_CASE)
+    XJIT_SPECTRAL_OPS(XJIT_OPCODE_CASE)
+    XJIT_DYNAMIC_SHAPE_OPS(XJIT_OPCODE_CASE)
+    XJIT_SPECIAL_OPS(XJIT_OPCODE_CASE)
     case Opcode::kBitcastConvert:  // a plain copy (compiler.cc)
       break;
   }

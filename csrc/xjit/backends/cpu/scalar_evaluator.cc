@@ -79,6 +79,10 @@ absl::StatusOr<ScalarEvaluator> ScalarEvaluator::Compile(const Computation& regi
       case Opcode::kConvolution: case Opcode::kReduceWindow: case Opcode::kSelectAndScatter:
       XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)
       case Opcode::kCustomCall:
+      XJIT_SPECTRAL_OPS(XJIT_OPCODE_CASE)
+      XJIT_DYNAMIC_SHAPE_OPS(XJIT_OPCODE_CASE)
+      XJIT_SPECIAL_OPS(XJIT_OPCODE_CASE)
+      case Opcode::kRng:
         return fail(instr, "");
     }
   }

@@ -377,6 +377,7 @@ absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
       return operands[0]->elements[index];
     }
     case Opcode::kCall:
+    case Opcode::kComposite:  // runs its decomposition (issue 11)
     case Opcode::kFusion: {  // a fusion's region is evaluated as a callee
       // A call's further computations are differentiation rules, not run.
       if (instr.called_computations().empty() ||
@@ -416,6 +417,24 @@ absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
                                              instr.attrs<RngBitGeneratorAttrs>().rng_algorithm),
                          /*always_tuple=*/true);
     }
+    // issue 11 (h-fft)
+    case Opcode::kFft: {
+      XJIT_ARRAY(x, 0);
+      return Wrap(EvalFft(x, instr.attrs<FftAttrs>(), instr.shape()));
+    }
+    case Opcode::kOptimizationBarrier: {  // the identity
+      if (operands.size() == 1) return *operands[0];
+      std::vector<Value> elements;
+      for (const Value* v : operands) elements.push_back(*v);
+      return Value::Tuple(std::move(elements));
+    }
+    case Opcode::kReplicaId:  // one process: replica 0, partition 0
+    case Opcode::kPartitionId:
+      return Value(Literal::Scalar(DType::kU32, uint32_t{0}));
+    XJIT_DYNAMIC_SHAPE_OPS(XJIT_OPCODE_CASE)
+    case Opcode::kRng:
+      return absl::InvalidArgumentError(absl::StrCat(
+          OpcodeName(op), ": lowered at compile time (passes/dynamic_shape_lowering.h)"));
   }
 #undef XJIT_ARRAY
   return absl::UnimplementedError("op not handled by the reference backend");

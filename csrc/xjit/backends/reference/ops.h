@@ -18,6 +18,8 @@ namespace xjit::reference {
 // Element-wise (elementwise_unary.cc, convert.cc, elementwise_binary.cc,
 // compare.cc, elementwise_ternary.cc).
 absl::StatusOr<Literal> EvalUnary(Opcode op, const Literal& x);
+// fft by the definition (fft.cc, issue 11).
+absl::StatusOr<Literal> EvalFft(const Literal& x, const FftAttrs& attrs, const Shape& result);
 absl::StatusOr<Literal> EvalConvert(const Literal& x, DType to);
 absl::StatusOr<Literal> EvalBinary(Opcode op, const Literal& lhs, const Literal& rhs);
 absl::StatusOr<Literal> EvalCompare(const Literal& lhs, const Literal& rhs,

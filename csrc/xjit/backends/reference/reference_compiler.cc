@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "xjit/backends/reference/evaluator.h"
+#include "xjit/passes/dynamic_shape_lowering.h"
 #include "xjit/runtime/backend.h"
 #include "xjit/runtime/custom_call_runner.h"
 #include "xjit/runtime/host_platform.h"
@@ -33,6 +34,7 @@ class ReferenceProgram : public CompiledProgram {
       : module_(module), tiny_(IsTinyProgram(*module->entry())) {}
 
   bool PrefersInlineExecution() const override { return tiny_; }
+  void Own(std::unique_ptr<Module> module) { owned_ = std::move(module); }
   // Run copies every argument into a Literal before evaluating and writes
   // the results only at the end, so any result may reuse a donated argument.
   bool ResultMayReuseParameter(int, int) const override { return true; }
@@ -64,6 +66,7 @@ class ReferenceProgram : public CompiledProgram {
 
  private:
   const Module* module_;
+  std::unique_ptr<Module> owned_;  // a lowered copy, when Compile made one
   bool tiny_;
 };
 
@@ -85,6 +88,15 @@ class ReferenceCompiler : public Compiler {
           return r.status();
         }
       }
+    }
+    // Shapes given by operand values become static first (issue 11); the
+    // program then owns the lowered copy.
+    if (passes::HasDynamicShapeOps(module)) {
+      absl::StatusOr<std::unique_ptr<Module>> lowered = passes::LowerDynamicShapes(module);
+      if (!lowered.ok()) return lowered.status();
+      auto program = std::make_unique<ReferenceProgram>(lowered->get());
+      program->Own(*std::move(lowered));
+      return std::unique_ptr<CompiledProgram>(std::move(program));
     }
     return std::unique_ptr<CompiledProgram>(new ReferenceProgram(&module));
   }

@@ -31,6 +31,11 @@ bool SupportsOp(Opcode op) {
     case Opcode::kConvolution: case Opcode::kReduceWindow: case Opcode::kSelectAndScatter:
     XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)
     case Opcode::kCustomCall:
+    // issue 11 (h-fft); the dynamic-shape ops and rng by lowering (passes/dynamic_shape_lowering.h)
+    XJIT_SPECTRAL_OPS(XJIT_OPCODE_CASE)
+    XJIT_DYNAMIC_SHAPE_OPS(XJIT_OPCODE_CASE)
+    XJIT_SPECIAL_OPS(XJIT_OPCODE_CASE)
+    case Opcode::kRng:
       return true;
   }
   return false;
