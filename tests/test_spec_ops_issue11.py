@@ -236,3 +236,30 @@ def test_set_dimension_size_only_to_the_static_size():
     np.testing.assert_array_equal(np.asarray(stablehlo.run(text(3), x)[0]), x)
     with pytest.raises(Exception, match="static shapes only"):
         stablehlo.run(text(2), x)
+
+
+def test_dynamic_conv_spec_example_with_its_dimension_numbers_fixed():
+    # The spec's example repeats dimension 0 in its raw dimension numbers (a
+    # defect); with the layout its convolution example uses, the values match.
+    lhs = np.array([[[[1], [2], [5], [6]], [[3], [4], [7], [8]], [[10], [11], [14], [15]],
+                     [[12], [13], [16], [17]]]], np.int64)
+    rhs = np.ones((3, 3, 1, 1), np.int64)
+    text = _module(
+        "  %p = stablehlo.constant dense<[[1, 1], [1, 1]]> : tensor<2x2xi64>\n"
+        '  %r = "stablehlo.dynamic_conv"(%a, %b, %p) {window_strides = array<i64: 4, 4>, '
+        "lhs_dilation = array<i64: 2, 2>, rhs_dilation = array<i64: 1, 1>, window_reversal = "
+        "array<i1: false, false>, dimension_numbers = #stablehlo.conv<raw input_batch_dimension "
+        "= 0, input_feature_dimension = 3, input_spatial_dimensions = [1, 2], "
+        "kernel_input_feature_dimension = 2, kernel_output_feature_dimension = 3, "
+        "kernel_spatial_dimensions = [0, 1], output_batch_dimension = 0, "
+        "output_feature_dimension = 3, output_spatial_dimensions = [1, 2]>, "
+        "feature_group_count = 1 : i64, batch_group_count = 1 : i64, precision_config = "
+        "[#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]} : (tensor<1x4x4x1xi64>, "
+        "tensor<3x3x1x1xi64>, tensor<2x2xi64>) -> tensor<1x2x2x1xi64>\n"
+        "  return %r : tensor<1x2x2x1xi64>",
+        "%a: tensor<1x4x4x1xi64>, %b: tensor<3x3x1x1xi64>", "tensor<1x2x2x1xi64>")
+    for platform in PLATFORMS:
+        (r,) = stablehlo.run(text, lhs, rhs, device=platform)
+        np.testing.assert_array_equal(np.asarray(r).ravel(), [1, 5, 10, 14])
+    with pytest.raises(Exception, match="raw form needs all nine fields"):
+        stablehlo.parse(text.replace(", output_feature_dimension = 3", ""))

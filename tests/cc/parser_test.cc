@@ -378,6 +378,47 @@ std::string ControlFlowModule() {
   return m.ok() ? PrintModule(**m) : std::string();
 }
 
+// issue 11 (h-fft): fft, the dynamic-shape ops, rng, optimization_barrier,
+// replica_id, partition_id and composite.
+std::string Issue11Module() {
+  absl::StatusOr<std::unique_ptr<Module>> m = ParseModule(R"(module @m {
+  func.func @main(%x: tensor<2x4xcomplex<f32>>, %f: tensor<2x3xf32>, %i: tensor<2x1xi32>) -> (tensor<2x4xcomplex<f32>>, tensor<2x3xf32>, tensor<3x2xf32>, tensor<2x3xi32>, tensor<4x4xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<i32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<ui32>, tensor<ui32>, tensor<2x3xf32>, tensor<1x2x3x1xf32>) {
+    %0 = "stablehlo.fft"(%x) {fft_type = #stablehlo<fft_type IFFT>, fft_length = array<i64: 2, 4>} : (tensor<2x4xcomplex<f32>>) -> tensor<2x4xcomplex<f32>>
+    %s = "stablehlo.constant"() {value = dense<[2, 3]> : tensor<2xi64>} : () -> tensor<2xi64>
+    %t = "stablehlo.constant"() {value = dense<[3, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
+    %z = "stablehlo.constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+    %o = "stablehlo.constant"() {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+    %1 = "stablehlo.dynamic_broadcast_in_dim"(%f, %s) {broadcast_dimensions = array<i64: 0, 1>, known_expanding_dimensions = array<i64: 0>} : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
+    %2 = "stablehlo.dynamic_reshape"(%f, %t) : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<3x2xf32>
+    %3 = "stablehlo.dynamic_iota"(%s) {iota_dimension = 1 : i64} : (tensor<2xi64>) -> tensor<2x3xi32>
+    %l = "stablehlo.constant"() {value = dense<[0, 1]> : tensor<2xi64>} : () -> tensor<2xi64>
+    %h = "stablehlo.constant"() {value = dense<[1, 0]> : tensor<2xi64>} : () -> tensor<2xi64>
+    %4 = "stablehlo.dynamic_pad"(%f, %z, %l, %h, %h) : (tensor<2x3xf32>, tensor<f32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<4x4xf32>
+    %ss = "stablehlo.constant"() {value = dense<[1, 3]> : tensor<2xi64>} : () -> tensor<2xi64>
+    %5 = "stablehlo.dynamic_gather"(%f, %i, %ss) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>} : (tensor<2x3xf32>, tensor<2x1xi32>, tensor<2xi64>) -> tensor<2x3xf32>
+    %three = "stablehlo.constant"() {value = dense<3> : tensor<i32>} : () -> tensor<i32>
+    %6 = "stablehlo.set_dimension_size"(%f, %three) {dimension = 1 : i64} : (tensor<2x3xf32>, tensor<i32>) -> tensor<2x3xf32>
+    %7 = "stablehlo.get_dimension_size"(%f) {dimension = 0 : i64} : (tensor<2x3xf32>) -> tensor<i32>
+    %8 = "stablehlo.rng"(%z, %o, %s) {rng_distribution = #stablehlo<rng_distribution NORMAL>} : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<2x3xf32>
+    %9:2 = "stablehlo.optimization_barrier"(%f, %6) : (tensor<2x3xf32>, tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>)
+    %10 = "stablehlo.replica_id"() : () -> tensor<ui32>
+    %11 = "stablehlo.partition_id"() : () -> tensor<ui32>
+    %12 = "stablehlo.composite"(%f, %9#0) {name = "xjit.add", composite_attributes = {k = "v"}, decomposition = @add, version = 3 : i32} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+    %lhs = "stablehlo.reshape"(%f) : (tensor<2x3xf32>) -> tensor<1x2x3x1xf32>
+    %k = "stablehlo.constant"() {value = dense<1.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+    %cp = "stablehlo.constant"() {value = dense<0> : tensor<2x2xi64>} : () -> tensor<2x2xi64>
+    %13 = "stablehlo.dynamic_conv"(%lhs, %k, %cp) {dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, feature_group_count = 1 : i64, batch_group_count = 1 : i64} : (tensor<1x2x3x1xf32>, tensor<1x1x1x1xf32>, tensor<2x2xi64>) -> tensor<1x2x3x1xf32>
+    "func.return"(%0, %1, %2, %3, %4, %5, %9#1, %7, %8, %12, %10, %11, %6, %13) : (tensor<2x4xcomplex<f32>>, tensor<2x3xf32>, tensor<3x2xf32>, tensor<2x3xi32>, tensor<4x4xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<i32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<ui32>, tensor<ui32>, tensor<2x3xf32>, tensor<1x2x3x1xf32>) -> ()
+  }
+  func.func private @add(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<2x3xf32> {
+    %0 = "stablehlo.add"(%a, %b) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+    "func.return"(%0) : (tensor<2x3xf32>) -> ()
+  }
+})");
+  EXPECT_TRUE(m.ok()) << m.status();
+  return m.ok() ? PrintModule(**m) : std::string();
+}
+
 TEST(ParserRoundTrip, EveryElementwiseOp) {
   std::vector<Opcode> covered;
   ExpectRoundTrip(ElementwiseModule(covered));
@@ -398,6 +439,7 @@ TEST(ParserRoundTrip, ControlFlow) { ExpectRoundTrip(ControlFlowModule()); }
 TEST(ParserRoundTrip, Windows) { ExpectRoundTrip(WindowModule()); }
 TEST(ParserRoundTrip, BatchNorm) { ExpectRoundTrip(BatchNormModule()); }
 TEST(ParserRoundTrip, CustomCall) { ExpectRoundTrip(CustomCallModule()); }
+TEST(ParserRoundTrip, Issue11Ops) { ExpectRoundTrip(Issue11Module()); }
 
 TEST(ParserRoundTrip, TheModulesTogetherUseEveryOp) {
   std::vector<Opcode> covered;
@@ -405,7 +447,7 @@ TEST(ParserRoundTrip, TheModulesTogetherUseEveryOp) {
                                  ReduceDotCallModule(), ConstantsModule(), FusionModule(),
                                  RngModule(), SortMapBitcastModule(), IndexingModule(),
                                  ControlFlowModule(), WindowModule(), BatchNormModule(),
-                                 CustomCallModule());
+                                 CustomCallModule(), Issue11Module());
   for (int i = 0; i < kNumOpcodes; ++i) {
     Opcode op = static_cast<Opcode>(i);
     if (op == Opcode::kParameter) continue;  // printed as function arguments
