@@ -32,6 +32,7 @@ from xjit._src.lax.rng import RandomAlgorithm, rng_bit_generator  # noqa: F401
 # issue 11 (h-fft)
 from xjit._src.lax.fft import FftType, fft  # noqa: F401
 from xjit._src.lax.optimization_barrier import optimization_barrier  # noqa: F401
+from xjit._src.lax.composite import composite  # noqa: F401
 from xjit._src.lax.rng import rng_uniform  # noqa: F401
 from xjit._src.lax.reductions import (
     argmax, argmin, reduce, reduce_and, reduce_max, reduce_min, reduce_or, reduce_prod,
