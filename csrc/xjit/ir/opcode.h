@@ -34,6 +34,7 @@ enum class OpFamily : uint8_t {
   kControlFlow,         // while, if, case: regions run as whole computations
   kWindow,              // convolution, reduce_window, select_and_scatter: sliding windows
   kNormalization,       // batch_norm_inference, batch_norm_training, batch_norm_grad
+  kHostIo,              // tokens and host transfers: after_all, infeed, outfeed, send, recv
 };
 
 // The typed attribute structs (ir/attributes.h), in variant order: an op's
@@ -63,7 +64,8 @@ enum class OpFamily : uint8_t {
   V(ConvolutionAttrs)         \
   V(ReduceWindowAttrs)        \
   V(SelectAndScatterAttrs)    \
-  V(BatchNormAttrs)
+  V(BatchNormAttrs)            \
+  V(SendRecvAttrs)
 
 enum class AttrsKind : uint8_t {
 #define XJIT_ATTRS_KIND_ENUM(s) k##s,
@@ -228,19 +230,33 @@ enum OpFlag : uint32_t {
   V(BatchNormGrad, "batch_norm_grad", kNormalization, kVariadic, BatchNormAttrs, 0,                \
     kMultipleResults)
 
+// Tokens and host transfers (ir/shape_inference_host_io.cc; runtime/host_transfers.h).
+// after_all joins tokens (none: a fresh token, StableHLO's create_token);
+// infeed (token) -> (values..., token) and recv (token) -> (values..., token)
+// declare their whole result tuple; outfeed and send take (values..., token).
+#define XJIT_HOST_IO_OPS(V)                                                                        \
+  V(AfterAll, "after_all", kHostIo, kVariadic, NoAttrs, 0, kNoFlags)                               \
+  V(Infeed, "infeed", kHostIo, kUnary, NoAttrs, 0,                                                 \
+    kMultipleResults | kSideEffects | kDeclaresResultType)                                         \
+  V(Outfeed, "outfeed", kHostIo, kVariadic, NoAttrs, 0, kSideEffects)                              \
+  V(Send, "send", kHostIo, kVariadic, SendRecvAttrs, 0, kSideEffects)                              \
+  V(Recv, "recv", kHostIo, kUnary, SendRecvAttrs, 0,                                               \
+    kMultipleResults | kSideEffects | kDeclaresResultType)
+
 // Every op, in enum order.
 #define XJIT_OPCODES(V)                                                                  \
   XJIT_STRUCTURAL_OPS(V) XJIT_ELEMENTWISE_OPS(V) XJIT_DATA_MOVEMENT_OPS(V)                \
   XJIT_CONTRACTION_OPS(V) XJIT_REDUCTION_OPS(V) XJIT_TUPLE_OPS(V) XJIT_CALL_OPS(V)     \
   XJIT_FUSION_OPS(V) XJIT_RANDOM_OPS(V) XJIT_SORT_OPS(V) XJIT_MAP_OPS(V)             \
-  XJIT_INDEXING_OPS(V) XJIT_CONTROL_FLOW_OPS(V) XJIT_WINDOW_OPS(V) XJIT_NORMALIZATION_OPS(V)
+  XJIT_INDEXING_OPS(V) XJIT_CONTROL_FLOW_OPS(V) XJIT_WINDOW_OPS(V) XJIT_NORMALIZATION_OPS(V) \
+  XJIT_HOST_IO_OPS(V)
 #define XJIT_ELEMENTWISE_OPS(V) \
   XJIT_ELEMENTWISE_UNARY_OPS(V) XJIT_ELEMENTWISE_BINARY_OPS(V) XJIT_ELEMENTWISE_TERNARY_OPS(V)
 #define XJIT_NON_ELEMENTWISE_OPS(V)                                                  \
   XJIT_STRUCTURAL_OPS(V) XJIT_DATA_MOVEMENT_OPS(V) XJIT_CONTRACTION_OPS(V)            \
   XJIT_REDUCTION_OPS(V) XJIT_TUPLE_OPS(V) XJIT_CALL_OPS(V) XJIT_FUSION_OPS(V)        \
   XJIT_RANDOM_OPS(V) XJIT_SORT_OPS(V) XJIT_MAP_OPS(V) XJIT_INDEXING_OPS(V) XJIT_CONTROL_FLOW_OPS(V) \
-  XJIT_WINDOW_OPS(V) XJIT_NORMALIZATION_OPS(V)
+  XJIT_WINDOW_OPS(V) XJIT_NORMALIZATION_OPS(V) XJIT_HOST_IO_OPS(V)
 
 // `case Opcode::kX:` for each row it is applied to.
 #define XJIT_OPCODE_CASE(e, name, family, arity, attrs, regions, flags) case Opcode::k##e:

@@ -8,8 +8,8 @@
 
 namespace xjit::text {
 
-// tensor<...> or tuple<...>. Types xjit cannot represent (dynamic dims,
-// quantized or f8 elements, tokens) are Unimplemented, so callers can tell
+// tensor<...>, tuple<...> or !stablehlo.token. Types xjit cannot represent
+// (dynamic dims, quantized or f8 elements) are Unimplemented, so callers can tell
 // "not supported" from "malformed".
 absl::StatusOr<Shape> ParseType(Lexer& lex);
 // An element type name: i1, i8..i64, si8..si64, ui8..ui64, f16, bf16, f32,

@@ -412,6 +412,10 @@ BatchRule BatchRuleFor(Opcode op) {
     case Opcode::kSelectAndScatter: return SelectAndScatterBatch;
     XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)
       return BatchNormBatch;
+    // A host transfer of a batched value has no one meaning (one transfer of
+    // the stacked values, or one per element): refused, as JAX refuses it.
+    XJIT_HOST_IO_OPS(XJIT_OPCODE_CASE)
+      return nullptr;
   }
   return nullptr;
 }

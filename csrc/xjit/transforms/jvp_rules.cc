@@ -663,6 +663,10 @@ JvpRule JvpRuleFor(Opcode op) {
     case Opcode::kBatchNormInference: return BatchNormInferenceJvp;
     case Opcode::kBatchNormTraining: return BatchNormTrainingJvp;
     case Opcode::kBatchNormGrad: return BatchNormGradJvp;
+    // Tokens carry no tangent; an outfeed or send of a differentiated value
+    // transfers the primal (as debug.print under grad prints the primal).
+    XJIT_HOST_IO_OPS(XJIT_OPCODE_CASE)
+      return ZeroTangent;
   }
   return nullptr;
 }

@@ -423,6 +423,7 @@ TransposeRule TransposeRuleFor(Opcode op) {
     case Opcode::kBitcastConvert:
     case Opcode::kWhile:
     XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)  // not linear in any operand
+    XJIT_HOST_IO_OPS(XJIT_OPCODE_CASE)        // tokens and host transfers: primal only
       return nullptr;
     case Opcode::kReducePrecision: return ReducePrecisionT;
     case Opcode::kGather: return GatherT;

@@ -29,6 +29,8 @@ from xjit._src.lax.normalization import (
     batch_norm_grad, batch_norm_inference, batch_norm_training)
 from xjit._src.lax.linalg import dot, dot_general
 from xjit._src.lax.rng import RandomAlgorithm, rng_bit_generator  # noqa: F401
+from xjit._src.lax.host_io import (  # noqa: F401
+    after_all, create_token, infeed, outfeed, recv, send)
 from xjit._src.lax.reductions import (
     argmax, argmin, reduce, reduce_and, reduce_max, reduce_min, reduce_or, reduce_prod,
     reduce_sum)

@@ -31,6 +31,7 @@
 #include "xjit/backends/cpu/sort.h"
 #include "xjit/backends/cpu/window.h"
 #include "xjit/backends/cpu/work_estimate.h"
+#include "xjit/backends/cpu/host_io.h"
 #include "xjit/passes/buffer_assignment.h"
 #include "xjit/passes/elementwise_fusion.h"
 #include "xjit/passes/pipeline.h"
@@ -217,6 +218,9 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
     XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)
       if (absl::Status s = array_operands(); !s.ok()) return s;
       thunk = MakeBatchNormThunk(instr, in, out, *this);
+      break;
+    XJIT_HOST_IO_OPS(XJIT_OPCODE_CASE)
+      thunk = MakeHostIoThunk(instr, in, out);
       break;
     case Opcode::kBitcastConvert:  // the same little-endian bytes, retyped
       if (absl::Status s = array_operands(); !s.ok()) return s;
