@@ -33,6 +33,10 @@ std::vector<Shape> Module::ResultShapes() const {
 
 bool HasSideEffects(const Instruction& instr) {
   if (HasSideEffects(instr.opcode())) return true;
+  if (instr.opcode() == Opcode::kCustomCall &&
+      instr.attrs<CustomCallAttrs>().has_side_effect) {
+    return true;
+  }
   // A region or callee with side effects (a while whose body writes to the
   // outfeed) makes the op that runs it one too.
   for (const Computation* called : instr.called_computations()) {

@@ -35,6 +35,7 @@ enum class OpFamily : uint8_t {
   kWindow,              // convolution, reduce_window, select_and_scatter: sliding windows
   kNormalization,       // batch_norm_inference, batch_norm_training, batch_norm_grad
   kHostIo,              // tokens and host transfers: after_all, infeed, outfeed, send, recv
+  kCustomCall,          // custom_call: a registered host function (runtime/custom_call_registry.h)
 };
 
 // The typed attribute structs (ir/attributes.h), in variant order: an op's
@@ -64,8 +65,9 @@ enum class OpFamily : uint8_t {
   V(ConvolutionAttrs)         \
   V(ReduceWindowAttrs)        \
   V(SelectAndScatterAttrs)    \
-  V(BatchNormAttrs)            \
-  V(SendRecvAttrs)
+  V(BatchNormAttrs)           \
+  V(SendRecvAttrs)            \
+  V(CustomCallAttrs)
 
 enum class AttrsKind : uint8_t {
 #define XJIT_ATTRS_KIND_ENUM(s) k##s,
@@ -243,20 +245,27 @@ enum OpFlag : uint32_t {
   V(Recv, "recv", kHostIo, kUnary, SendRecvAttrs, 0,                                               \
     kMultipleResults | kSideEffects | kDeclaresResultType)
 
+// custom_call: operands and results of declared types, computed by the host
+// function the target names. Side effects are per instruction
+// (has_side_effect; Instruction::has_side_effects()).
+#define XJIT_CUSTOM_CALL_OPS(V)                                                                    \
+  V(CustomCall, "custom_call", kCustomCall, kVariadic, CustomCallAttrs, 0,                         \
+    kMultipleResults | kDeclaresResultType)
+
 // Every op, in enum order.
 #define XJIT_OPCODES(V)                                                                  \
   XJIT_STRUCTURAL_OPS(V) XJIT_ELEMENTWISE_OPS(V) XJIT_DATA_MOVEMENT_OPS(V)                \
   XJIT_CONTRACTION_OPS(V) XJIT_REDUCTION_OPS(V) XJIT_TUPLE_OPS(V) XJIT_CALL_OPS(V)     \
   XJIT_FUSION_OPS(V) XJIT_RANDOM_OPS(V) XJIT_SORT_OPS(V) XJIT_MAP_OPS(V)             \
   XJIT_INDEXING_OPS(V) XJIT_CONTROL_FLOW_OPS(V) XJIT_WINDOW_OPS(V) XJIT_NORMALIZATION_OPS(V) \
-  XJIT_HOST_IO_OPS(V)
+  XJIT_HOST_IO_OPS(V) XJIT_CUSTOM_CALL_OPS(V)
 #define XJIT_ELEMENTWISE_OPS(V) \
   XJIT_ELEMENTWISE_UNARY_OPS(V) XJIT_ELEMENTWISE_BINARY_OPS(V) XJIT_ELEMENTWISE_TERNARY_OPS(V)
 #define XJIT_NON_ELEMENTWISE_OPS(V)                                                  \
   XJIT_STRUCTURAL_OPS(V) XJIT_DATA_MOVEMENT_OPS(V) XJIT_CONTRACTION_OPS(V)            \
   XJIT_REDUCTION_OPS(V) XJIT_TUPLE_OPS(V) XJIT_CALL_OPS(V) XJIT_FUSION_OPS(V)        \
   XJIT_RANDOM_OPS(V) XJIT_SORT_OPS(V) XJIT_MAP_OPS(V) XJIT_INDEXING_OPS(V) XJIT_CONTROL_FLOW_OPS(V) \
-  XJIT_WINDOW_OPS(V) XJIT_NORMALIZATION_OPS(V) XJIT_HOST_IO_OPS(V)
+  XJIT_WINDOW_OPS(V) XJIT_NORMALIZATION_OPS(V) XJIT_HOST_IO_OPS(V) XJIT_CUSTOM_CALL_OPS(V)
 
 // `case Opcode::kX:` for each row it is applied to.
 #define XJIT_OPCODE_CASE(e, name, family, arity, attrs, regions, flags) case Opcode::k##e:

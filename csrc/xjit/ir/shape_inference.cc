@@ -86,6 +86,7 @@ bool TakesTokens(Opcode op) {
     case OpFamily::kCall:
     case OpFamily::kControlFlow:
     case OpFamily::kHostIo:
+    case OpFamily::kCustomCall:
       return true;
     default:
       return false;
@@ -256,6 +257,8 @@ absl::StatusOr<Shape> InferUncheckedSize(Opcode op, absl::Span<const Shape* cons
       return si::InferBatchNorm(op, operands, attrs.get<BatchNormAttrs>());
     XJIT_HOST_IO_OPS(XJIT_OPCODE_CASE)
       return si::InferHostIo(op, operands, declared_result);
+    case Opcode::kCustomCall:
+      return si::InferCustomCall(operands, attrs.get<CustomCallAttrs>(), declared_result);
   }
   return absl::InternalError(
       absl::StrCat(OpcodeName(op), ": no shape inference rule (bug in InferShape)"));

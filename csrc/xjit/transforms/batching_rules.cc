@@ -3,6 +3,7 @@
 // as JAX's batching rules do with bdim moved to 0.
 #include "xjit/transforms/control_flow_rules.h"
 #include "xjit/transforms/batching_rules.h"
+#include "xjit/transforms/custom_call_rules.h"
 
 #include <limits>
 #include <numeric>
@@ -416,6 +417,9 @@ BatchRule BatchRuleFor(Opcode op) {
     // the stacked values, or one per element): refused, as JAX refuses it.
     XJIT_HOST_IO_OPS(XJIT_OPCODE_CASE)
       return nullptr;
+    // Host callbacks batch as their vmap_method says; other targets refuse.
+    case Opcode::kCustomCall:
+      return CustomCallBatch;
   }
   return nullptr;
 }

@@ -6,6 +6,7 @@
 // graph is linear in the tangents (multiplied or divided by primal values).
 #include "xjit/transforms/control_flow_rules.h"
 #include "xjit/transforms/jvp_rules.h"
+#include "xjit/transforms/custom_call_rules.h"
 
 #include <algorithm>
 #include <cmath>
@@ -579,6 +580,10 @@ JvpRule JvpRuleFor(Opcode op) {
     // No rule: rng_bit_generator's results are integers (never asked).
     case Opcode::kRngBitGenerator:
       return nullptr;
+    // An opaque host function: differentiable only through a custom_jvp around
+    // it; the rule raises JAX's error for callbacks and FFI calls.
+    case Opcode::kCustomCall:
+      return CustomCallJvp;
     case Opcode::kMap: return MapJvp;
     case Opcode::kReducePrecision: return ReducePrecisionJvp;
     case Opcode::kSort: return SortJvp;
