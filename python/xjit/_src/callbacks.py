@@ -95,7 +95,7 @@ def _check_results(entry: _Entry, out, results: list) -> list:
         if a.dtype != dtype:
             raise RuntimeError(f"Incorrect output dtype for return value {i}: "
                                f"Expected: {dtype}, Actual: {a.dtype}")
-        arrays.append(np.ascontiguousarray(a))
+        arrays.append(np.asarray(a, order="C"))  # keeps 0-d arrays 0-d
     return arrays
 
 
