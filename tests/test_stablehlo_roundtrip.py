@@ -195,6 +195,51 @@ CASES.update({
         f"feature_index = 1 : i64}} : ({X3}, {V3}, {V3}, {V3}, {X3}) -> ({X3}, {V3}, {V3})"],
         [X3, V3, V3]),
 })
+# Tokens and host transfers (h-host). Module results are data: a token
+# result has no numpy value to compare. infeed reads what _feed_host_queues
+# put there; outfeed leaves what _drain_host_queues takes.
+TOK = "!stablehlo.token"
+CASES.update({
+    "after_all": ([F], [
+        f"%t = stablehlo.create_token : {TOK}",
+        f"%u = stablehlo.after_all %t, %t : {TOK}",
+        f'%o = "stablehlo.outfeed"(%a, %u) {{outfeed_config = ""}} : ({F}, {TOK}) -> {TOK}',
+        f"%r = stablehlo.negate %a : {F}"], [F]),
+    "outfeed": ([F], [
+        f'%t = "stablehlo.after_all"() : () -> {TOK}',
+        f'%o = "stablehlo.outfeed"(%a, %t) {{outfeed_config = ""}} : ({F}, {TOK}) -> {TOK}',
+        f"%r = stablehlo.abs %a : {F}"], [F]),
+    "infeed": ([], [
+        f"%t = stablehlo.create_token : {TOK}",
+        f'%r, %u = "stablehlo.infeed"(%t) {{infeed_config = ""}} : ({TOK}) -> ({F}, {TOK})'],
+        [F]),
+    "send": ([F], [
+        f"%t = stablehlo.create_token : {TOK}",
+        f'%u = "stablehlo.send"(%a, %t) {{channel_handle = #stablehlo.channel_handle<handle = '
+        f'3, type = 1>, is_host_transfer = false}} : ({F}, {TOK}) -> {TOK}',
+        f'%r, %v = "stablehlo.recv"(%u) {{channel_handle = #stablehlo.channel_handle<handle = '
+        f'3, type = 1>, is_host_transfer = false}} : ({TOK}) -> ({F}, {TOK})'], [F]),
+})
+CASES["recv"] = CASES["send"]
+
+
+def _feed_host_queues(op, runs):
+    if op == "infeed":
+        import xjit
+        for platform in ("cpu", "reference"):
+            for _ in range(runs):
+                xjit.devices(platform)[0].transfer_to_infeed(np.ones((2, 3), np.float32))
+
+
+def _drain_host_queues(op, runs):
+    if op in ("outfeed", "after_all"):
+        import xjit
+        for platform in ("cpu", "reference"):
+            for _ in range(runs):
+                xjit.devices(platform)[0].transfer_from_outfeed(
+                    xjit.ShapeDtypeStruct((2, 3), np.float32))
+
+
 # JAX's form of a call of a registered host function (the LAPACK Cholesky
 # that JAX's CPU lowering emits); the target need not exist to print and parse.
 CASES["custom_call"] = ([F], [
@@ -344,11 +389,13 @@ def test_print_parse_print_is_a_fixed_point(op):
     if op == "custom_call":
         return  # no target of that name: running one is tests/test_custom_call.py's
     xs = _inputs(module)
+    _feed_host_queues(op, 2)
     for platform in ("cpu", "reference"):
         want = stablehlo.run(module, *xs, device=platform)
         got = stablehlo.run(again, *xs, device=platform)
         for g, w in zip(got, want):
             np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
+    _drain_host_queues(op, 2)
 
 
 def test_pretty_and_generic_forms_give_the_same_module():

@@ -94,5 +94,8 @@ _array_methods.attach()
 from xjit import numpy  # noqa: E402
 from xjit import nn, scipy  # noqa: E402
 from xjit import random  # noqa: E402
+# Host callbacks and the FFI (h-host).
+from xjit._src.callbacks import pure_callback  # noqa: E402,F401
+from xjit import debug, experimental, ffi  # noqa: E402,F401
 
 __version__ = "0.1.0"

@@ -18,6 +18,7 @@
 #include "gtest/gtest.h"
 #include "xjit/ir/dtype_dispatch.h"
 #include "xjit/runtime/backend.h"
+#include "xjit/runtime/host_transfers.h"
 #include "xjit/text/literal_parser.h"
 #include "xjit/text/parser.h"
 
@@ -111,6 +112,10 @@ std::string ReadValues(const std::vector<std::string>& names,
                        const std::vector<ValueComment>& comments, const std::vector<Shape>& shapes,
                        absl::string_view role, std::vector<Literal>& out) {
   for (size_t i = 0; i < names.size(); ++i) {
+    if (shapes[i].is_token) {  // tokens carry no value: none is written
+      out.emplace_back(Shape::Token());
+      continue;
+    }
     const ValueComment* v = Find(comments, names[i]);
     if (v == nullptr) return absl::StrCat("no ", role, " value for %", names[i]);
     absl::StatusOr<Literal> lit = ParseLiteral(v->value, shapes[i]);
@@ -167,6 +172,25 @@ std::string RunExample(const Example& ex, const std::string& platform) {
   }
   absl::StatusOr<Compiler*> compiler = GetCompiler(platform);
   if (!compiler.ok()) return compiler.status().ToString();
+  if (ex.op == "infeed") {
+    // The example states the infeed queue's contents (infeed_queue[k]).
+    size_t k = 0;
+    for (const auto& instr : module.entry()->instructions()) {
+      if (instr->opcode() != Opcode::kInfeed) continue;
+      const std::vector<Shape>& parts = instr->shape().tuple_shapes;
+      for (size_t p = 0; p + 1 < parts.size(); ++p, ++k) {
+        // "// infeed_queue[k]: [[1, 2], [3, 4]]" (one line; not a %value binding).
+        const std::string key = absl::StrCat("infeed_queue[", k, "]:");
+        size_t at = ex.code.find(key);
+        if (at == std::string::npos) return absl::StrCat("no value for infeed_queue[", k, "]");
+        at += key.size();
+        const std::string text = ex.code.substr(at, ex.code.find('\n', at) - at);
+        absl::StatusOr<Literal> value = ParseLiteral(text, parts[p]);
+        if (!value.ok()) return absl::StrCat("infeed_queue[", k, "]: ", value.status().ToString());
+        InfeedQueue("", 0).Push(*std::move(value));
+      }
+    }
+  }
   absl::StatusOr<std::unique_ptr<CompiledProgram>> program = (*compiler)->Compile(module);
   if (!program.ok()) return absl::StrCat("compile: ", program.status().ToString());
   std::vector<const void*> arg_ptrs;
@@ -257,6 +281,94 @@ TEST(Conformance, SpecExamplesPassOnReferenceAndCpu) {
             << " on cpu, " << expected_failures << " expected failures; " << unsupported_examples
             << " examples of unsupported ops (" << unsupported.size() << " ops)\n"
             << "unsupported: " << absl::StrJoin(unsupported_names, ", ") << "\n";
+}
+
+// The token and host-transfer examples (after_all, infeed, outfeed, send,
+// recv) show no values the file could check, and their free values include
+// tokens: here they run with token arguments and host queues filled and
+// drained around them (runtime/host_transfers.h), on both backends.
+Literal I64Literal(std::vector<int64_t> dims, int64_t first) {
+  Literal l(Shape(DType::kS64, std::move(dims)));
+  for (int64_t i = 0; i < l.shape().num_elements(); ++i) l.mutable_data_as<int64_t>()[i] = first + i;
+  return l;
+}
+
+// Runs `ex` with token parameters and tensor parameters 1, 2, 3...; returns
+// the results by name (or fails the test).
+std::map<std::string, Literal> RunWithTokens(const Example& ex, const std::string& platform) {
+  absl::StatusOr<ParsedOps> parsed = ParseOps(ex.code);
+  EXPECT_TRUE(parsed.ok()) << ex.op << ": " << parsed.status();
+  if (!parsed.ok()) return {};
+  std::vector<Literal> args;
+  for (const Shape& s : parsed->module->ParameterShapes()) {
+    args.push_back(s.is_token ? Literal(Shape::Token()) : I64Literal(s.dims, 1));
+  }
+  absl::StatusOr<Compiler*> compiler = GetCompiler(platform);
+  EXPECT_TRUE(compiler.ok());
+  absl::StatusOr<std::unique_ptr<CompiledProgram>> program = (*compiler)->Compile(*parsed->module);
+  EXPECT_TRUE(program.ok()) << ex.op << " on " << platform << ": " << program.status();
+  if (!program.ok()) return {};
+  std::vector<const void*> arg_ptrs;
+  for (const Literal& a : args) arg_ptrs.push_back(a.data());
+  std::vector<Literal> got;
+  std::vector<void*> result_ptrs;
+  for (const Shape& s : parsed->module->ResultShapes()) got.emplace_back(s);
+  for (Literal& g : got) result_ptrs.push_back(g.mutable_data());
+  absl::Status run = (*program)->Run(arg_ptrs, result_ptrs);
+  EXPECT_TRUE(run.ok()) << ex.op << " on " << platform << ": " << run;
+  std::map<std::string, Literal> out;
+  for (size_t i = 0; i < got.size(); ++i) out[parsed->result_names[i]] = std::move(got[i]);
+  return out;
+}
+
+TEST(Conformance, TokenExamplesRunWithHostQueues) {
+  std::string error;
+  std::vector<Example> examples = ReadExamples(SpecExamplesPath(), &error);
+  ASSERT_TRUE(error.empty()) << error;
+  // Programs run outside the runtime use the queues of platform "" device 0.
+  HostTransferQueue& infeed = InfeedQueue("", 0);
+  HostTransferQueue& outfeed = OutfeedQueue("", 0);
+  const Shape i64_2x2(DType::kS64, {2, 2});
+  int ran = 0;
+  for (const std::string platform : {"reference", "cpu"}) {
+    for (const Example& ex : examples) {
+      const std::string where = absl::StrCat(ex.op, " on ", platform);
+      if (ex.op == "after_all") {
+        std::map<std::string, Literal> got = RunWithTokens(ex, platform);
+        ASSERT_EQ(got.count("result"), 1u) << where;
+        EXPECT_TRUE(got["result"].shape().is_token) << where;
+      } else if (ex.op == "infeed") {
+        // The first infeed reads [[1, 2], [3, 4]], the second (a result) the next value.
+        infeed.Push(I64Literal({2, 2}, 1));
+        infeed.Push(I64Literal({2, 2}, 5));
+        std::map<std::string, Literal> got = RunWithTokens(ex, platform);
+        ASSERT_EQ(got.count("results1#0"), 1u) << where;
+        EXPECT_EQ(got["results1#0"].ToString(), I64Literal({2, 2}, 5).ToString()) << where;
+        EXPECT_TRUE(got["results1#1"].shape().is_token) << where;
+        EXPECT_EQ(infeed.size(), 0u) << where;  // both infeeds ran
+      } else if (ex.op == "outfeed") {
+        RunWithTokens(ex, platform);
+        absl::StatusOr<Literal> v = outfeed.Pop(Shape(DType::kS64, {2, 2, 2}), absl::Seconds(1));
+        ASSERT_TRUE(v.ok()) << where << ": " << v.status();
+        EXPECT_EQ(v->ToString(), I64Literal({2, 2, 2}, 1).ToString()) << where;
+      } else if (ex.op == "send") {
+        RunWithTokens(ex, platform);
+        absl::StatusOr<Literal> v = ChannelQueue("", 1).Pop(i64_2x2, absl::Seconds(1));
+        ASSERT_TRUE(v.ok()) << where << ": " << v.status();
+        EXPECT_EQ(v->ToString(), I64Literal({2, 2}, 1).ToString()) << where;
+      } else if (ex.op == "recv") {
+        ChannelQueue("", 1).Push(I64Literal({2, 2}, 9));
+        std::map<std::string, Literal> got = RunWithTokens(ex, platform);
+        ASSERT_EQ(got.count("results0"), 1u) << where;
+        EXPECT_EQ(got["results0"].ToString(), I64Literal({2, 2}, 9).ToString()) << where;
+      } else {
+        continue;
+      }
+      ++ran;
+    }
+  }
+  EXPECT_EQ(ran, 10);  // five examples, two backends
+  EXPECT_EQ(outfeed.size(), 0u);
 }
 
 }  // namespace

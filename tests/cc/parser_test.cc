@@ -312,6 +312,29 @@ std::string CustomCallModule() {
   return BuildAndPrint(mb, cb, {Must(cb->Add(Opcode::kGetTupleElement, {r}, first))});
 }
 
+// Tokens and host transfers (h-host): after_all, infeed, outfeed, send, recv.
+std::string HostIoModule() {
+  ModuleBuilder mb("host_io");
+  ComputationBuilder* cb = mb.NewComputation("main");
+  Instruction* x = cb->Parameter(T(DType::kF32, {2, 3}));
+  Instruction* t0 = Must(cb->Add(Opcode::kAfterAll, {}));
+  Instruction* in = Must(cb->AddWithResultType(Opcode::kInfeed, T(DType::kF32, {2, 3}), {t0}));
+  GetTupleElementAttrs g0, g1;
+  g1.index = 1;
+  Instruction* value = Must(cb->Add(Opcode::kGetTupleElement, {in}, g0));
+  Instruction* t1 = Must(cb->Add(Opcode::kGetTupleElement, {in}, g1));
+  Instruction* t2 = Must(cb->Add(Opcode::kOutfeed, {value, x, t1}));
+  SendRecvAttrs channel;
+  channel.channel_handle.handle = 3;
+  channel.channel_handle.type = 2;
+  channel.is_host_transfer = true;
+  Instruction* t3 = Must(cb->Add(Opcode::kSend, {x, Must(cb->Add(Opcode::kAfterAll, {t2, t1}))},
+                                 channel));
+  Instruction* r = Must(cb->AddWithResultType(
+      Opcode::kRecv, Shape::Tuple({T(DType::kS32, {4}), Shape::Token()}), {t3}, channel));
+  return BuildAndPrint(mb, cb, {Must(cb->Add(Opcode::kGetTupleElement, {r}, g0))});
+}
+
 template <typename T>
 Instruction* ConstantOf(ComputationBuilder* cb, DType t, std::vector<int64_t> dims,
                         std::vector<T> values) {
@@ -440,6 +463,7 @@ TEST(ParserRoundTrip, Windows) { ExpectRoundTrip(WindowModule()); }
 TEST(ParserRoundTrip, BatchNorm) { ExpectRoundTrip(BatchNormModule()); }
 TEST(ParserRoundTrip, CustomCall) { ExpectRoundTrip(CustomCallModule()); }
 TEST(ParserRoundTrip, Issue11Ops) { ExpectRoundTrip(Issue11Module()); }
+TEST(ParserRoundTrip, HostIo) { ExpectRoundTrip(HostIoModule()); }
 
 TEST(ParserRoundTrip, TheModulesTogetherUseEveryOp) {
   std::vector<Opcode> covered;
@@ -447,7 +471,7 @@ TEST(ParserRoundTrip, TheModulesTogetherUseEveryOp) {
                                  ReduceDotCallModule(), ConstantsModule(), FusionModule(),
                                  RngModule(), SortMapBitcastModule(), IndexingModule(),
                                  ControlFlowModule(), WindowModule(), BatchNormModule(),
-                                 CustomCallModule(), Issue11Module());
+                                 CustomCallModule(), Issue11Module(), HostIoModule());
   for (int i = 0; i < kNumOpcodes; ++i) {
     Opcode op = static_cast<Opcode>(i);
     if (op == Opcode::kParameter) continue;  // printed as function arguments

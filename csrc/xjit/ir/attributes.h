@@ -408,6 +408,31 @@ struct BatchNormAttrs {
   }
 };
 
+// send/recv: the channel (#stablehlo.channel_handle<handle = 1, type = 2>;
+// type 1 device-to-device, 2 device-to-host, 3 host-to-device) and whether
+// the transfer is with the host. On one device every channel is an
+// in-process queue keyed by its handle (runtime/host_transfers.h).
+struct ChannelHandle {
+  static constexpr const char* kTypeName = "ChannelHandle";
+  static constexpr const char* kTextName = "stablehlo.channel_handle";
+  int64_t handle = 0;
+  int64_t type = 0;
+  static constexpr auto Fields() {
+    return std::make_tuple(MakeField("handle", &ChannelHandle::handle, FieldUse::kOptional),
+                           MakeField("type", &ChannelHandle::type, FieldUse::kOptional));
+  }
+};
+
+struct SendRecvAttrs {
+  ChannelHandle channel_handle;
+  bool is_host_transfer = false;
+  static constexpr auto Fields() {
+    return std::make_tuple(
+        MakeField("channel_handle", &SendRecvAttrs::channel_handle),
+        MakeField("is_host_transfer", &SendRecvAttrs::is_host_transfer, FieldUse::kDefaulted));
+  }
+};
+
 // custom_call: the host function `call_target_name` runs on the operands.
 // backend_config (a string or, for typed FFI calls, a dictionary) and the
 // layouts are kept as written; ir/custom_call_config.h reads them.

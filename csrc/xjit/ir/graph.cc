@@ -33,8 +33,18 @@ std::vector<Shape> Module::ResultShapes() const {
 
 bool HasSideEffects(const Instruction& instr) {
   if (HasSideEffects(instr.opcode())) return true;
-  return instr.opcode() == Opcode::kCustomCall &&
-         instr.attrs<CustomCallAttrs>().has_side_effect;
+  if (instr.opcode() == Opcode::kCustomCall &&
+      instr.attrs<CustomCallAttrs>().has_side_effect) {
+    return true;
+  }
+  // A region or callee with side effects (a while whose body writes to the
+  // outfeed) makes the op that runs it one too.
+  for (const Computation* called : instr.called_computations()) {
+    for (const auto& i : called->instructions()) {
+      if (HasSideEffects(*i)) return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace xjit

@@ -61,6 +61,7 @@ absl::string_view OpFamilyName(OpFamily family) {
     case OpFamily::kControlFlow: return "control_flow";
     case OpFamily::kWindow: return "window";
     case OpFamily::kNormalization: return "normalization";
+    case OpFamily::kHostIo: return "host_io";
     case OpFamily::kCustomCall: return "custom_call";
     case OpFamily::kSpectral: return "spectral";
     case OpFamily::kDynamicShape: return "dynamic_shape";

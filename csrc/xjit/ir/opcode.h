@@ -34,6 +34,7 @@ enum class OpFamily : uint8_t {
   kControlFlow,         // while, if, case: regions run as whole computations
   kWindow,              // convolution, reduce_window, select_and_scatter: sliding windows
   kNormalization,       // batch_norm_inference, batch_norm_training, batch_norm_grad
+  kHostIo,              // tokens and host transfers: after_all, infeed, outfeed, send, recv
   kCustomCall,          // custom_call: a registered host function (runtime/custom_call_registry.h)
   // issue 11 (h-fft):
   kSpectral,            // fft
@@ -69,12 +70,13 @@ enum class OpFamily : uint8_t {
   V(ReduceWindowAttrs)        \
   V(SelectAndScatterAttrs)    \
   V(BatchNormAttrs)           \
+  V(SendRecvAttrs)            \
   V(CustomCallAttrs)          \
   V(FftAttrs)                 \
   V(RngAttrs)                 \
   V(DynamicBroadcastInDimAttrs) \
   V(DynamicGatherAttrs)       \
-  V(DimensionSizeAttrs)        \
+  V(DimensionSizeAttrs)       \
   V(CompositeAttrs)
 
 enum class AttrsKind : uint8_t {
@@ -241,6 +243,19 @@ enum OpFlag : uint32_t {
   V(BatchNormGrad, "batch_norm_grad", kNormalization, kVariadic, BatchNormAttrs, 0,                \
     kMultipleResults)
 
+// Tokens and host transfers (ir/shape_inference_host_io.cc; runtime/host_transfers.h).
+// after_all joins tokens (none: a fresh token, StableHLO's create_token);
+// infeed (token) -> (values..., token) and recv (token) -> (values..., token)
+// declare their whole result tuple; outfeed and send take (values..., token).
+#define XJIT_HOST_IO_OPS(V)                                                                        \
+  V(AfterAll, "after_all", kHostIo, kVariadic, NoAttrs, 0, kNoFlags)                               \
+  V(Infeed, "infeed", kHostIo, kUnary, NoAttrs, 0,                                                 \
+    kMultipleResults | kSideEffects | kDeclaresResultType)                                         \
+  V(Outfeed, "outfeed", kHostIo, kVariadic, NoAttrs, 0, kSideEffects)                              \
+  V(Send, "send", kHostIo, kVariadic, SendRecvAttrs, 0, kSideEffects)                              \
+  V(Recv, "recv", kHostIo, kUnary, SendRecvAttrs, 0,                                               \
+    kMultipleResults | kSideEffects | kDeclaresResultType)
+
 // custom_call: operands and results of declared types, computed by the host
 // function the target names. Side effects are per instruction
 // (has_side_effect; Instruction::has_side_effects()).
@@ -290,14 +305,15 @@ enum OpFlag : uint32_t {
   XJIT_CONTRACTION_OPS(V) XJIT_REDUCTION_OPS(V) XJIT_TUPLE_OPS(V) XJIT_CALL_OPS(V)     \
   XJIT_FUSION_OPS(V) XJIT_RANDOM_OPS(V) XJIT_SORT_OPS(V) XJIT_MAP_OPS(V)             \
   XJIT_INDEXING_OPS(V) XJIT_CONTROL_FLOW_OPS(V) XJIT_WINDOW_OPS(V) XJIT_NORMALIZATION_OPS(V) \
-  XJIT_CUSTOM_CALL_OPS(V) XJIT_SPECTRAL_OPS(V) XJIT_DYNAMIC_SHAPE_OPS(V) XJIT_SPECIAL_OPS(V)
+  XJIT_HOST_IO_OPS(V) XJIT_CUSTOM_CALL_OPS(V) XJIT_SPECTRAL_OPS(V) XJIT_DYNAMIC_SHAPE_OPS(V)   \
+  XJIT_SPECIAL_OPS(V)
 #define XJIT_ELEMENTWISE_OPS(V) \
   XJIT_ELEMENTWISE_UNARY_OPS(V) XJIT_ELEMENTWISE_BINARY_OPS(V) XJIT_ELEMENTWISE_TERNARY_OPS(V)
 #define XJIT_NON_ELEMENTWISE_OPS(V)                                                  \
   XJIT_STRUCTURAL_OPS(V) XJIT_DATA_MOVEMENT_OPS(V) XJIT_CONTRACTION_OPS(V)            \
   XJIT_REDUCTION_OPS(V) XJIT_TUPLE_OPS(V) XJIT_CALL_OPS(V) XJIT_FUSION_OPS(V)        \
   XJIT_RANDOM_OPS(V) XJIT_SORT_OPS(V) XJIT_MAP_OPS(V) XJIT_INDEXING_OPS(V) XJIT_CONTROL_FLOW_OPS(V) \
-  XJIT_WINDOW_OPS(V) XJIT_NORMALIZATION_OPS(V) XJIT_CUSTOM_CALL_OPS(V)               \
+  XJIT_WINDOW_OPS(V) XJIT_NORMALIZATION_OPS(V) XJIT_HOST_IO_OPS(V) XJIT_CUSTOM_CALL_OPS(V)  \
   XJIT_SPECTRAL_OPS(V) XJIT_DYNAMIC_SHAPE_OPS(V) XJIT_SPECIAL_OPS(V)
 
 // `case Opcode::kX:` for each row it is applied to.

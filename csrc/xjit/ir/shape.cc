@@ -16,6 +16,12 @@ Shape Shape::Tuple(std::vector<Shape> elements) {
   return s;
 }
 
+Shape Shape::Token() {
+  Shape s(DType::kPred, {});
+  s.is_token = true;
+  return s;
+}
+
 int64_t Shape::num_elements() const {
   int64_t n = 1;
   for (int64_t d : dims) n = SaturatingMul(n, d);
@@ -63,7 +69,7 @@ absl::Status CheckShapeSize(const Shape& shape, absl::string_view what) {
 bool Shape::operator==(const Shape& o) const {
   if (is_tuple != o.is_tuple) return false;
   if (is_tuple) return tuple_shapes == o.tuple_shapes;
-  return dtype == o.dtype && dims == o.dims;
+  return is_token == o.is_token && dtype == o.dtype && dims == o.dims;
 }
 
 std::string Shape::ToString() const {
@@ -72,6 +78,7 @@ std::string Shape::ToString() const {
     for (const Shape& s : tuple_shapes) parts.push_back(s.ToString());
     return absl::StrCat("tuple<", absl::StrJoin(parts, ", "), ">");
   }
+  if (is_token) return "!stablehlo.token";
   std::string out = "tensor<";
   for (int64_t d : dims) absl::StrAppend(&out, d, "x");
   absl::StrAppend(&out, StableHloName(dtype), ">");

@@ -1,4 +1,5 @@
-// Static shapes: an array type (element type + dims) or a tuple of shapes.
+// Static shapes: an array type (element type + dims), a tuple of shapes, or
+// StableHLO's token (!stablehlo.token: orders side effects, carries no data).
 #pragma once
 
 #include <cstdint>
@@ -18,10 +19,17 @@ struct Shape {
   std::vector<int64_t> dims;
   bool is_tuple = false;
   std::vector<Shape> tuple_shapes;  // only for tuples
+  // A token is stored like a scalar i1 (dtype kPred, no dims): one placeholder
+  // byte that nothing reads, so buffers, literals and copies need no special
+  // case; only the type (equality, printing, shape rules) tells it apart.
+  bool is_token = false;
 
   Shape() = default;
   Shape(DType t, std::vector<int64_t> d) : dtype(t), dims(std::move(d)) {}
   static Shape Tuple(std::vector<Shape> elements);
+  static Shape Token();
+  // An array: neither a tuple nor a token.
+  bool is_array() const { return !is_tuple && !is_token; }
 
   int64_t rank() const { return static_cast<int64_t>(dims.size()); }
   // Saturate instead of overflowing; CheckShapeSize keeps every shape that
@@ -37,10 +45,10 @@ struct Shape {
   friend H AbslHashValue(H h, const Shape& s) {
     // As operator==: a tuple is its elements, an array its dtype and dims.
     if (s.is_tuple) return H::combine(std::move(h), true, s.tuple_shapes);
-    return H::combine(std::move(h), false, s.dtype, s.dims);
+    return H::combine(std::move(h), false, s.is_token, s.dtype, s.dims);
   }
 
-  // StableHLO type: tensor<2x3xf32>, tuple<tensor<f32>, tensor<2xi32>>.
+  // StableHLO type: tensor<2x3xf32>, tuple<tensor<f32>, tensor<2xi32>>, !stablehlo.token.
   std::string ToString() const;
 };
 

@@ -78,6 +78,32 @@ absl::Status CheckOperandCount(Opcode op, size_t got) {
   return absl::OkStatus();
 }
 
+// Ops that take tokens: the token ops themselves, and those that only pass
+// values along (tuples, calls, control flow carry them like any value).
+bool TakesTokens(Opcode op) {
+  switch (OpcodeFamily(op)) {
+    case OpFamily::kTuple:
+    case OpFamily::kCall:
+    case OpFamily::kControlFlow:
+    case OpFamily::kHostIo:
+    case OpFamily::kCustomCall:
+      return true;
+    default:
+      return false;
+  }
+}
+
+absl::Status CheckTokenOperands(Opcode op, absl::Span<const Shape* const> operands) {
+  if (TakesTokens(op)) return absl::OkStatus();
+  for (size_t i = 0; i < operands.size(); ++i) {
+    if (operands[i]->is_token) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          OpcodeName(op), ": operand ", i, " is a !stablehlo.token, which carries no data"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 // The declared result type must come exactly with the ops that declare one.
 absl::Status CheckDeclaredResult(Opcode op, const Shape* declared_result) {
   if (declared_result != nullptr && !DeclaresResultType(op)) {
@@ -141,6 +167,8 @@ absl::StatusOr<Shape> InferUncheckedSize(Opcode op, absl::Span<const Shape* cons
   if (family != OpFamily::kTuple && family != OpFamily::kCall) {
     if (absl::Status s = si::CheckArrays(op, operands); !s.ok()) return s;
   }
+  // Tokens only order effects: ops that compute on data refuse them.
+  if (absl::Status s = CheckTokenOperands(op, operands); !s.ok()) return s;
   if (NumCalledComputations(op) == 0 && !called.empty()) {
     return absl::InvalidArgumentError(
         absl::StrCat(OpcodeName(op), ": takes no called computations, got ", called.size()));
@@ -227,6 +255,8 @@ absl::StatusOr<Shape> InferUncheckedSize(Opcode op, absl::Span<const Shape* cons
                                        attrs.get<SelectAndScatterAttrs>(), called);
     XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)
       return si::InferBatchNorm(op, operands, attrs.get<BatchNormAttrs>());
+    XJIT_HOST_IO_OPS(XJIT_OPCODE_CASE)
+      return si::InferHostIo(op, operands, declared_result);
     case Opcode::kCustomCall:
       return si::InferCustomCall(operands, attrs.get<CustomCallAttrs>(), declared_result);
     // issue 11 (h-fft)

@@ -90,5 +90,8 @@ absl::StatusOr<Shape> InferFusion(Operands operands, Called called);
 absl::StatusOr<Shape> InferRngBitGenerator(const Shape& state, const RngBitGeneratorAttrs& attrs,
                                            const Shape* declared);
 
+// after_all, infeed, outfeed, send, recv (shape_inference_host_io.cc).
+absl::StatusOr<Shape> InferHostIo(Opcode op, Operands operands, const Shape* declared);
+
 }  // namespace shape_inference
 }  // namespace xjit

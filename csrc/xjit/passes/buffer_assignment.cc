@@ -122,6 +122,7 @@ absl::StatusOr<BufferAssignment> BufferAssignment::Create(const Computation& ent
       XJIT_REDUCTION_OPS(XJIT_OPCODE_CASE)
       XJIT_FUSION_OPS(XJIT_OPCODE_CASE)
       XJIT_RANDOM_OPS(XJIT_OPCODE_CASE)
+      XJIT_HOST_IO_OPS(XJIT_OPCODE_CASE)
       XJIT_CUSTOM_CALL_OPS(XJIT_OPCODE_CASE)
       XJIT_SPECTRAL_OPS(XJIT_OPCODE_CASE)
       case Opcode::kReplicaId:

@@ -161,6 +161,7 @@ std::string StrFromPython(py::handle obj, absl::string_view what) {
 }
 
 Shape ShapeFromPython(py::handle dtype, py::handle dims, absl::string_view what) {
+  if (py::isinstance<py::str>(dtype) && dtype.cast<std::string>() == "token") return Shape::Token();
   absl::StatusOr<DType> t = DTypeFromPython(dtype);
   if (!t.ok()) ThrowIfError(absl::InvalidArgumentError(absl::StrCat(what, ": ", t.status().message())));
   std::vector<int64_t> d = DimsFromPython(dims, absl::StrCat(what, ": shape"));
@@ -346,6 +347,7 @@ std::vector<Instruction*> InstructionsOf(const PyComputationBuilder& cb,
 py::object ValueDType(const PyValue& v) {
   const Shape& s = Checked(v).shape();
   if (s.is_tuple) return py::none();
+  if (s.is_token) return py::str("token");
   return py::str(std::string(NumpyName(s.dtype)));
 }
 
@@ -363,6 +365,7 @@ py::tuple ShapeToPython(const Shape& shape) {
     for (const Shape& e : shape.tuple_shapes) elems.append(ShapeToPython(e));
     return py::make_tuple(py::none(), elems);
   }
+  if (shape.is_token) return py::make_tuple("token", py::tuple());
   return py::make_tuple(std::string(NumpyName(shape.dtype)),
                         py::tuple(py::cast(shape.dims)));
 }

@@ -21,6 +21,9 @@ PYBIND11_MODULE(_xjit, m) {
   xjit::python::RegisterPyArray(m);
   xjit::python::RegisterBuilderBindings(m);
   xjit::python::RegisterRuntimeBindings(m);
+  xjit::python::RegisterHostTransferBindings(m);
+  xjit::python::RegisterCallbackBindings(m);
+  xjit::python::RegisterFfiBindings(m);
   xjit::python::RegisterParserBindings(m);
   xjit::python::RegisterSchemaBindings(m);
 #ifndef XJIT_SKIP_JIT_BINDINGS

@@ -6,6 +6,8 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "xjit/ir/verifier.h"
+#include "xjit/ir/walk.h"
+#include "xjit/runtime/host_transfers.h"
 #include "xjit/runtime/platform.h"
 
 namespace xjit {
@@ -50,8 +52,10 @@ absl::Status ArgumentError(size_t index, const Buffer* arg, const Shape& expecte
 // results are published.
 template <typename ArgList, typename ResultList>
 void RunAndMarkReady(CompiledProgram& program, const ArgList& args, const ResultList& results,
-                     absl::Status status, Device* device = nullptr) {
+                     absl::Status status, Device* running_on, Device* device = nullptr) {
   if (status.ok()) {
+    // Host transfer ops (infeed, outfeed) find their device's queues by it.
+    RunningDeviceScope scope(&running_on->platform(), running_on->id());
     absl::InlinedVector<const void*, 8> arg_ptrs;
     absl::InlinedVector<void*, 4> result_ptrs;
     arg_ptrs.reserve(args.size());
@@ -66,6 +70,18 @@ void RunAndMarkReady(CompiledProgram& program, const ArgList& args, const Result
   }
   if (device != nullptr) device->ReleaseRunningTask();
   for (const auto& r : results) r->ready()->SetReady(status);
+}
+
+// A program with side effects (host transfers, callbacks) always runs on the
+// device's thread: an infeed may wait for the host, and the caller's thread
+// holding the GIL must not be the one waiting.
+bool HasSideEffectOps(const Module& module) {
+  for (const auto& c : module.computations()) {
+    for (const auto& instr : c->instructions()) {
+      if (HasSideEffects(*instr)) return true;
+    }
+  }
+  return false;
 }
 
 // OK when every argument is ready and fine, an argument's error when one
@@ -86,7 +102,7 @@ std::optional<absl::Status> ReadyArgumentsStatus(absl::Span<const std::shared_pt
 Executable::Executable(std::shared_ptr<const Module> module, Device* device,
                        std::shared_ptr<CompiledProgram> program)
     : module_(std::move(module)), device_(device), program_(std::move(program)),
-      prefers_inline_(program_->PrefersInlineExecution()) {
+      prefers_inline_(program_->PrefersInlineExecution() && !HasSideEffectOps(*module_)) {
   parameter_shapes_ = module_->ParameterShapes();
   result_shapes_ = module_->ResultShapes();
   reusable_parameters_.resize(result_shapes_.size());
@@ -212,7 +228,7 @@ absl::StatusOr<ResultBuffers> Executable::Execute(
     // the caller on queued work. TryRunInline keeps the device's order.
     if (std::optional<absl::Status> ready = ReadyArgumentsStatus(args)) {
       CompiledProgram& program = *program_;
-      if (device_->TryRunInline([&] { RunAndMarkReady(program, args, results, *ready); })) {
+      if (device_->TryRunInline([&] { RunAndMarkReady(program, args, results, *ready, device_); })) {
         return results;
       }
     }
@@ -230,7 +246,7 @@ absl::StatusOr<ResultBuffers> Executable::Execute(
       status = a->ready()->Await();
       if (!status.ok()) break;
     }
-    RunAndMarkReady(*program, task_args, task_results, std::move(status), device);
+    RunAndMarkReady(*program, task_args, task_results, std::move(status), device, device);
   });
   return results;
 }

@@ -259,7 +259,8 @@ absl::StatusOr<AttrValue> ParseAttrValue(Lexer& lex, int64_t max_dense_elements)
         return v;
       }
       if (t.text == "stablehlo.dot" || t.text == "stablehlo.dot_algorithm" ||
-          t.text == "stablehlo.gather" || t.text == "stablehlo.scatter") {
+          t.text == "stablehlo.gather" || t.text == "stablehlo.scatter" ||
+          t.text == "stablehlo.channel_handle") {
         if (absl::Status s = lex.Expect(TokenKind::kLess, "'<'"); !s.ok()) return s;
         v.kind = AttrValue::Kind::kStruct;
         absl::Status s = ParseSeparated(lex, TokenKind::kGreater, ">", v.text, [&] {
@@ -271,8 +272,8 @@ absl::StatusOr<AttrValue> ParseAttrValue(Lexer& lex, int64_t max_dense_elements)
         if (!s.ok()) return s;
         return v;
       }
-      // Other dialect attributes (#stablehlo.conv<[b, 0, 1, f]x...>, channel
-      // handles) have their own grammars; no op we support
+      // Other dialect attributes (#stablehlo.conv<[b, 0, 1, f]x...>) have
+      // their own grammars; no op we support
       // takes them, so they are kept as text for the op to reject by name.
       v.kind = AttrValue::Kind::kOpaque;
       if (lex.NextCharIs('<')) {

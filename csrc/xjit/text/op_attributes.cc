@@ -171,6 +171,22 @@ std::vector<Spec> TextOnlySpecs(Opcode op, const Lexer& lex, std::string& callee
     specs.push_back(
         {"algorithm", false, [&lex](const AttrValue& v) { return AcceptAlgorithm(lex, v); }});
   }
+  // The configs are opaque strings for the platform; the host platforms use
+  // none (as XLA's CPU) and drop them. An infeed's layout is ignored too:
+  // host transfers are always row-major.
+  if (op == Opcode::kInfeed || op == Opcode::kOutfeed) {
+    std::string name = op == Opcode::kInfeed ? "infeed_config" : "outfeed_config";
+    specs.push_back({name, false, [&lex, name](const AttrValue& v) -> absl::Status {
+                       if (v.kind != AttrValue::Kind::kString) {
+                         return lex.Error(v.offset, absl::StrCat(name, ": expected a string, got ",
+                                                                 v.KindName()));
+                       }
+                       return absl::OkStatus();
+                     }});
+  }
+  if (op == Opcode::kInfeed) {
+    specs.push_back({"layout", false, [](const AttrValue&) { return absl::OkStatus(); }});
+  }
   return specs;
 }
 

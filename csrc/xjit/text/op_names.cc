@@ -10,6 +10,8 @@ std::optional<Opcode> OpcodeForName(absl::string_view name) {
   if (name == "chlo.erf") return Opcode::kErf;
   if (name == "chlo.tan") return Opcode::kTan;
   if (IsSquare(name)) return Opcode::kMultiply;
+  // create_token is the deprecated spelling of after_all with no operands.
+  if (name == "stablehlo.create_token") return Opcode::kAfterAll;
   if (absl::StartsWith(name, "stablehlo.")) {
     absl::StatusOr<Opcode> parsed = ParseOpcode(name);
     // Parameters are func arguments; calls are spelled func.call.

@@ -90,6 +90,7 @@ absl::StatusOr<Shape> ParseType(Lexer& lex, bool index_as_i64) {
     }
     return Shape::Tuple(std::move(parts));
   }
+  if (t.kind == TokenKind::kBangIdent && t.text == "stablehlo.token") return Shape::Token();
   if (t.kind == TokenKind::kBangIdent) {
     return absl::UnimplementedError(absl::StrCat(lex.Location(t.offset), ": type '!", t.text,
                                                  "' is not supported by xjit"));

@@ -8,8 +8,8 @@
 
 namespace xjit::text {
 
-// tensor<...> or tuple<...>. Types xjit cannot represent (dynamic dims,
-// quantized or f8 elements, tokens) are Unimplemented, so callers can tell
+// tensor<...>, tuple<...> or !stablehlo.token. Types xjit cannot represent
+// (dynamic dims, quantized or f8 elements) are Unimplemented, so callers can tell
 // "not supported" from "malformed". `index_as_i64`: the element type `index`
 // (of layout attributes, dense<[0, 1]> : tensor<2xindex>) reads as i64.
 absl::StatusOr<Shape> ParseType(Lexer& lex, bool index_as_i64 = false);

@@ -4,6 +4,7 @@
 #include "xjit/transforms/fft_rules.h"
 #include "xjit/transforms/control_flow_rules.h"
 #include "xjit/transforms/batching_rules.h"
+#include "xjit/transforms/custom_call_rules.h"
 
 #include <limits>
 #include <numeric>
@@ -414,8 +415,6 @@ BatchRule BatchRuleFor(Opcode op) {
     case Opcode::kSelectAndScatter: return SelectAndScatterBatch;
     XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)
       return BatchNormBatch;
-    // A host function sees whole arrays: no general batching rule.
-    case Opcode::kCustomCall:
     // issue 11 (h-fft)
     case Opcode::kFft: return FftBatch;
     case Opcode::kOptimizationBarrier: return OptimizationBarrierBatch;
@@ -423,7 +422,13 @@ BatchRule BatchRuleFor(Opcode op) {
     case Opcode::kPartitionId:
     XJIT_DYNAMIC_SHAPE_OPS(XJIT_OPCODE_CASE)
     case Opcode::kRng:
+    // A host transfer of a batched value has no one meaning (one transfer of
+    // the stacked values, or one per element): refused, as JAX refuses it.
+    XJIT_HOST_IO_OPS(XJIT_OPCODE_CASE)
       return nullptr;
+    // Host callbacks batch as their vmap_method says; other targets refuse.
+    case Opcode::kCustomCall:
+      return CustomCallBatch;
   }
   return nullptr;
 }

@@ -7,6 +7,7 @@
 #include "xjit/transforms/fft_rules.h"
 #include "xjit/transforms/control_flow_rules.h"
 #include "xjit/transforms/jvp_rules.h"
+#include "xjit/transforms/custom_call_rules.h"
 
 #include <algorithm>
 #include <cmath>
@@ -579,9 +580,11 @@ JvpRule JvpRuleFor(Opcode op) {
     case Opcode::kGetTupleElement:
     // No rule: rng_bit_generator's results are integers (never asked).
     case Opcode::kRngBitGenerator:
-    // An opaque host function: differentiable only through a custom_jvp around it.
-    case Opcode::kCustomCall:
       return nullptr;
+    // An opaque host function: differentiable only through a custom_jvp around
+    // it; the rule raises JAX's error for callbacks and FFI calls.
+    case Opcode::kCustomCall:
+      return CustomCallJvp;
     case Opcode::kMap: return MapJvp;
     case Opcode::kReducePrecision: return ReducePrecisionJvp;
     case Opcode::kSort: return SortJvp;
@@ -677,6 +680,10 @@ JvpRule JvpRuleFor(Opcode op) {
     XJIT_DYNAMIC_SHAPE_OPS(XJIT_OPCODE_CASE)
     case Opcode::kRng:
       return nullptr;
+    // Tokens carry no tangent; an outfeed or send of a differentiated value
+    // transfers the primal (as debug.print under grad prints the primal).
+    XJIT_HOST_IO_OPS(XJIT_OPCODE_CASE)
+      return ZeroTangent;
   }
   return nullptr;
 }

@@ -424,6 +424,7 @@ TransposeRule TransposeRuleFor(Opcode op) {
     case Opcode::kBitcastConvert:
     case Opcode::kWhile:
     XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)  // not linear in any operand
+    XJIT_HOST_IO_OPS(XJIT_OPCODE_CASE)        // tokens and host transfers: primal only
     case Opcode::kCustomCall:  // an opaque host function
       return nullptr;
     case Opcode::kReducePrecision: return ReducePrecisionT;

@@ -159,6 +159,10 @@ class Trace:
         self.captures: list[Tracer] = []
         self._lifted: dict[Any, Any] = {}  # parent's graph value -> our parameter
         self._on_capture = on_capture
+        # Whether an op with side effects (a host transfer, a callback) was
+        # traced here or in a region or call nested in it: a nested jit with
+        # no outputs must then still be called.
+        self.has_effects = False
         # Names of the module's computations (shared by the traces of one module).
         self.names: set[str] = parent.names if parent is not None else {"main"}
 
@@ -194,6 +198,13 @@ class Trace:
             self._lifted[outer] = v
             self.captures.append(Tracer(parent, outer, x.aval, x._concrete))
         return v
+
+    def mark_effects(self) -> None:
+        """Records that a side-effecting op was traced here (and so in every parent)."""
+        t = self
+        while t is not None and not t.has_effects:
+            t.has_effects = True
+            t = t.parent
 
     def unique_name(self, base: str) -> str:
         """``base``, or ``base_1``, ``base_2``...: a computation name new in the module."""
@@ -320,7 +331,39 @@ class Tracer:
                         f"not hashable; static arguments must be Python values)")
 
 
+class Token:
+    """JAX's token (``lax.create_token``): orders side effects, carries no data.
+
+    Not an array: a pytree with no leaves, so it passes through ``jit``,
+    ``cond``, ``while_loop`` and ``scan`` as structure. Inside a trace it holds
+    its graph value (a ``!stablehlo.token``); used in another trace (or made
+    eagerly) it stands for a fresh ``after_all()`` there: a token only orders
+    the ops that take it, and xjit runs side effects in program order anyway.
+
+    Example:
+        >>> Token()
+        Token()
+    """
+    __slots__ = ("_trace", "_value")
+
+    def __init__(self, trace: "Trace | None" = None, value=None):
+        self._trace = trace
+        self._value = value
+
+    def value_in(self, trace: "Trace"):
+        """This token's graph value in ``trace`` (a new after_all() if it has none there)."""
+        if self._trace is trace and self._value is not None:
+            return self._value
+        return trace.cb.op("after_all", [], {}, [], "")
+
+    def __repr__(self):
+        return "Token()"
+
+
 def tracer_from_value(trace: Trace, value, weak_type: bool = False, concrete=None) -> Tracer:
-    """Wrap builder ``value`` (a non-tuple graph value) as a Tracer of ``trace``."""
+    """Wrap builder ``value`` (a non-tuple graph value) as a Tracer of ``trace``
+    (a ``Token`` when it is a token)."""
+    if value.dtype == "token":
+        return Token(trace, value)
     return Tracer(trace, value, ShapedArray(value.shape, DTYPE_BY_NAME[value.dtype], weak_type),
                   concrete)

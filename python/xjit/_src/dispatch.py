@@ -141,6 +141,8 @@ def graph_value(trace: core.Trace, x):
         if x._trace.live and x._trace.encloses(trace):
             return trace.lift(x)
         raise _foreign_tracer_error(x, trace)
+    if isinstance(x, core.Token):
+        return x.value_in(trace)
     return trace.constant(x)
 
 

@@ -125,13 +125,20 @@ def trace_call(fun: Callable, dyn_args: Sequence, dyn_kwargs: dict, *,
     cb = parent.mb.computation(parent.unique_name(_sanitize(name)))
     trace = core.Trace(parent.mb, cb, f"jit({name})", parent=parent)
     out_treedef, pairs = _trace_function(trace, fun, in_treedef, in_avals, rebuild_args)
-    if not pairs:  # nothing to compute: the call would have no result
+    if not pairs and not trace.has_effects:  # nothing to compute: no call
         return out_treedef.unflatten([])
-    callee = cb.finish([v for v, _ in pairs])
+    if not pairs:
+        # Only side effects: the call returns a token nobody reads, and stays
+        # because its callee has side effects.
+        callee = cb.finish([cb.op("after_all", [], {}, [], "")])
+    else:
+        callee = cb.finish([v for v, _ in pairs])
     operands = [x if isinstance(x, (core.Tracer, _xjit.Array))
                 else dispatch.to_numpy_operand(x, a.dtype) for x, a in zip(leaves, in_avals)]
     out = dispatch.bind("call", operands + trace.captures, {},
-                        weak_type=[w for _, w in pairs], regions=[lambda mb: callee])
+                        weak_type=[w for _, w in pairs] or [False], regions=[lambda mb: callee])
+    if not pairs:
+        return out_treedef.unflatten([])
     return out_treedef.unflatten(out if isinstance(out, list) else [out])
 
 

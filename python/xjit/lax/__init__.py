@@ -34,6 +34,8 @@ from xjit._src.lax.fft import FftType, fft  # noqa: F401
 from xjit._src.lax.optimization_barrier import optimization_barrier  # noqa: F401
 from xjit._src.lax.composite import composite  # noqa: F401
 from xjit._src.lax.rng import rng_uniform  # noqa: F401
+from xjit._src.lax.host_io import (  # noqa: F401
+    after_all, create_token, infeed, outfeed, recv, send)
 from xjit._src.lax.reductions import (
     argmax, argmin, reduce, reduce_and, reduce_max, reduce_min, reduce_or, reduce_prod,
     reduce_sum)

@@ -34,6 +34,7 @@
 #include "xjit/backends/cpu/window.h"
 #include "xjit/backends/cpu/work_estimate.h"
 #include "xjit/passes/dynamic_shape_lowering.h"
+#include "xjit/backends/cpu/host_io.h"
 #include "xjit/passes/buffer_assignment.h"
 #include "xjit/passes/elementwise_fusion.h"
 #include "xjit/passes/pipeline.h"
@@ -240,6 +241,9 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
     XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)
       if (absl::Status s = array_operands(); !s.ok()) return s;
       thunk = MakeBatchNormThunk(instr, in, out, *this);
+      break;
+    XJIT_HOST_IO_OPS(XJIT_OPCODE_CASE)
+      thunk = MakeHostIoThunk(instr, in, out);
       break;
     case Opcode::kCustomCall:
       if (absl::Status s = array_operands(); !s.ok()) return s;

@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "xjit/backends/reference/control_flow.h"
 #include "xjit/backends/reference/ops.h"
+#include "xjit/runtime/host_transfer_op.h"
 
 namespace xjit::reference {
 namespace {
@@ -228,6 +229,31 @@ absl::StatusOr<Value> EvalBatchNormInstr(const Instruction& instr,
                      /*always_tuple=*/true);
 }
 
+// Tokens are placeholder scalars; infeed/recv return (values..., token),
+// outfeed/send a token, through the running device's queues.
+absl::StatusOr<Value> EvalHostIoInstr(const Instruction& instr,
+                                      const std::vector<const Value*>& operands) {
+  if (instr.opcode() == Opcode::kAfterAll) return Value(Literal(Shape::Token()));
+  const HostTransferOp transfer = HostTransferOp::Of(instr);
+  if (transfer.receives()) {
+    std::vector<Literal> results;
+    std::vector<void*> out;
+    for (const Shape& s : transfer.value_shapes()) results.emplace_back(s);
+    for (Literal& r : results) out.push_back(r.mutable_data());
+    if (absl::Status s = transfer.Receive(out); !s.ok()) return s;
+    results.emplace_back(Shape::Token());
+    return WrapResults(std::move(results), /*always_tuple=*/true);
+  }
+  std::vector<const void*> in;
+  for (size_t i = 0; i + 1 < operands.size(); ++i) {
+    absl::StatusOr<const Literal*> l = ArrayOperand(operands, i);
+    if (!l.ok()) return l.status();
+    in.push_back((*l)->data());
+  }
+  if (absl::Status s = transfer.Transmit(in); !s.ok()) return s;
+  return Value(Literal(Shape::Token()));
+}
+
 absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
                                       const std::vector<const Value*>& operands,
                                       absl::Span<const Value> args) {
@@ -359,6 +385,8 @@ absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
       return EvalSelectAndScatterInstr(instr, operands);
     XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)
       return EvalBatchNormInstr(instr, operands);
+    XJIT_HOST_IO_OPS(XJIT_OPCODE_CASE)
+      return EvalHostIoInstr(instr, operands);
     case Opcode::kBitcastConvert: {
       XJIT_ARRAY(x, 0);
       return Wrap(EvalBitcastConvert(x, instr.shape()));
