@@ -210,6 +210,7 @@ SPEC_KNOWN_FAILURES = {
     "divide_0", "tan_0", "negate_1", "is_finite_0", "get_tuple_element_0", "power_0",
     "while_0",  # the loop gives 9, not the 10 the example states
     "log_plus_one_0", "scatter_0",
+    "cholesky_0",  # typed f32 -> f64: its inputs cannot be typed (h-linalg)
     # xjit limitation: tuple-typed values as inputs (and a tuple literal).
     "tuple_0",
 }

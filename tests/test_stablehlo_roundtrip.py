@@ -195,6 +195,15 @@ CASES.update({
         f"feature_index = 1 : i64}} : ({X3}, {V3}, {V3}, {V3}, {X3}) -> ({X3}, {V3}, {V3})"],
         [X3, V3, V3]),
 })
+# h-linalg: cholesky has a pretty form; triangular_solve is printed generic.
+M3 = "tensor<3x3xf32>"
+CASES.update({
+    "cholesky": ([M3], [f"%r = stablehlo.cholesky %a, lower = true : {M3}"], [M3]),
+    "triangular_solve": ([M3, "tensor<3x2xf32>"], [
+        '%r = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, '
+        "transpose_a = #stablehlo<transpose ADJOINT>, unit_diagonal = false} : "
+        f"({M3}, tensor<3x2xf32>) -> tensor<3x2xf32>"], ["tensor<3x2xf32>"]),
+})
 for _op in UNARY_F:
     CASES[_op] = ([F], [f"%r = stablehlo.{_op} %a : {F}"], [F])
 for _op in BINARY_F:
@@ -222,6 +231,7 @@ PRINTED_AS_WRITTEN = {
     "dynamic_slice": "= stablehlo.dynamic_slice %arg0, %arg1, %arg1, sizes = [1, 2] : (" + F
                      + ", tensor<i32>, tensor<i32>) -> tensor<1x2xf32>\n",
     "call": f"= call @helper(%arg0) : ({F}) -> {F}\n",
+    "cholesky": "= stablehlo.cholesky %arg0, lower = true : tensor<3x3xf32>\n",
     "pad": "= stablehlo.pad %arg0, %arg1, low = [0, 1], high = [1, 0], interior = [1, 0] : "
            f"({F}, tensor<f32>) -> tensor<4x4xf32>\n",
 }

@@ -61,6 +61,7 @@ absl::string_view OpFamilyName(OpFamily family) {
     case OpFamily::kControlFlow: return "control_flow";
     case OpFamily::kWindow: return "window";
     case OpFamily::kNormalization: return "normalization";
+    case OpFamily::kLinearAlgebra: return "linear_algebra";
   }
   return "?";
 }

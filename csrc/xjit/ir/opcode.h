@@ -34,6 +34,7 @@ enum class OpFamily : uint8_t {
   kControlFlow,         // while, if, case: regions run as whole computations
   kWindow,              // convolution, reduce_window, select_and_scatter: sliding windows
   kNormalization,       // batch_norm_inference, batch_norm_training, batch_norm_grad
+  kLinearAlgebra,       // cholesky, triangular_solve: batched over leading dimensions
 };
 
 // The typed attribute structs (ir/attributes.h), in variant order: an op's
@@ -63,7 +64,9 @@ enum class OpFamily : uint8_t {
   V(ConvolutionAttrs)         \
   V(ReduceWindowAttrs)        \
   V(SelectAndScatterAttrs)    \
-  V(BatchNormAttrs)
+  V(BatchNormAttrs)            \
+  V(CholeskyAttrs)             \
+  V(TriangularSolveAttrs)
 
 enum class AttrsKind : uint8_t {
 #define XJIT_ATTRS_KIND_ENUM(s) k##s,
@@ -228,19 +231,27 @@ enum OpFlag : uint32_t {
   V(BatchNormGrad, "batch_norm_grad", kNormalization, kVariadic, BatchNormAttrs, 0,                \
     kMultipleResults)
 
+// Linear algebra on the two innermost dimensions, batched over the others
+// (ir/shape_inference_linalg.cc). cholesky: a -> factor; triangular_solve:
+// (a, b) -> x with op(a) x = b (left_side) or x op(a) = b.
+#define XJIT_LINEAR_ALGEBRA_OPS(V)                                                                 \
+  V(Cholesky, "cholesky", kLinearAlgebra, kUnary, CholeskyAttrs, 0, kNoFlags)                      \
+  V(TriangularSolve, "triangular_solve", kLinearAlgebra, kBinary, TriangularSolveAttrs, 0, kNoFlags)
+
 // Every op, in enum order.
 #define XJIT_OPCODES(V)                                                                  \
   XJIT_STRUCTURAL_OPS(V) XJIT_ELEMENTWISE_OPS(V) XJIT_DATA_MOVEMENT_OPS(V)                \
   XJIT_CONTRACTION_OPS(V) XJIT_REDUCTION_OPS(V) XJIT_TUPLE_OPS(V) XJIT_CALL_OPS(V)     \
   XJIT_FUSION_OPS(V) XJIT_RANDOM_OPS(V) XJIT_SORT_OPS(V) XJIT_MAP_OPS(V)             \
-  XJIT_INDEXING_OPS(V) XJIT_CONTROL_FLOW_OPS(V) XJIT_WINDOW_OPS(V) XJIT_NORMALIZATION_OPS(V)
+  XJIT_INDEXING_OPS(V) XJIT_CONTROL_FLOW_OPS(V) XJIT_WINDOW_OPS(V) XJIT_NORMALIZATION_OPS(V) \
+  XJIT_LINEAR_ALGEBRA_OPS(V)
 #define XJIT_ELEMENTWISE_OPS(V) \
   XJIT_ELEMENTWISE_UNARY_OPS(V) XJIT_ELEMENTWISE_BINARY_OPS(V) XJIT_ELEMENTWISE_TERNARY_OPS(V)
 #define XJIT_NON_ELEMENTWISE_OPS(V)                                                  \
   XJIT_STRUCTURAL_OPS(V) XJIT_DATA_MOVEMENT_OPS(V) XJIT_CONTRACTION_OPS(V)            \
   XJIT_REDUCTION_OPS(V) XJIT_TUPLE_OPS(V) XJIT_CALL_OPS(V) XJIT_FUSION_OPS(V)        \
   XJIT_RANDOM_OPS(V) XJIT_SORT_OPS(V) XJIT_MAP_OPS(V) XJIT_INDEXING_OPS(V) XJIT_CONTROL_FLOW_OPS(V) \
-  XJIT_WINDOW_OPS(V) XJIT_NORMALIZATION_OPS(V)
+  XJIT_WINDOW_OPS(V) XJIT_NORMALIZATION_OPS(V) XJIT_LINEAR_ALGEBRA_OPS(V)
 
 // `case Opcode::kX:` for each row it is applied to.
 #define XJIT_OPCODE_CASE(e, name, family, arity, attrs, regions, flags) case Opcode::k##e:

@@ -227,6 +227,11 @@ absl::StatusOr<Shape> InferUncheckedSize(Opcode op, absl::Span<const Shape* cons
                                        attrs.get<SelectAndScatterAttrs>(), called);
     XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)
       return si::InferBatchNorm(op, operands, attrs.get<BatchNormAttrs>());
+    case Opcode::kCholesky:
+      return si::InferCholesky(*operands[0], attrs.get<CholeskyAttrs>());
+    case Opcode::kTriangularSolve:
+      return si::InferTriangularSolve(*operands[0], *operands[1],
+                                      attrs.get<TriangularSolveAttrs>());
   }
   return absl::InternalError(
       absl::StrCat(OpcodeName(op), ": no shape inference rule (bug in InferShape)"));

@@ -73,6 +73,11 @@ absl::StatusOr<Shape> InferSelectAndScatter(const Shape& operand, const Shape& s
 // batch_norm_inference/training/grad (shape_inference_batch_norm.cc).
 absl::StatusOr<Shape> InferBatchNorm(Opcode op, Operands operands, const BatchNormAttrs& attrs);
 
+// cholesky, triangular_solve (shape_inference_linalg.cc).
+absl::StatusOr<Shape> InferCholesky(const Shape& a, const CholeskyAttrs& attrs);
+absl::StatusOr<Shape> InferTriangularSolve(const Shape& a, const Shape& b,
+                                           const TriangularSolveAttrs& attrs);
+
 absl::StatusOr<Shape> InferTuple(Operands operands);
 absl::StatusOr<Shape> InferGetTupleElement(const Shape& tuple, const GetTupleElementAttrs& attrs);
 absl::StatusOr<Shape> InferCall(Operands operands, Called called);

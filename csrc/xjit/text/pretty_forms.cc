@@ -162,6 +162,7 @@ enum class ValueKind {
   kPrecisions,  // precision = [DEFAULT, HIGH]
   kAlgorithm,   // algorithm = <lhs_precision_type = tf32, ...>
   kFormat,      // format = e5m10 -> exponent_bits, mantissa_bits
+  kBool,        // lower = true
 };
 
 struct Keyword {
@@ -246,6 +247,20 @@ absl::Status ParseKeywordValue(Lexer& lex, OpText& op, const Keyword& k, size_t 
       v.kind = AttrValue::Kind::kStruct;
       v.text = "stablehlo.dot_algorithm";
       v.offset = offset;
+      op.attrs.push_back(Named(k.attr, std::move(v)));
+      return absl::OkStatus();
+    }
+    case ValueKind::kBool: {
+      absl::StatusOr<Token> t = ExpectIdent(lex, absl::StrCat("true or false after ", k.pretty));
+      if (!t.ok()) return t.status();
+      if (t->text != "true" && t->text != "false") {
+        return lex.Error(t->offset, absl::StrCat("expected true or false after ", k.pretty,
+                                                 ", got '", t->text, "'"));
+      }
+      AttrValue v;
+      v.kind = AttrValue::Kind::kBool;
+      v.text = t->text;
+      v.offset = t->offset;
       op.attrs.push_back(Named(k.attr, std::move(v)));
       return absl::OkStatus();
     }
@@ -689,6 +704,8 @@ const absl::flat_hash_map<std::string, Form>& PrettyForms() {
       {"stablehlo.dynamic_slice", {{{"sizes", "slice_sizes", VK::kInts}}}},
       {"stablehlo.rng_bit_generator",
        {{{"algorithm", "rng_algorithm", VK::kEnum, "rng_algorithm"}}}},
+      // h-linalg: stablehlo.cholesky %a, lower = true : tensor<3x3xf32>
+      {"stablehlo.cholesky", {{{"lower", "lower", VK::kBool}}}},
   };
   return *forms;
 }

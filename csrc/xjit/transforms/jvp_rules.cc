@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "xjit/transforms/batch_norm_rules.h"
+#include "xjit/transforms/linalg_rules.h"
 #include "xjit/transforms/custom_rules.h"
 #include "xjit/transforms/indexing_rules.h"
 #include "xjit/transforms/collectives.h"
@@ -663,6 +664,8 @@ JvpRule JvpRuleFor(Opcode op) {
     case Opcode::kBatchNormInference: return BatchNormInferenceJvp;
     case Opcode::kBatchNormTraining: return BatchNormTrainingJvp;
     case Opcode::kBatchNormGrad: return BatchNormGradJvp;
+    case Opcode::kCholesky: return CholeskyJvp;
+    case Opcode::kTriangularSolve: return TriangularSolveJvp;
   }
   return nullptr;
 }

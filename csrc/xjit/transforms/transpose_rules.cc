@@ -13,6 +13,7 @@
 #include "xjit/transforms/collectives.h"
 #include "xjit/transforms/status_macros.h"
 #include "xjit/transforms/window_rules.h"
+#include "xjit/transforms/linalg_rules.h"
 
 namespace xjit::transforms {
 namespace {
@@ -436,6 +437,8 @@ TransposeRule TransposeRuleFor(Opcode op) {
     case Opcode::kConvolution: return ConvolutionTranspose;
     case Opcode::kReduceWindow: return ReduceWindowTranspose;
     case Opcode::kSelectAndScatter: return SelectAndScatterTranspose;
+    case Opcode::kCholesky: return nullptr;  // not linear
+    case Opcode::kTriangularSolve: return TriangularSolveTranspose;
   }
   return nullptr;
 }

@@ -112,3 +112,6 @@ def isdtype(dtype, kind):
         elif _dtypes.dtype(k) == dt:
             return True
     return False
+
+# h-linalg: jnp.linalg
+from xjit.numpy import linalg  # noqa: E402,F401

@@ -1,4 +1,4 @@
-"""``xjit.scipy``: SciPy's API on xjit arrays (JAX's ``jax.scipy``); so far ``special``.
+"""``xjit.scipy``: SciPy's API on xjit arrays (JAX's ``jax.scipy``): ``special`` and ``linalg``.
 
 Example:
     >>> from xjit.scipy import special
@@ -6,3 +6,4 @@ Example:
     Array(0.5, dtype=float32, weak_type=True)
 """
 from xjit.scipy import special  # noqa: F401
+from xjit.scipy import linalg  # noqa: F401  (h-linalg)

@@ -22,6 +22,7 @@
 #include "xjit/backends/cpu/fusion.h"
 #include "xjit/backends/cpu/gather.h"
 #include "xjit/backends/cpu/index_wrap.h"
+#include "xjit/backends/cpu/linalg.h"
 #include "xjit/backends/cpu/map.h"
 #include "xjit/backends/cpu/matmul.h"
 #include "xjit/backends/cpu/program.h"
@@ -217,6 +218,10 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
     XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)
       if (absl::Status s = array_operands(); !s.ok()) return s;
       thunk = MakeBatchNormThunk(instr, in, out, *this);
+      break;
+    XJIT_LINEAR_ALGEBRA_OPS(XJIT_OPCODE_CASE)
+      if (absl::Status s = array_operands(); !s.ok()) return s;
+      thunk = MakeLinalgThunk(instr, in, out[0]);
       break;
     case Opcode::kBitcastConvert:  // the same little-endian bytes, retyped
       if (absl::Status s = array_operands(); !s.ok()) return s;

@@ -78,6 +78,7 @@ absl::StatusOr<ScalarEvaluator> ScalarEvaluator::Compile(const Computation& regi
       case Opcode::kWhile: case Opcode::kIf: case Opcode::kCase:
       case Opcode::kConvolution: case Opcode::kReduceWindow: case Opcode::kSelectAndScatter:
       XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)
+      XJIT_LINEAR_ALGEBRA_OPS(XJIT_OPCODE_CASE)
         return fail(instr, "");
     }
   }

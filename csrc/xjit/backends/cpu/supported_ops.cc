@@ -30,6 +30,7 @@ bool SupportsOp(Opcode op) {
     case Opcode::kWhile: case Opcode::kIf: case Opcode::kCase:
     case Opcode::kConvolution: case Opcode::kReduceWindow: case Opcode::kSelectAndScatter:
     XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)
+    XJIT_LINEAR_ALGEBRA_OPS(XJIT_OPCODE_CASE)
       return true;
   }
   return false;

@@ -358,6 +358,15 @@ absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
       return EvalSelectAndScatterInstr(instr, operands);
     XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)
       return EvalBatchNormInstr(instr, operands);
+    case Opcode::kCholesky: {
+      XJIT_ARRAY(a, 0);
+      return Wrap(EvalCholesky(a, instr.attrs<CholeskyAttrs>()));
+    }
+    case Opcode::kTriangularSolve: {
+      XJIT_ARRAY(a, 0);
+      XJIT_ARRAY(b, 1);
+      return Wrap(EvalTriangularSolve(a, b, instr.attrs<TriangularSolveAttrs>()));
+    }
     case Opcode::kBitcastConvert: {
       XJIT_ARRAY(x, 0);
       return Wrap(EvalBitcastConvert(x, instr.shape()));
