@@ -296,6 +296,22 @@ std::string BatchNormModule() {
   return BuildAndPrint(mb, cb, {parts[0], gx});
 }
 
+// custom_call with a dictionary config, layouts and two results.
+std::string CustomCallModule() {
+  ModuleBuilder mb("custom_call");
+  ComputationBuilder* cb = mb.NewComputation("main");
+  Instruction* x = cb->Parameter(T(DType::kF32, {2, 3}));
+  CustomCallAttrs cc;
+  cc.call_target_name = "some_target";
+  cc.has_side_effect = true;
+  cc.mhlo_backend_config.text = "{uplo = 76 : ui8, name = \"x\"}";
+  cc.operand_layouts.text = "[dense<[0, 1]> : tensor<2xindex>]";
+  Instruction* r = Must(cb->AddWithResultType(
+      Opcode::kCustomCall, Shape::Tuple({T(DType::kF32, {2, 3}), T(DType::kS32, {})}), {x}, cc));
+  GetTupleElementAttrs first;
+  return BuildAndPrint(mb, cb, {Must(cb->Add(Opcode::kGetTupleElement, {r}, first))});
+}
+
 template <typename T>
 Instruction* ConstantOf(ComputationBuilder* cb, DType t, std::vector<int64_t> dims,
                         std::vector<T> values) {
@@ -381,13 +397,15 @@ TEST(ParserRoundTrip, Indexing) { ExpectRoundTrip(IndexingModule()); }
 TEST(ParserRoundTrip, ControlFlow) { ExpectRoundTrip(ControlFlowModule()); }
 TEST(ParserRoundTrip, Windows) { ExpectRoundTrip(WindowModule()); }
 TEST(ParserRoundTrip, BatchNorm) { ExpectRoundTrip(BatchNormModule()); }
+TEST(ParserRoundTrip, CustomCall) { ExpectRoundTrip(CustomCallModule()); }
 
 TEST(ParserRoundTrip, TheModulesTogetherUseEveryOp) {
   std::vector<Opcode> covered;
   std::string all = absl::StrCat(ElementwiseModule(covered), MovementModule(),
                                  ReduceDotCallModule(), ConstantsModule(), FusionModule(),
                                  RngModule(), SortMapBitcastModule(), IndexingModule(),
-                                 ControlFlowModule(), WindowModule(), BatchNormModule());
+                                 ControlFlowModule(), WindowModule(), BatchNormModule(),
+                                 CustomCallModule());
   for (int i = 0; i < kNumOpcodes; ++i) {
     Opcode op = static_cast<Opcode>(i);
     if (op == Opcode::kParameter) continue;  // printed as function arguments

@@ -9,7 +9,8 @@
 // the Python binding, the StableHLO printer and parser, and the op schema
 // Python and docs/ops.md read (DescribeFields). A field's kind follows from
 // its C++ type: int64_t, bool, float (an f32 attribute), std::vector<int64_t>, an enum with EnumTraits, a
-// Literal, or a nested struct with its own Fields().
+// Literal, std::string (a "string" attribute), AttrText (an attribute kept as
+// its source text), or a nested struct with its own Fields().
 #pragma once
 
 #include <cstdint>
@@ -31,7 +32,22 @@ namespace xjit {
 // value; kDefaulted may be left out of the text but is always printed.
 enum class FieldUse : uint8_t { kRequired, kOptional, kDefaulted };
 
-enum class FieldKind : uint8_t { kInt, kIntList, kEnum, kLiteral, kStruct, kBool, kFloat };
+enum class FieldKind : uint8_t {
+  kInt, kIntList, kEnum, kLiteral, kStruct, kBool, kFloat, kString, kText
+};
+
+// An attribute xjit keeps as the text it was written in (custom_call's
+// backend_config dictionary, operand layouts): printed back verbatim, read by
+// the code that gives it meaning (ir/custom_call_config.h). Empty: absent.
+struct AttrText {
+  std::string text;
+  bool operator==(const AttrText& o) const { return text == o.text; }
+  bool operator!=(const AttrText& o) const { return text != o.text; }
+  template <typename H>
+  friend H AbslHashValue(H h, const AttrText& t) {
+    return H::combine(std::move(h), t.text);
+  }
+};
 
 template <typename S, typename M>
 struct Field {
@@ -86,6 +102,10 @@ constexpr FieldKind KindOfMember() {
     return FieldKind::kIntList;
   } else if constexpr (std::is_same_v<M, Literal>) {
     return FieldKind::kLiteral;
+  } else if constexpr (std::is_same_v<M, std::string>) {
+    return FieldKind::kString;
+  } else if constexpr (std::is_same_v<M, AttrText>) {
+    return FieldKind::kText;
   } else if constexpr (HasEnumTraits<M>::value) {
     return FieldKind::kEnum;
   } else {
@@ -142,7 +162,7 @@ struct FieldInfo {
   std::vector<FieldInfo> fields;         // kStruct
 };
 
-// "int", "int_list", "enum", "literal", "struct", "bool", "float"
+// "int", "int_list", "enum", "literal", "struct", "bool", "float", "string", "text"
 absl::string_view FieldKindName(FieldKind kind);
 
 template <typename S>
@@ -161,6 +181,10 @@ std::vector<FieldInfo> DescribeFields() {
       info.type = "int64[]";
     } else if constexpr (KindOfMember<M>() == FieldKind::kLiteral) {
       info.type = "Literal";
+    } else if constexpr (KindOfMember<M>() == FieldKind::kString) {
+      info.type = "string";
+    } else if constexpr (KindOfMember<M>() == FieldKind::kText) {
+      info.type = "attribute text";
     } else if constexpr (KindOfMember<M>() == FieldKind::kEnum) {
       info.type = EnumTraits<M>::kTypeName;
       for (const char* n : EnumTraits<M>::kNames) info.enum_values.push_back(n);

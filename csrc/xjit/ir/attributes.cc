@@ -66,6 +66,8 @@ absl::string_view FieldKindName(FieldKind kind) {
     case FieldKind::kStruct: return "struct";
     case FieldKind::kBool: return "bool";
     case FieldKind::kFloat: return "float";
+    case FieldKind::kString: return "string";
+    case FieldKind::kText: return "text";
   }
   return "?";
 }

@@ -441,6 +441,34 @@ struct TriangularSolveAttrs {
   }
 };
 
+// custom_call: the host function `call_target_name` runs on the operands.
+// backend_config (a string or, for typed FFI calls, a dictionary) and the
+// layouts are kept as written; ir/custom_call_config.h reads them.
+// mhlo.backend_config is the dictionary JAX's FFI lowering writes.
+struct CustomCallAttrs {
+  std::string call_target_name;
+  bool has_side_effect = false;
+  AttrText backend_config;
+  AttrText mhlo_backend_config;
+  int64_t api_version = 0;
+  AttrText operand_layouts;
+  AttrText result_layouts;
+  AttrText output_operand_aliases;
+  static constexpr auto Fields() {
+    return std::make_tuple(
+        MakeField("call_target_name", &CustomCallAttrs::call_target_name),
+        MakeField("has_side_effect", &CustomCallAttrs::has_side_effect, FieldUse::kOptional),
+        MakeField("backend_config", &CustomCallAttrs::backend_config, FieldUse::kOptional),
+        MakeField("mhlo.backend_config", &CustomCallAttrs::mhlo_backend_config,
+                  FieldUse::kOptional),
+        MakeField("api_version", &CustomCallAttrs::api_version, FieldUse::kOptional, "i32"),
+        MakeField("operand_layouts", &CustomCallAttrs::operand_layouts, FieldUse::kOptional),
+        MakeField("result_layouts", &CustomCallAttrs::result_layouts, FieldUse::kOptional),
+        MakeField("output_operand_aliases", &CustomCallAttrs::output_operand_aliases,
+                  FieldUse::kOptional));
+  }
+};
+
 template <typename Tuple>
 struct VariantOfTuple;
 template <typename... Ts>

@@ -31,4 +31,10 @@ std::vector<Shape> Module::ResultShapes() const {
   return out;
 }
 
+bool HasSideEffects(const Instruction& instr) {
+  if (HasSideEffects(instr.opcode())) return true;
+  return instr.opcode() == Opcode::kCustomCall &&
+         instr.attrs<CustomCallAttrs>().has_side_effect;
+}
+
 }  // namespace xjit

@@ -55,6 +55,10 @@ class Instruction {
   std::string source_location_;
 };
 
+// Whether the instruction must run even when unused and may not be merged or
+// reordered: its op's kSideEffects, or a custom_call with has_side_effect.
+bool HasSideEffects(const Instruction& instr);
+
 class Computation {
  public:
   explicit Computation(std::string name) : name_(std::move(name)) {}

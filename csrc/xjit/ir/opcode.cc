@@ -62,6 +62,7 @@ absl::string_view OpFamilyName(OpFamily family) {
     case OpFamily::kWindow: return "window";
     case OpFamily::kNormalization: return "normalization";
     case OpFamily::kLinearAlgebra: return "linear_algebra";
+    case OpFamily::kCustomCall: return "custom_call";
   }
   return "?";
 }

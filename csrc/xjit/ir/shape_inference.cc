@@ -232,6 +232,8 @@ absl::StatusOr<Shape> InferUncheckedSize(Opcode op, absl::Span<const Shape* cons
     case Opcode::kTriangularSolve:
       return si::InferTriangularSolve(*operands[0], *operands[1],
                                       attrs.get<TriangularSolveAttrs>());
+    case Opcode::kCustomCall:
+      return si::InferCustomCall(operands, attrs.get<CustomCallAttrs>(), declared_result);
   }
   return absl::InternalError(
       absl::StrCat(OpcodeName(op), ": no shape inference rule (bug in InferShape)"));

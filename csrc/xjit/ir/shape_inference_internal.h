@@ -58,6 +58,9 @@ absl::StatusOr<Shape> InferGather(const Shape& operand, const Shape& start_indic
                                   const GatherAttrs& attrs);
 absl::StatusOr<Shape> InferScatter(Operands operands, const ScatterAttrs& attrs, Called called);
 absl::StatusOr<Shape> InferDynamicSlice(Operands operands, const DynamicSliceAttrs& attrs);
+// custom_call: the declared results (one array, or a tuple of arrays).
+absl::StatusOr<Shape> InferCustomCall(Operands operands, const CustomCallAttrs& attrs,
+                                      const Shape* declared);
 absl::StatusOr<Shape> InferDynamicUpdateSlice(Operands operands);
 absl::StatusOr<Shape> InferWhile(Operands operands, Called called);
 absl::StatusOr<Shape> InferIf(Operands operands, Called called);

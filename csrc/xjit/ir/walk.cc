@@ -26,7 +26,7 @@ std::vector<bool> LiveInstructions(const Computation& c) {
   std::vector<bool> live(instrs.size(), false);
   for (const Instruction* r : c.results()) live[r->id()] = true;
   for (const auto& instr : instrs) {
-    if (HasSideEffects(instr->opcode())) live[instr->id()] = true;
+    if (HasSideEffects(*instr)) live[instr->id()] = true;
   }
   for (size_t i = instrs.size(); i-- > 0;) {
     if (!live[i]) continue;

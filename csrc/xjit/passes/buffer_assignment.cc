@@ -121,6 +121,7 @@ absl::StatusOr<BufferAssignment> BufferAssignment::Create(const Computation& ent
       XJIT_REDUCTION_OPS(XJIT_OPCODE_CASE)
       XJIT_FUSION_OPS(XJIT_OPCODE_CASE)
       XJIT_RANDOM_OPS(XJIT_OPCODE_CASE)
+      XJIT_CUSTOM_CALL_OPS(XJIT_OPCODE_CASE)
         break;
     }
     const bool constant = options.is_constant ? options.is_constant(instr)

@@ -78,7 +78,9 @@ class Table {
 };
 
 // Parameters are distinct inputs; an op with side effects must run each time.
-bool Mergeable(Opcode op) { return op != Opcode::kParameter && !HasSideEffects(op); }
+bool Mergeable(const Instruction& instr) {
+  return instr.opcode() != Opcode::kParameter && !HasSideEffects(instr);
+}
 
 class CommonSubexpressionElimination : public RewriteRule {
  public:
@@ -87,7 +89,7 @@ class CommonSubexpressionElimination : public RewriteRule {
     for (const Computation* c : ComputationPostOrder(module)) {
       Table table;
       for (const auto& instr : c->instructions()) {
-        if (!Mergeable(instr->opcode())) continue;
+        if (!Mergeable(*instr)) continue;
         if (table.Find(*instr, instr->operands()) != nullptr) return true;
         table.Insert(instr.get());
       }
@@ -96,7 +98,7 @@ class CommonSubexpressionElimination : public RewriteRule {
   }
 
   absl::StatusOr<CloneAction> Rewrite(const CloneContext& ctx) override {
-    if (!Mergeable(ctx.old.opcode())) return CloneAction::Clone();
+    if (!Mergeable(ctx.old)) return CloneAction::Clone();
     if (Instruction* kept = tables_[&ctx.builder].Find(ctx.old, ctx.operands)) {
       return CloneAction::Replace(kept);
     }

@@ -173,7 +173,7 @@ void FusionEmitter::MarkNeeded() {
   for (const Instruction* r : entry_.results()) mark(r);
   for (const Instruction* p : entry_.parameters()) needed_[p->id()] = true;
   for (const auto& instr : instrs) {
-    if (HasSideEffects(instr->opcode())) needed_[instr->id()] = true;
+    if (HasSideEffects(*instr)) needed_[instr->id()] = true;
   }
   for (size_t i = instrs.size(); i-- > 0;) {
     const Instruction* x = instrs[i].get();

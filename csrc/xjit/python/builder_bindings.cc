@@ -208,6 +208,10 @@ void FieldFromPython(py::handle v, const std::string& what, M& out) {
     absl::StatusOr<M> e = ParseEnum<M>(StrFromPython(v, what));
     if (!e.ok()) ThrowIfError(absl::OutOfRangeError(absl::StrCat(what, ": ", e.status().message())));
     out = *e;
+  } else if constexpr (kind == FieldKind::kString) {
+    out = StrFromPython(v, what);
+  } else if constexpr (kind == FieldKind::kText) {
+    out.text = StrFromPython(v, what);
   } else if constexpr (kind == FieldKind::kLiteral) {
     py::object arr = py::module_::import("numpy").attr("asarray")(v);
     if (!FromNumpyDType(arr.attr("dtype").cast<py::dtype>()).ok()) {  // name the attribute
@@ -258,7 +262,9 @@ OpArguments AttributesFromDict(Opcode opcode, const std::string& op, const py::d
   if (declares) {
     known.push_back("shape");
     known.push_back("dtype");
+    known.push_back("result_types");
   }
+  std::optional<Shape> result_types;
   std::optional<DType> dtype;
   std::optional<std::vector<int64_t>> shape;
   for (auto item : attrs) {
@@ -273,6 +279,18 @@ OpArguments AttributesFromDict(Opcode opcode, const std::string& op, const py::d
                            [&key](const auto& kv) { return kv.first == key; });
     if (it != setters.end()) {
       it->second(v, what);
+    } else if (declares && key == "result_types") {
+      // [(dtype, shape), ...]: one array result, or a tuple of several (or none).
+      std::vector<Shape> shapes;
+      for (py::handle pair : py::iter(v)) {
+        py::tuple t = py::reinterpret_borrow<py::object>(pair).cast<py::tuple>();
+        if (t.size() != 2) {
+          ThrowIfError(absl::InvalidArgumentError(
+              absl::StrCat(what, ": expected (dtype, shape) pairs")));
+        }
+        shapes.push_back(ShapeFromPython(t[0], t[1], what));
+      }
+      result_types = shapes.size() == 1 ? shapes[0] : Shape::Tuple(std::move(shapes));
     } else if (declares && key == "shape") {
       shape = DimsFromPython(v, what);
     } else if (declares && key == "dtype") {
@@ -283,6 +301,14 @@ OpArguments AttributesFromDict(Opcode opcode, const std::string& op, const py::d
       ThrowIfError(absl::OutOfRangeError(
           absl::StrCat(op, ": unknown attribute '", key, "' (", KeyList(known), ")")));
     }
+  }
+  if (result_types) {
+    if (dtype || shape) {
+      ThrowIfError(absl::InvalidArgumentError(
+          absl::StrCat(op, ": give result_types or shape/dtype, not both")));
+    }
+    out.result_type = *std::move(result_types);
+    return out;
   }
   if (dtype || shape) {
     // A missing half of the result type comes from the first operand; the

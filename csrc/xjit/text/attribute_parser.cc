@@ -1,5 +1,7 @@
 #include "xjit/text/attribute_parser.h"
 
+#include "absl/strings/ascii.h"
+
 #include <cstring>
 
 #include "absl/strings/numbers.h"
@@ -107,9 +109,14 @@ absl::StatusOr<NamedAttr> ParseNamedAttr(Lexer& lex, bool value_required) {
     return attr;
   }
   lex.Next();
+  const size_t start = lex.Peek().offset;
   absl::StatusOr<AttrValue> value =
       ParseAttrValue(lex, attr.name == "value" ? INT64_MAX : kMaxDenseIndexAttrElements);
   if (!value.ok()) return value.status();
+  const size_t end = lex.Peek().offset;
+  if (end > start) {
+    value->source = std::string(absl::StripAsciiWhitespace(lex.text().substr(start, end - start)));
+  }
   attr.value.push_back(*std::move(value));
   return attr;
 }
@@ -205,7 +212,7 @@ absl::StatusOr<AttrValue> ParseAttrValue(Lexer& lex, int64_t max_dense_elements)
           return s;
         }
         const size_t type_offset = lex.Peek().offset;
-        absl::StatusOr<Shape> type = ParseType(lex);
+        absl::StatusOr<Shape> type = ParseType(lex, /*index_as_i64=*/true);
         if (!type.ok()) return type.status();
         if (type->num_elements() > max_dense_elements) {
           return lex.Error(type_offset, absl::StrCat("a dense<...> attribute of ",

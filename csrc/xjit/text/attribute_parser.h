@@ -49,6 +49,9 @@ struct AttrValue {
   std::optional<Literal> literal;
   std::vector<AttrValue> list;
   std::vector<NamedAttr> fields;  // kStruct and kDict
+  // The value as written (blanks trimmed), for attributes kept as text
+  // (AttrText); set for the values of an attribute dictionary.
+  std::string source;
 
   // The value as a list of integers: array<i64: ...>, [1, 2], or a rank-1
   // dense<...> of integers. Fails with a message naming `what`.

@@ -261,6 +261,11 @@ absl::StatusOr<DenseText> ParseDenseText(Lexer& lex) {
     dense.hex_blob = t.text.substr(2);
     return dense;
   }
+  if (lex.Peek().kind == TokenKind::kGreater) {  // dense<> : tensor<0x...>, as MLIR prints it
+    dense.bracketed = true;
+    dense.dims = {0};
+    return dense;
+  }
   if (lex.Peek().kind == TokenKind::kLSquare) {
     dense.bracketed = true;
     absl::StatusOr<std::vector<int64_t>> dims = ParseList(lex, dense.elements);

@@ -52,6 +52,16 @@ absl::Status ReadField(const AttrValue& v, const Lexer& lex, absl::string_view n
     absl::StatusOr<M> e = ParseEnum<M>(v.text);
     if (!e.ok()) return lex.Error(v.offset, e.status().message());
     out = *e;
+  } else if constexpr (kind == FieldKind::kString) {
+    if (v.kind != AttrValue::Kind::kString) {
+      return lex.Error(v.offset, absl::StrCat(name, ": expected a string, got ", v.KindName()));
+    }
+    out = v.text;
+  } else if constexpr (kind == FieldKind::kText) {
+    if (v.source.empty()) {
+      return lex.Error(v.offset, absl::StrCat(name, ": expected a value"));
+    }
+    out.text = v.source;
   } else if constexpr (kind == FieldKind::kLiteral) {
     if (v.kind != AttrValue::Kind::kDense || !v.literal) {
       return lex.Error(v.offset, absl::StrCat(name, ": expected dense<...> : tensor<...>, got ",

@@ -86,7 +86,10 @@ absl::StatusOr<Instruction*> BuildOp(const Lexer& lex, Scope& scope, const OpTex
   absl::StatusOr<Instruction*> instr;
   if (DeclaresResultType(*opcode)) {
     // An op with several results (rng_bit_generator) declares them all.
-    const bool several = HasMultipleResults(*opcode) && op.result_types.size() > 1;
+    // custom_call may have none (a host callback for its side effect).
+    const bool several = HasMultipleResults(*opcode) &&
+                         (op.result_types.size() > 1 ||
+                          (op.result_types.empty() && *opcode == Opcode::kCustomCall));
     if (op.result_types.size() != 1 && !several) {
       return lex.Error(op.offset, absl::StrCat("'", op.name, "' must have one result type"));
     }

@@ -641,18 +641,25 @@ absl::Status ParseCheck(Lexer& lex, OpText& op, RegionParser&, const Form&) {
   return absl::OkStatus();
 }
 
-// stablehlo.custom_call @check.expect_close(%a, %b) {has_side_effect = true}
-// : (t, t) -> (): the check of StableHLO's JAX-generated test files, read as
-// the check op it names. Any other custom call is an op xjit lacks.
+// stablehlo.custom_call @target(%a, %b) {attrs} : (t, t) -> t. The target
+// becomes the generic form's call_target_name. @check.expect_close and the
+// other checks of StableHLO's JAX-generated test files are read as the check
+// op they name.
 absl::Status ParseCustomCall(Lexer& lex, OpText& op, RegionParser&, const Form&) {
-  const Token& target = lex.Peek();
-  if (target.kind != TokenKind::kSymbol || !absl::StartsWith(target.text, "check.")) {
-    return absl::UnimplementedError(absl::StrCat(
-        lex.Location(op.offset), ": op 'stablehlo.custom_call'",
-        target.kind == TokenKind::kSymbol ? absl::StrCat(" @", target.text) : "",
-        " is not supported by xjit"));
+  const Token target = lex.Next();
+  if (target.kind != TokenKind::kSymbol) {
+    return lex.Error(target.offset,
+                     absl::StrCat("expected the custom call's target @name, got ", Describe(target)));
   }
-  op.name = lex.Next().text;
+  if (absl::StartsWith(target.text, "check.")) {
+    op.name = target.text;
+  } else {
+    AttrValue name;
+    name.kind = AttrValue::Kind::kString;
+    name.text = target.text;
+    name.offset = target.offset;
+    op.attrs.push_back(Named("call_target_name", std::move(name)));
+  }
   if (absl::Status s = lex.Expect(TokenKind::kLParen, "'(' opening the custom call's operands");
       !s.ok()) {
     return s;
@@ -661,7 +668,7 @@ absl::Status ParseCustomCall(Lexer& lex, OpText& op, RegionParser&, const Form&)
   if (lex.Peek().kind == TokenKind::kLBrace) {
     absl::StatusOr<std::vector<NamedAttr>> attrs = ParseAttrDict(lex);
     if (!attrs.ok()) return attrs.status();
-    op.attrs = *std::move(attrs);
+    for (NamedAttr& a : *attrs) op.attrs.push_back(std::move(a));
   }
   return ParseSignature(lex, op);
 }

@@ -45,6 +45,28 @@ std::string Symbol(absl::string_view name) {
   return plain ? absl::StrCat("@", name) : absl::StrCat("@\"", name, "\"");
 }
 
+// "text" with MLIR's escapes: \" \\ \n \t, other control bytes as \XX.
+std::string QuotedString(absl::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (u < 0x20 || u == 0x7f) {
+      absl::StrAppend(&out, "\\", absl::Hex(u, absl::kZeroPad2));
+    } else {
+      out += c;
+    }
+  }
+  out += '"';
+  return out;
+}
+
 bool IsMultiResult(const Instruction& instr) {
   return instr.shape().is_tuple && HasMultipleResults(instr.opcode());
 }
@@ -97,6 +119,10 @@ std::string FieldText(const M& value, const char* int_type, bool nested) {
     return nested ? absl::StrCat("[", absl::StrJoin(value, ", "), "]") : ArrayAttr(value, int_type);
   } else if constexpr (kind == FieldKind::kEnum) {
     return absl::StrCat("#stablehlo<", EnumTraits<M>::kTextKind, " ", EnumName(value), ">");
+  } else if constexpr (kind == FieldKind::kString) {
+    return QuotedString(value);
+  } else if constexpr (kind == FieldKind::kText) {
+    return value.text;
   } else if constexpr (kind == FieldKind::kLiteral) {
     return absl::StrCat(value.ToString(), " : ", value.shape().ToString());
   } else if constexpr (HasCustomText<M>::value) {
@@ -205,7 +231,17 @@ class ModulePrinter {
   }
 
   void PrintBody(const Computation& c, int indent) {
-    for (const auto& instr : c.instructions()) PrintInstruction(*instr, indent);
+    for (const auto& instr : c.instructions()) {
+      const size_t start = out_.size();
+      PrintInstruction(*instr, indent);
+      // An op with no results (a side-effecting custom_call) has no "%N:0 = ".
+      const Shape& s = instr->shape();
+      if (IsMultiResult(*instr) && s.tuple_shapes.empty()) {
+        const std::string prefix = absl::StrCat(names_[instr.get()], ":0 = ");
+        const size_t at = out_.find(prefix, start);
+        if (at != std::string::npos) out_.erase(at, prefix.size());
+      }
+    }
   }
 
   void PrintInstruction(const Instruction& instr, int indent) {
@@ -285,6 +321,23 @@ class ModulePrinter {
       absl::StrAppend(&out_, " = call ", Symbol(callee->name()), "(",
                       absl::StrJoin(operands, ", "), ") : (", absl::StrJoin(types, ", "),
                       ") -> ",
+                      results.size() == 1 ? results[0]
+                                          : absl::StrCat("(", absl::StrJoin(results, ", "), ")"),
+                      "\n");
+      return true;
+    }
+    if (instr.opcode() == Opcode::kCustomCall) {
+      // JAX's form: @target(%a) {attributes but the target} : (types) -> results.
+      std::vector<std::string> parts = FieldsText(instr.attrs<CustomCallAttrs>(), false);
+      parts.erase(parts.begin());  // call_target_name, written as the @target
+      std::vector<std::string> types;
+      for (const Instruction* o : instr.operands()) types.push_back(o->shape().ToString());
+      const std::vector<std::string> results = Types(&instr);
+      absl::StrAppend(&out_, " = stablehlo.custom_call ",
+                      Symbol(instr.attrs<CustomCallAttrs>().call_target_name), "(",
+                      absl::StrJoin(operands, ", "), ")",
+                      parts.empty() ? "" : absl::StrCat(" {", absl::StrJoin(parts, ", "), "}"),
+                      " : (", absl::StrJoin(types, ", "), ") -> ",
                       results.size() == 1 ? results[0]
                                           : absl::StrCat("(", absl::StrJoin(results, ", "), ")"),
                       "\n");

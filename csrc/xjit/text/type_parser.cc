@@ -20,7 +20,7 @@ absl::StatusOr<DType> ParseElementType(absl::string_view name) {
       absl::StrCat("element type '", name, "' is not supported by xjit"));
 }
 
-absl::StatusOr<Shape> ParseType(Lexer& lex) {
+absl::StatusOr<Shape> ParseType(Lexer& lex, bool index_as_i64) {
   Token t = lex.Next();
   if (t.kind == TokenKind::kIdent && t.text == "tensor") {
     absl::StatusOr<absl::string_view> body = lex.TakeAngleBody(/*is_type=*/true);
@@ -55,7 +55,8 @@ absl::StatusOr<Shape> ParseType(Lexer& lex) {
       element.remove_suffix(1);
     }
     if (element.empty()) return lex.Error(base + i, "expected an element type in tensor<...>");
-    absl::StatusOr<DType> dtype = ParseElementType(element);
+    absl::StatusOr<DType> dtype =
+        index_as_i64 && element == "index" ? DType::kS64 : ParseElementType(element);
     if (!dtype.ok()) {
       return absl::Status(dtype.status().code(),
                           absl::StrCat(lex.Location(base + i), ": ", dtype.status().message()));

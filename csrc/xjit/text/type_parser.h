@@ -10,8 +10,9 @@ namespace xjit::text {
 
 // tensor<...> or tuple<...>. Types xjit cannot represent (dynamic dims,
 // quantized or f8 elements, tokens) are Unimplemented, so callers can tell
-// "not supported" from "malformed".
-absl::StatusOr<Shape> ParseType(Lexer& lex);
+// "not supported" from "malformed". `index_as_i64`: the element type `index`
+// (of layout attributes, dense<[0, 1]> : tensor<2xindex>) reads as i64.
+absl::StatusOr<Shape> ParseType(Lexer& lex, bool index_as_i64 = false);
 // An element type name: i1, i8..i64, si8..si64, ui8..ui64, f16, bf16, f32,
 // f64, complex<f32>, complex<f64>.
 absl::StatusOr<DType> ParseElementType(absl::string_view name);

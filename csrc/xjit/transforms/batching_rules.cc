@@ -415,6 +415,10 @@ BatchRule BatchRuleFor(Opcode op) {
       return BatchNormBatch;
     XJIT_LINEAR_ALGEBRA_OPS(XJIT_OPCODE_CASE)
       return LinalgBatch;
+    // A host function sees whole arrays: no general batching rule; the
+    // LAPACK targets batch over leading dimensions (linalg_rules.h).
+    case Opcode::kCustomCall:
+      return CustomCallBatch;
   }
   return nullptr;
 }

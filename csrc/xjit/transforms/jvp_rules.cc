@@ -579,6 +579,8 @@ JvpRule JvpRuleFor(Opcode op) {
     case Opcode::kGetTupleElement:
     // No rule: rng_bit_generator's results are integers (never asked).
     case Opcode::kRngBitGenerator:
+    // An opaque host function: differentiable only through a custom_jvp around it.
+    case Opcode::kCustomCall:
       return nullptr;
     case Opcode::kMap: return MapJvp;
     case Opcode::kReducePrecision: return ReducePrecisionJvp;

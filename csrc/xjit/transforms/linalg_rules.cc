@@ -17,6 +17,10 @@
 
 #include <vector>
 
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "xjit/ir/custom_call_config.h"
 #include "xjit/transforms/status_macros.h"
 
 namespace xjit::transforms {
@@ -193,6 +197,72 @@ absl::StatusOr<BatchOut> LinalgBatch(BatchContext& ctx) {
   BatchOut out;
   out.values = {r};
   out.batched = {true};
+  return out;
+}
+
+namespace {
+
+// The layouts of `shapes` with a new outermost dimension: each minor-to-major
+// list shifted by one, the new dimension most major.
+absl::StatusOr<AttrText> BatchedLayouts(const AttrText& text, const std::vector<Shape>& shapes,
+                                        absl::string_view what) {
+  if (text.text.empty()) return text;  // row-major stays row-major
+  absl::StatusOr<std::vector<std::vector<int64_t>>> layouts =
+      ParseCustomCallLayouts(text, shapes, what);
+  if (!layouts.ok()) return layouts.status();
+  std::vector<std::string> items;
+  for (const std::vector<int64_t>& l : *layouts) {
+    std::vector<int64_t> shifted;
+    for (int64_t d : l) shifted.push_back(d + 1);
+    shifted.push_back(0);
+    items.push_back(absl::StrCat("dense<[", absl::StrJoin(shifted, ", "), "]> : tensor<",
+                                 shifted.size(), "xindex>"));
+  }
+  return AttrText{absl::StrCat("[", absl::StrJoin(items, ", "), "]")};
+}
+
+}  // namespace
+
+absl::StatusOr<BatchOut> CustomCallBatch(BatchContext& ctx) {
+  CustomCallAttrs attrs = ctx.old.attrs<CustomCallAttrs>();
+  const std::string& name = attrs.call_target_name;
+  if (!absl::StartsWith(name, "lapack_") || !absl::EndsWith(name, "_ffi")) {
+    return absl::UnimplementedError(absl::StrCat(
+        "vmap: no batching rule for custom_call @", name,
+        " (a host function sees whole arrays; only the LAPACK targets batch)"));
+  }
+  std::vector<Value> operands;
+  std::vector<Shape> old_operands;
+  for (size_t i = 0; i < ctx.operands.size(); ++i) {
+    XJIT_TF_ASSIGN_OR_RETURN(Value v, ctx.Batched(static_cast<int>(i)));
+    operands.push_back(v);
+    old_operands.push_back(ctx.old.operand(i)->shape());
+  }
+  const Shape& old_shape = ctx.old.shape();
+  std::vector<Shape> old_results =
+      old_shape.is_tuple ? old_shape.tuple_shapes : std::vector<Shape>{old_shape};
+  std::vector<Shape> new_results;
+  for (const Shape& s : old_results) {
+    std::vector<int64_t> dims = {ctx.axis_size};
+    dims.insert(dims.end(), s.dims.begin(), s.dims.end());
+    new_results.emplace_back(s.dtype, dims);
+  }
+  XJIT_TF_ASSIGN_OR_RETURN(attrs.operand_layouts,
+                           BatchedLayouts(attrs.operand_layouts, old_operands, "operand_layouts"));
+  XJIT_TF_ASSIGN_OR_RETURN(attrs.result_layouts,
+                           BatchedLayouts(attrs.result_layouts, old_results, "result_layouts"));
+  const Shape declared = old_shape.is_tuple ? Shape::Tuple(new_results) : new_results[0];
+  XJIT_TF_ASSIGN_OR_RETURN(
+      Value r, ctx.e.builder().AddWithResultType(Opcode::kCustomCall, declared, operands, attrs));
+  BatchOut out;
+  if (!r->shape().is_tuple) {
+    out.values = {r};
+    out.batched = {true};
+    return out;
+  }
+  XJIT_TF_ASSIGN_OR_RETURN(std::vector<Value> parts, SplitTuple(ctx.e.builder(), r));
+  out.values = parts;
+  out.batched.assign(parts.size(), true);
   return out;
 }
 

@@ -16,5 +16,9 @@ absl::StatusOr<std::vector<Value>> TriangularSolveTranspose(TransposeContext& ct
 // Both ops are batched over their leading dimensions: the vmapped dimension
 // becomes one more batch dimension.
 absl::StatusOr<BatchOut> LinalgBatch(BatchContext& ctx);
+// custom_call of a LAPACK target (lapack_*_ffi): they all batch over leading
+// dimensions, so the vmapped dimension becomes the outermost batch dimension
+// (layouts shifted by one). Other targets have no batching rule.
+absl::StatusOr<BatchOut> CustomCallBatch(BatchContext& ctx);
 
 }  // namespace xjit::transforms

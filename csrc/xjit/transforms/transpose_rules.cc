@@ -424,6 +424,7 @@ TransposeRule TransposeRuleFor(Opcode op) {
     case Opcode::kBitcastConvert:
     case Opcode::kWhile:
     XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)  // not linear in any operand
+    case Opcode::kCustomCall:  // an opaque host function
       return nullptr;
     case Opcode::kReducePrecision: return ReducePrecisionT;
     case Opcode::kGather: return GatherT;

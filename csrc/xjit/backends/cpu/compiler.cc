@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "dnnl.hpp"
 #include "xjit/backends/cpu/control_flow.h"
+#include "xjit/backends/cpu/custom_call.h"
 #include "xjit/backends/cpu/batch_norm.h"
 #include "xjit/backends/cpu/convolution.h"
 #include "xjit/backends/cpu/data_movement.h"
@@ -222,6 +223,10 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
     XJIT_LINEAR_ALGEBRA_OPS(XJIT_OPCODE_CASE)
       if (absl::Status s = array_operands(); !s.ok()) return s;
       thunk = MakeLinalgThunk(instr, in, out[0]);
+      break;
+    case Opcode::kCustomCall:
+      if (absl::Status s = array_operands(); !s.ok()) return s;
+      thunk = MakeCustomCallThunk(instr, in, out);
       break;
     case Opcode::kBitcastConvert:  // the same little-endian bytes, retyped
       if (absl::Status s = array_operands(); !s.ok()) return s;

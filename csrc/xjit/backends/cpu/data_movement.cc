@@ -153,6 +153,7 @@ absl::StatusOr<std::vector<CopyPiece>> PlanPieces(const Instruction& instr, int*
     XJIT_INDEXING_OPS(XJIT_OPCODE_CASE)
     XJIT_CONTROL_FLOW_OPS(XJIT_OPCODE_CASE)
     XJIT_WINDOW_OPS(XJIT_OPCODE_CASE)
+    XJIT_CUSTOM_CALL_OPS(XJIT_OPCODE_CASE)
     case Opcode::kBitcastConvert:  // a plain copy (compiler.cc)
       break;
   }

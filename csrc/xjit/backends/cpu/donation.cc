@@ -116,6 +116,7 @@ bool ResultMayReuseParameter(const BufferAssignment& assignment, int64_t result,
     case Opcode::kDynamicSlice:
     XJIT_CONTROL_FLOW_OPS(XJIT_OPCODE_CASE)
     XJIT_WINDOW_OPS(XJIT_OPCODE_CASE)
+    XJIT_CUSTOM_CALL_OPS(XJIT_OPCODE_CASE)
       return false;
     case Opcode::kDynamicUpdateSlice: {
       // Its kernel updates in place when the result is its operand's buffer

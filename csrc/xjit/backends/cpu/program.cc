@@ -71,6 +71,8 @@ absl::Status CpuProgram::Run(absl::Span<const void* const> args,
   for (SlotId s : result_slots_) table_[s] = results[slots_[s].number];
   try {
     for (const auto& thunk : thunks_) thunk->Execute(table_.data());
+  } catch (const ThunkError& e) {
+    return e.status;
   } catch (const dnnl::error& e) {
     return absl::InternalError(absl::StrCat("oneDNN failed while running: ", e.what()));
   }

@@ -31,6 +31,7 @@ bool SupportsOp(Opcode op) {
     case Opcode::kConvolution: case Opcode::kReduceWindow: case Opcode::kSelectAndScatter:
     XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)
     XJIT_LINEAR_ALGEBRA_OPS(XJIT_OPCODE_CASE)
+    case Opcode::kCustomCall:
       return true;
   }
   return false;

@@ -7,6 +7,8 @@
 #include <memory>
 #include <vector>
 
+#include "absl/status/status.h"
+
 namespace xjit::cpu {
 
 // Buffer slots are small integers; the program fills a table slot -> pointer
@@ -25,6 +27,12 @@ struct KernelStep {
   const int64_t* strides;
   void* out;
   int64_t count;
+};
+
+// Thrown by a thunk whose work fails at run time (a custom_call target's
+// error); CpuProgram::Run returns the status.
+struct ThunkError {
+  absl::Status status;
 };
 
 class Thunk {

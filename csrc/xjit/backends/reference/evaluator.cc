@@ -1,4 +1,5 @@
 #include "xjit/backends/reference/evaluator.h"
+#include "xjit/runtime/custom_call_runner.h"
 
 #include "absl/strings/str_cat.h"
 #include "xjit/backends/reference/control_flow.h"
@@ -399,6 +400,21 @@ absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
       // As shape inference: a single result is passed through as is.
       if (out->size() == 1) return std::move((*out)[0]);
       return Value::Tuple(std::move(*out));
+    }
+    case Opcode::kCustomCall: {
+      absl::StatusOr<CustomCallRunner> runner = CustomCallRunner::Create(instr);
+      if (!runner.ok()) return runner.status();
+      std::vector<const void*> in;
+      for (const Value* v : operands) {
+        if (v->is_tuple) return absl::InvalidArgumentError("custom_call: tuple operand");
+        in.push_back(v->array.data());
+      }
+      std::vector<Literal> out;
+      std::vector<void*> out_data;
+      for (const Shape& s : runner->result_shapes()) out.emplace_back(s);
+      for (Literal& l : out) out_data.push_back(l.mutable_data());
+      if (absl::Status s = runner->Run(in, out_data); !s.ok()) return s;
+      return WrapResults(std::move(out), /*always_tuple=*/instr.shape().is_tuple);
     }
     case Opcode::kRngBitGenerator: {
       XJIT_ARRAY(state, 0);

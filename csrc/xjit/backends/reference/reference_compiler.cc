@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "xjit/backends/reference/evaluator.h"
 #include "xjit/runtime/backend.h"
+#include "xjit/runtime/custom_call_runner.h"
 #include "xjit/runtime/host_platform.h"
 
 namespace xjit::reference {
@@ -75,6 +76,15 @@ class ReferenceCompiler : public Compiler {
     for (const Instruction* p : module.entry()->parameters()) {
       if (p == nullptr) return absl::InvalidArgumentError("reference backend: parameter numbers have gaps");
       if (p->shape().is_tuple) return absl::InvalidArgumentError("reference backend: tuple parameters");
+    }
+    // An unknown custom_call target fails here, not in the middle of a run.
+    for (const auto& c : module.computations()) {
+      for (const auto& instr : c->instructions()) {
+        if (instr->opcode() != Opcode::kCustomCall) continue;
+        if (absl::StatusOr<CustomCallRunner> r = CustomCallRunner::Create(*instr); !r.ok()) {
+          return r.status();
+        }
+      }
     }
     return std::unique_ptr<CompiledProgram>(new ReferenceProgram(&module));
   }

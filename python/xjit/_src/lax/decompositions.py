@@ -320,7 +320,10 @@ def _lu_jvp(primals, tangents):
     lau = triangular_solve(u, la, left_side=False, lower=False)
     l_dot = _matmul(l, triangle(lau, True, -1))
     u_dot = _matmul(triangle(lau, False, 0), u)
-    return (lu_, pivots, perm), (lax_ew.add(l_dot, u_dot), None, None)
+    from xjit._src.api_transforms import float0
+    return (lu_, pivots, perm), (lax_ew.add(l_dot, u_dot),
+                                 np.zeros(ops.shape_of(pivots), float0),
+                                 np.zeros(ops.shape_of(perm), float0))
 
 
 _lu = None

@@ -166,7 +166,7 @@ def svd(a, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool 
     if a.ndim < 2:
         raise ValueError("svd: argument must have at least 2 dimensions")
     if hermitian:
-        w, v = lax_linalg.eigh(a)
+        v, w = lax_linalg.eigh(a)
         s = jnp.abs(w)
         order = jnp.flip(jnp.argsort(s, axis=-1, stable=True), axis=-1)
         s = jnp.take_along_axis(s, order, axis=-1)

@@ -273,7 +273,7 @@ def _pade(order):
 
 
 def _expm_2d(a, upper_triangular: bool, max_squarings: int):
-    from xjit._src.lax.control_flow import cond, switch
+    from xjit._src.lax.control_flow import switch
     from xjit._src.lax.loops import fori_loop
     jnp = _jnp()
     l1 = np_linalg.norm(a, 1)
@@ -292,16 +292,12 @@ def _expm_2d(a, upper_triangular: bool, max_squarings: int):
     u, v = switch(idx, [_pade(o) for o in orders], a)
     p, q = u + v, v - u
 
-    def compute(operands):
-        p, q = operands
-        if upper_triangular:
-            r = solve_triangular(q, p)
-        else:
-            r = np_linalg.solve(q, p)
-        n = n_sq.astype(jnp.int32)
-        return fori_loop(0, max_squarings, lambda i, r: jnp.where(i < n, r @ r, r), r)
-    return cond(n_sq > max_squarings, lambda ops: jnp.full_like(ops[0], jnp.nan), compute,
-                (p, q))
+    r = solve_triangular(q, p) if upper_triangular else np_linalg.solve(q, p)
+    n = n_sq.astype(jnp.int32)
+    r = fori_loop(0, max_squarings, lambda i, r: jnp.where(i < n, r @ r, r), r)
+    # Beyond max_squarings the result is NaN, as JAX's (a select, not a cond:
+    # reverse mode goes through it).
+    return jnp.where(n_sq > max_squarings, jnp.full_like(r, jnp.nan), r)
 
 
 @api_boundary
