@@ -2,8 +2,8 @@
 
 Example:
     >>> import xjit.numpy as jnp
-    >>> jnp.linalg.det(jnp.array([[1., 2.], [3., 4.]]))
-    Array(-2., dtype=float32)
+    >>> jnp.linalg.det(jnp.array([[2., 0.], [0., 4.]]))
+    Array(8., dtype=float32)
 """
 from xjit._src.numpy.linalg import (  # noqa: F401
     EighResult, EigResult, QRResult, SlogdetResult, SVDResult, cholesky, cond, det, diagonal,

@@ -5,7 +5,7 @@ Both work on the two innermost dimensions and batch over the others.
 
 Example:
     >>> from xjit.lax import linalg
-    >>> linalg.cholesky(np.array([[4., 2.], [2., 5.]], np.float32))
+    >>> lax.linalg.cholesky(np.array([[4., 2.], [2., 5.]], np.float32))
     Array([[2., 0.],
            [1., 2.]], dtype=float32)
 """
@@ -82,7 +82,7 @@ def cholesky(x, *, symmetrize_input: bool = True):
     triangle, as JAX returns it.
 
     Example:
-        >>> linalg.cholesky(np.array([[1., 2.], [2., 1.]], np.float32))
+        >>> lax.linalg.cholesky(np.array([[1., 2.], [2., 1.]], np.float32))
         Array([[nan,  0.],
                [nan, nan]], dtype=float32)
     """
@@ -117,7 +117,7 @@ def triangular_solve(a, b, *, left_side: bool = False, lower: bool = False,
 
     Example:
         >>> a = np.array([[2., 0.], [1., 1.]], np.float32)
-        >>> linalg.triangular_solve(a, np.array([[2.], [3.]], np.float32),
+        >>> lax.linalg.triangular_solve(a, np.array([[2.], [3.]], np.float32),
         ...                         left_side=True, lower=True)
         Array([[1.],
                [2.]], dtype=float32)
@@ -230,7 +230,7 @@ def lu_pivots_to_permutation(pivots, permutation_size: int):
     (``jax.lax.linalg.lu_pivots_to_permutation``).
 
     Example:
-        >>> linalg.lu_pivots_to_permutation(np.array([2, 2, 2], np.int32), 3)
+        >>> lax.linalg.lu_pivots_to_permutation(np.array([2, 2, 2], np.int32), 3)
         Array([2, 0, 1], dtype=int32)
     """
     from xjit._src.lax.loops import fori_loop
@@ -346,7 +346,7 @@ def lu(x):
     (U has a zero on its diagonal).
 
     Example:
-        >>> lu, piv, perm = linalg.lu(np.array([[1., 2.], [3., 4.]], np.float32))
+        >>> lu, piv, perm = lax.linalg.lu(np.array([[1., 2.], [3., 4.]], np.float32))
         >>> perm
         Array([1, 0], dtype=int32)
     """
@@ -429,7 +429,7 @@ def qr(x, *, pivoting: bool = False, full_matrices: bool = True, use_magma=None)
     ``m x m`` (``full_matrices``) or ``m x min(m, n)``, ``r`` upper triangular.
 
     Example:
-        >>> q, r = linalg.qr(np.eye(2, dtype=np.float32))
+        >>> q, r = lax.linalg.qr(np.eye(2, dtype=np.float32))
         >>> r.shape
         (2, 2)
     """
@@ -494,7 +494,7 @@ def eigh(x, *, lower: bool = True, symmetrize_input: bool = True, sort_eigenvalu
     columns of ``v`` (``jax.lax.linalg.eigh``). NaNs where LAPACK fails.
 
     Example:
-        >>> v, w = linalg.eigh(np.diag(np.array([2., 1.], np.float32)))
+        >>> v, w = lax.linalg.eigh(np.diag(np.array([2., 1.], np.float32)))
         >>> w
         Array([1., 2.], dtype=float32)
     """
@@ -585,7 +585,7 @@ def svd(x, *, full_matrices: bool = True, compute_uv: bool = True, subset_by_ind
     ``(u, s, vh)``, or ``s`` alone without ``compute_uv``; ``s`` descending.
 
     Example:
-        >>> linalg.svd(np.diag(np.array([1., 3.], np.float32)), compute_uv=False)
+        >>> lax.linalg.svd(np.diag(np.array([1., 3.], np.float32)), compute_uv=False)
         Array([3., 1.], dtype=float32)
     """
     if subset_by_index is not None:
