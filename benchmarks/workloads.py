@@ -615,3 +615,48 @@ def svd_512_f32():
 
 
 ALL += [cholesky_1024_f32, cholesky_1024_f64, solve_1024_f32, solve_1024_f64, svd_512_f32]
+# ------------------------------------------------ compile time (issue 12)
+
+def _n_op_function(xp, num_ops):
+    """A function of about ``num_ops`` ops on a 16x16 float32 array: element-wise
+    chains with a reduction, a broadcast and a matmul every few ops."""
+    def f(x, w):
+        y = x
+        for i in range(num_ops // 4):
+            k = i % 4
+            if k == 0:
+                y = y @ w
+            elif k == 1:
+                y = y - y.sum(axis=1, keepdims=True)
+            else:
+                y = xp.tanh(y * 0.5 + 1.0)
+        return y
+    return f
+
+
+def _compile_workload(num_ops):
+    """Trace and compile (cpu) a fresh jitted ``num_ops``-op function each call:
+    jax.jit(f).lower(x, w).compile() and the same on xjit."""
+    x = np.ones((16, 16), np.float32)
+    out = {"xjit": lambda: xjit.jit(_n_op_function(xjnp, num_ops)).lower(x, x).compile()}
+    if jax is not None:
+        out["jax"] = lambda: jax.jit(_n_op_function(jjnp, num_ops)).lower(x, x).compile()
+    return out
+
+
+def compile_200_ops():
+    """Trace + compile a 200-op function (fresh each call)."""
+    return _compile_workload(200)
+
+
+def compile_2000_ops():
+    """Trace + compile a 2,000-op function (fresh each call)."""
+    return _compile_workload(2000)
+
+
+def compile_10000_ops():
+    """Trace + compile a 10,000-op function (fresh each call)."""
+    return _compile_workload(10_000)
+
+
+ALL += [compile_200_ops, compile_2000_ops, compile_10000_ops]

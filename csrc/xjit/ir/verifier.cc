@@ -121,9 +121,25 @@ absl::Status CheckAcyclic(const Computation* c, absl::flat_hash_set<const Comput
   return absl::OkStatus();
 }
 
-}  // namespace
+// The calls of every instruction name computations of the module, other
+// than its own (the structure part of VerifyInstruction).
+absl::Status VerifyCalls(const Computation& c,
+                         const absl::flat_hash_set<const Computation*>& in_module) {
+  for (const auto& instr : c.instructions()) {
+    for (const Computation* callee : instr->called_computations()) {
+      if (!in_module.contains(callee) || callee == &c) {
+        return Fail(absl::StatusCode::kInvalidArgument,
+                    absl::StrCat(OpcodeName(instr->opcode()),
+                                 ": called computation is not part of the module or is ",
+                                 c.name(), " itself"),
+                    c, *instr);
+      }
+    }
+  }
+  return absl::OkStatus();
+}
 
-absl::Status VerifyModule(const Module& module) {
+absl::Status Verify(const Module& module, bool infer) {
   absl::flat_hash_set<const Computation*> in_module;
   for (const auto& c : module.computations()) in_module.insert(c.get());
   const Computation* entry = module.entry();
@@ -139,7 +155,10 @@ absl::Status VerifyModule(const Module& module) {
     if (absl::Status s = VerifySignature(*c); !s.ok()) return s;
   }
   for (const auto& c : module.computations()) {
-    if (absl::Status s = VerifyComputation(*c, in_module); !s.ok()) return s;
+    if (absl::Status s = infer ? VerifyComputation(*c, in_module) : VerifyCalls(*c, in_module);
+        !s.ok()) {
+      return s;
+    }
   }
   for (const Instruction* r : entry->results()) {
     if (r->shape().is_tuple) {
@@ -156,6 +175,14 @@ absl::Status VerifyModule(const Module& module) {
     }
   }
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status VerifyModule(const Module& module) { return Verify(module, /*infer=*/true); }
+
+absl::Status VerifyModuleStructure(const Module& module) {
+  return Verify(module, /*infer=*/false);
 }
 
 }  // namespace xjit

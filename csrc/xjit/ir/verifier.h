@@ -10,4 +10,11 @@ namespace xjit {
 
 absl::Status VerifyModule(const Module& module);
 
+// VerifyModule without re-inferring each instruction's shape: for a module
+// whose instructions all came through ComputationBuilder, which inferred and
+// checked each one as it was appended (operands earlier and owned, shapes
+// inferred from them). Checks what only the whole module shows: called
+// computations in the module and acyclic, signatures, the entry's arrays.
+absl::Status VerifyModuleStructure(const Module& module);
+
 }  // namespace xjit

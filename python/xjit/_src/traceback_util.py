@@ -26,12 +26,26 @@ def is_xjit_file(filename: str) -> bool:
     return filename.startswith(_XJIT_DIR)
 
 
+# code object -> whether it is xjit's: every traced op asks user_frame, which
+# walks a dozen frames; a dict hit is cheaper than a filename test.
+_IS_XJIT_CODE: dict = {}
+
+
 def user_frame():
     """The innermost frame whose code lives outside the xjit package (or None)."""
     f = sys._getframe(1)
-    while f is not None and is_xjit_file(f.f_code.co_filename):
+    known = _IS_XJIT_CODE
+    while f is not None:
+        code = f.f_code
+        mine = known.get(code)
+        if mine is None:
+            if len(known) > 50_000:  # code made on the fly (exec): keep the cache small
+                known.clear()
+            mine = known[code] = is_xjit_file(code.co_filename)
+        if not mine:
+            return f
         f = f.f_back
-    return f
+    return None
 
 
 def user_location() -> str:
