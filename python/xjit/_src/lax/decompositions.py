@@ -396,8 +396,6 @@ def _qr_jvp(full_matrices, primals, tangents):
     (x,), (dx,) = primals, tangents
     shape = ops.shape_of(x)
     m, n = shape[-2], shape[-1]
-    if m < n or (full_matrices and m != n):
-        raise NotImplementedError("Unimplemented case of QR decomposition derivative")
     q, r = _qr_fns[False](x)
     dx_rinv = triangular_solve(r, dx)
     qt_dx_rinv = _matmul(_adjoint(q), dx_rinv)
@@ -435,9 +433,14 @@ def qr(x, *, pivoting: bool = False, full_matrices: bool = True, use_magma=None)
     """
     if pivoting:
         raise NotImplementedError("qr: pivoting=True is not supported by xjit")
-    x, _, _ = _lapack_operand("qr", x)
+    x, shape, _ = _lapack_operand("qr", x)
+    m, n = shape[-2], shape[-1]
     _qr_fn(False)
-    return tuple(_qr_fn(bool(full_matrices))(x))
+    if m < n or (full_matrices and m != n):
+        # No JVP rule for these shapes (as JAX): differentiating fails at the
+        # LAPACK custom_call, naming it.
+        return tuple(_qr_impl(x, bool(full_matrices)))
+    return tuple(_qr_fn(False)(x))  # a square full QR is the reduced one
 
 
 # ---------------------------------------------------------------- eigh
@@ -523,9 +526,6 @@ def _svd_impl(x, full_matrices: bool, compute_uv: bool):
 
 def _svd_jvp(full_matrices, compute_uv, primals, tangents):
     (a,), (da,) = primals, tangents
-    if compute_uv and full_matrices:
-        raise NotImplementedError(
-            "Singular value decomposition JVP not implemented for full matrices")
     s, u, vt = _svd_fn(False, True)(a)
     dt = ops.dtype_of(a)
     rdt = ops.dtype_of(s)
@@ -590,8 +590,14 @@ def svd(x, *, full_matrices: bool = True, compute_uv: bool = True, subset_by_ind
     """
     if subset_by_index is not None:
         raise NotImplementedError("svd: subset_by_index is not supported by xjit")
-    x, _, _ = _lapack_operand("svd", x)
-    out = _svd_fn(bool(full_matrices) and bool(compute_uv), bool(compute_uv))(x)
+    x, shape, _ = _lapack_operand("svd", x)
+    full = bool(full_matrices) and bool(compute_uv) and shape[-1] != shape[-2]
+    if full:
+        # No JVP rule for full non-square factors (as JAX): differentiating
+        # fails at the LAPACK custom_call, naming it.
+        out = _svd_impl(x, True, True)
+    else:  # a square full SVD is the reduced one
+        out = _svd_fn(False, bool(compute_uv))(x)
     if not compute_uv:
         return out[0]
     s, u, vt = out
