@@ -551,6 +551,70 @@ ALL += [avg_pool_2x2, max_pool_grad, gather_rows_1m, take_1m, scatter_add_1m, at
         conv3x3_bias_relu_nhwc]
 
 
+# ------------------------------------------------ linear algebra (issue 11, h-linalg)
+
+def _with_x64(fn):
+    """``fn`` run with jax_enable_x64 on in xjit and JAX (float64 inputs)."""
+    def call():
+        old_x = xjit.config.jax_enable_x64
+        old_j = jax.config.jax_enable_x64 if jax is not None else None
+        xjit.config.update("jax_enable_x64", True)
+        if jax is not None:
+            jax.config.update("jax_enable_x64", True)
+        try:
+            return fn()
+        finally:
+            xjit.config.update("jax_enable_x64", old_x)
+            if jax is not None:
+                jax.config.update("jax_enable_x64", old_j)
+    return call
+
+
+def _linalg(np_fn, make, args, x64):
+    if not x64:
+        return _frameworks(np_fn, make, args)
+    fns = _with_x64(lambda: _frameworks(np_fn, make, args))()
+    return {k: (v if k == "numpy" else _with_x64(v)) for k, v in fns.items()}
+
+
+def _spd(n, dtype):
+    m = np.random.default_rng(0).standard_normal((n, n))
+    return (m @ m.T + n * np.eye(n)).astype(dtype)
+
+
+def cholesky_1024_f32():
+    """Cholesky of a 1024x1024 float32 SPD matrix (LAPACK potrf)."""
+    return _linalg(np.linalg.cholesky, lambda xp: xp.linalg.cholesky,
+                   [_spd(1024, np.float32)], False)
+
+
+def cholesky_1024_f64():
+    return _linalg(np.linalg.cholesky, lambda xp: xp.linalg.cholesky,
+                   [_spd(1024, np.float64)], True)
+
+
+def _solve_args(dtype):
+    rng = np.random.default_rng(1)
+    a = (rng.standard_normal((1024, 1024)) + 32 * np.eye(1024)).astype(dtype)
+    return [a, rng.standard_normal(1024).astype(dtype)]
+
+
+def solve_1024_f32():
+    """jnp.linalg.solve of a 1024x1024 float32 system, one right-hand side (LU)."""
+    return _linalg(np.linalg.solve, lambda xp: xp.linalg.solve, _solve_args(np.float32), False)
+
+
+def solve_1024_f64():
+    return _linalg(np.linalg.solve, lambda xp: xp.linalg.solve, _solve_args(np.float64), True)
+
+
+def svd_512_f32():
+    """Full SVD (u, s, vh) of a 512x512 float32 matrix (LAPACK gesdd)."""
+    a = np.random.default_rng(2).standard_normal((512, 512)).astype(np.float32)
+    return _linalg(np.linalg.svd, lambda xp: xp.linalg.svd, [a], False)
+
+
+ALL += [cholesky_1024_f32, cholesky_1024_f64, solve_1024_f32, solve_1024_f64, svd_512_f32]
 # ------------------------------------------------ compile time (issue 12)
 
 def _n_op_function(xp, num_ops):

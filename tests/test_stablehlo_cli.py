@@ -210,6 +210,7 @@ SPEC_KNOWN_FAILURES = {
     "divide_0", "tan_0", "negate_1", "is_finite_0", "get_tuple_element_0", "power_0",
     "while_0",  # the loop gives 9, not the 10 the example states
     "log_plus_one_0", "scatter_0",
+    "cholesky_0",  # typed f32 -> f64: its inputs cannot be typed (h-linalg)
     # xjit limitation: tuple-typed values as inputs (and a tuple literal).
     "tuple_0",
     # Spec defect: uses %input0 and calls @foo, neither defined, and checks nothing.
@@ -241,7 +242,7 @@ def test_spec_examples_through_the_test_command(platform, tmp_path):
                   and "not supported by xjit" not in l
                   and l.split(":")[0].split()[1] not in SPEC_KNOWN_FAILURES]
     assert not unexpected, "\n".join(unexpected)
-    assert passed >= 83, out  # docs/stablehlo.md lists the rest
+    assert passed >= 85, out  # docs/stablehlo.md lists the rest
     assert code == 1  # ops xjit lacks fail, naming the op
 
 

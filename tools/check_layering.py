@@ -29,9 +29,11 @@ LAYERS: dict[str, tuple[str, tuple[str, ...]]] = {
     "backends_common": ("backends/common", ("ir",)),
     "backends_reference": ("backends/reference", ("ir", "runtime", "passes", "backends_common")),
     "backends_cpu": ("backends/cpu", ("ir", "runtime", "passes", "backends_common")),
+    # LAPACK custom_call targets (issue 11): registered with the runtime.
+    "backends_lapack": ("backends/lapack", ("ir", "runtime")),
     "python": ("python", ("ir", "builder", "text", "passes", "transforms", "runtime",
                           "backends_common",
-                          "backends_reference", "backends_cpu")),
+                          "backends_reference", "backends_cpu", "backends_lapack")),
 }
 
 _INCLUDE = re.compile(r'^\s*#\s*include\s+"xjit/([^"]+)"')

@@ -4,6 +4,8 @@
 set -euo pipefail
 
 SYSTEM_PACKAGES="g++ cmake ninja-build ccache libabsl-dev libgtest-dev"
+# Linear algebra: OpenBLAS (OpenMP build) with LAPACK, and lapack.h (docs/dependencies.md).
+SYSTEM_PACKAGES="$SYSTEM_PACKAGES libopenblas-openmp-dev liblapacke-dev"
 missing=""
 for p in $SYSTEM_PACKAGES; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

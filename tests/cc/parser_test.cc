@@ -296,6 +296,23 @@ std::string BatchNormModule() {
   return BuildAndPrint(mb, cb, {parts[0], gx});
 }
 
+// cholesky and triangular_solve (h-linalg).
+std::string LinalgModule() {
+  ModuleBuilder mb("linalg");
+  ComputationBuilder* cb = mb.NewComputation("main");
+  Instruction* a = cb->Parameter(T(DType::kF32, {2, 3, 3}));
+  Instruction* b = cb->Parameter(T(DType::kF32, {2, 3, 4}));
+  CholeskyAttrs chol;
+  chol.lower = true;
+  Instruction* l = Must(cb->Add(Opcode::kCholesky, {a}, chol));
+  TriangularSolveAttrs ts;
+  ts.left_side = true;
+  ts.lower = true;
+  ts.transpose_a = TransposeKind::kAdjoint;
+  Instruction* x = Must(cb->Add(Opcode::kTriangularSolve, {l, b}, ts));
+  return BuildAndPrint(mb, cb, {x});
+}
+
 // custom_call with a dictionary config, layouts and two results.
 std::string CustomCallModule() {
   ModuleBuilder mb("custom_call");
@@ -464,6 +481,7 @@ TEST(ParserRoundTrip, BatchNorm) { ExpectRoundTrip(BatchNormModule()); }
 TEST(ParserRoundTrip, CustomCall) { ExpectRoundTrip(CustomCallModule()); }
 TEST(ParserRoundTrip, Issue11Ops) { ExpectRoundTrip(Issue11Module()); }
 TEST(ParserRoundTrip, HostIo) { ExpectRoundTrip(HostIoModule()); }
+TEST(ParserRoundTrip, Linalg) { ExpectRoundTrip(LinalgModule()); }
 
 TEST(ParserRoundTrip, TheModulesTogetherUseEveryOp) {
   std::vector<Opcode> covered;
@@ -471,7 +489,8 @@ TEST(ParserRoundTrip, TheModulesTogetherUseEveryOp) {
                                  ReduceDotCallModule(), ConstantsModule(), FusionModule(),
                                  RngModule(), SortMapBitcastModule(), IndexingModule(),
                                  ControlFlowModule(), WindowModule(), BatchNormModule(),
-                                 CustomCallModule(), Issue11Module(), HostIoModule());
+                                 CustomCallModule(), Issue11Module(), HostIoModule(),
+                                 LinalgModule());
   for (int i = 0; i < kNumOpcodes; ++i) {
     Opcode op = static_cast<Opcode>(i);
     if (op == Opcode::kParameter) continue;  // printed as function arguments

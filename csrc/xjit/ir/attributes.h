@@ -433,6 +433,39 @@ struct SendRecvAttrs {
   }
 };
 
+// triangular_solve's op(a): a, its transpose, or its conjugate transpose.
+enum class TransposeKind : uint8_t { kTransposeInvalid, kNoTranspose, kTranspose, kAdjoint };
+template <>
+struct EnumTraits<TransposeKind> {
+  static constexpr const char* kTypeName = "Transpose";
+  static constexpr const char* kTextKind = "transpose";  // #stablehlo<transpose NO_TRANSPOSE>
+  static constexpr const char* kDescription = "transpose";
+  static constexpr const char* kNames[] = {"TRANSPOSE_INVALID", "NO_TRANSPOSE", "TRANSPOSE",
+                                           "ADJOINT"};
+};
+
+// cholesky: `lower` picks the triangle of the factor (and of `a` that is read).
+struct CholeskyAttrs {
+  bool lower = false;
+  static constexpr auto Fields() {
+    return std::make_tuple(MakeField("lower", &CholeskyAttrs::lower, FieldUse::kDefaulted));
+  }
+};
+
+struct TriangularSolveAttrs {
+  bool left_side = false;
+  bool lower = false;
+  bool unit_diagonal = false;
+  TransposeKind transpose_a = TransposeKind::kNoTranspose;
+  static constexpr auto Fields() {
+    using A = TriangularSolveAttrs;
+    return std::make_tuple(MakeField("left_side", &A::left_side),
+                           MakeField("lower", &A::lower),
+                           MakeField("unit_diagonal", &A::unit_diagonal),
+                           MakeField("transpose_a", &A::transpose_a));
+  }
+};
+
 // custom_call: the host function `call_target_name` runs on the operands.
 // backend_config (a string or, for typed FFI calls, a dictionary) and the
 // layouts are kept as written; ir/custom_call_config.h reads them.

@@ -62,6 +62,7 @@ absl::string_view OpFamilyName(OpFamily family) {
     case OpFamily::kWindow: return "window";
     case OpFamily::kNormalization: return "normalization";
     case OpFamily::kHostIo: return "host_io";
+    case OpFamily::kLinearAlgebra: return "linear_algebra";
     case OpFamily::kCustomCall: return "custom_call";
     case OpFamily::kSpectral: return "spectral";
     case OpFamily::kDynamicShape: return "dynamic_shape";

@@ -35,6 +35,7 @@ enum class OpFamily : uint8_t {
   kWindow,              // convolution, reduce_window, select_and_scatter: sliding windows
   kNormalization,       // batch_norm_inference, batch_norm_training, batch_norm_grad
   kHostIo,              // tokens and host transfers: after_all, infeed, outfeed, send, recv
+  kLinearAlgebra,       // cholesky, triangular_solve: batched over leading dimensions
   kCustomCall,          // custom_call: a registered host function (runtime/custom_call_registry.h)
   // issue 11 (h-fft):
   kSpectral,            // fft
@@ -71,6 +72,8 @@ enum class OpFamily : uint8_t {
   V(SelectAndScatterAttrs)    \
   V(BatchNormAttrs)           \
   V(SendRecvAttrs)            \
+  V(CholeskyAttrs)            \
+  V(TriangularSolveAttrs)     \
   V(CustomCallAttrs)          \
   V(FftAttrs)                 \
   V(RngAttrs)                 \
@@ -256,6 +259,13 @@ enum OpFlag : uint32_t {
   V(Recv, "recv", kHostIo, kUnary, SendRecvAttrs, 0,                                               \
     kMultipleResults | kSideEffects | kDeclaresResultType)
 
+// Linear algebra on the two innermost dimensions, batched over the others
+// (ir/shape_inference_linalg.cc). cholesky: a -> factor; triangular_solve:
+// (a, b) -> x with op(a) x = b (left_side) or x op(a) = b.
+#define XJIT_LINEAR_ALGEBRA_OPS(V)                                                                 \
+  V(Cholesky, "cholesky", kLinearAlgebra, kUnary, CholeskyAttrs, 0, kNoFlags)                      \
+  V(TriangularSolve, "triangular_solve", kLinearAlgebra, kBinary, TriangularSolveAttrs, 0, kNoFlags)
+
 // custom_call: operands and results of declared types, computed by the host
 // function the target names. Side effects are per instruction
 // (has_side_effect; Instruction::has_side_effects()).
@@ -305,16 +315,16 @@ enum OpFlag : uint32_t {
   XJIT_CONTRACTION_OPS(V) XJIT_REDUCTION_OPS(V) XJIT_TUPLE_OPS(V) XJIT_CALL_OPS(V)     \
   XJIT_FUSION_OPS(V) XJIT_RANDOM_OPS(V) XJIT_SORT_OPS(V) XJIT_MAP_OPS(V)             \
   XJIT_INDEXING_OPS(V) XJIT_CONTROL_FLOW_OPS(V) XJIT_WINDOW_OPS(V) XJIT_NORMALIZATION_OPS(V) \
-  XJIT_HOST_IO_OPS(V) XJIT_CUSTOM_CALL_OPS(V) XJIT_SPECTRAL_OPS(V) XJIT_DYNAMIC_SHAPE_OPS(V)   \
-  XJIT_SPECIAL_OPS(V)
+  XJIT_HOST_IO_OPS(V) XJIT_LINEAR_ALGEBRA_OPS(V) XJIT_CUSTOM_CALL_OPS(V) XJIT_SPECTRAL_OPS(V)  \
+  XJIT_DYNAMIC_SHAPE_OPS(V) XJIT_SPECIAL_OPS(V)
 #define XJIT_ELEMENTWISE_OPS(V) \
   XJIT_ELEMENTWISE_UNARY_OPS(V) XJIT_ELEMENTWISE_BINARY_OPS(V) XJIT_ELEMENTWISE_TERNARY_OPS(V)
 #define XJIT_NON_ELEMENTWISE_OPS(V)                                                  \
   XJIT_STRUCTURAL_OPS(V) XJIT_DATA_MOVEMENT_OPS(V) XJIT_CONTRACTION_OPS(V)            \
   XJIT_REDUCTION_OPS(V) XJIT_TUPLE_OPS(V) XJIT_CALL_OPS(V) XJIT_FUSION_OPS(V)        \
   XJIT_RANDOM_OPS(V) XJIT_SORT_OPS(V) XJIT_MAP_OPS(V) XJIT_INDEXING_OPS(V) XJIT_CONTROL_FLOW_OPS(V) \
-  XJIT_WINDOW_OPS(V) XJIT_NORMALIZATION_OPS(V) XJIT_HOST_IO_OPS(V) XJIT_CUSTOM_CALL_OPS(V)  \
-  XJIT_SPECTRAL_OPS(V) XJIT_DYNAMIC_SHAPE_OPS(V) XJIT_SPECIAL_OPS(V)
+  XJIT_WINDOW_OPS(V) XJIT_NORMALIZATION_OPS(V) XJIT_HOST_IO_OPS(V) XJIT_LINEAR_ALGEBRA_OPS(V) \
+  XJIT_CUSTOM_CALL_OPS(V) XJIT_SPECTRAL_OPS(V) XJIT_DYNAMIC_SHAPE_OPS(V) XJIT_SPECIAL_OPS(V)
 
 // `case Opcode::kX:` for each row it is applied to.
 #define XJIT_OPCODE_CASE(e, name, family, arity, attrs, regions, flags) case Opcode::k##e:

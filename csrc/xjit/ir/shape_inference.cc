@@ -257,6 +257,11 @@ absl::StatusOr<Shape> InferUncheckedSize(Opcode op, absl::Span<const Shape* cons
       return si::InferBatchNorm(op, operands, attrs.get<BatchNormAttrs>());
     XJIT_HOST_IO_OPS(XJIT_OPCODE_CASE)
       return si::InferHostIo(op, operands, declared_result);
+    case Opcode::kCholesky:
+      return si::InferCholesky(*operands[0], attrs.get<CholeskyAttrs>());
+    case Opcode::kTriangularSolve:
+      return si::InferTriangularSolve(*operands[0], *operands[1],
+                                      attrs.get<TriangularSolveAttrs>());
     case Opcode::kCustomCall:
       return si::InferCustomCall(operands, attrs.get<CustomCallAttrs>(), declared_result);
     // issue 11 (h-fft)

@@ -81,6 +81,10 @@ absl::StatusOr<Shape> InferBatchNorm(Opcode op, Operands operands, const BatchNo
 absl::StatusOr<Shape> InferFft(const Shape& x, const FftAttrs& attrs);
 absl::StatusOr<Shape> InferDynamicShapeOp(Opcode op, Operands operands, const Attributes& attrs,
                                           const Shape* declared);
+// cholesky, triangular_solve (shape_inference_linalg.cc).
+absl::StatusOr<Shape> InferCholesky(const Shape& a, const CholeskyAttrs& attrs);
+absl::StatusOr<Shape> InferTriangularSolve(const Shape& a, const Shape& b,
+                                           const TriangularSolveAttrs& attrs);
 
 absl::StatusOr<Shape> InferTuple(Operands operands);
 absl::StatusOr<Shape> InferGetTupleElement(const Shape& tuple, const GetTupleElementAttrs& attrs);

@@ -162,6 +162,7 @@ enum class ValueKind {
   kPrecisions,  // precision = [DEFAULT, HIGH]
   kAlgorithm,   // algorithm = <lhs_precision_type = tf32, ...>
   kFormat,      // format = e5m10 -> exponent_bits, mantissa_bits
+  kBool,        // lower = true
 };
 
 struct Keyword {
@@ -246,6 +247,20 @@ absl::Status ParseKeywordValue(Lexer& lex, OpText& op, const Keyword& k, size_t 
       v.kind = AttrValue::Kind::kStruct;
       v.text = "stablehlo.dot_algorithm";
       v.offset = offset;
+      op.attrs.push_back(Named(k.attr, std::move(v)));
+      return absl::OkStatus();
+    }
+    case ValueKind::kBool: {
+      absl::StatusOr<Token> t = ExpectIdent(lex, absl::StrCat("true or false after ", k.pretty));
+      if (!t.ok()) return t.status();
+      if (t->text != "true" && t->text != "false") {
+        return lex.Error(t->offset, absl::StrCat("expected true or false after ", k.pretty,
+                                                 ", got '", t->text, "'"));
+      }
+      AttrValue v;
+      v.kind = AttrValue::Kind::kBool;
+      v.text = t->text;
+      v.offset = t->offset;
       op.attrs.push_back(Named(k.attr, std::move(v)));
       return absl::OkStatus();
     }
@@ -557,6 +572,74 @@ absl::Status ParseReduce(Lexer& lex, OpText& op, RegionParser& regions, const Fo
   return absl::OkStatus();
 }
 
+// JAX's while: (%iterArg = %x, ...) : t, ... cond { ... } do { ... }. The
+// iteration arguments name both regions' block arguments; the types are the
+// operands' and the results'.
+absl::Status ParseWhile(Lexer& lex, OpText& op, RegionParser& regions, const Form&) {
+  if (absl::Status s = lex.Expect(TokenKind::kLParen, "'(' opening the while's iteration "
+                                                      "arguments (%iterArg = %x, ...)");
+      !s.ok()) {
+    return s;
+  }
+  std::vector<Token> names;
+  if (!lex.Accept(TokenKind::kRParen)) {
+    while (true) {
+      Token name = lex.Next();
+      if (name.kind != TokenKind::kValueId) {
+        return lex.Error(name.offset, absl::StrCat("expected an iteration argument %name, got ",
+                                                   Describe(name)));
+      }
+      if (absl::Status s = lex.Expect(TokenKind::kEqual, "'=' and the argument's initial value");
+          !s.ok()) {
+        return s;
+      }
+      absl::StatusOr<OperandRef> init = ParseOperand(lex);
+      if (!init.ok()) return init.status();
+      names.push_back(name);
+      op.operands.push_back(*std::move(init));
+      if (lex.Accept(TokenKind::kRParen)) break;
+      if (absl::Status s = lex.Expect(TokenKind::kComma, "',' or ')' in the iteration arguments");
+          !s.ok()) {
+        return s;
+      }
+    }
+  }
+  std::vector<Shape> types;
+  if (!names.empty()) {
+    if (absl::Status s = lex.Expect(TokenKind::kColon, "':' and the iteration arguments' types");
+        !s.ok()) {
+      return s;
+    }
+    absl::StatusOr<std::vector<Shape>> parsed = ParseTypeList(lex, TokenKind::kEof);
+    if (!parsed.ok()) return parsed.status();
+    types = *std::move(parsed);
+  }
+  if (types.size() != names.size()) {
+    return lex.Error(op.offset, absl::StrCat("stablehlo.while has ", names.size(),
+                                             " iteration arguments but ", types.size(),
+                                             " types"));
+  }
+  std::vector<BlockArgument> args;
+  for (size_t i = 0; i < names.size(); ++i) {
+    args.push_back({names[i].text, types[i], names[i].offset});
+  }
+  for (const char* keyword : {"cond", "do"}) {
+    absl::StatusOr<Token> k = ExpectIdent(lex, absl::StrCat("'", keyword, "' and its region"));
+    if (!k.ok()) return k.status();
+    if (k->text != keyword) {
+      return lex.Error(k->offset, absl::StrCat("expected '", keyword, "' and its region, got '",
+                                               k->text, "'"));
+    }
+    absl::StatusOr<Computation*> region = regions.ParseWithArguments(args);
+    if (!region.ok()) return region.status();
+    op.regions.push_back(*region);
+  }
+  op.has_signature = true;
+  op.operand_types = types;
+  op.result_types = std::move(types);
+  return absl::OkStatus();
+}
+
 // The check dialect of StableHLO's interpreter tests:
 //   check.expect_eq %a, %b : t            check.expect_eq_const %a, dense<...> : t
 //   check.expect_close %a, %b, max_ulp_difference = 3 : t, t
@@ -678,6 +761,7 @@ const absl::flat_hash_map<std::string, Form>& PrettyForms() {
       {"stablehlo.get_tuple_element", {{}, ParseGetTupleElement}},
       {"stablehlo.tuple", {{}, ParseTuple}},
       {"stablehlo.reduce", {{}, ParseReduce}},
+      {"stablehlo.while", {{}, ParseWhile}},
       {"stablehlo.broadcast_in_dim", {{{"dims", "broadcast_dimensions", VK::kInts}}}},
       {"stablehlo.transpose", {{{"dims", "permutation", VK::kInts}}}},
       {"stablehlo.reverse", {{{"dims", "dimensions", VK::kInts}}}},
@@ -702,6 +786,8 @@ const absl::flat_hash_map<std::string, Form>& PrettyForms() {
       {"stablehlo.rng", {{{"distribution", "rng_distribution", VK::kEnum, "rng_distribution"}}}},
       {"stablehlo.get_dimension_size", {{{"dim", "dimension", VK::kInt}}}},
       {"stablehlo.dynamic_iota", {{{"dim", "iota_dimension", VK::kInt}}}},
+      // h-linalg: stablehlo.cholesky %a, lower = true : tensor<3x3xf32>
+      {"stablehlo.cholesky", {{{"lower", "lower", VK::kBool}}}},
   };
   return *forms;
 }

@@ -177,6 +177,10 @@ std::optional<std::string> PrettyOpText(const Instruction& instr,
   }
   if (op == Opcode::kReduce)
     return PrettyReduce(instr, operands);
+  if (op == Opcode::kCholesky)  // StableHLO prints `lower = true` only when set
+    return absl::StrCat(
+        Head(instr, operands, instr.attrs<CholeskyAttrs>().lower ? "lower = true" : ""), " : ",
+        SameOrFunctionType(instr));
   if (op == Opcode::kGetTupleElement)
     return absl::StrCat("stablehlo.get_tuple_element ", operands[0], "[",
                         instr.attrs<GetTupleElementAttrs>().index, "] : ", FunctionType(instr));

@@ -15,6 +15,7 @@
 #include "xjit/ir/dtype_dispatch.h"
 #include "xjit/ir/literal.h"
 #include "xjit/transforms/batch_norm_rules.h"
+#include "xjit/transforms/linalg_rules.h"
 #include "xjit/transforms/custom_rules.h"
 #include "xjit/transforms/indexing_rules.h"
 #include "xjit/transforms/collectives.h"
@@ -415,6 +416,8 @@ BatchRule BatchRuleFor(Opcode op) {
     case Opcode::kSelectAndScatter: return SelectAndScatterBatch;
     XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)
       return BatchNormBatch;
+    XJIT_LINEAR_ALGEBRA_OPS(XJIT_OPCODE_CASE)
+      return LinalgBatch;
     // issue 11 (h-fft)
     case Opcode::kFft: return FftBatch;
     case Opcode::kOptimizationBarrier: return OptimizationBarrierBatch;

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "xjit/ir/custom_call_config.h"
+#include "xjit/transforms/linalg_rules.h"
 #include "xjit/transforms/status_macros.h"
 
 namespace xjit::transforms {
@@ -57,6 +58,8 @@ absl::StatusOr<JvpOut> CustomCallJvp(JvpContext& ctx) {
 // mask saying which operands got the level's leading axis.
 absl::StatusOr<BatchOut> CustomCallBatch(BatchContext& ctx) {
   CustomCallAttrs attrs = ctx.old.attrs<CustomCallAttrs>();
+  // The LAPACK factorizations batch over their leading dimensions.
+  if (IsLapackTarget(attrs.call_target_name)) return LapackCustomCallBatch(ctx);
   if (attrs.call_target_name != kPythonCallback) {
     return absl::UnimplementedError(absl::StrCat(
         "vmap: custom_call @", attrs.call_target_name,

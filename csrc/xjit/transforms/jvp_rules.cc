@@ -15,6 +15,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "xjit/transforms/batch_norm_rules.h"
+#include "xjit/transforms/linalg_rules.h"
 #include "xjit/transforms/custom_rules.h"
 #include "xjit/transforms/indexing_rules.h"
 #include "xjit/transforms/collectives.h"
@@ -670,6 +671,8 @@ JvpRule JvpRuleFor(Opcode op) {
     case Opcode::kBatchNormInference: return BatchNormInferenceJvp;
     case Opcode::kBatchNormTraining: return BatchNormTrainingJvp;
     case Opcode::kBatchNormGrad: return BatchNormGradJvp;
+    case Opcode::kCholesky: return CholeskyJvp;
+    case Opcode::kTriangularSolve: return TriangularSolveJvp;
     // issue 11 (h-fft)
     case Opcode::kFft: return FftJvp;
     case Opcode::kOptimizationBarrier: return OptimizationBarrierJvp;

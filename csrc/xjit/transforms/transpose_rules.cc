@@ -14,6 +14,7 @@
 #include "xjit/transforms/collectives.h"
 #include "xjit/transforms/status_macros.h"
 #include "xjit/transforms/window_rules.h"
+#include "xjit/transforms/linalg_rules.h"
 
 namespace xjit::transforms {
 namespace {
@@ -439,6 +440,8 @@ TransposeRule TransposeRuleFor(Opcode op) {
     case Opcode::kConvolution: return ConvolutionTranspose;
     case Opcode::kReduceWindow: return ReduceWindowTranspose;
     case Opcode::kSelectAndScatter: return SelectAndScatterTranspose;
+    case Opcode::kCholesky: return nullptr;  // not linear
+    case Opcode::kTriangularSolve: return TriangularSolveTranspose;
     // issue 11 (h-fft)
     case Opcode::kFft: return FftTranspose;
     // Tangents pass around the barrier (fft_rules.h); a composite's JVP

@@ -53,3 +53,6 @@ from xjit._src.lax.shapes import (
 from xjit._src.lax.windowed import (
     reduce_window, reduce_window_max, reduce_window_min, reduce_window_sum,
     select_and_scatter_add)
+
+# h-linalg: lax.linalg
+from xjit.lax import linalg  # noqa: E402,F401

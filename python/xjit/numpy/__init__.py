@@ -116,3 +116,5 @@ def isdtype(dtype, kind):
 
 # issue 11 (h-fft): jnp.fft
 from xjit.numpy import fft  # noqa: E402,F401
+# h-linalg: jnp.linalg
+from xjit.numpy import linalg  # noqa: E402,F401

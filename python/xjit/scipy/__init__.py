@@ -1,4 +1,4 @@
-"""``xjit.scipy``: SciPy's API on xjit arrays (JAX's ``jax.scipy``); so far ``special``.
+"""``xjit.scipy``: SciPy's API on xjit arrays (JAX's ``jax.scipy``): ``special`` and ``linalg``.
 
 Example:
     >>> from xjit.scipy import special
@@ -8,3 +8,4 @@ Example:
 from xjit.scipy import special  # noqa: F401
 # issue 11 (h-fft)
 from xjit.scipy import stats  # noqa: F401,E402
+from xjit.scipy import linalg  # noqa: F401  (h-linalg)

@@ -24,6 +24,7 @@
 #include "xjit/backends/cpu/fusion.h"
 #include "xjit/backends/cpu/gather.h"
 #include "xjit/backends/cpu/index_wrap.h"
+#include "xjit/backends/cpu/linalg.h"
 #include "xjit/backends/cpu/map.h"
 #include "xjit/backends/cpu/matmul.h"
 #include "xjit/backends/cpu/program.h"
@@ -244,6 +245,10 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
       break;
     XJIT_HOST_IO_OPS(XJIT_OPCODE_CASE)
       thunk = MakeHostIoThunk(instr, in, out);
+      break;
+    XJIT_LINEAR_ALGEBRA_OPS(XJIT_OPCODE_CASE)
+      if (absl::Status s = array_operands(); !s.ok()) return s;
+      thunk = MakeLinalgThunk(instr, in, out[0]);
       break;
     case Opcode::kCustomCall:
       if (absl::Status s = array_operands(); !s.ok()) return s;

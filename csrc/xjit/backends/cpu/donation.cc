@@ -110,6 +110,7 @@ bool ResultMayReuseParameter(const BufferAssignment& assignment, int64_t result,
     XJIT_SORT_OPS(XJIT_OPCODE_CASE)
     XJIT_MAP_OPS(XJIT_OPCODE_CASE)
     XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)
+    XJIT_LINEAR_ALGEBRA_OPS(XJIT_OPCODE_CASE)
     case Opcode::kGather:
     case Opcode::kScatter:
     case Opcode::kDynamicSlice:

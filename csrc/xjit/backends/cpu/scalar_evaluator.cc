@@ -79,6 +79,7 @@ absl::StatusOr<ScalarEvaluator> ScalarEvaluator::Compile(const Computation& regi
       case Opcode::kConvolution: case Opcode::kReduceWindow: case Opcode::kSelectAndScatter:
       XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)
       XJIT_HOST_IO_OPS(XJIT_OPCODE_CASE)
+      XJIT_LINEAR_ALGEBRA_OPS(XJIT_OPCODE_CASE)
       case Opcode::kCustomCall:
       XJIT_SPECTRAL_OPS(XJIT_OPCODE_CASE)
       XJIT_DYNAMIC_SHAPE_OPS(XJIT_OPCODE_CASE)

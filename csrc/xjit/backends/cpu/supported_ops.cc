@@ -31,6 +31,7 @@ bool SupportsOp(Opcode op) {
     case Opcode::kConvolution: case Opcode::kReduceWindow: case Opcode::kSelectAndScatter:
     XJIT_NORMALIZATION_OPS(XJIT_OPCODE_CASE)
     XJIT_HOST_IO_OPS(XJIT_OPCODE_CASE)
+    XJIT_LINEAR_ALGEBRA_OPS(XJIT_OPCODE_CASE)
     case Opcode::kCustomCall:
     // issue 11 (h-fft); the dynamic-shape ops and rng by lowering (passes/dynamic_shape_lowering.h)
     XJIT_SPECTRAL_OPS(XJIT_OPCODE_CASE)

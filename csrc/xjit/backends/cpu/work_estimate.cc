@@ -59,6 +59,10 @@ int64_t EstimateInstructionWork(const Instruction& instr) {
     while ((int64_t{1} << log_n) < n) ++log_n;
     return x.num_elements() * log_n * static_cast<int64_t>(instr.operands().size());
   }
+  if (OpcodeFamily(op) == OpFamily::kLinearAlgebra) {  // ~ k^2 flops per result column
+    const Shape& a = instr.operand(0)->shape();
+    return std::max<int64_t>(instr.shape().num_elements() * a.dims[a.rank() - 1], 1);
+  }
   if (OpcodeFamily(op) == OpFamily::kNormalization) {  // a few passes over the operand
     return 4 * instr.operand(0)->shape().num_elements();
   }

@@ -387,6 +387,15 @@ absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
       return EvalBatchNormInstr(instr, operands);
     XJIT_HOST_IO_OPS(XJIT_OPCODE_CASE)
       return EvalHostIoInstr(instr, operands);
+    case Opcode::kCholesky: {
+      XJIT_ARRAY(a, 0);
+      return Wrap(EvalCholesky(a, instr.attrs<CholeskyAttrs>()));
+    }
+    case Opcode::kTriangularSolve: {
+      XJIT_ARRAY(a, 0);
+      XJIT_ARRAY(b, 1);
+      return Wrap(EvalTriangularSolve(a, b, instr.attrs<TriangularSolveAttrs>()));
+    }
     case Opcode::kBitcastConvert: {
       XJIT_ARRAY(x, 0);
       return Wrap(EvalBitcastConvert(x, instr.shape()));

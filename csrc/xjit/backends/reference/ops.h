@@ -115,4 +115,9 @@ absl::StatusOr<Literal> EvalReducePrecision(const Literal& x, int64_t exponent_b
                                             int64_t mantissa_bits);
 absl::StatusOr<Literal> EvalBitcastConvert(const Literal& x, const Shape& result_shape);
 
+// cholesky and triangular_solve (linalg.cc), batched over leading dimensions.
+absl::StatusOr<Literal> EvalCholesky(const Literal& a, const CholeskyAttrs& attrs);
+absl::StatusOr<Literal> EvalTriangularSolve(const Literal& a, const Literal& b,
+                                            const TriangularSolveAttrs& attrs);
+
 }  // namespace xjit::reference

@@ -1,0 +1,161 @@
+"""Calls of the LAPACK custom_call targets, under the names and conventions of
+JAX's CPU lowering (``lapack_sgetrf_ffi`` ...; csrc/xjit/backends/lapack/).
+
+Each function takes a batch of matrices (leading dimensions batch) of
+float32, float64, complex64 or complex128 and returns the target's results as
+a list. Character options travel as JAX writes them in ``mhlo.backend_config``:
+``{uplo = 76 : ui8}`` is ``'L'``. As in JAX's lowering, every matrix operand
+and result is declared column-major (the targets work on LAPACK's layout; the
+custom_call runner converts), vectors and scalars row-major.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from xjit._src.core import ShapeDtypeStruct
+from xjit._src.lax import operands as ops
+
+_LETTER = {np.dtype(np.float32): "s", np.dtype(np.float64): "d",
+           np.dtype(np.complex64): "c", np.dtype(np.complex128): "z"}
+_REAL = {np.dtype(np.float32): np.dtype(np.float32), np.dtype(np.float64): np.dtype(np.float64),
+         np.dtype(np.complex64): np.dtype(np.float32),
+         np.dtype(np.complex128): np.dtype(np.float64)}
+_COMPLEX = {np.dtype(np.float32): np.dtype(np.complex64),
+            np.dtype(np.float64): np.dtype(np.complex128),
+            np.dtype(np.complex64): np.dtype(np.complex64),
+            np.dtype(np.complex128): np.dtype(np.complex128)}
+
+
+def _custom_call(*args, **kwargs):
+    from xjit._src.lax.custom_call import custom_call  # lands with the custom_call op
+    return custom_call(*args, **kwargs)
+
+
+def letter(name: str, dtype) -> str:
+    """The LAPACK type letter of ``dtype``; TypeError for other dtypes."""
+    dt = np.dtype(dtype)
+    if dt not in _LETTER:
+        raise TypeError(f"{name}: unsupported dtype {dt.name} (LAPACK has float32, float64, "
+                        f"complex64 and complex128)")
+    return _LETTER[dt]
+
+
+def real_dtype(dtype) -> np.dtype:
+    return _REAL[np.dtype(dtype)]
+
+
+def complex_dtype(dtype) -> np.dtype:
+    return _COMPLEX[np.dtype(dtype)]
+
+
+def _aval(shape, dtype):
+    return ShapeDtypeStruct(tuple(int(d) for d in shape), np.dtype(dtype))
+
+
+def _char(c: str) -> int:
+    return ord(c)
+
+
+def _layout(rank: int, matrix: bool) -> tuple:
+    """Minor-to-major: matrices column-major over batch-major, others row-major."""
+    if matrix and rank >= 2:
+        return (rank - 2, rank - 1) + tuple(range(rank - 3, -1, -1))
+    return tuple(range(rank - 1, -1, -1))
+
+
+def _call(target: str, operands, results, config: dict | None = None) -> list:
+    """Values of the first operand's batch rank + 2 are matrices (column-major)."""
+    operands = [ops.as_operand(x) for x in operands]
+    batch_rank = len(ops.shape_of(operands[0])) - 2
+    op_layouts = [_layout(len(ops.shape_of(x)), len(ops.shape_of(x)) == batch_rank + 2)
+                  for x in operands]
+    res_layouts = [_layout(len(s), len(s) == batch_rank + 2) for s, _ in results]
+    out = _custom_call(target, operands, [_aval(s, d) for s, d in results],
+                       backend_config={k: np.uint8(v) for k, v in (config or {}).items()},
+                       api_version=4, operand_layouts=op_layouts, result_layouts=res_layouts)
+    return list(out) if isinstance(out, (list, tuple)) else [out]
+
+
+def _geometry(x):
+    shape = ops.shape_of(x)
+    return shape[:-2], shape[-2], shape[-1], ops.dtype_of(x)
+
+
+def getrf(x) -> list:
+    """(lu, ipiv (1-based, int32), info (int32))."""
+    batch, m, n, dt = _geometry(x)
+    t = f"lapack_{letter('lu', dt)}getrf_ffi"
+    return _call(t, [x], [(batch + (m, n), dt), (batch + (min(m, n),), np.int32),
+                          (batch, np.int32)])
+
+
+def geqrf(x) -> list:
+    """(a with R above and reflectors below the diagonal, tau)."""
+    batch, m, n, dt = _geometry(x)
+    t = f"lapack_{letter('qr', dt)}geqrf_ffi"
+    return _call(t, [x], [(batch + (m, n), dt), (batch + (min(m, n),), dt)])
+
+
+def orgqr(a, tau):
+    """The first n columns of the product of the reflectors (m >= n >= k)."""
+    batch, m, n, dt = _geometry(a)
+    ch = letter("householder_product", dt)
+    name = "orgqr" if ch in "sd" else "ungqr"
+    return _call(f"lapack_{ch}{name}_ffi", [a, tau], [(batch + (m, n), dt)])[0]
+
+
+def heevd(x, *, lower: bool = True, vectors: bool = True) -> list:
+    """(v, w (real, ascending), info)."""
+    batch, n, _, dt = _geometry(x)
+    ch = letter("eigh", dt)
+    name = "syevd" if ch in "sd" else "heevd"
+    return _call(f"lapack_{ch}{name}_ffi", [x],
+                 [(batch + (n, n), dt), (batch + (n,), real_dtype(dt)), (batch, np.int32)],
+                 {"mode": _char("V" if vectors else "N"), "uplo": _char("L" if lower else "U")})
+
+
+def gesdd(x, *, full_matrices: bool, compute_uv: bool) -> list:
+    """(a_out, s, u, vt, info)."""
+    batch, m, n, dt = _geometry(x)
+    k = min(m, n)
+    mode = "N" if not compute_uv else ("A" if full_matrices else "S")
+    u_cols = m if mode == "A" else k
+    vt_rows = n if mode == "A" else k
+    if mode == "N":
+        u_cols, vt_rows = k, k
+    return _call(f"lapack_{letter('svd', dt)}gesdd_ffi", [x],
+                 [(batch + (m, n), dt), (batch + (k,), real_dtype(dt)),
+                  (batch + (m, u_cols), dt), (batch + (vt_rows, n), dt), (batch, np.int32)],
+                 {"mode": _char(mode)})
+
+
+def geev(x, *, left: bool, right: bool) -> list:
+    """(w (complex), vl, vr, info): real types' (wr, wi) are combined here."""
+    batch, n, _, dt = _geometry(x)
+    ch = letter("eig", dt)
+    cdt = complex_dtype(dt)
+    cfg = {"compute_left": _char("V" if left else "N"),
+           "compute_right": _char("V" if right else "N")}
+    vecs = [(batch + (n, n), cdt), (batch + (n, n), cdt), (batch, np.int32)]
+    if ch in "sd":
+        wr, wi, vl, vr, info = _call(f"lapack_{ch}geev_ffi", [x],
+                                     [(batch + (n,), dt), (batch + (n,), dt)] + vecs, cfg)
+        from xjit._src.lax import elementwise as lax_ew
+        w = lax_ew.complex(wr, wi)
+        return [w, vl, vr, info]
+    return _call(f"lapack_{ch}geev_ffi", [x], [(batch + (n,), dt)] + vecs, cfg)
+
+
+def gees(x, *, vectors: bool = True) -> list:
+    """(t, vs, w (complex: real types' wr + i wi), sdim, info)."""
+    batch, n, _, dt = _geometry(x)
+    ch = letter("schur", dt)
+    cfg = {"mode": _char("V" if vectors else "N"), "sort": _char("N")}
+    mats = [(batch + (n, n), dt), (batch + (n, n), dt)]
+    ints = [(batch, np.int32), (batch, np.int32)]
+    if ch in "sd":
+        t, vs, wr, wi, sdim, info = _call(f"lapack_{ch}gees_ffi", [x],
+                                          mats + [(batch + (n,), dt)] * 2 + ints, cfg)
+        from xjit._src.lax import elementwise as lax_ew
+        return [t, vs, lax_ew.complex(wr, wi), sdim, info]
+    return _call(f"lapack_{ch}gees_ffi", [x], mats + [(batch + (n,), dt)] + ints, cfg)
