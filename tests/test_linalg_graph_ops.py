@@ -14,19 +14,9 @@ from xjit.lax import linalg as xlinalg
 from xjit.scipy import linalg as xsl
 from xjit.test_util import check_grads
 from jax_checks import both_x64, jax, need_jax
+from linalg_checks import DTYPES, TOL, random_matrices
 
-RNG = np.random.default_rng(11)
-DTYPES = [np.float32, np.float64, np.complex64, np.complex128]
-# JAX's linalg tests: 1e-3 (single) / 1e-10 (double) relative.
-TOL = {np.dtype(np.float32): 1e-3, np.dtype(np.complex64): 1e-3,
-       np.dtype(np.float64): 1e-10, np.dtype(np.complex128): 1e-10}
-
-
-def rand(shape, dtype):
-    x = RNG.standard_normal(shape)
-    if np.issubdtype(dtype, np.complexfloating):
-        x = x + 1j * RNG.standard_normal(shape)
-    return x.astype(dtype)
+rand = random_matrices(11)
 
 
 def spd(shape, dtype):
@@ -75,7 +65,7 @@ def test_cholesky_failure_is_nan_as_jax(default_platform):
 
 def test_cholesky_reads_one_triangle_without_symmetrize(x64):
     a = spd((4, 4), np.float64)
-    junk = a + np.triu(RNG.standard_normal((4, 4)), 1)
+    junk = a + np.triu(rand((4, 4), np.float64), 1)
     got = xlinalg.cholesky(junk, symmetrize_input=False)
     np.testing.assert_allclose(np.asarray(got), np.linalg.cholesky(a), rtol=1e-12)
 
