@@ -263,3 +263,21 @@ def test_dynamic_conv_spec_example_with_its_dimension_numbers_fixed():
         np.testing.assert_array_equal(np.asarray(r).ravel(), [1, 5, 10, 14])
     with pytest.raises(Exception, match="raw form needs all nine fields"):
         stablehlo.parse(text.replace(", output_feature_dimension = 3", ""))
+
+
+def test_conv_numbers_the_compact_form_cannot_spell_print_raw():
+    # The spec's dynamic_conv example names input dimension 0 twice; its
+    # numbers print back in the raw form, which reads back (found by the
+    # parser fuzzer).
+    from xjit import stablehlo
+    text = """module @m {
+  func.func @main(%lhs: tensor<1x4x4x1xi64>, %rhs: tensor<3x3x1x1xi64>, %padding: tensor<2x2xi64>) -> (tensor<1x2x2x1xi64>) {
+    %0 = "stablehlo.dynamic_conv"(%lhs, %rhs, %padding) { window_strides = array<i64: 4, 4>, lhs_dilation = array<i64: 2, 2>, rhs_dilation = array<i64: 1, 1>, window_reversal = array<i1: false, false>, dimension_numbers = #stablehlo.conv<raw input_batch_dimension = 0, input_feature_dimension = 3, input_spatial_dimensions = [0, 1], kernel_input_feature_dimension = 2, kernel_output_feature_dimension = 3, kernel_spatial_dimensions = [0, 1], output_batch_dimension = 0, output_feature_dimension = 3, output_spatial_dimensions = [1, 2] >, feature_group_count = 1 : i64, batch_group_count = 1 : i64 } : (tensor<1x4x4x1xi64>, tensor<3x3x1x1xi64>, tensor<2x2xi64>) -> tensor<1x2x2x1xi64>
+    "func.return"(%0) : (tensor<1x2x2x1xi64>) -> ()
+  }
+}"""
+    m = stablehlo.parse(text)
+    for pretty in (True, False):
+        printed = m.as_text(pretty=pretty)
+        assert "#stablehlo.conv<raw input_batch_dimension = 0," in printed
+        assert stablehlo.parse(printed).as_text(pretty=pretty) == printed

@@ -82,7 +82,7 @@ std::string ConvDimensionNumbers::ToText() const {
   const int64_t n = static_cast<int64_t>(input_spatial_dimensions.size()) + 2;
   const int64_t k = static_cast<int64_t>(kernel_spatial_dimensions.size()) + 2;
   const int64_t o = static_cast<int64_t>(output_spatial_dimensions.size()) + 2;
-  return absl::StrCat(
+  std::string compact = absl::StrCat(
       LayoutText(n, 'b', input_batch_dimension, 'f', input_feature_dimension,
                  input_spatial_dimensions),
       "x",
@@ -91,6 +91,19 @@ std::string ConvDimensionNumbers::ToText() const {
       "->",
       LayoutText(o, 'b', output_batch_dimension, 'f', output_feature_dimension,
                  output_spatial_dimensions));
+  if (compact.find('?') == std::string::npos) return compact;
+  // Numbers the compact form cannot spell (a dimension named twice, as in the
+  // spec's dynamic_conv example): the raw form, which FromText reads back.
+  std::vector<std::string> fields;
+  ForEachField<ConvDimensionNumbers>([&](const auto& field) {
+    const auto& value = this->*field.member;
+    if constexpr (std::is_same_v<std::decay_t<decltype(value)>, int64_t>) {
+      fields.push_back(absl::StrCat(field.name, " = ", value));
+    } else {
+      fields.push_back(absl::StrCat(field.name, " = [", absl::StrJoin(value, ", "), "]"));
+    }
+  });
+  return absl::StrCat("raw ", absl::StrJoin(fields, ", "));
 }
 
 namespace {
