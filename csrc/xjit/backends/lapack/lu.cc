@@ -20,10 +20,8 @@ absl::Status Getrf(const CustomCallContext& ctx) {
   }
   if (absl::Status s = args.CheckResult(1, DType::kS32, args.BatchDimsOf(0, {k})); !s.ok()) return s;
   if (absl::Status s = args.CheckResult(2, DType::kS32, args.BatchDimsOf(0, {})); !s.ok()) return s;
-  absl::StatusOr<lapack_int> rows = ToLapackInt(args, m->rows);
-  absl::StatusOr<lapack_int> cols = ToLapackInt(args, m->cols);
-  if (!rows.ok()) return rows.status();
-  if (!cols.ok()) return cols.status();
+  absl::StatusOr<LapackDims> dims = ToLapackDims(args, *m);
+  if (!dims.ok()) return dims.status();
   const T* a = args.operand<T>(0);
   T* lu = args.result<T>(0);
   int32_t* ipiv = args.result<int32_t>(1);
@@ -38,7 +36,7 @@ absl::Status Getrf(const CustomCallContext& ctx) {
     std::copy_n(a + b * m->size(), m->size(), out);
     std::vector<lapack_int> piv(k);
     lapack_int i = 0;
-    lapack::Getrf(*rows, *cols, out, piv.data(), &i);
+    lapack::Getrf(dims->rows, dims->cols, out, piv.data(), &i);
     std::copy(piv.begin(), piv.end(), ipiv + b * k);
     info[b] = i;
   });

@@ -21,10 +21,8 @@ absl::Status GeqrfTarget(const CustomCallContext& ctx) {
   if (absl::Status s = args.CheckResult(1, DTypeOf<T>(), args.BatchDimsOf(0, {k})); !s.ok()) {
     return s;
   }
-  absl::StatusOr<lapack_int> rows = ToLapackInt(args, m->rows);
-  absl::StatusOr<lapack_int> cols = ToLapackInt(args, m->cols);
-  if (!rows.ok()) return rows.status();
-  if (!cols.ok()) return cols.status();
+  absl::StatusOr<LapackDims> dims = ToLapackDims(args, *m);
+  if (!dims.ok()) return dims.status();
   const T* a = args.operand<T>(0);
   T* out = args.result<T>(0);
   T* tau = args.result<T>(1);
@@ -34,14 +32,14 @@ absl::Status GeqrfTarget(const CustomCallContext& ctx) {
   }
   T query;
   lapack_int info = 0;
-  lapack::Geqrf(*rows, *cols, nullptr, nullptr, &query, -1, &info);
+  lapack::Geqrf(dims->rows, dims->cols, nullptr, nullptr, &query, -1, &info);
   const lapack_int lwork = std::max<lapack_int>(WorkSize(query), 1);
   ForEachMatrix(m->batch, m->size(), [&](int64_t b) {
     std::vector<T> work(lwork);
     T* col = out + b * m->size();
     std::copy_n(a + b * m->size(), m->size(), col);
     lapack_int i = 0;
-    lapack::Geqrf(*rows, *cols, col, tau + b * k, work.data(), lwork, &i);
+    lapack::Geqrf(dims->rows, dims->cols, col, tau + b * k, work.data(), lwork, &i);
   });
   return absl::OkStatus();
 }
@@ -64,10 +62,8 @@ absl::Status OrgqrTarget(const CustomCallContext& ctx) {
       !s.ok()) {
     return s;
   }
-  absl::StatusOr<lapack_int> rows = ToLapackInt(args, m->rows);
-  absl::StatusOr<lapack_int> cols = ToLapackInt(args, m->cols);
-  if (!rows.ok()) return rows.status();
-  if (!cols.ok()) return cols.status();
+  absl::StatusOr<LapackDims> dims = ToLapackDims(args, *m);
+  if (!dims.ok()) return dims.status();
   const T* a = args.operand<T>(0);
   const T* tau = args.operand<T>(1);
   T* q = args.result<T>(0);
@@ -75,14 +71,14 @@ absl::Status OrgqrTarget(const CustomCallContext& ctx) {
   const lapack_int kk = static_cast<lapack_int>(k);
   T query;
   lapack_int info = 0;
-  lapack::Orgqr(*rows, *cols, kk, nullptr, nullptr, &query, -1, &info);
+  lapack::Orgqr(dims->rows, dims->cols, kk, nullptr, nullptr, &query, -1, &info);
   const lapack_int lwork = std::max<lapack_int>(WorkSize(query), 1);
   ForEachMatrix(m->batch, m->size(), [&](int64_t b) {
     std::vector<T> work(lwork);
     T* col = q + b * m->size();
     std::copy_n(a + b * m->size(), m->size(), col);
     lapack_int i = 0;
-    lapack::Orgqr(*rows, *cols, kk, col, tau + b * k, work.data(), lwork, &i);
+    lapack::Orgqr(dims->rows, dims->cols, kk, col, tau + b * k, work.data(), lwork, &i);
   });
   return absl::OkStatus();
 }

@@ -43,10 +43,8 @@ absl::Status GesddTarget(const CustomCallContext& ctx) {
     return args.Error("u and vt must be [..., m, m] and [..., n, n] (mode 'A') or [..., m, k] "
                       "and [..., k, n] (mode 'S')");
   }
-  absl::StatusOr<lapack_int> lr = ToLapackInt(args, rows);
-  absl::StatusOr<lapack_int> lc = ToLapackInt(args, cols);
-  if (!lr.ok()) return lr.status();
-  if (!lc.ok()) return lc.status();
+  absl::StatusOr<LapackDims> dims = ToLapackDims(args, *m);
+  if (!dims.ok()) return dims.status();
   const T* a = args.operand<T>(0);
   T* a_out = args.result<T>(0);
   R* s = args.result<R>(1);
@@ -76,8 +74,8 @@ absl::Status GesddTarget(const CustomCallContext& ctx) {
   lapack_int query_info = 0;
   std::vector<lapack_int> iwork_q(8 * k);
   std::vector<R> rwork_q(1);
-  lapack::Gesdd(*mode, *lr, *lc, nullptr, nullptr, nullptr, ldu, nullptr, ldvt, &query, -1,
-                rwork_q.data(), iwork_q.data(), &query_info);
+  lapack::Gesdd(*mode, dims->rows, dims->cols, nullptr, nullptr, nullptr, ldu, nullptr, ldvt,
+                &query, -1, rwork_q.data(), iwork_q.data(), &query_info);
   const lapack_int lwork = std::max<lapack_int>(WorkSize(query), 1);
   ForEachMatrix(m->batch, m->size(), [&](int64_t b) {
     std::vector<T> work(lwork), no_vectors(1);
@@ -88,7 +86,7 @@ absl::Status GesddTarget(const CustomCallContext& ctx) {
     T* ub = vectors ? u_out + b * u->size() : no_vectors.data();
     T* vtb = vectors ? vt_out + b * vt->size() : no_vectors.data();
     lapack_int i = 0;
-    lapack::Gesdd(*mode, *lr, *lc, col, s + b * k, ub, ldu, vtb, ldvt, work.data(), lwork,
+    lapack::Gesdd(*mode, dims->rows, dims->cols, col, s + b * k, ub, ldu, vtb, ldvt, work.data(), lwork,
                   rwork.data(), iwork.data(), &i);
     info[b] = i;
   });

@@ -94,6 +94,14 @@ absl::StatusOr<lapack_int> ToLapackInt(const TargetArgs& args, int64_t v) {
   return static_cast<lapack_int>(v);
 }
 
+absl::StatusOr<LapackDims> ToLapackDims(const TargetArgs& args, const Matrices& m) {
+  absl::StatusOr<lapack_int> rows = ToLapackInt(args, m.rows);
+  if (!rows.ok()) return rows.status();
+  absl::StatusOr<lapack_int> cols = ToLapackInt(args, m.cols);
+  if (!cols.ok()) return cols.status();
+  return LapackDims{*rows, *cols};
+}
+
 void RegisterTypedTargets(absl::string_view s_name, absl::string_view d_name,
                           absl::string_view c_name, absl::string_view z_name,
                           CustomCallTarget s, CustomCallTarget d, CustomCallTarget c,

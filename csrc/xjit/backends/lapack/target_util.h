@@ -84,6 +84,11 @@ void ForEachMatrix(int64_t batch, int64_t matrix_size, const std::function<void(
 
 // LAPACK's integer type; sizes beyond it are rejected.
 absl::StatusOr<lapack_int> ToLapackInt(const TargetArgs& args, int64_t v);
+// A matrix's rows and columns as LAPACK integers (an error naming the one too large).
+struct LapackDims {
+  lapack_int rows, cols;
+};
+absl::StatusOr<LapackDims> ToLapackDims(const TargetArgs& args, const Matrices& m);
 
 // Registers one target per element type: lapack_<letter><routine>_ffi.
 void RegisterTypedTargets(absl::string_view s_name, absl::string_view d_name,
