@@ -125,15 +125,19 @@ def test_device_get_and_make_jaxpr():
     assert "stablehlo.multiply" in text or "multiply" in text
 
 
-@pytest.mark.parametrize("preset,want", [(None, "PASSIVE"), ("ACTIVE", "ACTIVE")])
-def test_openmp_waits_passively_unless_the_user_says_otherwise(preset, want):
+@pytest.mark.parametrize("preset,want", [
+    (None, "GOMP_SPINCOUNT=1000 OMP_WAIT_POLICY=None"),
+    ({"OMP_WAIT_POLICY": "ACTIVE"}, "GOMP_SPINCOUNT=None OMP_WAIT_POLICY=ACTIVE"),
+    ({"GOMP_SPINCOUNT": "50"}, "GOMP_SPINCOUNT=50 OMP_WAIT_POLICY=None"),
+])
+def test_openmp_spins_briefly_unless_the_user_says_otherwise(preset, want):
     import os
     import subprocess
     import sys
     env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
-    if preset:
-        env["OMP_WAIT_POLICY"] = preset
-    code = "import os, xjit; print(os.environ['OMP_WAIT_POLICY'])"
+    env.update(preset or {})
+    code = ("import os, xjit; g = os.environ.get; "
+            "print(f\"GOMP_SPINCOUNT={g('GOMP_SPINCOUNT')} OMP_WAIT_POLICY={g('OMP_WAIT_POLICY')}\")")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True).stdout.strip()
     assert out == want

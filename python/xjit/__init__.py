@@ -9,13 +9,15 @@ Example:
 
 import os as _os
 
-# OpenMP threads that spin between parallel regions take the cores from the
-# threads doing the work whenever the machine has other work: on this 2-core
-# VM under load, calls ran 20-150x slower than with passive waiting (see
-# docs/performance.md). libgomp reads the policy once, when _xjit loads it;
-# a policy the user set is kept.
+# OpenMP workers spin only briefly (GOMP_SPINCOUNT=1000, about a microsecond)
+# before they sleep between parallel regions. libgomp's default spin (300000)
+# made calls 20-150x slower whenever the 2-core VM had other work, because
+# spinning workers held the cores the working threads needed; passive waiting
+# (no spin) made OpenBLAS's factorizations, with their many short parallel
+# regions, 3-6x slower on a quiet machine (docs/performance.md). libgomp reads
+# these once, when _xjit loads it; a policy or spin count the user set is kept.
 if "OMP_WAIT_POLICY" not in _os.environ and "GOMP_SPINCOUNT" not in _os.environ:
-    _os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
+    _os.environ["GOMP_SPINCOUNT"] = "1000"
 
 
 def _load_native():
