@@ -64,3 +64,18 @@ def test_default_is_one_device():
         env={k: v for k, v in os.environ.items() if k != "XLA_FLAGS"})
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "1"
+
+
+def test_exit_with_work_still_queued_does_not_crash():
+    # An uncaught exception right after an asynchronous LAPACK call: Python
+    # exits while the worker still runs sgesdd. Exit waits for the work; it
+    # used to segfault inside OpenBLAS, whose exit handlers had run.
+    import subprocess
+    import sys
+    code = ("import numpy as np, xjit, xjit.numpy as jnp\n"
+            "a = np.random.default_rng(0).standard_normal((384, 384)).astype(np.float32)\n"
+            "u, s, vh = xjit.jit(jnp.linalg.svd)(a)\n"
+            "raise SystemExit(3)\n")
+    for _ in range(3):
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        assert r.returncode == 3, r.stderr

@@ -48,6 +48,11 @@ def _load_native():
 
 _xjit = _load_native()
 
+# Work still queued when Python exits finishes first: the exit handlers that
+# run after Python's tear down OpenBLAS and OpenMP under a running kernel.
+import atexit as _atexit  # noqa: E402
+_atexit.register(_xjit.wait_until_all_devices_idle)
+
 from xjit._src.config import config  # noqa: E402
 from xjit._src import core as _core  # noqa: E402
 from xjit._src.api import (  # noqa: E402

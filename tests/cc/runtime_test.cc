@@ -95,6 +95,27 @@ TEST(WorkQueueTest, RunsInOrderAndDrainsOnDestruction) {
   for (int i = 0; i < 1000; ++i) EXPECT_EQ(seen[i], i);
 }
 
+TEST(WorkQueueTest, WaitUntilIdleWaitsForEverythingQueuedBefore) {
+  WorkQueue q("test");
+  std::atomic<int> done{0};
+  for (int i = 0; i < 50; ++i) {
+    q.Enqueue([&done] {
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+      ++done;
+    });
+  }
+  q.WaitUntilIdle();
+  EXPECT_EQ(done.load(), 50);
+  // From a task on the worker itself it returns instead of deadlocking.
+  std::atomic<bool> inner{false};
+  q.Enqueue([&] {
+    q.WaitUntilIdle();
+    inner = true;
+  });
+  q.WaitUntilIdle();
+  EXPECT_TRUE(inner.load());
+}
+
 TEST(WorkQueueTest, SurvivesThrowingTask) {
   std::atomic<int> after{0};
   {

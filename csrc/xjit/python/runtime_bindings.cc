@@ -130,6 +130,10 @@ void RegisterRuntimeBindings(py::module_& m) {
       .def("__hash__", [](const Device& d) { return std::hash<const void*>()(&d); });
 
   m.def("platforms", &RegisteredPlatforms);
+  // Registered with atexit by xjit/__init__.py; without the GIL, so queued
+  // host callbacks can still run.
+  m.def("wait_until_all_devices_idle", &Client::WaitUntilAllIdle,
+        py::call_guard<py::gil_scoped_release>());
   m.def(
       "devices",
       [](std::optional<std::string> platform) {

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <map>
 #include <mutex>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "xjit/runtime/platform.h"
@@ -35,6 +36,8 @@ bool Device::TryRunInline(absl::FunctionRef<void()> task) { return queue_->TryRu
 
 void Device::ReleaseRunningTask() { queue_->ReleaseRunningTask(); }
 
+void Device::WaitUntilIdle() { queue_->WaitUntilIdle(); }
+
 const std::string& Client::platform() const { return platform_->name(); }
 
 Client::Client(Platform* platform) : platform_(platform) {
@@ -42,12 +45,35 @@ Client::Client(Platform* platform) : platform_(platform) {
   for (int i = 0; i < n; ++i) devices_.push_back(std::make_unique<Device>(this, i));
 }
 
+namespace {
+
+// Clients live for the whole process: their worker threads may still be
+// draining at exit, and Python holds raw Device* through Arrays.
+struct ClientTable {
+  std::mutex mu;
+  std::map<std::string, std::unique_ptr<Client>> clients;
+};
+ClientTable& Clients() {
+  static auto* table = new ClientTable();
+  return *table;
+}
+
+}  // namespace
+
+void Client::WaitUntilAllIdle() {
+  std::vector<Device*> devices;
+  {
+    std::lock_guard<std::mutex> lock(Clients().mu);
+    for (const auto& [name, client] : Clients().clients) {
+      for (const auto& d : client->devices()) devices.push_back(d.get());
+    }
+  }
+  for (Device* d : devices) d->WaitUntilIdle();
+}
+
 absl::StatusOr<Client*> Client::Get(const std::string& platform) {
-  // Clients live for the whole process: their worker threads may still be
-  // draining at exit, and Python holds raw Device* through Arrays.
-  static std::mutex* mu = new std::mutex();
-  static auto* clients = new std::map<std::string, std::unique_ptr<Client>>();
-  std::lock_guard<std::mutex> lock(*mu);
+  std::lock_guard<std::mutex> lock(Clients().mu);
+  auto* clients = &Clients().clients;
   auto it = clients->find(platform);
   if (it != clients->end()) return it->second.get();
   absl::StatusOr<Platform*> impl = GetPlatform(platform);

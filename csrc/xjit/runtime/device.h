@@ -39,6 +39,8 @@ class Device {
   bool TryRunInline(absl::FunctionRef<void()> task);
   // See WorkQueue::ReleaseRunningTask: a task calls it before publishing.
   void ReleaseRunningTask();
+  // Blocks until everything enqueued so far has run (WorkQueue::WaitUntilIdle).
+  void WaitUntilIdle();
 
  private:
   Client* client_;
@@ -52,6 +54,11 @@ class Client {
   // Shared client for a registered platform ("cpu", "reference"), with the
   // platform's DeviceCount() devices.
   static absl::StatusOr<Client*> Get(const std::string& platform);
+  // Waits until every device of every client made so far is idle. Called
+  // before the process exits: the clients are never destroyed, and a worker
+  // still running a kernel would find its libraries (OpenBLAS, libgomp)
+  // already torn down by exit handlers.
+  static void WaitUntilAllIdle();
 
   const std::string& platform() const;
   Platform& platform_impl() const { return *platform_; }

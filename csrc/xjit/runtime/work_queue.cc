@@ -5,6 +5,7 @@
 #include <cstring>
 #include <atomic>
 #include <exception>
+#include <future>
 
 #include <pthread.h>
 
@@ -102,6 +103,15 @@ void WorkQueue::ReleaseRunningTask() {
   if (std::this_thread::get_id() != worker_.get_id()) return;
   std::lock_guard<std::mutex> lock(mu_);
   worker_running_ = false;
+}
+
+void WorkQueue::WaitUntilIdle() {
+  if (std::this_thread::get_id() == worker_.get_id()) return;
+  // A marker task behind everything queued; inline modes run it at once.
+  std::promise<void> done;
+  std::future<void> ready = done.get_future();
+  Enqueue([&done] { done.set_value(); });
+  ready.wait();
 }
 
 void WorkQueue::WorkerLoop() {

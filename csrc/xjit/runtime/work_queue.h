@@ -36,6 +36,10 @@ class WorkQueue {
   // A no-op on any other thread.
   void ReleaseRunningTask();
 
+  // Blocks until every task enqueued before the call has run. A no-op on the
+  // worker thread itself (a task waiting for its own queue would deadlock).
+  void WaitUntilIdle();
+
  private:
   void WorkerLoop();
 
