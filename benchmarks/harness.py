@@ -4,9 +4,17 @@ import statistics
 import time
 
 
-def time_call(fn, min_time=0.2, max_reps=10000):
-    """Median seconds per call of fn() (fn must block until its result is ready)."""
+def time_call(fn, min_time=0.2, max_reps=10000, settle_time=0.15):
+    """Median seconds per call of fn() (fn must block until its result is ready).
+
+    Before timing, fn runs for settle_time seconds: the frameworks timed before
+    it leave thread pools spinning (OpenBLAS's pthreads, used by numpy and by
+    JAX's LAPACK calls, spin about 0.1 s after each call), and those would
+    take the cores from the first timed calls on this 2-core machine."""
     fn()  # warm-up / compile
+    start = time.perf_counter()
+    while time.perf_counter() - start < settle_time:
+        fn()
     times = []
     start = time.perf_counter()
     while (time.perf_counter() - start < min_time or len(times) < 5) and len(times) < max_reps:

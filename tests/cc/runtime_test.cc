@@ -19,6 +19,7 @@
 #include "xjit/runtime/event.h"
 #include "xjit/runtime/executable.h"
 #include "xjit/runtime/host_platform.h"
+#include "xjit/runtime/layout_transpose.h"
 #include "xjit/runtime/platform.h"
 #include "xjit/runtime/work_queue.h"
 
@@ -82,6 +83,38 @@ TEST(EventTest, AwaitSettledWaitsForASetterOnAnotherThread) {
     EXPECT_EQ(e->AwaitSettled().code(), absl::StatusCode::kDataLoss);
     delete e;
     t.join();
+  }
+}
+
+// Every permutation of a few shapes (ranks 2-4, tile edges crossed), for each
+// element width, against the element-by-element definition.
+TEST(LayoutTransposeTest, MatchesTheDefinitionForEveryOrderAndWidth) {
+  const std::vector<std::vector<int64_t>> shapes = {{3, 5}, {70, 33}, {2, 40, 37}, {2, 3, 4, 5},
+                                                    {1, 0, 3}};
+  for (const auto& dims : shapes) {
+    const int64_t rank = static_cast<int64_t>(dims.size());
+    int64_t n = 1;
+    for (int64_t d : dims) n *= d;
+    std::vector<int64_t> order(rank);
+    for (int64_t i = 0; i < rank; ++i) order[i] = i;
+    do {
+      for (int64_t width : {1, 2, 4, 8, 16, 3}) {
+        std::vector<unsigned char> src(n * width), dst(n * width, 0), want(n * width, 0);
+        for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<unsigned char>(i * 7 + 1);
+        std::vector<int64_t> out_dims(rank), index(rank, 0);
+        for (int64_t i = 0; i < rank; ++i) out_dims[i] = dims[order[i]];
+        for (int64_t k = 0; k < n; ++k) {  // k: dst's linear index; index: its coordinates
+          int64_t off = 0;
+          std::vector<int64_t> src_index(rank);
+          for (int64_t i = 0; i < rank; ++i) src_index[order[i]] = index[i];
+          for (int64_t d = 0; d < rank; ++d) off = off * dims[d] + src_index[d];
+          std::memcpy(&want[k * width], &src[off * width], width);
+          for (int64_t i = rank - 1; i >= 0 && ++index[i] == out_dims[i]; --i) index[i] = 0;
+        }
+        TransposeDense(src.data(), dims, order, width, dst.data());
+        ASSERT_EQ(dst, want) << "rank " << rank << " width " << width;
+      }
+    } while (std::next_permutation(order.begin(), order.end()));
   }
 }
 

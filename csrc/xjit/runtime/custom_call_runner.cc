@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "xjit/runtime/layout_transpose.h"
 
 namespace xjit {
 namespace {
@@ -19,34 +20,6 @@ std::vector<std::vector<int64_t>> Orders(const std::vector<std::vector<int64_t>>
     }
   }
   return orders;
-}
-
-// dst = transpose(src, order): dst's dimension i is src's dimension order[i];
-// both dense row-major, elements of `width` bytes.
-void Transpose(const unsigned char* src, absl::Span<const int64_t> dims,
-               absl::Span<const int64_t> order, int64_t width, unsigned char* dst) {
-  const int64_t rank = static_cast<int64_t>(dims.size());
-  std::vector<int64_t> src_strides(rank, 1);
-  for (int64_t d = rank - 2; d >= 0; --d) src_strides[d] = src_strides[d + 1] * dims[d + 1];
-  std::vector<int64_t> out_dims(rank), strides(rank);  // src stride of each dst dimension
-  int64_t n = 1;
-  for (int64_t i = 0; i < rank; ++i) {
-    out_dims[i] = dims[order[i]];
-    strides[i] = src_strides[order[i]];
-    n *= out_dims[i];
-  }
-  if (n == 0) return;
-  std::vector<int64_t> index(rank, 0);
-  int64_t offset = 0;
-  for (int64_t k = 0; k < n; ++k) {
-    std::memcpy(dst + k * width, src + offset * width, width);
-    for (int64_t i = rank - 1; i >= 0; --i) {
-      offset += strides[i];
-      if (++index[i] < out_dims[i]) break;
-      offset -= strides[i] * out_dims[i];
-      index[i] = 0;
-    }
-  }
 }
 
 std::vector<int64_t> Inverse(absl::Span<const int64_t> order) {
@@ -102,41 +75,26 @@ absl::Status CustomCallRunner::Run(absl::Span<const void* const> operands,
                                             operands.size(), " operands and ", results.size(),
                                             " results"));
   }
-  // Values in another layout than row-major live in scratch copies.
-  std::vector<std::vector<unsigned char>> scratch;
+  // Values in another layout than row-major live in scratch copies (left
+  // uninitialized: each is written in full before it is read).
+  std::vector<std::unique_ptr<unsigned char[]>> scratch;
+  auto new_scratch = [&scratch](const Shape& s) {
+    scratch.emplace_back(new unsigned char[s.num_elements() * ByteWidth(s.dtype)]);
+    return scratch.back().get();
+  };
   std::vector<CustomCallBuffer> in, out;
   for (size_t i = 0; i < operands.size(); ++i) {
     const Shape& s = operand_shapes_[i];
     void* data = const_cast<void*>(operands[i]);
     if (!operand_orders_[i].empty()) {
-      const int64_t width = ByteWidth(s.dtype);
-      scratch.emplace_back(s.num_elements() * width);
-      Transpose(static_cast<const unsigned char*>(operands[i]), s.dims, operand_orders_[i], width,
-                scratch.back().data());
-      data = scratch.back().data();
+      data = new_scratch(s);
+      TransposeDense(operands[i], s.dims, operand_orders_[i], ByteWidth(s.dtype), data);
     }
     in.push_back({s.dtype, s.dims, data});
   }
-  std::vector<size_t> result_scratch(results.size(), SIZE_MAX);
   for (size_t i = 0; i < results.size(); ++i) {
     const Shape& s = result_shapes_[i];
-    void* data = results[i];
-    if (!result_orders_[i].empty()) {
-      result_scratch[i] = scratch.size();
-      scratch.emplace_back(s.num_elements() * ByteWidth(s.dtype));
-      data = scratch.back().data();
-    }
-    out.push_back({s.dtype, s.dims, data});
-  }
-  // scratch may have grown: refresh the addresses taken from it.
-  {
-    size_t k = 0;
-    for (size_t i = 0; i < operands.size(); ++i) {
-      if (!operand_orders_[i].empty()) in[i].data = scratch[k++].data();
-    }
-    for (size_t i = 0; i < results.size(); ++i) {
-      if (!result_orders_[i].empty()) out[i].data = scratch[result_scratch[i]].data();
-    }
+    out.push_back({s.dtype, s.dims, result_orders_[i].empty() ? results[i] : new_scratch(s)});
   }
   CustomCallContext ctx{name_, in, out, *config_, api_version_};
   if (absl::Status s = (*target_)(ctx); !s.ok()) {
@@ -146,8 +104,8 @@ absl::Status CustomCallRunner::Run(absl::Span<const void* const> operands,
     if (result_orders_[i].empty()) continue;
     const Shape& s = result_shapes_[i];
     const std::vector<int64_t> physical = Permuted(s.dims, result_orders_[i]);
-    Transpose(scratch[result_scratch[i]].data(), physical, Inverse(result_orders_[i]),
-              ByteWidth(s.dtype), static_cast<unsigned char*>(results[i]));
+    TransposeDense(out[i].data, physical, Inverse(result_orders_[i]), ByteWidth(s.dtype),
+                   results[i]);
   }
   return absl::OkStatus();
 }

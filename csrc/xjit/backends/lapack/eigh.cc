@@ -46,8 +46,8 @@ absl::Status HeevdTarget(const CustomCallContext& ctx) {
   const lapack_int lrwork = std::max<lapack_int>(static_cast<lapack_int>(rwork_query), 1);
   const lapack_int liwork = std::max<lapack_int>(iwork_query, 1);
   ForEachMatrix(m->batch, m->size(), [&](int64_t b) {
-    std::vector<T> work(lwork);
-    std::vector<R> rwork(kIsComplex<T> ? lrwork : 1);
+    Workspace<T> work(lwork);
+    Workspace<R> rwork(kIsComplex<T> ? lrwork : 1);
     std::vector<lapack_int> iwork(liwork);
     T* col = v + b * m->size();
     std::copy_n(a + b * m->size(), m->size(), col);

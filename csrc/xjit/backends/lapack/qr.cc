@@ -35,7 +35,7 @@ absl::Status GeqrfTarget(const CustomCallContext& ctx) {
   lapack::Geqrf(dims->rows, dims->cols, nullptr, nullptr, &query, -1, &info);
   const lapack_int lwork = std::max<lapack_int>(WorkSize(query), 1);
   ForEachMatrix(m->batch, m->size(), [&](int64_t b) {
-    std::vector<T> work(lwork);
+    Workspace<T> work(lwork);
     T* col = out + b * m->size();
     std::copy_n(a + b * m->size(), m->size(), col);
     lapack_int i = 0;
@@ -74,7 +74,7 @@ absl::Status OrgqrTarget(const CustomCallContext& ctx) {
   lapack::Orgqr(dims->rows, dims->cols, kk, nullptr, nullptr, &query, -1, &info);
   const lapack_int lwork = std::max<lapack_int>(WorkSize(query), 1);
   ForEachMatrix(m->batch, m->size(), [&](int64_t b) {
-    std::vector<T> work(lwork);
+    Workspace<T> work(lwork);
     T* col = q + b * m->size();
     std::copy_n(a + b * m->size(), m->size(), col);
     lapack_int i = 0;

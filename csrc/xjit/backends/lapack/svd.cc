@@ -51,8 +51,10 @@ absl::Status GesddTarget(const CustomCallContext& ctx) {
   T* u_out = args.result<T>(2);
   T* vt_out = args.result<T>(3);
   int32_t* info = args.result<int32_t>(4);
-  std::fill_n(u_out, u->batch * u->size(), T(0));
-  std::fill_n(vt_out, vt->batch * vt->size(), T(0));
+  if (!vectors) {  // gesdd writes u and vt in full in modes 'A' and 'S'
+    std::fill_n(u_out, u->batch * u->size(), T(0));
+    std::fill_n(vt_out, vt->batch * vt->size(), T(0));
+  }
   std::fill_n(info, m->batch, 0);
   if (k == 0) {  // an empty matrix: full-mode vectors are identities
     std::copy_n(a, m->batch * m->size(), a_out);
@@ -78,9 +80,9 @@ absl::Status GesddTarget(const CustomCallContext& ctx) {
                 &query, -1, rwork_q.data(), iwork_q.data(), &query_info);
   const lapack_int lwork = std::max<lapack_int>(WorkSize(query), 1);
   ForEachMatrix(m->batch, m->size(), [&](int64_t b) {
-    std::vector<T> work(lwork), no_vectors(1);
-    std::vector<R> rwork(lrwork64);
-    std::vector<lapack_int> iwork(8 * k);
+    Workspace<T> work(lwork), no_vectors(1);
+    Workspace<R> rwork(lrwork64);
+    Workspace<lapack_int> iwork(8 * k);
     T* col = a_out + b * m->size();
     std::copy_n(a + b * m->size(), m->size(), col);
     T* ub = vectors ? u_out + b * u->size() : no_vectors.data();

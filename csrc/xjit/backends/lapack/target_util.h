@@ -14,6 +14,7 @@
 #include <complex>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,20 @@ class TargetArgs {
 // matrices are small (OpenBLAS then runs each call on one thread), else in
 // order, each call free to use OpenBLAS's threads.
 void ForEachMatrix(int64_t batch, int64_t matrix_size, const std::function<void(int64_t)>& fn);
+
+// A LAPACK workspace of n elements (at least one), left uninitialized:
+// LAPACK writes a workspace before it reads it, and a zero-fill of a large
+// one (gesdd's is 4 m n elements) costs a pass over memory per call.
+template <typename T>
+class Workspace {
+ public:
+  explicit Workspace(int64_t n)
+      : bytes_(new unsigned char[std::max<int64_t>(n, 1) * sizeof(T)]) {}
+  T* data() { return reinterpret_cast<T*>(bytes_.get()); }
+
+ private:
+  std::unique_ptr<unsigned char[]> bytes_;
+};
 
 // LAPACK's integer type; sizes beyond it are rejected.
 absl::StatusOr<lapack_int> ToLapackInt(const TargetArgs& args, int64_t v);
