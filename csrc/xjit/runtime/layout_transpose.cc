@@ -13,33 +13,55 @@ struct Element {
   unsigned char bytes[W];
 };
 
+// out[i][j] = in[i * si + j * sj] for i < rows (at most kTile), j < cols,
+// kTile columns at a time. Sizes and strides are parameters, not captures:
+// the compiler then keeps them in registers instead of reloading them after
+// every store.
+template <typename E, int64_t kTile>
+void CopyRowTiles(const E* in, int64_t rows, int64_t cols, int64_t si, int64_t sj, E* out) {
+  for (int64_t j0 = 0; j0 < cols; j0 += kTile) {
+    const int64_t j1 = std::min(cols, j0 + kTile);
+    for (int64_t i = 0; i < rows; ++i) {
+      const E* in_row = in + i * si;
+      E* out_row = out + i * cols;
+      for (int64_t j = j0; j < j1; ++j) out_row[j] = in_row[j * sj];
+    }
+  }
+}
+
 // dst[o][i][j] = src[base(o) + i * si + j * sj] for the outer dst index o,
-// in tiles of kTile x kTile over (i, j).
+// in square tiles over (i, j) whose rows are one cache line (64 bytes) or
+// less: with bigger tiles a power-of-two stride maps a tile's reads onto a
+// few cache sets (a 1024 x 1024 float transpose: 1.9 ms with 32-element
+// tiles, 0.6 ms with 8).
 template <typename E>
 void TransposeTiled(const E* src, int64_t outer, const std::vector<int64_t>& outer_dims,
                     const std::vector<int64_t>& outer_strides, int64_t rows, int64_t cols,
                     int64_t si, int64_t sj, E* dst) {
-  constexpr int64_t kTile = 32;
-  std::vector<int64_t> index(outer_dims.size(), 0);
-  int64_t base = 0;
-  for (int64_t o = 0; o < outer; ++o) {
-    E* out = dst + o * rows * cols;
-    const E* in = src + base;
-    for (int64_t i0 = 0; i0 < rows; i0 += kTile) {
-      const int64_t i1 = std::min(rows, i0 + kTile);
-      for (int64_t j0 = 0; j0 < cols; j0 += kTile) {
-        const int64_t j1 = std::min(cols, j0 + kTile);
-        for (int64_t i = i0; i < i1; ++i) {
-          for (int64_t j = j0; j < j1; ++j) out[i * cols + j] = in[i * si + j * sj];
-        }
+  constexpr int64_t kTile = sizeof(E) > 8 ? 4 : 8;
+  std::vector<int64_t> bases(outer);  // src offset of each outer index
+  {
+    std::vector<int64_t> index(outer_dims.size(), 0);
+    int64_t base = 0;
+    for (int64_t o = 0; o < outer; ++o) {
+      bases[o] = base;
+      for (int64_t d = static_cast<int64_t>(index.size()) - 1; d >= 0; --d) {
+        base += outer_strides[d];
+        if (++index[d] < outer_dims[d]) break;
+        base -= outer_strides[d] * outer_dims[d];
+        index[d] = 0;
       }
     }
-    for (int64_t d = static_cast<int64_t>(index.size()) - 1; d >= 0; --d) {
-      base += outer_strides[d];
-      if (++index[d] < outer_dims[d]) break;
-      base -= outer_strides[d] * outer_dims[d];
-      index[d] = 0;
-    }
+  }
+  const int64_t row_tiles = (rows + kTile - 1) / kTile;
+  const int64_t tasks = outer * row_tiles;
+  // Large transposes (LAPACK's matrices) split over the OpenMP team.
+#pragma omp parallel for schedule(static) if (outer * rows * cols >= (int64_t{1} << 16))
+  for (int64_t t = 0; t < tasks; ++t) {
+    const int64_t o = t / row_tiles;
+    const int64_t i0 = (t % row_tiles) * kTile;
+    CopyRowTiles<E, kTile>(src + bases[o] + i0 * si, std::min(kTile, rows - i0), cols, si, sj,
+                           dst + (o * rows + i0) * cols);
   }
 }
 
