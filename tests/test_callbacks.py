@@ -312,3 +312,41 @@ def test_callbacks_from_threads_do_not_deadlock():
         t.join(timeout=120)
     assert not any(t.is_alive() for t in threads)
     assert sorted(set(results)) == [2.0, 4.0, 6.0, 8.0]
+
+
+def test_callbacks_receive_arrays_as_jax_passes_them():
+    # JAX (since 0.4.27) passes jax Arrays to every kind of callback.
+    seen = []
+
+    def host(x):
+        seen.append(type(x))
+        return np.asarray(x) + 1
+
+    @xjit.jit
+    def f(x):
+        y = xjit.pure_callback(host, xjit.ShapeDtypeStruct(x.shape, x.dtype), x)
+        xjit.debug.callback(lambda v: seen.append(type(v)), x)
+        return io_callback(host, xjit.ShapeDtypeStruct(x.shape, x.dtype), y)
+
+    np.testing.assert_array_equal(np.asarray(f(np.zeros(3, np.float32))), [2, 2, 2])
+    assert seen == [xjit.Array] * 3
+    seen.clear()
+    xjit.pure_callback(host, xjit.ShapeDtypeStruct((2,), np.float32), np.zeros(2, np.float32))
+    assert seen == [xjit.Array]
+
+
+def test_a_callback_may_run_xjit_code():
+    # The callback runs inside the device's task (inline or on its worker);
+    # the xjit ops it runs must not wait behind that task.
+    inner = xjit.jit(lambda v: jnp.sin(v) * 2)
+
+    def host(x):
+        return np.asarray(inner(x) + jnp.cos(x))
+
+    f = xjit.jit(lambda x: xjit.pure_callback(host, xjit.ShapeDtypeStruct(x.shape, x.dtype), x))
+    x = np.linspace(0, 1, 5, dtype=np.float32)
+    want = np.sin(x) * 2 + np.cos(x)
+    outs = [f(x + i) for i in range(4)]  # later calls queue behind earlier ones
+    for i, out in enumerate(outs):
+        np.testing.assert_allclose(np.asarray(out), np.sin(x + i) * 2 + np.cos(x + i), rtol=1e-5)
+    np.testing.assert_allclose(np.asarray(f(x)), want, rtol=1e-5)

@@ -149,6 +149,29 @@ TEST(WorkQueueTest, WaitUntilIdleWaitsForEverythingQueuedBefore) {
   EXPECT_TRUE(inner.load());
 }
 
+TEST(WorkQueueTest, ATaskEnqueuingOnItsOwnQueueRunsItAtOnce) {
+  WorkQueue q("test");
+  std::vector<int> order;
+  q.Enqueue([&] {
+    order.push_back(1);
+    q.Enqueue([&] { order.push_back(2); });  // would deadlock if queued behind
+    order.push_back(3);
+  });
+  q.WaitUntilIdle();
+  EXPECT_EQ(order, (std::vector<int>{1, 2, 3}));
+  // The same from a task running inline on the caller's thread (retried:
+  // the worker may still be leaving the marker task of WaitUntilIdle).
+  order.clear();
+  while (!q.TryRunInline([&] {
+    order.push_back(1);
+    q.Enqueue([&] { order.push_back(2); });
+    order.push_back(3);
+  })) {
+    std::this_thread::yield();
+  }
+  EXPECT_EQ(order, (std::vector<int>{1, 2, 3}));
+}
+
 TEST(WorkQueueTest, SurvivesThrowingTask) {
   std::atomic<int> after{0};
   {

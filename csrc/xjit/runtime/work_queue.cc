@@ -30,6 +30,11 @@ void RunGuarded(const std::string& name, Task& task) {
 // hang forever, so the child runs every task inline instead.
 std::atomic<bool> g_in_forked_child{false};
 
+// The queue whose task this thread is running (as its worker, or inline),
+// and how many tasks run nested inside that task (see Enqueue).
+thread_local const WorkQueue* t_running_queue = nullptr;
+thread_local int t_nested_tasks = 0;
+
 void RegisterForkHandlerOnce() {
   static const bool registered = [] {
     pthread_atfork(nullptr, nullptr, [] { g_in_forked_child.store(true); });
@@ -67,6 +72,15 @@ void WorkQueue::Enqueue(std::function<void()> task) {
     RunGuarded(name_, task);
     return;
   }
+  if (t_running_queue == this) {
+    // A task enqueuing work on its own queue (a host callback that runs xjit
+    // ops) runs it now: queued behind itself, it would never run while the
+    // callback waits for its result.
+    ++t_nested_tasks;
+    RunGuarded(name_, task);
+    --t_nested_tasks;
+    return;
+  }
   bool wake;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -88,7 +102,10 @@ bool WorkQueue::TryRunInline(absl::FunctionRef<void()> task) {
     if (stopping_ || worker_running_ || inline_running_ || !tasks_.empty()) return false;
     inline_running_ = true;
   }
+  const WorkQueue* outer = t_running_queue;
+  t_running_queue = this;
   RunGuarded(name_, task);
+  t_running_queue = outer;
   bool wake;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -100,13 +117,14 @@ bool WorkQueue::TryRunInline(absl::FunctionRef<void()> task) {
 }
 
 void WorkQueue::ReleaseRunningTask() {
-  if (std::this_thread::get_id() != worker_.get_id()) return;
+  // A nested task's release would free the queue while its outer task runs.
+  if (std::this_thread::get_id() != worker_.get_id() || t_nested_tasks > 0) return;
   std::lock_guard<std::mutex> lock(mu_);
   worker_running_ = false;
 }
 
 void WorkQueue::WaitUntilIdle() {
-  if (std::this_thread::get_id() == worker_.get_id()) return;
+  if (t_running_queue == this) return;
   // A marker task behind everything queued; inline modes run it at once.
   std::promise<void> done;
   std::future<void> ready = done.get_future();
@@ -115,6 +133,7 @@ void WorkQueue::WaitUntilIdle() {
 }
 
 void WorkQueue::WorkerLoop() {
+  t_running_queue = this;
   for (;;) {
     std::function<void()> task;
     {

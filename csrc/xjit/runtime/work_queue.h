@@ -19,7 +19,9 @@ class WorkQueue {
   ~WorkQueue();
 
   // Thread-safe. With XJIT_SYNC_DISPATCH=1, or in a forked child (which has
-  // no worker thread), the task runs inline instead.
+  // no worker thread), the task runs inline instead; so does a task enqueued
+  // from inside a running task of this queue (on the worker or inline),
+  // which would otherwise wait behind the task that waits for it.
   void Enqueue(std::function<void()> task);
 
   // Runs `task` on the calling thread, now, if the queue is idle: nothing
@@ -36,8 +38,8 @@ class WorkQueue {
   // A no-op on any other thread.
   void ReleaseRunningTask();
 
-  // Blocks until every task enqueued before the call has run. A no-op on the
-  // worker thread itself (a task waiting for its own queue would deadlock).
+  // Blocks until every task enqueued before the call has run. A no-op inside
+  // a task of this queue (a task waiting for its own queue would deadlock).
   void WaitUntilIdle();
 
  private:

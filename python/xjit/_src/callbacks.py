@@ -5,7 +5,8 @@ Inside a trace a callback is a ``custom_call @xjit_python_callback`` whose
 string backend_config names the Python function in this module's registry
 (``"<id>:<vmap_method>"``). The target (``csrc/xjit/python/callback_target.cc``)
 runs on the device's thread: it takes the GIL, calls ``_invoke`` with the
-operands as numpy arrays and copies the results back. Callbacks with side
+operands as numpy arrays, which the callback receives as xjit Arrays (as JAX
+passes jax Arrays), and copies the results back. Callbacks with side
 effects (io_callback, debug) are ``has_side_effect`` calls: never removed
 or merged, run in program order (the device runs a program's ops in order,
 so ``ordered=True`` holds whether or not it is asked for).
@@ -99,13 +100,20 @@ def _check_results(entry: _Entry, out, results: list) -> list:
     return arrays
 
 
+def _to_arrays(host: list) -> list:
+    """The callback's arguments as xjit Arrays on the default device, as JAX
+    (since 0.4.27) passes jax Arrays; ``np.asarray`` gives numpy back."""
+    device = dispatch.default_device()
+    return [_xjit.device_put(np.asarray(a), device, False) for a in host]
+
+
 def _run_levels(entry: _Entry, args: list, levels: list, results: list) -> list:
     """Undoes the sequential vmap levels (the outermost first): loops over
     their axis, calls the callback per element and stacks the results.
     ``results``: the (shape, dtype) of each result at this depth."""
     seq = [j for j, lv in enumerate(levels) if lv[0] == "S"]
     if not seq:
-        return _check_results(entry, entry.fn(*args), results)
+        return _check_results(entry, entry.fn(*_to_arrays(args)), results)
     j = seq[-1]
     _, size, mask = levels[j]
     outer = levels[j + 1:]
@@ -170,8 +178,7 @@ def _call(kind: str, callback, result_shape_dtypes, args, kwargs, *, side_effect
     entry = _Entry(_flat_fn(callback, in_treedef), avals, kind)
     trace = core.current_trace()
     if trace is None:  # eager: call it now
-        host = [np.asarray(x) for x in leaves]
-        out = _check_results(entry, entry.fn(*host), avals)
+        out = _check_results(entry, entry.fn(*_to_arrays(leaves)), avals)
         arrays = [_xjit.device_put(a, dispatch.default_device(), False) for a in out]
         return out_treedef.unflatten(arrays)
     if side_effect:
@@ -188,7 +195,7 @@ def _call(kind: str, callback, result_shape_dtypes, args, kwargs, *, side_effect
 @api_boundary
 def pure_callback(callback: Callable, result_shape_dtypes, *args, sharding=None,
                   vmap_method: str | None = None, **kwargs):
-    """Calls the Python function ``callback`` on the host with numpy arrays and
+    """Calls the Python function ``callback`` on the host with xjit Arrays and
     returns its results as arrays of ``result_shape_dtypes`` (JAX's
     ``jax.pure_callback``). A pure call: removed when unused, merged with an
     equal one; under ``vmap`` as ``vmap_method`` says; no derivative (wrap it
