@@ -516,7 +516,7 @@ def eigh(x, *, lower: bool = True, symmetrize_input: bool = True, sort_eigenvalu
 
 def _svd_impl(x, full_matrices: bool, compute_uv: bool):
     from xjit._src.lax import lapack
-    _, s, u, vt, info = lapack.gesdd(x, full_matrices=full_matrices, compute_uv=compute_uv)
+    s, u, vt, info = lapack.gesdd(x, full_matrices=full_matrices, compute_uv=compute_uv)
     ok = _info_ok(info)
     s = _nan_where_failed(s, ok)
     if not compute_uv:

@@ -6,7 +6,8 @@ float32, float64, complex64 or complex128 and returns the target's results as
 a list. Character options travel as JAX writes them in ``mhlo.backend_config``:
 ``{uplo = 76 : ui8}`` is ``'L'``. As in JAX's lowering, every matrix operand
 and result is declared column-major (the targets work on LAPACK's layout; the
-custom_call runner converts), vectors and scalars row-major.
+custom_call runner converts), vectors and scalars row-major; gesdd instead
+factors the transpose, which needs no conversion at all (see ``gesdd``).
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import numpy as np
 
 from xjit._src.core import ShapeDtypeStruct
 from xjit._src.lax import operands as ops
+from xjit._src.lax import shapes as lax_shapes
 
 _LETTER = {np.dtype(np.float32): "s", np.dtype(np.float64): "d",
            np.dtype(np.complex64): "c", np.dtype(np.complex128): "z"}
@@ -115,18 +117,33 @@ def heevd(x, *, lower: bool = True, vectors: bool = True) -> list:
 
 
 def gesdd(x, *, full_matrices: bool, compute_uv: bool) -> list:
-    """(a_out, s, u, vt, info)."""
+    """(s, u, vt, info).
+
+    With no layout conversion: x's row-major bytes are the column-major bytes
+    of x^T (n x m), and gesdd(x^T) = u' s v'^H gives x = conj(v') s u'^T, so
+    u = conj(v') and vt = u'^T, which are the row-major reading of v'^H and u'
+    as LAPACK writes them. The call declares every layout row-major (what it
+    computes is the same under XLA, which honours declared layouts) and the
+    results are reshapes: no transposition in or out."""
     batch, m, n, dt = _geometry(x)
     k = min(m, n)
     mode = "N" if not compute_uv else ("A" if full_matrices else "S")
-    u_cols = m if mode == "A" else k
-    vt_rows = n if mode == "A" else k
-    if mode == "N":
-        u_cols, vt_rows = k, k
-    return _call(f"lapack_{letter('svd', dt)}gesdd_ffi", [x],
-                 [(batch + (m, n), dt), (batch + (k,), real_dtype(dt)),
-                  (batch + (m, u_cols), dt), (batch + (vt_rows, n), dt), (batch, np.int32)],
-                 {"mode": _char(mode)})
+    # u' is n x u'_cols, v'^H is vt'_rows x m (LAPACK's shapes for x^T).
+    ut_cols = n if mode == "A" else k
+    vht_rows = m if mode == "A" else k
+    xt_bytes = lax_shapes.reshape(ops.as_operand(x), batch + (n, m))
+    results = [(batch + (n, m), dt), (batch + (k,), real_dtype(dt)),
+               (batch + (n, ut_cols), dt), (batch + (vht_rows, m), dt), (batch, np.int32)]
+    row_major = [tuple(range(len(sh) - 1, -1, -1)) for sh, _ in results]
+    out = _custom_call(f"lapack_{letter('svd', dt)}gesdd_ffi", [xt_bytes],
+                       [_aval(sh, d) for sh, d in results],
+                       backend_config={"mode": np.uint8(_char(mode))}, api_version=4,
+                       operand_layouts=[tuple(range(len(batch) + 1, -1, -1))],
+                       result_layouts=row_major)
+    _, s, ut, vht, info = out
+    u = lax_shapes.reshape(vht, batch + (m, vht_rows))
+    vt = lax_shapes.reshape(ut, batch + (ut_cols, n))
+    return [s, u, vt, info]
 
 
 def geev(x, *, left: bool, right: bool) -> list:
