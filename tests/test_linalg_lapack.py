@@ -323,6 +323,27 @@ def test_grads_match_jax(x64):
         np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-7, atol=1e-9)
 
 
+def test_det_gradient_is_finite_and_matches_jax_at_singular_matrices(x64):
+    # d det / da = adj(a)^T: finite at singular matrices. Sizes 2 and 3 take
+    # the polynomial (exact whatever the pivots), larger ones the adjugate
+    # through the LU, exact when the zero pivot comes last and zero otherwise.
+    need_jax()
+    rng = np.random.default_rng(7)
+    rank4 = rng.standard_normal((5, 4)) @ rng.standard_normal((4, 5))
+    mats = [np.array([[1., 2.], [2., 4.]]), np.array([[0., 1.], [0., 0.]]),
+            np.array([[1., 2., 3.], [2., 4., 6.], [1., 0., 1.]]), np.zeros((3, 3)),
+            rank4, np.zeros((5, 5)), np.stack([rank4, well((5, 5), np.float64)]),
+            rng.standard_normal((4, 4)) + 1j * rng.standard_normal((4, 4))]
+    for m in mats:
+        f = (lambda x, L: (L.abs(L.linalg.det(x)) ** 2).sum()) if np.iscomplexobj(m) else \
+            (lambda x, L: L.linalg.det(x).sum())
+        got = np.asarray(xjit.grad(lambda x: f(x, jnp))(m))
+        with both_x64(True):
+            want = np.asarray(jax.grad(lambda x: f(x, jax.numpy))(m))
+        assert np.all(np.isfinite(got))
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-8)
+
+
 def test_vmap_of_factorizations():
     a = well((4, 3, 3), np.float32)
     b = rand((4, 3), np.float32)

@@ -282,13 +282,49 @@ def _det_impl(a):
     return parity * jnp.prod(diag, axis=-1)
 
 
+def _adjugate_times(a, b):
+    """``(det(a), adj(a) @ b)``, finite where ``a`` has rank n - 1 with its zero
+    pivot last (the usual case of a singular matrix under partial pivoting).
+
+    With ``P a = L U``: adj(a) = sign adj(U) L^-1 P. Split U as [[U1, c], [0, u]]
+    with p = det(U1): adj(U) = [[u p U1^-1, -p U1^-1 c], [0, p]], which is
+    U'^-1 applied after scaling all rows but the last by det(U) = p u, where
+    U' is U with u replaced by 1 / p. No division by u, so u = 0 is fine. A
+    matrix whose zero pivot is elsewhere (p = 0) gets a zero product, as in
+    JAX, rather than NaNs."""
+    jnp = _jnp()
+    n = a.shape[-1]
+    lu, pivots, perm = lax_linalg._lu_impl(a)
+    diag = jnp.diagonal(lu, axis1=-2, axis2=-1)
+    swaps = jnp.sum(pivots != jnp.arange(n, dtype=pivots.dtype), axis=-1)
+    sign = jnp.where(swaps % 2 == 1, -1, 1).astype(a.dtype)
+    det_u = jnp.prod(diag, axis=-1)
+    p = jnp.prod(diag[..., :-1], axis=-1)
+    inv_p = 1 / p
+    u_prime = lu.at[..., -1, -1].set(inv_p)
+    # From primal values only (the product must stay linear in b). Zeroing b
+    # before the solves as well as after keeps the transposed solves, which
+    # run in the opposite order, from producing NaNs too.
+    bad = ~jnp.isfinite(inv_p)[..., None, None]
+    b = jnp.where(bad, jnp.zeros(b.shape, b.dtype), b)
+    # The rows of L^-1 P b: unit lower solve after the row permutation.
+    y = lax_linalg.triangular_solve(lu, jnp.take_along_axis(b, perm[..., :, None], axis=-2),
+                                    left_side=True, lower=True, unit_diagonal=True)
+    scale = jnp.concatenate([jnp.broadcast_to(det_u[..., None], det_u.shape + (n - 1,)),
+                             jnp.ones(det_u.shape + (1,), a.dtype)], axis=-1)
+    x = lax_linalg.triangular_solve(u_prime, y * scale[..., :, None], left_side=True,
+                                    lower=False)
+    x = sign[..., None, None] * x
+    x = jnp.where(bad, jnp.zeros(x.shape, x.dtype), x)
+    return sign * det_u, x
+
+
 def _det_jvp(primals, tangents):
     jnp = _jnp()
     (a,), (da,) = primals, tangents
-    y = _det_core()(a)
-    # d det = det * tr(a^-1 da)
-    z = jnp.trace(_solve_core()(a, da), axis1=-2, axis2=-1)
-    return y, y * z
+    # d det = tr(adj(a) da): finite at singular a, unlike det tr(a^-1 da).
+    y, adj_da = _adjugate_times(a, da)
+    return y, jnp.trace(adj_da, axis1=-2, axis2=-1)
 
 
 @functools.lru_cache(maxsize=None)
@@ -302,13 +338,30 @@ def _det_core():
 @api_boundary
 def det(a):
     """Determinant of square matrices (``jnp.linalg.det``), from the LU
-    factorization. Its derivative is ``det(a) tr(a^-1 da)`` (infinite or NaN
-    at singular ``a``, where JAX's cofactor rule stays finite)."""
+    factorization. Its derivative is ``tr(adj(a) da)`` through the adjugate,
+    finite at singular ``a`` as JAX's is."""
     (a,) = _inexact("det", a)
     _check_square("det", a)
     if a.shape[-1] == 0:
         return _jnp().ones(a.shape[:-2], a.dtype)
+    if a.shape[-1] <= 3:
+        return _det_small(a)
     return _det_core()(a)
+
+
+def _det_small(a):
+    """The 1x1, 2x2 and 3x3 determinant as a polynomial of the entries (as JAX
+    does): exact, cheaper than an LU, and differentiated as written, so its
+    gradient is exact at singular matrices whatever their pivots."""
+    e = lambda i, j: a[..., i, j]  # noqa: E731
+    n = a.shape[-1]
+    if n == 1:
+        return e(0, 0)
+    if n == 2:
+        return e(0, 0) * e(1, 1) - e(0, 1) * e(1, 0)
+    return (e(0, 0) * (e(1, 1) * e(2, 2) - e(1, 2) * e(2, 1))
+            - e(0, 1) * (e(1, 0) * e(2, 2) - e(1, 2) * e(2, 0))
+            + e(0, 2) * (e(1, 0) * e(2, 1) - e(1, 1) * e(2, 0)))
 
 
 def _slogdet_impl(a):
