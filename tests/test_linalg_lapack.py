@@ -344,6 +344,26 @@ def test_det_gradient_is_finite_and_matches_jax_at_singular_matrices(x64):
         np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-8)
 
 
+def test_eigvals_derivative_matches_jax_and_eigenvectors_raise(x64):
+    need_jax()
+    rng = np.random.default_rng(3)
+    for m in (rng.standard_normal((4, 4)), rng.standard_normal((2, 3, 3)),
+              rng.standard_normal((3, 3)) + 1j * rng.standard_normal((3, 3))):
+        t = rng.standard_normal(m.shape).astype(m.dtype)
+        got = xjit.jvp(jnp.linalg.eigvals, (m,), (t,))[1]
+        with both_x64(True):
+            want = jax.jvp(jax.numpy.linalg.eigvals, (m,), (t,))[1]
+        np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-7, atol=1e-9)
+    f = lambda x, L: (L.linalg.eigvals(x).real ** 2 + L.linalg.eigvals(x).imag).sum()  # noqa: E731
+    m = rng.standard_normal((4, 4))
+    got = xjit.grad(lambda x: f(x, jnp))(m)
+    with both_x64(True):
+        want = jax.grad(lambda x: f(x, jax.numpy))(m)
+    np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-7, atol=1e-9)
+    with pytest.raises(NotImplementedError, match="derivatives of eigenvectors"):
+        xjit.grad(lambda x: jnp.linalg.eig(x)[1].real.sum())(m)
+
+
 def test_vmap_of_factorizations():
     a = well((4, 3, 3), np.float32)
     b = rand((4, 3), np.float32)

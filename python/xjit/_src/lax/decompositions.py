@@ -611,20 +611,53 @@ def eig(x, *, compute_left_eigenvectors: bool = True, compute_right_eigenvectors
         use_magma=None):
     """Eigendecomposition of general square matrices (``jax.lax.linalg.eig``):
     ``[w, vl, vr]`` (vectors as asked), complex; NaNs where LAPACK fails.
-    Not differentiable (as JAX, whose eig has no JVP for the eigenvectors)."""
-    from xjit._src.lax import lapack
+    Differentiable for the eigenvalues alone (``dw = diag(v^-1 da v)``); with
+    eigenvectors asked for, differentiating raises NotImplementedError, as in
+    JAX."""
     x, shape, _ = _lapack_operand("eig", x)
     if shape[-1] != shape[-2]:
         raise ValueError(f"eig: the argument must be a batch of square matrices, got {shape}")
-    w, vl, vr, info = lapack.geev(x, left=compute_left_eigenvectors,
-                                  right=compute_right_eigenvectors)
+    return list(_eig_fn(bool(compute_left_eigenvectors), bool(compute_right_eigenvectors))(x))
+
+
+def _eig_impl(x, left: bool, right: bool):
+    from xjit._src.lax import lapack
+    w, vl, vr, info = lapack.geev(x, left=left, right=right)
     ok = _info_ok(info)
     out = [_nan_where_failed(w, ok)]
-    if compute_left_eigenvectors:
+    if left:
         out.append(_nan_where_failed(vl, ok))
-    if compute_right_eigenvectors:
+    if right:
         out.append(_nan_where_failed(vr, ok))
-    return out
+    return tuple(out)
+
+
+def _eig_jvp(left: bool, right: bool, primals, tangents):
+    if left or right:
+        raise NotImplementedError(
+            "The derivatives of eigenvectors are not implemented, only eigenvalues. See "
+            "https://github.com/jax-ml/jax/issues/2748 for discussion.")
+    (a,), (da,) = primals, tangents
+    w, v = _eig_impl(a, False, True)
+    # v^-1 (da v) through v's LU: P v = L U.
+    lu_, _, perm = _lu_impl(v)
+    dav = _matmul(_as_dtype(da, ops.dtype_of(v)), v)
+    y = triangular_solve(lu_, _permute_rows(dav, perm), left_side=True, lower=True,
+                         unit_diagonal=True)
+    y = triangular_solve(lu_, y, left_side=True, lower=False)
+    return (w,), (_diagonal(y),)
+
+
+_eig_fns: dict = {}
+
+
+def _eig_fn(left: bool, right: bool):
+    key = (left, right)
+    if key not in _eig_fns:
+        f = _custom_jvp(lambda x, k=key: _eig_impl(x, *k))
+        f.defjvp(lambda p, t, k=key: _eig_jvp(*k, p, t))
+        _eig_fns[key] = f
+    return _eig_fns[key]
 
 
 @api_boundary
