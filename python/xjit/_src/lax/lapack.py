@@ -78,6 +78,18 @@ def _call(target: str, operands, results, config: dict | None = None) -> list:
     return list(out) if isinstance(out, (list, tuple)) else [out]
 
 
+def _call_row_major(target: str, operands, results, config: dict | None = None) -> list:
+    """A call that declares every operand and result row-major: the target,
+    which reads column-major, works on the transposes (see gesdd, getrf_t)."""
+    operands = [ops.as_operand(x) for x in operands]
+    out = _custom_call(target, operands, [_aval(s, d) for s, d in results],
+                       backend_config={k: np.uint8(v) for k, v in (config or {}).items()},
+                       api_version=4,
+                       operand_layouts=[_layout(len(ops.shape_of(x)), False) for x in operands],
+                       result_layouts=[_layout(len(s), False) for s, _ in results])
+    return list(out) if isinstance(out, (list, tuple)) else [out]
+
+
 def _geometry(x):
     shape = ops.shape_of(x)
     return shape[:-2], shape[-2], shape[-1], ops.dtype_of(x)
@@ -89,6 +101,18 @@ def getrf(x) -> list:
     t = f"lapack_{letter('lu', dt)}getrf_ffi"
     return _call(t, [x], [(batch + (m, n), dt), (batch + (min(m, n),), np.int32),
                           (batch, np.int32)])
+
+
+def getrf_t(x) -> list:
+    """LU of the transposes of square matrices, with no layout conversion:
+    (m, ipiv, info) with P x^T = L U, where m, read row-major, holds U^T on
+    and below the diagonal and L^T (unit diagonal implied) above it: x's
+    row-major bytes are x^T's column-major bytes, and LAPACK's column-major
+    result read row-major is its transpose. So x = U^T L^T P."""
+    batch, n, _, dt = _geometry(x)
+    t = f"lapack_{letter('lu', dt)}getrf_ffi"
+    return _call_row_major(t, [x], [(batch + (n, n), dt), (batch + (n,), np.int32),
+                                    (batch, np.int32)])
 
 
 def geqrf(x) -> list:
@@ -132,14 +156,10 @@ def gesdd(x, *, full_matrices: bool, compute_uv: bool) -> list:
     ut_cols = n if mode == "A" else k
     vht_rows = m if mode == "A" else k
     xt_bytes = lax_shapes.reshape(ops.as_operand(x), batch + (n, m))
-    results = [(batch + (n, m), dt), (batch + (k,), real_dtype(dt)),
-               (batch + (n, ut_cols), dt), (batch + (vht_rows, m), dt), (batch, np.int32)]
-    row_major = [tuple(range(len(sh) - 1, -1, -1)) for sh, _ in results]
-    out = _custom_call(f"lapack_{letter('svd', dt)}gesdd_ffi", [xt_bytes],
-                       [_aval(sh, d) for sh, d in results],
-                       backend_config={"mode": np.uint8(_char(mode))}, api_version=4,
-                       operand_layouts=[tuple(range(len(batch) + 1, -1, -1))],
-                       result_layouts=row_major)
+    out = _call_row_major(f"lapack_{letter('svd', dt)}gesdd_ffi", [xt_bytes],
+                          [(batch + (n, m), dt), (batch + (k,), real_dtype(dt)),
+                           (batch + (n, ut_cols), dt), (batch + (vht_rows, m), dt),
+                           (batch, np.int32)], {"mode": _char(mode)})
     _, s, ut, vht, info = out
     u = lax_shapes.reshape(vht, batch + (m, vht_rows))
     vt = lax_shapes.reshape(ut, batch + (ut_cols, n))

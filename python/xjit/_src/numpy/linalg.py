@@ -207,9 +207,23 @@ def _lu_solve(lu, perm, b, trans: int = 0):
     return jnp.take_along_axis(x, inv_perm[..., :, None], axis=-2)
 
 
+def _lu_of_transpose(a):
+    """``(m, perm)`` with ``a = U^T L^T P``: LU of ``a^T`` with no layout
+    conversion (``lapack.getrf_t``): ``m`` holds U^T on and below the diagonal
+    and L^T (unit diagonal) above it; ``perm`` is P's row order."""
+    from xjit._src.lax import lapack
+    m, ipiv, _ = lapack.getrf_t(a)  # info < 0 only for arguments the target rejects
+    perm = lax_linalg.lu_pivots_to_permutation(ipiv - 1, a.shape[-1])
+    return m, perm
+
+
 def _solve_impl(a, b):
-    lu, _, perm = lax_linalg._lu_impl(a)
-    return _lu_solve(lu, perm, b)
+    # a x = b with a = U^T L^T P: U^T y = b, L^T z = y, x = P^T z.
+    jnp = _jnp()
+    m, perm = _lu_of_transpose(a)
+    y = lax_linalg.triangular_solve(m, b, left_side=True, lower=True)
+    z = lax_linalg.triangular_solve(m, y, left_side=True, lower=False, unit_diagonal=True)
+    return jnp.take_along_axis(z, jnp.argsort(perm, axis=-1)[..., :, None], axis=-2)
 
 
 def _solve_jvp(primals, tangents):
@@ -267,11 +281,14 @@ def inv(a):
 
 
 def _lu_parity_and_diag(a):
+    # det(a) = det(a^T): the LU of a^T needs no layout conversion, and its U
+    # diagonal is on m's diagonal (_lu_of_transpose).
+    from xjit._src.lax import lapack
     jnp = _jnp()
-    lu, pivots, _ = lax_linalg._lu_impl(a)
-    diag = jnp.diagonal(lu, axis1=-2, axis2=-1)
+    m, ipiv, _ = lapack.getrf_t(a)
+    diag = jnp.diagonal(m, axis1=-2, axis2=-1)
     n = a.shape[-1]
-    swaps = jnp.sum(pivots != jnp.arange(n, dtype=pivots.dtype), axis=-1)
+    swaps = jnp.sum(ipiv - 1 != jnp.arange(n, dtype=ipiv.dtype), axis=-1)
     parity = jnp.where(swaps % 2 == 1, -1, 1).astype(a.dtype)
     return parity, diag
 
