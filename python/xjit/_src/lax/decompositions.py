@@ -566,16 +566,23 @@ def _svd_jvp(full_matrices, compute_uv, primals, tangents):
     return (s, u, vt), (ds, du, _adjoint(dv))
 
 
-_svd_fns: dict = {}
+_jvp_fns: dict = {}
+
+
+def _with_jvp(impl, jvp, *options):
+    """``impl(x, *options)`` as a custom_jvp function whose rule is
+    ``jvp(*options, primals, tangents)``; one per (impl, options), so equal
+    calls trace the same function."""
+    key = (impl, options)
+    if key not in _jvp_fns:
+        f = _custom_jvp(lambda x: impl(x, *options))
+        f.defjvp(lambda p, t: jvp(*options, p, t))
+        _jvp_fns[key] = f
+    return _jvp_fns[key]
 
 
 def _svd_fn(full_matrices: bool, compute_uv: bool):
-    key = (full_matrices, compute_uv)
-    if key not in _svd_fns:
-        f = _custom_jvp(lambda x, k=key: _svd_impl(x, *k))
-        f.defjvp(lambda p, t, k=key: _svd_jvp(*k, p, t))
-        _svd_fns[key] = f
-    return _svd_fns[key]
+    return _with_jvp(_svd_impl, _svd_jvp, full_matrices, compute_uv)
 
 
 @api_boundary
@@ -648,16 +655,8 @@ def _eig_jvp(left: bool, right: bool, primals, tangents):
     return (w,), (_diagonal(y),)
 
 
-_eig_fns: dict = {}
-
-
 def _eig_fn(left: bool, right: bool):
-    key = (left, right)
-    if key not in _eig_fns:
-        f = _custom_jvp(lambda x, k=key: _eig_impl(x, *k))
-        f.defjvp(lambda p, t, k=key: _eig_jvp(*k, p, t))
-        _eig_fns[key] = f
-    return _eig_fns[key]
+    return _with_jvp(_eig_impl, _eig_jvp, left, right)
 
 
 @api_boundary
