@@ -339,6 +339,17 @@ def test_take_matches_jax(mode, axis):
     _close(jnp.take(x, 2, axis=axis, mode=mode), jjnp.take(x, 2, axis=axis, mode=mode))
 
 
+def test_take_fill_bounds_are_those_of_the_raw_indices(default_platform):
+    # -n <= i < n is in bounds (negative i counts from the end); the mask is
+    # computed from the raw indices so the cpu gather absorbs the wrap.
+    x = np.arange(5, dtype=np.float32)
+    idx = np.array([-6, -5, -1, 0, 4, 5], np.int32)
+    got = np.asarray(xjit.jit(jnp.take)(x, idx))
+    clip = np.asarray(xjit.jit(lambda a, i: jnp.take(a, i, mode="clip"))(x, idx))
+    np.testing.assert_array_equal(got, [np.nan, 0, 4, 0, 4, np.nan])
+    np.testing.assert_array_equal(clip, [0, 0, 0, 0, 4, 4])
+
+
 def test_take_bad_inputs():
     with pytest.raises(NotImplementedError, match="raise"):
         jnp.take(jnp.arange(3), jnp.array([0]), mode="raise")

@@ -265,6 +265,25 @@ def _advanced(y, advanced, mode=None, fill_value=None, indices_are_sorted=False,
     slice_sizes = tuple(1 if i in positions else y.shape[i] for i in range(y.ndim))
     if mode is None:
         mode = lax_slicing.GatherScatterMode.PROMISE_IN_BOUNDS
+    if (wrap_negative and lax_slicing.GatherScatterMode.from_any(mode)
+            == lax_slicing.GatherScatterMode.FILL_OR_DROP):
+        # The fill mask from the raw indices (-n <= i < n), not the wrapped
+        # ones: the wrap then has the gather as its only user, and the cpu
+        # backend folds it into the gather's index reads (one pass less).
+        out = lax_slicing.gather(y, idx, dn, slice_sizes, mode="clip",
+                                 indices_are_sorted=indices_are_sorted,
+                                 unique_indices=unique_indices)
+        mask = None
+        for _, e, n in advanced:
+            raw = util.broadcast_to(_index_value(e, n, wrap_negative=False), b_shape)
+            lo = util.broadcast_to(util.convert(-n, raw.dtype), b_shape)
+            hi = util.broadcast_to(util.convert(n, raw.dtype), b_shape)
+            ok = lax_ew.bitwise_and(lax_ew.ge(raw, lo), lax_ew.lt(raw, hi))
+            mask = ok if mask is None else lax_ew.bitwise_and(mask, ok)
+        mask = lax_shapes.broadcast_in_dim(mask, out_shape, tuple(range(p0, p0 + nb)))
+        fill = lax_slicing._default_fill(y.dtype) if fill_value is None else fill_value
+        fill_arr = util.broadcast_to(util.convert(fill, y.dtype, bool(y.weak_type)), out_shape)
+        return lax_ew.select(mask, out, fill_arr)
     return lax_slicing.gather(y, idx, dn, slice_sizes, mode=mode, fill_value=fill_value,
                               indices_are_sorted=indices_are_sorted,
                               unique_indices=unique_indices)
