@@ -1,7 +1,8 @@
 // The cpu backend's fast paths against the reference: a while condition
 // evaluated on the host (counter_condition.h), a loop body flattened into
 // kernel calls (CpuProgram::FlattenRegion), element-wise patterns run as
-// one kernel inside a fusion (fused_patterns.h), splat-only ops computed once
+// one kernel inside a fusion (fused_patterns.h: fma through float64,
+// rotate, multiply-add), splat-only ops computed once
 // per tile, and small float32 dot_generals on their own loop (small_matmul.h).
 #include <random>
 #include <string>
@@ -192,6 +193,33 @@ TEST(CpuFastPaths, FmaThroughF64MatchesReferenceExactly) {
   ASSERT_NE(m, nullptr);
   std::mt19937_64 rng(5);
   EXPECT_TRUE(CrossCheck(*m, RandomArgs(*m, rng), "fma chains", /*tol=*/0));
+}
+
+TEST(CpuFastPaths, MultiplyAddMatchesReferenceExactly) {
+  for (const char* type : {"f32", "f64"}) {
+    auto m = Parse(absl::StrReplaceAll(R"(module @m {
+  func.func @main(%x: tensor<3000xTY>, %y: tensor<3000xTY>, %z: tensor<3000xTY>, %a: tensor<TY>) -> (tensor<3000xTY>, tensor<3000xTY>, tensor<3000xTY>, tensor<3000xTY>) {
+    %ab = "stablehlo.broadcast_in_dim"(%a) {broadcast_dimensions = array<i64>} : (tensor<TY>) -> tensor<3000xTY>
+    %c = stablehlo.constant dense<0.25> : tensor<TY>
+    %cb = "stablehlo.broadcast_in_dim"(%c) {broadcast_dimensions = array<i64>} : (tensor<TY>) -> tensor<3000xTY>
+    %p = "stablehlo.multiply"(%x, %ab) : (tensor<3000xTY>, tensor<3000xTY>) -> tensor<3000xTY>
+    %r1 = "stablehlo.add"(%p, %cb) : (tensor<3000xTY>, tensor<3000xTY>) -> tensor<3000xTY>
+    %q = "stablehlo.multiply"(%x, %y) : (tensor<3000xTY>, tensor<3000xTY>) -> tensor<3000xTY>
+    %r2 = "stablehlo.add"(%z, %q) : (tensor<3000xTY>, tensor<3000xTY>) -> tensor<3000xTY>
+    %s = "stablehlo.multiply"(%ab, %y) : (tensor<3000xTY>, tensor<3000xTY>) -> tensor<3000xTY>
+    %r3 = "stablehlo.add"(%s, %z) : (tensor<3000xTY>, tensor<3000xTY>) -> tensor<3000xTY>
+    %t = "stablehlo.multiply"(%r1, %r2) : (tensor<3000xTY>, tensor<3000xTY>) -> tensor<3000xTY>
+    %r4 = "stablehlo.add"(%t, %t) : (tensor<3000xTY>, tensor<3000xTY>) -> tensor<3000xTY>
+    "func.return"(%r1, %r2, %r3, %r4) : (tensor<3000xTY>, tensor<3000xTY>, tensor<3000xTY>, tensor<3000xTY>) -> ()
+  }
+})",
+                                       {{"TY", type}}));
+    ASSERT_NE(m, nullptr);
+    std::mt19937_64 rng(8);
+    // Two roundings in the ops' order: bit-exact against the reference.
+    EXPECT_TRUE(CrossCheck(*m, RandomArgs(*m, rng), absl::StrCat(type, " multiply-add"),
+                           /*tol=*/0));
+  }
 }
 
 TEST(CpuFastPaths, RotateMatchesReferenceExactly) {

@@ -35,6 +35,29 @@ XJIT_ISA_CLONES void FmaThroughF64Kernel(const void* const* in, const int64_t* s
   }
 }
 
+// add(multiply(p, q), r) (kMulLeft) or add(r, multiply(p, q)): two roundings,
+// in the ops' own operand order (no contraction: -ffp-contract=off), so the
+// result is bit for bit the two ops'. in = {p, q, r}.
+template <typename T, bool kMulLeft>
+XJIT_ISA_CLONES void MultiplyAddKernel(const void* const* in, const int64_t* st, void* out,
+                                       int64_t begin, int64_t end) {
+  const T* __restrict p = static_cast<const T*>(in[0]);
+  const T* __restrict q = static_cast<const T*>(in[1]);
+  const T* __restrict r = static_cast<const T*>(in[2]);
+  T* __restrict y = static_cast<T*>(out);
+  auto combine = [](T product, T addend) { return kMulLeft ? product + addend : addend + product; };
+  if (st[0] != 0 && st[1] == 0 && st[2] == 0) {  // x * a + b: the common affine case
+    const T q0 = q[0], r0 = r[0];
+    for (int64_t i = begin; i < end; ++i) y[i] = combine(p[i] * q0, r0);
+  } else if (st[0] != 0 && st[1] != 0 && st[2] != 0) {
+    for (int64_t i = begin; i < end; ++i) y[i] = combine(p[i] * q[i], r[i]);
+  } else {
+    for (int64_t i = begin; i < end; ++i) {
+      y[i] = combine(p[st[0] != 0 ? i : 0] * q[st[1] != 0 ? i : 0], r[st[2] != 0 ? i : 0]);
+    }
+  }
+}
+
 template <typename T>
 XJIT_ISA_CLONES void RotateKernel(const void* const* in, const int64_t* st, void* out,
                                   int64_t begin, int64_t end) {
@@ -101,6 +124,30 @@ class Matcher {
     return false;
   }
 
+  bool MatchMultiplyAdd(const Instruction* root, RegionPatterns& out) const {
+    if (root->opcode() != Opcode::kAdd) return false;
+    const DType t = root->shape().dtype;
+    if (t != DType::kF32 && t != DType::kF64) return false;
+    for (int side = 0; side < 2; ++side) {
+      const Instruction* mul = root->operand(side);
+      // add(m, m) reads the product twice: it must be computed, not absorbed.
+      if (mul->opcode() != Opcode::kMultiply || root->operand(1 - side) == mul ||
+          !OnlyFeeds(mul, root) || out.absorbed.contains(mul) || out.at_root.contains(mul)) {
+        continue;
+      }
+      ElementwiseKernel kernel;
+      if (t == DType::kF32) {
+        kernel = side == 0 ? &MultiplyAddKernel<float, true> : &MultiplyAddKernel<float, false>;
+      } else {
+        kernel = side == 0 ? &MultiplyAddKernel<double, true> : &MultiplyAddKernel<double, false>;
+      }
+      out.at_root[root] = {kernel, {mul->operand(0), mul->operand(1), root->operand(1 - side)}};
+      out.absorbed.insert(mul);
+      return true;
+    }
+    return false;
+  }
+
   bool MatchRotate(const Instruction* root, RegionPatterns& out) const {
     if (root->opcode() != Opcode::kOr) return false;
     ElementwiseKernel kernel = nullptr;
@@ -136,7 +183,9 @@ RegionPatterns FindFusedPatterns(const Computation& region) {
   RegionPatterns patterns;
   Matcher matcher(region);
   for (const auto& instr : region.instructions()) {
-    if (!matcher.MatchFma(instr.get(), patterns)) matcher.MatchRotate(instr.get(), patterns);
+    if (!matcher.MatchFma(instr.get(), patterns) && !matcher.MatchRotate(instr.get(), patterns)) {
+      matcher.MatchMultiplyAdd(instr.get(), patterns);
+    }
   }
   return patterns;
 }

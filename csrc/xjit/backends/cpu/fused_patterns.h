@@ -7,6 +7,8 @@
 //    computed as float(double(a) * double(b) + double(c)): the same roundings.
 //  - rotate: or(shift_left(x, a), shift_right_logical(x, b)) of one x, with
 //    each shift's out-of-range rule.
+//  - multiply-add: add(multiply(p, q), r) in float32/float64, rounded twice
+//    as the two ops are (a * x + b chains, loop bodies).
 // A pattern's inner ops must have no other user and not be region results.
 #pragma once
 
