@@ -6,8 +6,8 @@ float32, float64, complex64 or complex128 and returns the target's results as
 a list. Character options travel as JAX writes them in ``mhlo.backend_config``:
 ``{uplo = 76 : ui8}`` is ``'L'``. As in JAX's lowering, every matrix operand
 and result is declared column-major (the targets work on LAPACK's layout; the
-custom_call runner converts), vectors and scalars row-major; gesdd instead
-factors the transpose, which needs no conversion at all (see ``gesdd``).
+custom_call runner converts), vectors and scalars row-major; gesdd and
+getrf_t instead factor the transpose, which needs no conversion at all.
 """
 from __future__ import annotations
 
@@ -65,28 +65,20 @@ def _layout(rank: int, matrix: bool) -> tuple:
     return tuple(range(rank - 1, -1, -1))
 
 
-def _call(target: str, operands, results, config: dict | None = None) -> list:
-    """Values of the first operand's batch rank + 2 are matrices (column-major)."""
+def _call(target: str, operands, results, config: dict | None = None, *,
+          row_major: bool = False) -> list:
+    """Values of the first operand's batch rank + 2 are matrices, declared
+    column-major; with ``row_major`` every value is declared row-major, and the
+    target, which reads column-major, works on the transposes (gesdd, getrf_t)."""
     operands = [ops.as_operand(x) for x in operands]
     batch_rank = len(ops.shape_of(operands[0])) - 2
-    op_layouts = [_layout(len(ops.shape_of(x)), len(ops.shape_of(x)) == batch_rank + 2)
+    is_matrix = lambda rank: not row_major and rank == batch_rank + 2  # noqa: E731
+    op_layouts = [_layout(len(ops.shape_of(x)), is_matrix(len(ops.shape_of(x))))
                   for x in operands]
-    res_layouts = [_layout(len(s), len(s) == batch_rank + 2) for s, _ in results]
+    res_layouts = [_layout(len(s), is_matrix(len(s))) for s, _ in results]
     out = _custom_call(target, operands, [_aval(s, d) for s, d in results],
                        backend_config={k: np.uint8(v) for k, v in (config or {}).items()},
                        api_version=4, operand_layouts=op_layouts, result_layouts=res_layouts)
-    return list(out) if isinstance(out, (list, tuple)) else [out]
-
-
-def _call_row_major(target: str, operands, results, config: dict | None = None) -> list:
-    """A call that declares every operand and result row-major: the target,
-    which reads column-major, works on the transposes (see gesdd, getrf_t)."""
-    operands = [ops.as_operand(x) for x in operands]
-    out = _custom_call(target, operands, [_aval(s, d) for s, d in results],
-                       backend_config={k: np.uint8(v) for k, v in (config or {}).items()},
-                       api_version=4,
-                       operand_layouts=[_layout(len(ops.shape_of(x)), False) for x in operands],
-                       result_layouts=[_layout(len(s), False) for s, _ in results])
     return list(out) if isinstance(out, (list, tuple)) else [out]
 
 
@@ -111,8 +103,8 @@ def getrf_t(x) -> list:
     result read row-major is its transpose. So x = U^T L^T P."""
     batch, n, _, dt = _geometry(x)
     t = f"lapack_{letter('lu', dt)}getrf_ffi"
-    return _call_row_major(t, [x], [(batch + (n, n), dt), (batch + (n,), np.int32),
-                                    (batch, np.int32)])
+    return _call(t, [x], [(batch + (n, n), dt), (batch + (n,), np.int32), (batch, np.int32)],
+                 row_major=True)
 
 
 def geqrf(x) -> list:
@@ -156,10 +148,10 @@ def gesdd(x, *, full_matrices: bool, compute_uv: bool) -> list:
     ut_cols = n if mode == "A" else k
     vht_rows = m if mode == "A" else k
     xt_bytes = lax_shapes.reshape(ops.as_operand(x), batch + (n, m))
-    out = _call_row_major(f"lapack_{letter('svd', dt)}gesdd_ffi", [xt_bytes],
-                          [(batch + (n, m), dt), (batch + (k,), real_dtype(dt)),
-                           (batch + (n, ut_cols), dt), (batch + (vht_rows, m), dt),
-                           (batch, np.int32)], {"mode": _char(mode)})
+    out = _call(f"lapack_{letter('svd', dt)}gesdd_ffi", [xt_bytes],
+                [(batch + (n, m), dt), (batch + (k,), real_dtype(dt)),
+                 (batch + (n, ut_cols), dt), (batch + (vht_rows, m), dt), (batch, np.int32)],
+                {"mode": _char(mode)}, row_major=True)
     _, s, ut, vht, info = out
     u = lax_shapes.reshape(vht, batch + (m, vht_rows))
     vt = lax_shapes.reshape(ut, batch + (ut_cols, n))

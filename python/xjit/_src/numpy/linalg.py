@@ -280,17 +280,21 @@ def inv(a):
     return _solve_core()(a, eye)
 
 
+def _pivot_parity(pivots, n: int, dtype):
+    """+1 or -1: the sign of the permutation that 0-based LU ``pivots`` make."""
+    jnp = _jnp()
+    swaps = jnp.sum(pivots != jnp.arange(n, dtype=pivots.dtype), axis=-1)
+    return jnp.where(swaps % 2 == 1, -1, 1).astype(dtype)
+
+
 def _lu_parity_and_diag(a):
     # det(a) = det(a^T): the LU of a^T needs no layout conversion, and its U
     # diagonal is on m's diagonal (_lu_of_transpose).
     from xjit._src.lax import lapack
     jnp = _jnp()
     m, ipiv, _ = lapack.getrf_t(a)
-    diag = jnp.diagonal(m, axis1=-2, axis2=-1)
-    n = a.shape[-1]
-    swaps = jnp.sum(ipiv - 1 != jnp.arange(n, dtype=ipiv.dtype), axis=-1)
-    parity = jnp.where(swaps % 2 == 1, -1, 1).astype(a.dtype)
-    return parity, diag
+    return (_pivot_parity(ipiv - 1, a.shape[-1], a.dtype),
+            jnp.diagonal(m, axis1=-2, axis2=-1))
 
 
 def _det_impl(a):
@@ -313,8 +317,7 @@ def _adjugate_times(a, b):
     n = a.shape[-1]
     lu, pivots, perm = lax_linalg._lu_impl(a)
     diag = jnp.diagonal(lu, axis1=-2, axis2=-1)
-    swaps = jnp.sum(pivots != jnp.arange(n, dtype=pivots.dtype), axis=-1)
-    sign = jnp.where(swaps % 2 == 1, -1, 1).astype(a.dtype)
+    sign = _pivot_parity(pivots, n, a.dtype)
     det_u = jnp.prod(diag, axis=-1)
     p = jnp.prod(diag[..., :-1], axis=-1)
     inv_p = 1 / p
