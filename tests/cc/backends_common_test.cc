@@ -5,7 +5,7 @@
 
 #include "gtest/gtest.h"
 #include "test_util.h"
-#include "xjit/backends/common/reduce_body.h"
+#include "xjit/ir/reduce_body.h"
 #include "xjit/backends/common/reduction_geometry.h"
 
 namespace xjit::testing {
@@ -52,7 +52,7 @@ std::optional<Opcode> Recognise(Opcode op, bool swapped, DType body_type = DType
   Instruction* init = cb->Parameter(T(body_type, {}));
   ReduceAttrs dims{{0}};
   Instruction* reduce = Must(cb->Add(Opcode::kReduce, {x, init}, dims, {body}));
-  return reduce == nullptr ? std::nullopt : common::RecogniseReduceBody(*reduce);
+  return reduce == nullptr ? std::nullopt : RecogniseReduceBody(*reduce);
 }
 
 TEST(ReduceBody, RecognisesTheSixKnownOpsInEitherOrder) {
@@ -78,7 +78,7 @@ TEST(ReduceBody, RejectsBodiesThatAreNotOneOpOfBothParameters) {
   ReduceAttrs dims{{0}};
   Instruction* reduce = Must(cb->Add(Opcode::kReduce, {x, init}, dims, {body}));
   ASSERT_NE(reduce, nullptr);
-  EXPECT_EQ(common::RecogniseReduceBody(*reduce), std::nullopt);
+  EXPECT_EQ(RecogniseReduceBody(*reduce), std::nullopt);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "xjit/passes/elementwise_fusion.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -8,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "xjit/builder/builder.h"
 #include "xjit/builder/rewriter.h"
+#include "xjit/ir/row_geometry.h"
 #include "xjit/ir/walk.h"
 
 namespace xjit::passes {
@@ -42,12 +44,30 @@ bool IsFusible(const Instruction& instr) {
 
 struct Cluster {
   int64_t elements = 0;
+  // A row cluster (rows > 0) also holds reduces of its rows and broadcasts of
+  // per-row values back over them (elements = rows * row size).
+  int64_t rows = 0;
   std::vector<const Instruction*> members;  // in schedule order
-  int64_t num_elementwise = 0;
+  int64_t num_elementwise = 0, num_reduces = 0;
   bool reads_broadcast = false;
   bool open = true;
-  bool fused() const { return num_elementwise >= 2 || (num_elementwise == 1 && reads_broadcast); }
+  bool fused() const {
+    if (num_reduces > 0) return num_elementwise >= 1;
+    return num_elementwise >= 2 || (num_elementwise == 1 && reads_broadcast);
+  }
 };
+
+// How a member of a row cluster is indexed: over every element (a row of
+// row-size elements per row) or one element per row.
+enum class RowKind : int8_t { kNone, kFull, kPerRow };
+
+std::optional<std::pair<int64_t, int64_t>> RowReduceGeometry(const Instruction& x,
+                                                             const FusionOptions& options) {
+  if (!options.row_reduce || x.opcode() != Opcode::kReduce) return std::nullopt;
+  std::optional<std::pair<int64_t, int64_t>> shape = RowReduceShape(x);
+  if (!shape || shape->second > options.max_row_size || !options.row_reduce(x)) return std::nullopt;
+  return shape;
+}
 
 // Which cluster each instruction of the entry joins, and where each cluster
 // closes (it is emitted just before that position; n = after the last one).
@@ -64,7 +84,8 @@ std::vector<bool> LiveInstructionsAndParameters(const Computation& c) {
   return live;
 }
 
-FusionPlan Plan(const Computation& c, const std::vector<bool>& live) {
+FusionPlan Plan(const Computation& c, const std::vector<bool>& live,
+               const FusionOptions& options) {
   const auto& instrs = c.instructions();
   const size_t n = instrs.size();
   FusionPlan plan;
@@ -84,34 +105,81 @@ FusionPlan Plan(const Computation& c, const std::vector<bool>& live) {
     plan.cluster_of[instr->id()] = k;
     plan.clusters[k].members.push_back(instr);
   };
+  std::vector<RowKind> kind(n, RowKind::kNone);
+  auto kind_in = [&](const Instruction* o, int32_t k) {
+    return open_cluster_of(o) == k ? kind[o->id()] : RowKind::kNone;
+  };
+  // A value of another open cluster must be computed before x: close it.
+  auto close_others = [&](const Instruction* x, int32_t target, size_t position) {
+    for (const Instruction* o : x->operands()) {
+      int32_t k = open_cluster_of(o);
+      if (k >= 0 && k != target) close(k, position);
+    }
+  };
+  auto new_cluster = [&](int64_t elements) {
+    plan.clusters.push_back(Cluster{elements});
+    open.push_back(static_cast<int32_t>(plan.clusters.size() - 1));
+    return open.back();
+  };
   for (size_t i = 0; i < n; ++i) {
     const Instruction* x = instrs[i].get();
     if (!live[i]) continue;
+    if (auto geometry = RowReduceGeometry(*x, options)) {
+      const auto [rows, row_size] = *geometry;
+      // Joins the cluster computing its input, unless that one has other rows.
+      int32_t target = open_cluster_of(x->operand(0));
+      if (target >= 0 && (kind[x->operand(0)->id()] != RowKind::kFull ||
+                          plan.clusters[target].elements != rows * row_size ||
+                          (plan.clusters[target].rows != 0 && plan.clusters[target].rows != rows))) {
+        target = -1;
+      }
+      close_others(x, target, i);
+      if (target < 0) target = new_cluster(rows * row_size);
+      plan.clusters[target].rows = rows;
+      join(target, x);
+      ++plan.clusters[target].num_reduces;
+      kind[i] = RowKind::kPerRow;
+      continue;
+    }
     if (IsFusible(*x)) {
       const int64_t elements = x->shape().num_elements();
       int32_t target = -1;
-      for (int32_t k : open) {
-        if (plan.clusters[k].elements == elements) target = k;
-      }
-      // A value of another open cluster must be computed before x: close it.
+      RowKind x_kind = RowKind::kFull;
+      // An op of per-row values joins their row cluster.
       for (const Instruction* o : x->operands()) {
         int32_t k = open_cluster_of(o);
-        if (k >= 0 && k != target) close(k, i);
+        if (k >= 0 && kind[o->id()] == RowKind::kPerRow && plan.clusters[k].rows == elements) {
+          target = k;
+          x_kind = RowKind::kPerRow;
+        }
       }
       if (target < 0) {
-        target = static_cast<int32_t>(plan.clusters.size());
-        plan.clusters.push_back(Cluster{elements});
-        open.push_back(target);
+        for (int32_t k : open) {
+          if (plan.clusters[k].elements == elements) target = k;
+        }
       }
+      close_others(x, target, i);
+      if (target < 0) target = new_cluster(elements);
       join(target, x);
+      kind[i] = x_kind;
       ++plan.clusters[target].num_elementwise;
       for (const Instruction* o : x->operands()) {
         if (IsReadInPlace(*o)) plan.clusters[target].reads_broadcast = true;
       }
       continue;
     }
+    if (x->opcode() == Opcode::kBroadcastInDim) {
+      const int32_t k = open_cluster_of(x->operand(0));
+      if (k >= 0 && kind_in(x->operand(0), k) == RowKind::kPerRow &&
+          IsRowBroadcast(*x, plan.clusters[k].rows, plan.clusters[k].elements)) {
+        join(k, x);
+        kind[i] = RowKind::kFull;
+        continue;
+      }
+    }
     if (IsAlias(*x) && open_cluster_of(x->operand(0)) >= 0) {
       join(open_cluster_of(x->operand(0)), x);
+      kind[i] = kind[x->operand(0)->id()];
       continue;
     }
     for (const Instruction* o : x->operands()) {
@@ -304,10 +372,11 @@ absl::StatusOr<Computation*> FusionEmitter::Emit() {
 namespace {
 
 // The fused copy of `module`, or null when `only_if_changed` and nothing fuses.
-absl::StatusOr<std::unique_ptr<Module>> Fuse(const Module& module, bool only_if_changed) {
+absl::StatusOr<std::unique_ptr<Module>> Fuse(const Module& module, bool only_if_changed,
+                                              const FusionOptions& options) {
   const Computation* entry = module.entry();
   if (entry == nullptr) return absl::InvalidArgumentError("fusion: module has no entry computation");
-  FusionPlan plan = Plan(*entry, LiveInstructionsAndParameters(*entry));
+  FusionPlan plan = Plan(*entry, LiveInstructionsAndParameters(*entry), options);
   const bool fuses = std::any_of(plan.clusters.begin(), plan.clusters.end(),
                                  [](const Cluster& c) { return c.fused(); });
   if (only_if_changed && !fuses) return std::unique_ptr<Module>();
@@ -320,16 +389,18 @@ absl::StatusOr<std::unique_ptr<Module>> Fuse(const Module& module, bool only_if_
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<Module>> FuseElementwise(const Module& module) {
-  return Fuse(module, /*only_if_changed=*/false);
+absl::StatusOr<std::unique_ptr<Module>> FuseElementwise(const Module& module,
+                                                        const FusionOptions& options) {
+  return Fuse(module, /*only_if_changed=*/false, options);
 }
 
-absl::StatusOr<bool> RunElementwiseFusion(Module& module) {
-  absl::StatusOr<std::unique_ptr<Module>> fused = Fuse(module, /*only_if_changed=*/true);
+absl::StatusOr<bool> RunElementwiseFusion(Module& module, const FusionOptions& options) {
+  absl::StatusOr<std::unique_ptr<Module>> fused = Fuse(module, /*only_if_changed=*/true, options);
   if (!fused.ok()) return fused.status();
   if (*fused == nullptr) return false;  // nothing to fuse: no copy
   module = std::move(**fused);
   return true;
 }
+
 
 }  // namespace xjit::passes

@@ -19,8 +19,19 @@
 //
 // A cluster becomes a fusion when it holds at least two element-wise ops, or
 // one that reads a broadcast of one element; otherwise its ops stay as they are.
+//
+// Row fusion (XLA's reduction input/epilogue fusion, for softmax, layer norm,
+// log-sum-exp), when the options allow it: a reduce of a cluster value over
+// its trailing dims (rows x row_size) joins the cluster, which becomes a row
+// cluster; element-wise ops of its per-row results join it too, and so do
+// broadcast_in_dims that spread a per-row value back over its row
+// (ir/row_geometry.h). A backend then runs the region a block of whole rows at a
+// time, so a row is read from memory once. A row cluster fuses when it holds a
+// reduce and an element-wise op.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 
 #include "absl/status/statusor.h"
@@ -28,15 +39,26 @@
 
 namespace xjit::passes {
 
+struct FusionOptions {
+  // Whether a reduce (one input, a body ir/reduce_body.h recognises, its
+  // trailing dims reduced) may join a row cluster: the backend's say on its
+  // element type. Empty: no row fusion.
+  std::function<bool(const Instruction& reduce)> row_reduce;
+  // Rows longer than this (elements) are not fused: a block of rows must fit
+  // the backend's scratch.
+  int64_t max_row_size = 16384;
+};
+
 // A copy of `module` whose entry computation has its element-wise clusters
 // fused; other computations (reduce bodies) are copied unchanged. Dead
 // instructions of the entry are dropped (not those with side effects). The result is verified. Run after
 // call inlining (pipeline.h): the ops of a callee are not fused.
-absl::StatusOr<std::unique_ptr<Module>> FuseElementwise(const Module& module);
+absl::StatusOr<std::unique_ptr<Module>> FuseElementwise(const Module& module,
+                                                        const FusionOptions& options = {});
 
 // The same, replacing `module`, but only when a cluster fuses (no copy
 // otherwise, and then dead code is left to dead-code elimination); true when
 // a fusion instruction was made.
-absl::StatusOr<bool> RunElementwiseFusion(Module& module);
+absl::StatusOr<bool> RunElementwiseFusion(Module& module, const FusionOptions& options = {});
 
 }  // namespace xjit::passes

@@ -71,7 +71,12 @@ absl::StatusOr<std::unique_ptr<Module>> RunPasses(const Module& module) {
   }
   auto optimised = passes::RunDefaultPipeline(lowered != nullptr ? *lowered : module);
   if (!optimised.ok()) return optimised.status();
-  if (auto fused = passes::RunElementwiseFusion(**optimised); !fused.ok()) return fused.status();
+  passes::FusionOptions fusion;
+  // Row fusion where the typed reduce kernel exists (row_fusion.h).
+  fusion.row_reduce = [](const Instruction& reduce) { return GetRowReduceKernel(reduce) != nullptr; };
+  if (auto fused = passes::RunElementwiseFusion(**optimised, fusion); !fused.ok()) {
+    return fused.status();
+  }
   return optimised;
 }
 

@@ -25,6 +25,12 @@ using ElementwiseKernel = void (*)(const void* const* in, const int64_t* in_stri
 // other ops.
 std::vector<int64_t> KernelParameters(const Instruction& instr);
 
+// Whether op's kernel reads an operand splat from one element in place
+// (stride 0): binary ops, select and clamp; others need it filled first.
+inline bool ReadsSplatInPlace(Opcode op) {
+  return IsElementwiseBinary(op) || op == Opcode::kSelect || op == Opcode::kClamp;
+}
+
 // The kernel for an element-wise instruction, or Unimplemented naming the op
 // and element type when there is none.
 absl::StatusOr<ElementwiseKernel> GetElementwiseKernel(const Instruction& instr);

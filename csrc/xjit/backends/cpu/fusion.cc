@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "xjit/backends/cpu/elementwise.h"
 #include "xjit/backends/cpu/fused_patterns.h"
+#include "xjit/backends/cpu/row_fusion.h"
 #include "xjit/backends/cpu/work_estimate.h"
 
 namespace xjit::cpu {
@@ -17,10 +18,6 @@ struct Value {
   SlotId slot;
   bool splat;
 };
-
-bool ReadsSplatInPlace(Opcode op) {
-  return IsElementwiseBinary(op) || op == Opcode::kSelect || op == Opcode::kClamp;
-}
 
 // A pattern's kernel over its operands (each read in place, stride 0 when a splat).
 std::unique_ptr<ElementwiseThunk> MakePatternOp(const FusedPattern& pattern,
@@ -50,6 +47,7 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeFusionThunk(const Instruction& fusion
   if (inputs.size() != region.parameters().size() || outputs.size() != region.results().size()) {
     return absl::InternalError("fusion: operand/result count mismatch in the cpu lowering");
   }
+  if (IsRowFusionRegion(region)) return MakeRowFusionThunk(fusion, inputs, outputs, work);
   absl::flat_hash_map<const Instruction*, SlotId> output_of;
   for (size_t j = 0; j < region.results().size(); ++j) {
     const Instruction* r = region.results()[j];

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "xjit/backends/common/reduce_body.h"
+#include "xjit/ir/reduce_body.h"
 #include "xjit/backends/common/reduction_geometry.h"
 #include "xjit/backends/cpu/isa_clones.h"
 #include "xjit/backends/cpu/parallel.h"
@@ -120,7 +120,7 @@ FastKernel FastFor(DType t) {
 
 // The fast kernel when the body is one known op of its two parameters.
 FastKernel RecogniseBody(const Instruction& instr) {
-  std::optional<Opcode> op = common::RecogniseReduceBody(instr);
+  std::optional<Opcode> op = RecogniseReduceBody(instr);
   if (!op) return nullptr;
   const DType t = instr.operand(0)->shape().dtype;
   if (*op == Opcode::kAdd) return FastFor<Add>(t);
@@ -130,6 +130,24 @@ FastKernel RecogniseBody(const Instruction& instr) {
   if (*op == Opcode::kAnd) return FastFor<And>(t);
   if (*op == Opcode::kOr) return FastFor<Or>(t);
   return nullptr;
+}
+
+template <typename Op, typename T>
+void RowReduce(const void* in, const void* init, void* out, int64_t rows, int64_t row_size) {
+  using C = Compute<T>;
+  const T* x = static_cast<const T*>(in);
+  const C start = C(*static_cast<const T*>(init));
+  T* y = static_cast<T*>(out);
+  for (int64_t r = 0; r < rows; ++r) y[r] = T(ReduceRun<Op, C, T>(x + r * row_size, row_size, 1, start));
+}
+
+template <typename Op>
+RowReduceKernel RowReduceFor(DType t) {
+  return DispatchDType(t, [](auto tag) -> RowReduceKernel {
+    using T = typename decltype(tag)::type;
+    if constexpr (Op::template supports<Compute<T>>) return &RowReduce<Op, T>;
+    return nullptr;
+  });
 }
 
 // ------------------------------------------------------- any body, N inputs
@@ -179,6 +197,21 @@ class GenericReduceThunk : public Thunk {
 };
 
 }  // namespace
+
+RowReduceKernel GetRowReduceKernel(const Instruction& reduce) {
+  std::optional<Opcode> op = RecogniseReduceBody(reduce);
+  if (!op) return nullptr;
+  const DType t = reduce.operand(0)->shape().dtype;
+  switch (*op) {
+    case Opcode::kAdd: return RowReduceFor<Add>(t);
+    case Opcode::kMultiply: return RowReduceFor<Multiply>(t);
+    case Opcode::kMaximum: return RowReduceFor<Maximum>(t);
+    case Opcode::kMinimum: return RowReduceFor<Minimum>(t);
+    case Opcode::kAnd: return RowReduceFor<And>(t);
+    case Opcode::kOr: return RowReduceFor<Or>(t);
+    default: return nullptr;
+  }
+}
 
 absl::StatusOr<std::unique_ptr<Thunk>> MakeReduceThunk(const Instruction& instr,
                                                        std::vector<SlotId> inputs,

@@ -18,4 +18,13 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeReduceThunk(const Instruction& instr,
                                                        std::vector<SlotId> inputs,
                                                        std::vector<SlotId> outputs);
 
+// out[r] = init combined with the row_size contiguous elements of row r, for
+// r < rows: the typed kernel's loop for one output, so a fused row reduction
+// (row_fusion.h) gives the reduce thunk's result bit for bit.
+using RowReduceKernel = void (*)(const void* in, const void* init, void* out, int64_t rows,
+                                 int64_t row_size);
+// The kernel for a reduce whose body ir/reduce_body.h recognises, on its
+// element type; null when there is none.
+RowReduceKernel GetRowReduceKernel(const Instruction& reduce);
+
 }  // namespace xjit::cpu

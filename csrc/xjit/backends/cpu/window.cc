@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "xjit/backends/common/reduce_body.h"
+#include "xjit/ir/reduce_body.h"
 #include "xjit/backends/cpu/parallel.h"
 #include "xjit/backends/cpu/pooling.h"
 #include "xjit/backends/cpu/typed_reduction_thunk.h"
@@ -474,7 +474,7 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeReduceWindowThunk(const Instruction& 
   std::vector<WindowDimension> window = ReduceWindowWindow(attrs);
   const Shape& base = instr.operand(0)->shape();
   if (n == 1) {
-    std::optional<Opcode> op = common::RecogniseReduceBody(instr);
+    std::optional<Opcode> op = RecogniseReduceBody(instr);
     std::optional<PoolingPlan> pooling = MakePoolingPlan(base.dims, window);
     PoolingReduceFn fn = op && pooling ? PoolingReduceFor(*op, base.dtype) : nullptr;
     if (fn != nullptr) {
@@ -488,7 +488,7 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeReduceWindowThunk(const Instruction& 
   for (size_t k = 0; k < n; ++k) widths.push_back(ByteWidth(instr.operand(k)->shape().dtype));
   ReduceWindowThunk::Typed typed = nullptr;
   if (n == 1) {
-    if (std::optional<Opcode> op = common::RecogniseReduceBody(instr)) {
+    if (std::optional<Opcode> op = RecogniseReduceBody(instr)) {
       typed = TypedReduceWindow(*op, instr.operand(0)->shape().dtype);
     }
   }

@@ -1,6 +1,6 @@
-#include "xjit/backends/common/reduce_body.h"
+#include "xjit/ir/reduce_body.h"
 
-namespace xjit::common {
+namespace xjit {
 
 std::optional<Opcode> RecogniseReduceBody(const Instruction& reduce) {
   if (reduce.operands().size() != 2 || reduce.called_computations().size() != 1) return std::nullopt;
@@ -22,4 +22,4 @@ std::optional<Opcode> RecogniseReduceBody(const Instruction& reduce) {
   return std::nullopt;
 }
 
-}  // namespace xjit::common
+}  // namespace xjit

@@ -7,11 +7,11 @@
 
 #include "xjit/ir/graph.h"
 
-namespace xjit::common {
+namespace xjit {
 
 // add, multiply, maximum, minimum, and, or when `reduce` is a single-input
 // reduce whose body is `return op(p0, p1)` (either order) with the input's
 // element type throughout; nullopt otherwise.
 std::optional<Opcode> RecogniseReduceBody(const Instruction& reduce);
 
-}  // namespace xjit::common
+}  // namespace xjit

@@ -1,0 +1,199 @@
+// Row fusion (passes/elementwise_fusion.h with FusionOptions::row_reduce):
+// which reduces and broadcasts join a cluster, that the fused region passes
+// shape inference, and that the fused graph computes what the original does
+// on the reference backend (the region as a callee) and on cpu (RowFusionThunk).
+#include <map>
+#include <random>
+
+#include "cpu_test_util.h"
+#include "gtest/gtest.h"
+#include "test_util.h"
+#include "xjit/backends/cpu/reduce.h"
+#include "xjit/passes/elementwise_fusion.h"
+#include "xjit/text/parser.h"
+#include "xjit/text/printer.h"
+
+namespace xjit::testing {
+namespace {
+
+using cpu::testing::ExpectLiteralsMatch;
+using cpu::testing::RandomLiteral;
+
+passes::FusionOptions RowOptions() {
+  passes::FusionOptions options;
+  options.row_reduce = [](const Instruction& r) { return cpu::GetRowReduceKernel(r) != nullptr; };
+  return options;
+}
+
+std::unique_ptr<Module> Parse(const std::string& text) {
+  auto m = ParseModule(text);
+  EXPECT_TRUE(m.ok()) << m.status();
+  return m.ok() ? *std::move(m) : nullptr;
+}
+
+std::unique_ptr<Module> Fuse(const Module& m, const passes::FusionOptions& options = RowOptions()) {
+  auto fused = passes::FuseElementwise(m, options);
+  EXPECT_TRUE(fused.ok()) << fused.status();
+  return fused.ok() ? *std::move(fused) : nullptr;
+}
+
+std::map<std::string, int> Census(const Computation& c) {
+  std::map<std::string, int> out;
+  for (const auto& instr : c.instructions()) ++out[std::string(OpcodeName(instr->opcode()))];
+  return out;
+}
+
+const Computation* OnlyRegion(const Module& m) {
+  const Computation* region = nullptr;
+  for (const auto& instr : m.entry()->instructions()) {
+    if (instr->opcode() != Opcode::kFusion) continue;
+    EXPECT_EQ(region, nullptr) << "more than one fusion:\n" << PrintModule(m);
+    region = instr->called_computations()[0];
+  }
+  return region;
+}
+
+void ExpectSameResults(const Module& original, const Module& fused, double tolerance = 1e-5) {
+  std::mt19937_64 rng(11);
+  std::vector<Literal> args;
+  for (const Shape& s : original.ParameterShapes()) args.push_back(RandomLiteral(s, rng, false));
+  auto want = RunOn("reference", original, args);
+  ASSERT_TRUE(want.ok()) << want.status();
+  for (const std::string platform : {"reference", "cpu"}) {
+    auto got = RunOn(platform, fused, args);
+    ASSERT_TRUE(got.ok()) << platform << ": " << got.status();
+    ASSERT_EQ(got->size(), want->size());
+    for (size_t i = 0; i < got->size(); ++i) {
+      ExpectLiteralsMatch((*got)[i], (*want)[i], tolerance, absl::StrCat(platform, " result ", i));
+    }
+  }
+}
+
+// jax.nn.softmax(x, axis=-1) as xjit traces it.
+std::string Softmax(int64_t rows, int64_t cols) {
+  const std::string r = std::to_string(rows), c = std::to_string(cols);
+  const std::string t = "tensor<" + r + "x" + c + "xf32>";
+  return "func.func @main(%x: " + t + ") -> " + t + R"( {
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %m = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [1] : ()" + t + ", tensor<f32>) -> tensor<" + r + R"(xf32>
+  %m1 = stablehlo.reshape %m : (tensor<)" + r + "xf32>) -> tensor<" + r + R"(x1xf32>
+  %mb = stablehlo.broadcast_in_dim %m1, dims = [0, 1] : (tensor<)" + r + "x1xf32>) -> " + t + R"(
+  %d = stablehlo.subtract %x, %mb : )" + t + R"(
+  %e = stablehlo.exponential %d : )" + t + R"(
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %s = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [1] : ()" + t + ", tensor<f32>) -> tensor<" + r + R"(xf32>
+  %s1 = stablehlo.reshape %s : (tensor<)" + r + "xf32>) -> tensor<" + r + R"(x1xf32>
+  %sb = stablehlo.broadcast_in_dim %s1, dims = [0, 1] : (tensor<)" + r + "x1xf32>) -> " + t + R"(
+  %y = stablehlo.divide %e, %sb : )" + t + R"(
+  return %y : )" + t + R"(
+})";
+}
+
+TEST(RowFusion, SoftmaxIsOneFusionWithBothReduces) {
+  auto m = Parse(Softmax(37, 300));
+  ASSERT_NE(m, nullptr);
+  auto fused = Fuse(*m);
+  ASSERT_NE(fused, nullptr);
+  const Computation* region = OnlyRegion(*fused);
+  ASSERT_NE(region, nullptr) << PrintModule(*fused);
+  EXPECT_EQ(Census(*region)["reduce"], 2) << PrintModule(*fused);
+  EXPECT_EQ(Census(*fused->entry())["reduce"], 0);
+  ExpectSameResults(*m, *fused);
+}
+
+TEST(RowFusion, OffWithoutTheOption) {
+  auto m = Parse(Softmax(8, 16));
+  ASSERT_NE(m, nullptr);
+  auto fused = Fuse(*m, passes::FusionOptions{});
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(Census(*fused->entry())["reduce"], 2);
+}
+
+TEST(RowFusion, OneBlockAndManyBlocksAgree) {
+  for (auto [rows, cols] : {std::pair<int64_t, int64_t>{2, 2}, {3, 5000}, {4096, 8}, {257, 1024}}) {
+    auto m = Parse(Softmax(rows, cols));
+    ASSERT_NE(m, nullptr);
+    auto fused = Fuse(*m);
+    ASSERT_NE(fused, nullptr);
+    ASSERT_NE(OnlyRegion(*fused), nullptr) << rows << "x" << cols;
+    ExpectSameResults(*m, *fused);
+  }
+}
+
+// Layer norm over the two trailing dims, with a scale read in place, the mean
+// returned as a second result and a value used outside the fusion.
+TEST(RowFusion, LayerNormOverTwoTrailingDimsWithTwoResults) {
+  auto m = Parse(R"(
+func.func @main(%x: tensor<6x4x50xf32>, %g: tensor<50xf32>) -> (tensor<6x4x50xf32>, tensor<6xf32>, tensor<6x4x50xf32>) {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %n = stablehlo.constant dense<200.0> : tensor<6xf32>
+  %s = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [1, 2] : (tensor<6x4x50xf32>, tensor<f32>) -> tensor<6xf32>
+  %mean = stablehlo.divide %s, %n : tensor<6xf32>
+  %mb = stablehlo.broadcast_in_dim %mean, dims = [0] : (tensor<6xf32>) -> tensor<6x4x50xf32>
+  %d = stablehlo.subtract %x, %mb : tensor<6x4x50xf32>
+  %sq = stablehlo.multiply %d, %d : tensor<6x4x50xf32>
+  %v = stablehlo.reduce(%sq init: %zero) applies stablehlo.add across dimensions = [1, 2] : (tensor<6x4x50xf32>, tensor<f32>) -> tensor<6xf32>
+  %vn = stablehlo.divide %v, %n : tensor<6xf32>
+  %r = stablehlo.rsqrt %vn : tensor<6xf32>
+  %rb = stablehlo.broadcast_in_dim %r, dims = [0] : (tensor<6xf32>) -> tensor<6x4x50xf32>
+  %gb = stablehlo.broadcast_in_dim %g, dims = [2] : (tensor<50xf32>) -> tensor<6x4x50xf32>
+  %y0 = stablehlo.multiply %d, %rb : tensor<6x4x50xf32>
+  %y = stablehlo.multiply %y0, %gb : tensor<6x4x50xf32>
+  %t = stablehlo.transpose %d, dims = [0, 2, 1] : (tensor<6x4x50xf32>) -> tensor<6x50x4xf32>
+  %tr = stablehlo.reshape %t : (tensor<6x50x4xf32>) -> tensor<6x4x50xf32>
+  return %y, %mean, %tr : tensor<6x4x50xf32>, tensor<6xf32>, tensor<6x4x50xf32>
+})");
+  ASSERT_NE(m, nullptr);
+  auto fused = Fuse(*m);
+  ASSERT_NE(fused, nullptr);
+  ExpectSameResults(*m, *fused);
+  int reduces_inside = 0;
+  for (const auto& instr : fused->entry()->instructions()) {
+    if (instr->opcode() == Opcode::kFusion) {
+      reduces_inside += Census(*instr->called_computations()[0])["reduce"];
+    }
+  }
+  EXPECT_EQ(reduces_inside, 2) << PrintModule(*fused);
+}
+
+// A reduce of the leading dim, or of a value whose reduce body is not one
+// known op, stays outside.
+TEST(RowFusion, LeadingDimAndUnknownBodiesStayOutside) {
+  auto m = Parse(R"(
+func.func @main(%x: tensor<8x16xf32>) -> (tensor<16xf32>, tensor<8xf32>) {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %e = stablehlo.exponential %x : tensor<8x16xf32>
+  %c = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<8x16xf32>, tensor<f32>) -> tensor<16xf32>
+  %c2 = stablehlo.exponential %c : tensor<16xf32>
+  %r = stablehlo.reduce(%e init: %zero) applies stablehlo.subtract across dimensions = [1] : (tensor<8x16xf32>, tensor<f32>) -> tensor<8xf32>
+  %r2 = stablehlo.exponential %r : tensor<8xf32>
+  return %c2, %r2 : tensor<16xf32>, tensor<8xf32>
+})");
+  ASSERT_NE(m, nullptr);
+  auto fused = Fuse(*m);
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(Census(*fused->entry())["reduce"], 2) << PrintModule(*fused);
+  ExpectSameResults(*m, *fused);
+}
+
+// A region with a reduce whose broadcast is not one value per row is refused
+// by shape inference, so a hand-written fusion cannot reach the backends.
+TEST(RowFusion, ShapeInferenceRefusesOtherBroadcastsOfReducedValues) {
+  auto m = ParseModule(R"(
+func.func @main(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %f = "xjit.fusion"(%x, %z) ({
+  ^bb0(%a: tensor<4x4xf32>, %zero: tensor<f32>):
+    %s = stablehlo.reduce(%a init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<4x4xf32>, tensor<f32>) -> tensor<4xf32>
+    %b = stablehlo.broadcast_in_dim %s, dims = [1] : (tensor<4xf32>) -> tensor<4x4xf32>
+    %y = stablehlo.add %a, %b : tensor<4x4xf32>
+    stablehlo.return %y : tensor<4x4xf32>
+  }) : (tensor<4x4xf32>, tensor<f32>) -> tensor<4x4xf32>
+  return %f : tensor<4x4xf32>
+})");
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.status().message().find("broadcast_in_dim"), std::string::npos) << m.status();
+}
+
+}  // namespace
+}  // namespace xjit::testing
