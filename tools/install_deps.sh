@@ -6,6 +6,8 @@ set -euo pipefail
 SYSTEM_PACKAGES="g++ cmake ninja-build ccache libabsl-dev libgtest-dev"
 # Linear algebra: OpenBLAS (OpenMP build) with LAPACK, and lapack.h (docs/dependencies.md).
 SYSTEM_PACKAGES="$SYSTEM_PACKAGES libopenblas-openmp-dev liblapacke-dev"
+# The x86-64 assembler of the generated element-wise kernels (docs/dependencies.md).
+SYSTEM_PACKAGES="$SYSTEM_PACKAGES libxbyak-dev"
 missing=""
 for p in $SYSTEM_PACKAGES; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "xjit/backends/cpu/elementwise.h"
 #include "xjit/backends/cpu/fused_patterns.h"
+#include "xjit/backends/cpu/jit_fusion.h"
 #include "xjit/backends/cpu/row_fusion.h"
 #include "xjit/backends/cpu/work_estimate.h"
 
@@ -48,6 +49,7 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeFusionThunk(const Instruction& fusion
     return absl::InternalError("fusion: operand/result count mismatch in the cpu lowering");
   }
   if (IsRowFusionRegion(region)) return MakeRowFusionThunk(fusion, inputs, outputs, work);
+  if (std::unique_ptr<Thunk> jit = MakeJitFusionThunk(fusion, inputs, outputs, work)) return jit;
   absl::flat_hash_map<const Instruction*, SlotId> output_of;
   for (size_t j = 0; j < region.results().size(); ++j) {
     const Instruction* r = region.results()[j];

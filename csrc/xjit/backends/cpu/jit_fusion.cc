@@ -1,0 +1,397 @@
+#include "xjit/backends/cpu/jit_fusion.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "xjit/backends/cpu/parallel.h"
+#include "xjit/backends/cpu/work_estimate.h"
+
+#if defined(__x86_64__)
+#include <xbyak/xbyak.h>
+#endif
+
+namespace xjit::cpu {
+namespace {
+
+std::atomic<bool> jit_enabled{true};
+std::atomic<int64_t> kernels_generated{0};
+
+#if defined(__x86_64__)
+
+constexpr int64_t kMinElements = 8 * 1024;
+constexpr int64_t kChunk = 16 * 1024;  // elements per parallel chunk
+constexpr int kValueRegisters = 25;    // zmm0..24 hold values; zmm25..31 are scratch
+constexpr int kTableSize = 128;        // constants, read by broadcast
+
+// vcmpps predicates (ordered, quiet; unordered for the NaN test).
+constexpr uint8_t kEq = 0x00, kLt = 0x11, kLe = 0x12, kUnord = 0x03, kGt = 0x1E;
+
+using Xbyak::Zmm;
+
+bool Supported(Opcode op) {
+  switch (op) {
+    case Opcode::kAdd: case Opcode::kSubtract: case Opcode::kMultiply: case Opcode::kDivide:
+    case Opcode::kMaximum: case Opcode::kMinimum: case Opcode::kNegate: case Opcode::kAbs:
+    case Opcode::kSqrt: case Opcode::kRsqrt: case Opcode::kExponential: case Opcode::kTanh:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Runs fn(const float* const* in, float* const* out, int64_t count).
+class ChainCode : public Xbyak::CodeGenerator {
+ public:
+  explicit ChainCode(size_t bytes) : Xbyak::CodeGenerator(bytes) {}
+
+  using Fn = void (*)(const void* const* in, void* const* out, int64_t count);
+  Fn fn() const { return getCode<Fn>(); }
+
+  // A constant's broadcast operand (table base in r11). False once full.
+  Xbyak::Address C(float v) {
+    uint32_t bits;
+    std::memcpy(&bits, &v, 4);
+    return Bits(bits);
+  }
+  Xbyak::Address Bits(uint32_t bits) {
+    int i = 0;
+    while (i < table_size_ && table_[i] != bits) ++i;
+    if (i == table_size_) {
+      if (table_size_ == kTableSize) throw Xbyak::Error(Xbyak::ERR_CODE_IS_TOO_BIG);
+      table_[table_size_++] = bits;
+    }
+    return ptr_b[r11 + 4 * i];
+  }
+  Xbyak::Address Scalar(float v) {  // the same, as a plain 32-bit operand
+    uint32_t bits;
+    std::memcpy(&bits, &v, 4);
+    Bits(bits);
+    int i = 0;
+    while (table_[i] != bits) ++i;
+    return dword[r11 + 4 * i];
+  }
+  const uint32_t* table() const { return table_; }
+
+  // fast_math.h's FastExp, instruction for instruction.
+  void Exp(const Zmm& d, const Zmm& x) {
+    const Zmm c(25), n(26), r(27), p(28), a(29), b(30);
+    vminps(c, x, C(88.7228394f));    // x < max ? x : max
+    vmaxps(c, c, C(-103.972076f));   // c > min ? c : min
+    vmulps(n, c, C(1.44269504088896341f));
+    vaddps(n, n, C(12582912.0f));
+    vsubps(n, n, C(12582912.0f));
+    vmovaps(r, c);
+    vfmadd231ps(r, n, C(-0.693359375f));
+    vfmadd231ps(r, n, C(2.12194440e-4f));
+    vbroadcastss(p, Scalar(1.9875691500e-4f));
+    for (float k : {1.3981999507e-3f, 8.3334519073e-3f, 4.1665795894e-2f, 1.6666665459e-1f,
+                    5.0000001201e-1f}) {
+      vfmadd213ps(p, r, C(k));
+    }
+    vmulps(p, p, r);
+    vfmadd213ps(p, r, r);
+    vaddps(p, p, C(1.0f));
+    vcvttps2dq(n, n);
+    vpsrad(a, n, 1);               // half
+    vpsubd(b, n, a);               // ni - half
+    vpaddd(a, a, Bits(127));
+    vpslld(a, a, 23);
+    vpaddd(b, b, Bits(127));
+    vpslld(b, b, 23);
+    vmulps(p, p, a);
+    vmulps(p, p, b);
+    // x < min ? 0 : (x <= max ? out : (x > max ? inf : x))
+    vmovaps(d, x);
+    vcmpps(k2, x, C(88.7228394f), kGt);
+    vbroadcastss(d | k2, Scalar(__builtin_inff()));
+    vcmpps(k2, x, C(88.7228394f), kLe);
+    vmovaps(d | k2, p);
+    vcmpps(k2, x, C(-103.972076f), kLt);
+    vpxord(d | k2, d, d);
+  }
+
+  // fast_math.h's FastTanh, instruction for instruction.
+  void Tanh(const Zmm& d, const Zmm& x) {
+    constexpr float kClamp = 7.90531110763549805f, kTiny = 0.0004f;
+    const Zmm c(25), t(26), x2(27), p(28), q(29);
+    vbroadcastss(t, Scalar(-kClamp));
+    vmaxps(c, t, x);                 // x < -clamp ? -clamp : x
+    vbroadcastss(t, Scalar(kClamp));
+    vminps(c, t, c);                 // c > clamp ? clamp : c
+    vmulps(x2, c, c);
+    vbroadcastss(p, Scalar(-2.76076847742355e-16f));
+    for (float k : {2.00018790482477e-13f, -8.60467152213735e-11f, 5.12229709037114e-08f,
+                    1.48572235717979e-05f, 6.37261928875436e-04f, 4.89352455891786e-03f}) {
+      vfmadd213ps(p, x2, C(k));
+    }
+    vmulps(p, p, c);
+    vbroadcastss(q, Scalar(1.19825839466702e-06f));
+    for (float k : {1.18534705686654e-04f, 2.26843463243900e-03f, 4.89352518554385e-03f}) {
+      vfmadd213ps(q, x2, C(k));
+    }
+    vdivps(p, p, q);
+    vcmpps(k2, x, C(kClamp), kGt);
+    vbroadcastss(p | k2, Scalar(1.0f));
+    vcmpps(k2, x, C(-kClamp), kLt);
+    vbroadcastss(p | k2, Scalar(-1.0f));
+    vmovaps(d, p);
+    vcmpps(k2, x, C(kTiny), kLt);
+    vcmpps(k2 | k2, x, C(-kTiny), kGt);
+    vmovaps(d | k2, x);
+  }
+
+  // scalar_ops.h's Maximum/Minimum of floats: NaN wins, equal values AND/OR
+  // their bits.
+  void MaxMin(const Zmm& d, const Zmm& a, const Zmm& b, bool max) {
+    vmovaps(d, a);
+    vcmpps(k2, b, a, max ? kGt : kLt);
+    vmovaps(d | k2, b);
+    vcmpps(k2, a, b, kEq);
+    if (max) {
+      vpandd(d | k2, a, b);
+    } else {
+      vpord(d | k2, a, b);
+    }
+    vcmpps(k2, b, b, kUnord);
+    vmovaps(d | k2, b);
+  }
+
+ private:
+  uint32_t table_[kTableSize] = {};
+  int table_size_ = 0;
+};
+
+// A region value: a register, and for a fusion operand its index.
+struct JitValue {
+  int reg = -1;
+  int param = -1;
+  bool splat = false;
+};
+
+class JitFusionThunk : public Thunk {
+ public:
+  JitFusionThunk(std::unique_ptr<ChainCode> code, std::vector<SlotId> inputs,
+                 std::vector<bool> input_splat, std::vector<SlotId> outputs, int64_t n)
+      : code_(std::move(code)), fn_(code_->fn()), inputs_(std::move(inputs)),
+        input_splat_(std::move(input_splat)), outputs_(std::move(outputs)), n_(n) {}
+
+  void Execute(void* const* buffers) const override {
+    const size_t ni = inputs_.size(), no = outputs_.size();
+    ParallelFor(n_, kChunk, n_ * 8, [&](int64_t begin, int64_t end) {
+      const void* in[64];
+      void* out[64];
+      for (size_t i = 0; i < ni; ++i) {
+        const float* base = static_cast<const float*>(buffers[inputs_[i]]);
+        in[i] = input_splat_[i] ? base : base + begin;
+      }
+      for (size_t j = 0; j < no; ++j) out[j] = static_cast<float*>(buffers[outputs_[j]]) + begin;
+      fn_(in, out, end - begin);
+    });
+  }
+
+ private:
+  std::unique_ptr<ChainCode> code_;
+  ChainCode::Fn fn_;
+  std::vector<SlotId> inputs_;
+  std::vector<bool> input_splat_;
+  std::vector<SlotId> outputs_;
+  int64_t n_;
+};
+
+// Generates the kernel; null (nothing thrown) when the region is not covered.
+std::unique_ptr<Thunk> Generate(const Instruction& fusion, const std::vector<SlotId>& inputs,
+                                const std::vector<SlotId>& outputs, int64_t* work) {
+  const Computation& region = *fusion.called_computations()[0];
+  const auto& instrs = region.instructions();
+  if (region.results().empty() || region.results().size() > 64 || inputs.size() > 64) {
+    return nullptr;
+  }
+  const int64_t n = region.results()[0]->shape().num_elements();
+  if (n < kMinElements) return nullptr;
+  // What each instruction is, and where each value is last read.
+  absl::flat_hash_map<const Instruction*, int> result_of;
+  for (size_t j = 0; j < region.results().size(); ++j) {
+    const Instruction* r = region.results()[j];
+    if (!Supported(r->opcode()) || !result_of.emplace(r, static_cast<int>(j)).second) return nullptr;
+  }
+  absl::flat_hash_map<const Instruction*, const Instruction*> alias_of;  // reshape, splat broadcast
+  auto root = [&](const Instruction* v) {
+    for (auto it = alias_of.find(v); it != alias_of.end(); it = alias_of.find(v)) v = it->second;
+    return v;
+  };
+  absl::flat_hash_map<const Instruction*, size_t> last_use;
+  std::vector<bool> input_splat(inputs.size(), false);
+  for (size_t i = 0; i < instrs.size(); ++i) {
+    const Instruction* x = instrs[i].get();
+    if (x->shape().dtype != DType::kF32 || !x->shape().is_array()) return nullptr;
+    const int64_t elements = x->shape().num_elements();
+    switch (x->opcode()) {
+      case Opcode::kParameter:
+        if (elements != n && elements != 1) return nullptr;
+        input_splat[x->attrs<ParameterAttrs>().number] = elements == 1 && n != 1;
+        continue;
+      case Opcode::kReshape:
+        alias_of[x] = x->operand(0);
+        continue;
+      case Opcode::kBroadcastInDim:
+        if (x->operand(0)->shape().num_elements() != 1) return nullptr;
+        alias_of[x] = x->operand(0);
+        continue;
+      default:
+        break;
+    }
+    if (!Supported(x->opcode()) || elements != n) return nullptr;
+    for (const Instruction* o : x->operands()) {
+      const Instruction* v = root(o);
+      if (v->shape().dtype != DType::kF32) return nullptr;
+      last_use[v] = i;
+    }
+  }
+  auto code = std::make_unique<ChainCode>(8192 + 512 * instrs.size());
+  ChainCode& g = *code;
+  using namespace Xbyak::util;
+  absl::flat_hash_map<const Instruction*, JitValue> values;
+  std::vector<bool> busy(kValueRegisters, false);
+  auto take = [&]() -> int {
+    for (int r = 0; r < kValueRegisters; ++r) {
+      if (!busy[r]) {
+        busy[r] = true;
+        return r;
+      }
+    }
+    throw Xbyak::Error(Xbyak::ERR_BAD_PARAMETER);  // more live values than registers
+  };
+  // Frees operands read for the last time at position i.
+  auto release = [&](const Instruction* x, size_t i) {
+    for (const Instruction* o : x->operands()) {
+      const Instruction* v = root(o);
+      auto it = values.find(v);
+      // Splats stay in their register for the whole loop.
+      if (it != values.end() && last_use[v] == i && it->second.reg >= 0 && !it->second.splat) {
+        busy[it->second.reg] = false;
+        it->second.reg = -1;
+      }
+    }
+  };
+  try {
+    g.mov(r11, reinterpret_cast<size_t>(g.table()));
+    // Splats are broadcast once, before the loop.
+    for (const Instruction* p : region.parameters()) {
+      const int number = static_cast<int>(p->attrs<ParameterAttrs>().number);
+      JitValue v{-1, number, input_splat[number]};
+      if (v.splat && last_use.contains(p)) {
+        v.reg = take();
+        g.mov(r8, g.qword[rdi + 8 * number]);
+        g.vbroadcastss(Zmm(v.reg), g.dword[r8]);
+      }
+      values[p] = v;
+    }
+    g.xor_(eax, eax);
+    Xbyak::Label loop, done;
+    g.L(loop);
+    g.cmp(rax, rdx);
+    g.jge(done, Xbyak::CodeGenerator::T_NEAR);
+    // k1: the lanes in range (16, or what is left).
+    g.mov(rcx, rdx);
+    g.sub(rcx, rax);
+    g.mov(r10d, 16);
+    g.cmp(rcx, r10);
+    g.cmovg(rcx, r10);
+    g.mov(r10d, 1);
+    g.shl(r10, cl);
+    g.dec(r10);
+    g.kmovw(k1, r10d);
+    for (const Instruction* p : region.parameters()) {
+      JitValue& v = values[p];
+      if (v.splat || !last_use.contains(p)) continue;
+      v.reg = take();
+      g.mov(r8, g.qword[rdi + 8 * v.param]);
+      g.vmovups(Zmm(v.reg) | k1 | Xbyak::util::T_z, g.ptr[r8 + rax * 4]);
+    }
+    for (size_t i = 0; i < instrs.size(); ++i) {
+      const Instruction* x = instrs[i].get();
+      if (x->opcode() == Opcode::kParameter || alias_of.contains(x)) continue;
+      std::vector<Zmm> in;
+      for (const Instruction* o : x->operands()) in.emplace_back(values.at(root(o)).reg);
+      const Zmm d(take());
+      switch (x->opcode()) {
+        case Opcode::kAdd: g.vaddps(d, in[0], in[1]); break;
+        case Opcode::kSubtract: g.vsubps(d, in[0], in[1]); break;
+        case Opcode::kMultiply: g.vmulps(d, in[0], in[1]); break;
+        case Opcode::kDivide: g.vdivps(d, in[0], in[1]); break;
+        case Opcode::kMaximum: g.MaxMin(d, in[0], in[1], true); break;
+        case Opcode::kMinimum: g.MaxMin(d, in[0], in[1], false); break;
+        case Opcode::kNegate: g.vpxord(d, in[0], g.Bits(0x80000000u)); break;
+        case Opcode::kAbs: g.vpandd(d, in[0], g.Bits(0x7fffffffu)); break;
+        case Opcode::kSqrt: g.vsqrtps(d, in[0]); break;
+        case Opcode::kRsqrt:
+          g.vsqrtps(Zmm(25), in[0]);
+          g.vbroadcastss(d, g.Scalar(1.0f));
+          g.vdivps(d, d, Zmm(25));
+          break;
+        case Opcode::kExponential: g.Exp(d, in[0]); break;
+        case Opcode::kTanh: g.Tanh(d, in[0]); break;
+        default: return nullptr;
+      }
+      values[x] = JitValue{d.getIdx(), -1, false};
+      if (auto r = result_of.find(x); r != result_of.end()) {
+        g.mov(r9, g.qword[rsi + 8 * r->second]);
+        g.vmovups(g.ptr[r9 + rax * 4] | k1, d);
+      }
+      if (!last_use.contains(x)) {
+        busy[d.getIdx()] = false;
+        values[x].reg = -1;
+      }
+      release(x, i);
+    }
+    // Every register of a value read in the body is free again by its end.
+    for (const Instruction* p : region.parameters()) {
+      JitValue& v = values[p];
+      if (!v.splat && v.reg >= 0) {
+        busy[v.reg] = false;
+        v.reg = -1;
+      }
+    }
+    g.add(rax, 16);
+    g.jmp(loop, Xbyak::CodeGenerator::T_NEAR);
+    g.L(done);
+    g.vzeroupper();
+    g.ret();
+    g.readyRE();
+  } catch (const Xbyak::Error&) {
+    return nullptr;
+  }
+  int64_t estimate = 0;
+  for (const auto& instr : instrs) {
+    if (Supported(instr->opcode())) estimate += EstimateInstructionWork(*instr);
+  }
+  *work = estimate;
+  ++kernels_generated;
+  return std::make_unique<JitFusionThunk>(std::move(code), inputs, std::move(input_splat),
+                                          outputs, n);
+}
+
+#endif  // __x86_64__
+
+}  // namespace
+
+void SetFusionJitEnabled(bool enabled) { jit_enabled = enabled; }
+
+int64_t NumJitFusionKernels() { return kernels_generated; }
+
+std::unique_ptr<Thunk> MakeJitFusionThunk(const Instruction& fusion,
+                                          const std::vector<SlotId>& inputs,
+                                          const std::vector<SlotId>& outputs, int64_t* work) {
+#if defined(__x86_64__)
+  static const bool has_avx512 = __builtin_cpu_supports("avx512f");
+  if (!jit_enabled || !has_avx512 || fusion.called_computations().size() != 1) return nullptr;
+  return Generate(fusion, inputs, outputs, work);
+#else
+  return nullptr;
+#endif
+}
+
+}  // namespace xjit::cpu

@@ -1,0 +1,35 @@
+// Fused element-wise chains of float32 as generated AVX-512 code (xbyak, as
+// oneDNN generates its kernels): each value of a fusion region lives in a zmm
+// register for 16 elements at a time, so the chain reads its inputs and
+// writes its results once and nothing passes through memory between its ops
+// (the interpreter, FusedElementwiseThunk, moves every value through an L1
+// tile buffer: a load and a store per op). Each op rounds as the
+// interpreter's kernel does (scalar_ops.h; exp and tanh as fast_math.h, step
+// by step), so both give the same bits.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "xjit/backends/cpu/thunk.h"
+#include "xjit/ir/graph.h"
+
+namespace xjit::cpu {
+
+// A thunk running `fusion`'s region as generated code, or null when it cannot:
+// an op, element type or operand form the generator does not cover (it covers
+// add, subtract, multiply, divide, maximum, minimum, negate, abs, sqrt, rsqrt,
+// exponential and tanh of float32, with operands of the region's element count
+// or splats of one element), more live values than registers, a region under
+// 8K elements (the interpreter's flattened steps serve small loop bodies), a
+// CPU without AVX-512, or the generator turned off.
+std::unique_ptr<Thunk> MakeJitFusionThunk(const Instruction& fusion,
+                                          const std::vector<SlotId>& inputs,
+                                          const std::vector<SlotId>& outputs, int64_t* work);
+
+// On by default; tests turn it off to compare with the interpreter.
+void SetFusionJitEnabled(bool enabled);
+// Kernels generated so far in this process (tests check the generator ran).
+int64_t NumJitFusionKernels();
+
+}  // namespace xjit::cpu
