@@ -197,3 +197,35 @@ func.func @main(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
 
 }  // namespace
 }  // namespace xjit::testing
+
+namespace xjit::testing {
+namespace {
+
+// Layer norm whose scale and offset are whole rows (read in place by every
+// row), with the scale also through a unary op and returned.
+TEST(RowFusion, ScaleAndOffsetOfARowAreReadInPlace) {
+  auto m = Parse(R"(
+func.func @main(%x: tensor<33x64xf32>, %g: tensor<64xf32>, %b: tensor<64xf32>) -> (tensor<33x64xf32>, tensor<33x64xf32>) {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %n = stablehlo.constant dense<64.0> : tensor<33xf32>
+  %s = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<33x64xf32>, tensor<f32>) -> tensor<33xf32>
+  %mean = stablehlo.divide %s, %n : tensor<33xf32>
+  %mb = stablehlo.broadcast_in_dim %mean, dims = [0] : (tensor<33xf32>) -> tensor<33x64xf32>
+  %d = stablehlo.subtract %x, %mb : tensor<33x64xf32>
+  %gb = stablehlo.broadcast_in_dim %g, dims = [1] : (tensor<64xf32>) -> tensor<33x64xf32>
+  %bb = stablehlo.broadcast_in_dim %b, dims = [1] : (tensor<64xf32>) -> tensor<33x64xf32>
+  %y0 = stablehlo.multiply %d, %gb : tensor<33x64xf32>
+  %y = stablehlo.add %y0, %bb : tensor<33x64xf32>
+  %eg = stablehlo.exponential %gb : tensor<33x64xf32>
+  %z = stablehlo.multiply %eg, %mb : tensor<33x64xf32>
+  return %y, %z : tensor<33x64xf32>, tensor<33x64xf32>
+})");
+  ASSERT_NE(m, nullptr);
+  auto fused = Fuse(*m);
+  ASSERT_NE(fused, nullptr);
+  ASSERT_NE(OnlyRegion(*fused), nullptr);
+  ExpectSameResults(*m, *fused);
+}
+
+}  // namespace
+}  // namespace xjit::testing

@@ -57,4 +57,32 @@ bool IsRowBroadcast(const Instruction& b, int64_t rows, int64_t elements) {
 // Which cluster each instruction of the entry joins, and where each cluster
 // closes (it is emitted just before that position; n = after the last one).
 
+bool IsRowInvariantBroadcast(const Instruction& b, int64_t row_size) {
+  if (b.opcode() != Opcode::kBroadcastInDim || !b.shape().is_array() ||
+      !b.operand(0)->shape().is_array()) {
+    return false;
+  }
+  const Shape &out = b.shape(), &in = b.operand(0)->shape();
+  if (in.num_elements() != row_size || row_size < 2 || out.num_elements() % row_size != 0) {
+    return false;
+  }
+  int64_t product = 1, suffix = out.rank();
+  while (suffix > 0 && product < row_size) product *= out.dims[--suffix];
+  if (product != row_size) return false;
+  const std::vector<int64_t>& to = b.attrs<BroadcastInDimAttrs>().broadcast_dimensions;
+  std::vector<bool> covered(out.rank(), false);
+  int64_t last = -1;
+  for (int64_t i = 0; i < in.rank(); ++i) {
+    if (in.dims[i] == 1) continue;
+    const int64_t d = to[i];
+    if (d < suffix || d <= last || in.dims[i] != out.dims[d]) return false;
+    covered[d] = true;
+    last = d;
+  }
+  for (int64_t d = suffix; d < out.rank(); ++d) {
+    if (out.dims[d] != 1 && !covered[d]) return false;
+  }
+  return true;
+}
+
 }  // namespace xjit

@@ -23,4 +23,9 @@ std::optional<std::pair<int64_t, int64_t>> RowReduceShape(const Instruction& red
 // dims whose sizes multiply to `rows`).
 bool IsRowBroadcast(const Instruction& broadcast, int64_t rows, int64_t elements);
 
+// A broadcast_in_dim whose `row_size`-element operand becomes every row of the
+// result (the result's trailing dims whose sizes multiply to `row_size`), as
+// layer norm's scale and offset do.
+bool IsRowInvariantBroadcast(const Instruction& broadcast, int64_t row_size);
+
 }  // namespace xjit

@@ -73,7 +73,7 @@ struct Op {
   int64_t per_row = 0;  // elements computed per row of the block; 0: one in all
   // An element-wise kernel called once per row: an operand with per_row 1 is
   // a per-row value read as a splat over its row (a row broadcast never
-  // written out).
+  // written out); one with per_row 0 and stride 1 is the same row for all.
   bool by_row = false;
 };
 
@@ -199,6 +199,10 @@ struct Value {
   // A row broadcast of the per-row value in slot/local: read in place by the
   // ops that read splats (Op::by_row), expanded for the others.
   bool row_splat = false;
+  // A broadcast of an operand that is the same on every row (its operand in
+  // `slot`): read in place by every row of an Op::by_row kernel.
+  bool row_invariant = false;
+  const Instruction* broadcast = nullptr;  // the row-invariant broadcast
 };
 
 class RowFusionLowering {
@@ -238,8 +242,9 @@ class RowFusionLowering {
         value.splat ? 0 : (value.per_row >= 0 ? value.per_row : (same_count ? per_row : 0));
     return Operand{value.slot, value.local, p, ByteWidth(v.shape().dtype)};
   }
-  // Writes a row splat out over whole rows (into `instr`'s result slot when
-  // it is one), once; `instr`'s value becomes the written one.
+  // Writes a row splat or a row-invariant broadcast out over whole rows (into
+  // `instr`'s result slot when it is one), once; `instr`'s value becomes the
+  // written one. Nothing for other values.
   absl::Status Expand(const Instruction& instr);
   absl::Status LowerElementwise(const Instruction& instr);
   absl::Status LowerBroadcast(const Instruction& instr);
@@ -283,8 +288,8 @@ absl::Status RowFusionLowering::LowerElementwise(const Instruction& instr) {
   const bool by_row_possible = ReadsSplatInPlace(instr.opcode()) && *per_row == row_size_;
   bool by_row = false;
   for (const Instruction* o : instr.operands()) {
-    if (!values_.at(o).row_splat) continue;
-    if (by_row_possible) {
+    const Value& v = values_.at(o);
+    if ((v.row_splat && by_row_possible) || (v.row_invariant && *per_row == row_size_)) {
       by_row = true;
     } else if (absl::Status s = Expand(*o); !s.ok()) {
       return s;
@@ -293,9 +298,10 @@ absl::Status RowFusionLowering::LowerElementwise(const Instruction& instr) {
   std::vector<Operand> in;
   std::vector<bool> splat;
   for (const Instruction* o : instr.operands()) {
-    if (values_.at(o).row_splat) {
-      in.push_back(Read(*o, 1, false));
-      splat.push_back(true);
+    const Value& v = values_.at(o);
+    if (v.row_splat || v.row_invariant) {
+      in.push_back(Operand{v.slot, v.local, v.row_splat ? 1 : 0, ByteWidth(o->shape().dtype)});
+      splat.push_back(v.row_splat);
       continue;
     }
     Operand read = Read(*o, *per_row, o->shape().num_elements() == n);
@@ -359,6 +365,11 @@ absl::Status RowFusionLowering::LowerBroadcast(const Instruction& instr) {
     values_[&instr] = Value{value.slot, -1, 1, false, true};
     if (output_of_.contains(&instr)) return Expand(instr);
     return absl::OkStatus();
+  } else if (value.per_row < 0 && *per_row == row_size_ &&
+             IsRowInvariantBroadcast(instr, row_size_)) {  // the same row for every row
+    values_[&instr] = Value{value.slot, -1, 0, false, false, true, &instr};
+    if (output_of_.contains(&instr)) return Expand(instr);
+    return absl::OkStatus();
   } else if (value.per_row < 0) {  // a fusion operand: read in place
     op.kind = Op::Kind::kBroadcastRead;
     op.broadcast = std::make_shared<const BroadcastReader>(instr);
@@ -382,12 +393,19 @@ absl::Status RowFusionLowering::LowerBroadcast(const Instruction& instr) {
 
 absl::Status RowFusionLowering::Expand(const Instruction& instr) {
   const Value value = values_.at(&instr);
-  if (!value.row_splat) return absl::OkStatus();
   Op op;
-  op.kind = Op::Kind::kExpand;
-  op.expand = ExpandFor(ByteWidth(instr.shape().dtype));
-  if (op.expand == nullptr) return absl::InternalError("fusion: expand of an odd element width");
-  op.inputs = {Operand{value.slot, value.local, 1, ByteWidth(instr.shape().dtype)}};
+  if (value.row_invariant) {
+    op.kind = Op::Kind::kBroadcastRead;
+    op.broadcast = std::make_shared<const BroadcastReader>(*value.broadcast);
+    op.inputs = {Operand{value.slot, -1, 0, ByteWidth(instr.shape().dtype)}};
+  } else if (value.row_splat) {
+    op.kind = Op::Kind::kExpand;
+    op.expand = ExpandFor(ByteWidth(instr.shape().dtype));
+    if (op.expand == nullptr) return absl::InternalError("fusion: expand of an odd element width");
+    op.inputs = {Operand{value.slot, value.local, 1, ByteWidth(instr.shape().dtype)}};
+  } else {
+    return absl::OkStatus();
+  }
   op.per_row = row_size_;
   op.output = Destination(instr, row_size_);
   values_[&instr] = Value{op.output.slot, op.output.local, row_size_, false};
