@@ -454,17 +454,11 @@ bool FusedElementwiseThunk::AppendSteps(void* const* buffers,
 
 void FusedElementwiseThunk::Execute(void* const* buffers) const {
   const int64_t tiles = (n_ + kFusedTile - 1) / kFusedTile;
-  if (n_ * static_cast<int64_t>(ops_.size()) < kParallelThreshold || tiles == 1) {
-    serial_scratch_.resize(scratch_bytes_);
-    RunTiles(buffers, serial_scratch_.data(), 0, tiles);
-    return;
-  }
-#pragma omp parallel
-  {
-    std::unique_ptr<unsigned char[]> scratch(new unsigned char[scratch_bytes_ + 1]);
-#pragma omp for schedule(static)
-    for (int64_t tile = 0; tile < tiles; ++tile) RunTiles(buffers, scratch.get(), tile, tile + 1);
-  }
+  const bool serial = n_ * static_cast<int64_t>(ops_.size()) < kParallelThreshold || tiles == 1;
+  ForEachBlockWithScratch(tiles, scratch_bytes_, serial, &serial_scratch_,
+                          [&](unsigned char* scratch, int64_t tile) {
+                            RunTiles(buffers, scratch, tile, tile + 1);
+                          });
 }
 
 absl::StatusOr<std::unique_ptr<ElementwiseThunk>> MakeElementwiseOp(

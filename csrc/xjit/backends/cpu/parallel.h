@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 namespace xjit::cpu {
 
@@ -26,6 +28,26 @@ void ParallelFor(int64_t n, int64_t grain, int64_t cost, const Fn& fn) {
   for (int64_t c = 0; c < chunks; ++c) {
     int64_t begin = c * grain;
     fn(begin, std::min(n, begin + grain));
+  }
+}
+
+// Calls fn(scratch, block) for each block in [0, blocks), with scratch_bytes
+// of scratch per thread: in order on `serial_scratch` when `serial`,
+// otherwise split statically over the OpenMP team, a buffer per thread (the
+// fused thunks' tile and row-block buffers).
+template <typename Fn>
+void ForEachBlockWithScratch(int64_t blocks, int64_t scratch_bytes, bool serial,
+                             std::vector<unsigned char>* serial_scratch, const Fn& fn) {
+  if (serial) {
+    serial_scratch->resize(scratch_bytes);
+    for (int64_t b = 0; b < blocks; ++b) fn(serial_scratch->data(), b);
+    return;
+  }
+#pragma omp parallel
+  {
+    std::unique_ptr<unsigned char[]> scratch(new unsigned char[scratch_bytes + 1]);
+#pragma omp for schedule(static)
+    for (int64_t b = 0; b < blocks; ++b) fn(scratch.get(), b);
   }
 }
 

@@ -118,18 +118,27 @@ FastKernel FastFor(DType t) {
   });
 }
 
+// pick(Op{}) for the scalar_ops.h type of a reduce body that is one known op
+// of its two parameters (ir/reduce_body.h); null otherwise.
+template <typename Kernel, typename Pick>
+Kernel ForRecognisedBody(const Instruction& reduce, const Pick& pick) {
+  std::optional<Opcode> op = RecogniseReduceBody(reduce);
+  if (!op) return nullptr;
+  switch (*op) {
+    case Opcode::kAdd: return pick(Add{});
+    case Opcode::kMultiply: return pick(Multiply{});
+    case Opcode::kMaximum: return pick(Maximum{});
+    case Opcode::kMinimum: return pick(Minimum{});
+    case Opcode::kAnd: return pick(And{});
+    case Opcode::kOr: return pick(Or{});
+    default: return nullptr;
+  }
+}
+
 // The fast kernel when the body is one known op of its two parameters.
 FastKernel RecogniseBody(const Instruction& instr) {
-  std::optional<Opcode> op = RecogniseReduceBody(instr);
-  if (!op) return nullptr;
   const DType t = instr.operand(0)->shape().dtype;
-  if (*op == Opcode::kAdd) return FastFor<Add>(t);
-  if (*op == Opcode::kMultiply) return FastFor<Multiply>(t);
-  if (*op == Opcode::kMaximum) return FastFor<Maximum>(t);
-  if (*op == Opcode::kMinimum) return FastFor<Minimum>(t);
-  if (*op == Opcode::kAnd) return FastFor<And>(t);
-  if (*op == Opcode::kOr) return FastFor<Or>(t);
-  return nullptr;
+  return ForRecognisedBody<FastKernel>(instr, [t](auto op) { return FastFor<decltype(op)>(t); });
 }
 
 template <typename Op, typename T>
@@ -199,18 +208,9 @@ class GenericReduceThunk : public Thunk {
 }  // namespace
 
 RowReduceKernel GetRowReduceKernel(const Instruction& reduce) {
-  std::optional<Opcode> op = RecogniseReduceBody(reduce);
-  if (!op) return nullptr;
   const DType t = reduce.operand(0)->shape().dtype;
-  switch (*op) {
-    case Opcode::kAdd: return RowReduceFor<Add>(t);
-    case Opcode::kMultiply: return RowReduceFor<Multiply>(t);
-    case Opcode::kMaximum: return RowReduceFor<Maximum>(t);
-    case Opcode::kMinimum: return RowReduceFor<Minimum>(t);
-    case Opcode::kAnd: return RowReduceFor<And>(t);
-    case Opcode::kOr: return RowReduceFor<Or>(t);
-    default: return nullptr;
-  }
+  return ForRecognisedBody<RowReduceKernel>(reduce,
+                                            [t](auto op) { return RowReduceFor<decltype(op)>(t); });
 }
 
 absl::StatusOr<std::unique_ptr<Thunk>> MakeReduceThunk(const Instruction& instr,

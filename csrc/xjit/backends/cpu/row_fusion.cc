@@ -88,18 +88,12 @@ class RowFusionThunk : public Thunk {
 
   void Execute(void* const* buffers) const override {
     const int64_t blocks = (rows_ + block_rows_ - 1) / block_rows_;
-    if (blocks == 1 ||
-        rows_ * row_size_ * static_cast<int64_t>(ops_.size()) < kParallelThreshold) {
-      serial_scratch_.resize(scratch_bytes_);
-      RunBlocks(buffers, serial_scratch_.data(), 0, blocks);
-      return;
-    }
-#pragma omp parallel
-    {
-      std::unique_ptr<unsigned char[]> scratch(new unsigned char[scratch_bytes_ + 1]);
-#pragma omp for schedule(static)
-      for (int64_t b = 0; b < blocks; ++b) RunBlocks(buffers, scratch.get(), b, b + 1);
-    }
+    const bool serial =
+        blocks == 1 || rows_ * row_size_ * static_cast<int64_t>(ops_.size()) < kParallelThreshold;
+    ForEachBlockWithScratch(blocks, scratch_bytes_, serial, &serial_scratch_,
+                            [&](unsigned char* scratch, int64_t b) {
+                              RunBlocks(buffers, scratch, b, b + 1);
+                            });
   }
 
  private:
