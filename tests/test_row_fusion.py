@@ -1,0 +1,137 @@
+"""Row fusion (reduces of trailing dims fused with the element-wise work around
+them) and the generated element-wise kernels, from Python: the cpu backend
+against the reference backend (which evaluates the unfused program) for every
+element type a fused row reduction takes, odd row lengths and counts, NaNs,
+and the normalisations users write (softmax, log-softmax, layer norm,
+log-sum-exp, mean/variance), plus JAX where it is installed."""
+import numpy as np
+import pytest
+
+import xjit
+import xjit.numpy as jnp
+import xjit.nn
+
+ROW_SHAPES = [(2, 2), (3, 5), (7, 33), (64, 1024), (5, 4, 96), (1000, 3)]
+
+
+def _on(device_kind, fn, *args):
+    device = xjit.devices(device_kind)[0]
+    placed = [xjit.device_put(a, device) for a in args]
+    return np.asarray(xjit.jit(fn)(*placed))
+
+
+def _rand(shape, dtype, seed=0):
+    rng = np.random.default_rng(seed)
+    if np.issubdtype(dtype, np.bool_):
+        return rng.random(shape) < 0.5
+    if np.issubdtype(dtype, np.integer):
+        return rng.integers(-50, 50, size=shape).astype(dtype)
+    if np.issubdtype(dtype, np.complexfloating):
+        return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dtype)
+    return rng.standard_normal(shape).astype(dtype)
+
+
+def _close(got, want, dtype):
+    if np.issubdtype(np.dtype(dtype), np.integer) or np.dtype(dtype) == np.bool_:
+        np.testing.assert_array_equal(got, want)
+    else:
+        tol = {np.float16: 2e-2, np.float32: 2e-5, np.float64: 1e-12,
+               np.complex64: 2e-5}.get(np.dtype(dtype).type, 2e-2)
+        np.testing.assert_allclose(np.asarray(got, np.float64) if np.dtype(dtype).kind == "f"
+                                   else got, np.asarray(want, np.float64)
+                                   if np.dtype(dtype).kind == "f" else want,
+                                   rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("shape", ROW_SHAPES)
+def test_softmax_and_layer_norm_match_the_reference(shape):
+    x = _rand(shape, np.float32)
+    g = _rand(shape[-1:], np.float32, 1)
+    b = _rand(shape[-1:], np.float32, 2)
+    fns = [lambda a, g, b: xjit.nn.softmax(a, axis=-1),
+           lambda a, g, b: xjit.nn.log_softmax(a, axis=-1),
+           lambda a, g, b: xjit.nn.standardize(a, axis=-1) * g + b,
+           lambda a, g, b: xjit.nn.logsumexp(a, axis=-1),
+           lambda a, g, b: (a - a.mean(-1, keepdims=True)) * a.var(-1, keepdims=True)]
+    for fn in fns:
+        _close(_on("cpu", fn, x, g, b), _on("reference", fn, x, g, b), np.float32)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, "bfloat16", np.float64, np.int32, np.uint8,
+                                   np.complex64])
+@pytest.mark.parametrize("shape", [(3, 5), (64, 100)])
+def test_sum_and_product_of_rows_fused_with_their_users_for_every_type(dtype, shape):
+    import ml_dtypes  # noqa: F401  (bfloat16 as a numpy dtype)
+    dt = np.dtype(ml_dtypes.bfloat16) if dtype == "bfloat16" else np.dtype(dtype)
+    x = _rand(shape, np.float32).astype(dt) if dt.kind == "V" or dtype == "bfloat16" \
+        else _rand(shape, dt)
+    fns = [lambda a: a * a.sum(-1, keepdims=True) + a,
+           lambda a: (a - a.sum(-1, keepdims=True)) * 2]
+    if dt.kind in "iuf" or dtype == "bfloat16":
+        fns.append(lambda a: a - a.max(-1, keepdims=True) + a.min(-1, keepdims=True))
+    for fn in fns:
+        got, want = _on("cpu", fn, x), _on("reference", fn, x)
+        if dtype in (np.float16, "bfloat16"):
+            np.testing.assert_allclose(got.astype(np.float32), want.astype(np.float32),
+                                       rtol=5e-2, atol=5e-1)
+        else:
+            _close(got, want, dt)
+
+
+def test_boolean_rows_any_and_all_with_their_users():
+    x = _rand((33, 70), np.bool_)
+    for fn in [lambda a: a & a.any(-1, keepdims=True), lambda a: a | a.all(-1, keepdims=True)]:
+        np.testing.assert_array_equal(_on("cpu", fn, x), _on("reference", fn, x))
+
+
+def test_nans_and_infinities_in_rows():
+    x = _rand((16, 40), np.float32)
+    x[1, 3] = np.nan
+    x[2, :] = -np.inf
+    x[3, 7] = np.inf
+    for fn in [lambda a: xjit.nn.softmax(a, axis=-1), lambda a: a - a.max(-1, keepdims=True),
+               lambda a: a / a.sum(-1, keepdims=True)]:
+        got, want = _on("cpu", fn, x), _on("reference", fn, x)
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+        np.testing.assert_allclose(np.nan_to_num(got), np.nan_to_num(want), rtol=2e-5, atol=2e-6)
+
+
+def test_reduced_values_returned_beside_the_normalised_rows():
+    x = _rand((50, 300), np.float32)
+
+    def fn(a):
+        m = a.max(-1)
+        s = jnp.exp(a - m[:, None]).sum(-1)
+        return m, s, jnp.exp(a - m[:, None]) / s[:, None]
+
+    for got, want in zip(xjit.jit(fn)(x), fn.__call__(xjit.device_put(x, xjit.devices("reference")[0]))):
+        np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=2e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("n", [8192, 8192 + 3, 50_001])
+def test_generated_chain_matches_the_reference(n):
+    x = _rand((n,), np.float32) * 4
+    x[::97] = np.nan
+    x[5::101] = np.inf
+    x[7::103] = -0.0
+
+    def fn(a):
+        return (jnp.tanh(a * 1.5 + 0.5) * jnp.exp(-a * a)
+                + jnp.maximum(a, 0.1) / (1 + jnp.abs(a)) - jnp.minimum(a, -0.25) * jnp.sqrt(jnp.abs(a)))
+
+    got, want = _on("cpu", fn, x), _on("reference", fn, x)
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    np.testing.assert_allclose(np.nan_to_num(got), np.nan_to_num(want), rtol=5e-6, atol=1e-6)
+
+
+def test_softmax_and_layer_norm_agree_with_jax():
+    jax = pytest.importorskip("jax")
+    x = _rand((128, 512), np.float32)
+    g, b = _rand((512,), np.float32, 1), _rand((512,), np.float32, 2)
+    np.testing.assert_allclose(np.asarray(xjit.jit(lambda a: xjit.nn.softmax(a))(x)),
+                               np.asarray(jax.jit(lambda a: jax.nn.softmax(a))(x)),
+                               rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(
+        np.asarray(xjit.jit(lambda a, g, b: xjit.nn.standardize(a) * g + b)(x, g, b)),
+        np.asarray(jax.jit(lambda a, g, b: jax.nn.standardize(a) * g + b)(x, g, b)),
+        rtol=1e-4, atol=1e-5)
