@@ -114,7 +114,8 @@ TEST(JitFusion, EveryBinaryOpWithSplats) {
 
 TEST(JitFusion, EveryUnaryOp) {
   const int64_t n = 8192 + 7;
-  for (std::string op : {"negate", "abs", "sqrt", "rsqrt", "exponential", "tanh"}) {
+  for (std::string op : {"negate", "abs", "sqrt", "rsqrt", "exponential", "tanh", "log",
+                         "log_plus_one", "logistic"}) {
     std::string body = Op(op, "a", "%x", n) + Op("multiply", "b", "%a, %half", n) +
                        Op(op, "c", "%y", n) + Op("add", "d", "%b, %c", n);
     CheckModule(Module2(n, body, "%d", 1), 2e-6);

@@ -1,4 +1,4 @@
-// Branch-free float32 tanh and exp that the compiler vectorizes inside the
+// Branch-free float32 tanh, exp, log, log1p and logistic that the compiler vectorizes inside the
 // element-wise loops (libm's scalar tanhf costs ~20 ns an element, expf ~3).
 // The polynomials are evaluated with fused multiply-adds (one rounding per
 // step): in the AVX2 and AVX-512 clones (isa_clones.h) each is one
@@ -77,5 +77,55 @@ inline float FastExp(float x) {
   // NaN fails every comparison and comes back as itself.
   return x < kMin ? 0.0f : (x <= kMax ? out : (x > kMax ? INFINITY : x));
 }
+
+// log(x) as Cephes's logf: x = m * 2^e with m in [sqrt(1/2), sqrt(2)), then
+// log(1 + f) for f = m - 1 (exact) by f - f^2/2 + f^3 P(f), and e * ln2 in two
+// parts; subnormals are scaled by 2^23 first. About 1 ulp (checked over
+// every binade); branch-free bit arithmetic, so the loops vectorize.
+inline float FastLog(float x) {
+  const bool subnormal = x < 1.17549435e-38f;  // also 0 and negatives: fixed below
+  const float s = subnormal ? x * 8388608.0f : x;
+  uint32_t bits;
+  std::memcpy(&bits, &s, 4);
+  int32_t e = static_cast<int32_t>((bits >> 23) & 0xffu) - 126;
+  const uint32_t mantissa = (bits & 0x007fffffu) | 0x3f000000u;  // in [1/2, 1)
+  float m;
+  std::memcpy(&m, &mantissa, 4);
+  const bool low = m < 0.707106781186547524f;
+  e = low ? e - 1 : e;
+  const float f = (low ? m + m : m) - 1.0f;
+  const float fe = static_cast<float>(subnormal ? e - 23 : e);
+  const float z = f * f;
+  float y = 7.0376836292E-2f;
+  y = __builtin_fmaf(y, f, -1.1514610310E-1f);
+  y = __builtin_fmaf(y, f, 1.1676998740E-1f);
+  y = __builtin_fmaf(y, f, -1.2420140846E-1f);
+  y = __builtin_fmaf(y, f, 1.4249322787E-1f);
+  y = __builtin_fmaf(y, f, -1.6668057665E-1f);
+  y = __builtin_fmaf(y, f, 2.0000714765E-1f);
+  y = __builtin_fmaf(y, f, -2.4999993993E-1f);
+  y = __builtin_fmaf(y, f, 3.3333331174E-1f);
+  y = y * f * z;
+  y = __builtin_fmaf(fe, -2.12194440e-4f, y);
+  y = __builtin_fmaf(z, -0.5f, y);
+  float r = f + y;
+  r = __builtin_fmaf(fe, 0.693359375f, r);
+  r = x == INFINITY ? x : r;
+  r = x == 0.0f ? -INFINITY : r;
+  r = x < 0.0f ? NAN : r;
+  return x != x ? x : r;  // NaN stays itself
+}
+
+// log(1 + x) = log(u) * x / (u - 1) for u = 1 + x rounded: the quotient
+// undoes u's rounding error (Goldberg), so small x keep full accuracy.
+inline float FastLog1p(float x) {
+  const float u = 1.0f + x;
+  float r = FastLog(u) * (x / (u - 1.0f));
+  r = u == 1.0f ? x : r;  // |x| below half an ulp of 1, and -0.0
+  return x == INFINITY ? x : r;
+}
+
+// 1 / (1 + exp(-x)), the reference's formula with FastExp.
+inline float FastLogistic(float x) { return 1.0f / (1.0f + FastExp(-x)); }
 
 }  // namespace xjit::cpu

@@ -36,6 +36,7 @@ bool Supported(Opcode op) {
     case Opcode::kAdd: case Opcode::kSubtract: case Opcode::kMultiply: case Opcode::kDivide:
     case Opcode::kMaximum: case Opcode::kMinimum: case Opcode::kNegate: case Opcode::kAbs:
     case Opcode::kSqrt: case Opcode::kRsqrt: case Opcode::kExponential: case Opcode::kTanh:
+    case Opcode::kLog: case Opcode::kLogPlusOne: case Opcode::kLogistic:
       return true;
     default:
       return false;
@@ -141,6 +142,70 @@ class ChainCode : public Xbyak::CodeGenerator {
     vcmpps(k2, x, C(kTiny), kLt);
     vcmpps(k2 | k2, x, C(-kTiny), kGt);
     vmovaps(d | k2, x);
+  }
+
+  // fast_math.h's FastLog, instruction for instruction.
+  void Log(const Zmm& d, const Zmm& x) {
+    const Zmm s(25), e(26), m(27), z(28), y(29);
+    vmovaps(s, x);
+    vcmpps(k2, x, C(1.17549435e-38f), kLt);  // subnormal (or 0, negative)
+    vmulps(s | k2, x, C(8388608.0f));
+    vpsrld(e, s, 23);
+    vpandd(e, e, Bits(0xffu));
+    vpsubd(e, e, Bits(126));
+    vpandd(m, s, Bits(0x007fffffu));
+    vpord(m, m, Bits(0x3f000000u));
+    vcmpps(k3, m, C(0.707106781186547524f), kLt);
+    vpsubd(e | k3, e, Bits(1));
+    vaddps(m | k3, m, m);
+    vsubps(m, m, C(1.0f));  // f
+    vpsubd(e | k2, e, Bits(23));
+    vcvtdq2ps(e, e);        // fe
+    vmulps(z, m, m);
+    vbroadcastss(y, Scalar(7.0376836292E-2f));
+    for (float k : {-1.1514610310E-1f, 1.1676998740E-1f, -1.2420140846E-1f, 1.4249322787E-1f,
+                    -1.6668057665E-1f, 2.0000714765E-1f, -2.4999993993E-1f, 3.3333331174E-1f}) {
+      vfmadd213ps(y, m, C(k));
+    }
+    vmulps(y, y, m);
+    vmulps(y, y, z);
+    vfmadd231ps(y, e, C(-2.12194440e-4f));
+    vfmadd231ps(y, z, C(-0.5f));
+    vaddps(y, m, y);
+    vfmadd231ps(y, e, C(0.693359375f));
+    vcmpps(k2, x, C(__builtin_inff()), kEq);
+    vmovaps(y | k2, x);
+    vcmpps(k2, x, C(0.0f), kEq);
+    vbroadcastss(y | k2, Scalar(-__builtin_inff()));
+    vcmpps(k2, x, C(0.0f), kLt);
+    vbroadcastss(y | k2, Scalar(__builtin_nanf("")));
+    vmovaps(d, y);
+    vcmpps(k2, x, x, kUnord);
+    vmovaps(d | k2, x);
+  }
+
+  // fast_math.h's FastLog1p (zmm30 and zmm31 are its own scratch).
+  void Log1p(const Zmm& d, const Zmm& x) {
+    const Zmm u(30), q(31);
+    vaddps(u, x, C(1.0f));
+    Log(d, u);
+    vsubps(q, u, C(1.0f));
+    vdivps(q, x, q);
+    vmulps(d, d, q);
+    vcmpps(k2, u, C(1.0f), kEq);
+    vmovaps(d | k2, x);
+    vcmpps(k2, x, C(__builtin_inff()), kEq);
+    vmovaps(d | k2, x);
+  }
+
+  // fast_math.h's FastLogistic (zmm31 is its own scratch).
+  void Logistic(const Zmm& d, const Zmm& x) {
+    const Zmm t(31);
+    vpxord(t, x, Bits(0x80000000u));
+    Exp(d, t);
+    vaddps(d, d, C(1.0f));
+    vbroadcastss(t, Scalar(1.0f));
+    vdivps(d, t, d);
   }
 
   // scalar_ops.h's Maximum/Minimum of floats: NaN wins, equal values AND/OR
@@ -334,6 +399,9 @@ std::unique_ptr<Thunk> Generate(const Instruction& fusion, const std::vector<Slo
           break;
         case Opcode::kExponential: g.Exp(d, in[0]); break;
         case Opcode::kTanh: g.Tanh(d, in[0]); break;
+        case Opcode::kLog: g.Log(d, in[0]); break;
+        case Opcode::kLogPlusOne: g.Log1p(d, in[0]); break;
+        case Opcode::kLogistic: g.Logistic(d, in[0]); break;
         default: return nullptr;
       }
       values[x] = JitValue{d.getIdx(), -1, false};

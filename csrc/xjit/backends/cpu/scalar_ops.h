@@ -62,11 +62,10 @@ struct DefaultOut { template <typename T> using Out = T; };
 XJIT_FLOAT_OR_COMPLEX_UNARY(Cosine, cos)
 XJIT_FLOAT_OR_COMPLEX_UNARY(Sine, sin)
 XJIT_FLOAT_OR_COMPLEX_UNARY(Tan, tan)
-XJIT_FLOAT_OR_COMPLEX_UNARY(Log, log)
 XJIT_FLOAT_OR_COMPLEX_UNARY(Sqrt, sqrt)
 #undef XJIT_FLOAT_OR_COMPLEX_UNARY
 
-// tanh and exp: float32 takes the vectorizable versions in fast_math.h.
+// tanh, exp and log: float32 takes the vectorizable versions in fast_math.h.
 #define XJIT_FAST_FLOAT32_UNARY(Name, expr, fast)                                 \
   struct Name : DefaultOut {                                                      \
     template <typename T> static constexpr bool supports = kIsFloat<T> || kIsComplex<T>; \
@@ -81,6 +80,7 @@ XJIT_FLOAT_OR_COMPLEX_UNARY(Sqrt, sqrt)
   };
 XJIT_FAST_FLOAT32_UNARY(Tanh, tanh, FastTanh)
 XJIT_FAST_FLOAT32_UNARY(Exponential, exp, FastExp)
+XJIT_FAST_FLOAT32_UNARY(Log, log, FastLog)
 #undef XJIT_FAST_FLOAT32_UNARY
 
 #define XJIT_FLOAT_UNARY(Name, expr)                                              \
@@ -113,6 +113,7 @@ struct LogPlusOne : DefaultOut {
   template <typename T> static constexpr bool supports = kIsFloat<T> || kIsComplex<T>;
   template <typename T> static T Apply(T x) {
     if constexpr (kIsComplex<T>) return std::log(T(1) + x);
+    else if constexpr (std::is_same_v<T, float>) return FastLog1p(x);
     else return std::log1p(x);
   }
 };
@@ -122,7 +123,14 @@ struct Rsqrt : DefaultOut {
 };
 struct Logistic : DefaultOut {
   template <typename T> static constexpr bool supports = kIsFloat<T> || kIsComplex<T>;
-  template <typename T> static T Apply(T x) { using std::exp; return T(1) / (T(1) + exp(-x)); }
+  template <typename T> static T Apply(T x) {
+    if constexpr (std::is_same_v<T, float>) {
+      return FastLogistic(x);
+    } else {
+      using std::exp;
+      return T(1) / (T(1) + exp(-x));
+    }
+  }
 };
 
 struct Abs {
