@@ -676,3 +676,57 @@ def rfft_f32_4m():
 
 
 ALL += [fft_c64_1m, rfft_f32_4m]
+# ---- issue 12: activations and logarithms on 2048x1024 float32 (one op or a
+# short chain each: the vectorised log/log1p/logistic and generated kernels)
+
+
+def _activation(np_fn, name):
+    x = np.random.default_rng(0).standard_normal((2048, 1024)).astype(np.float32)
+    out = {"numpy": lambda: np_fn(x)}
+    import xjit.nn
+    xf = xjit.jit(getattr(xjit.nn, name) if hasattr(xjit.nn, name) else getattr(xjnp, name))
+    xx = xjit.device_put(x)
+    out["xjit"] = lambda: block(xf(xx))
+    if jax is not None:
+        jf = jax.jit(getattr(jax.nn, name) if hasattr(jax.nn, name) else getattr(jjnp, name))
+        jx = jax.device_put(x)
+        out["jax"] = lambda: block(jf(jx))
+    return out
+
+
+def sigmoid_2m():
+    """jax.nn.sigmoid (lax.logistic) of 2M float32."""
+    return _activation(lambda a: 1 / (1 + np.exp(-a)), "sigmoid")
+
+
+def silu_2m():
+    """jax.nn.silu, x * sigmoid(x), of 2M float32."""
+    return _activation(lambda a: a / (1 + np.exp(-a)), "silu")
+
+
+def gelu_2m():
+    """jax.nn.gelu (tanh form) of 2M float32."""
+    return _activation(lambda a: 0.5 * a * (1 + np.tanh(0.7978845608 * (a + 0.044715 * a ** 3))),
+                       "gelu")
+
+
+def log_softmax_rows():
+    """jax.nn.log_softmax over the rows of 2048x1024 float32."""
+    return _activation(lambda a: a - a.max(-1, keepdims=True)
+                       - np.log(np.exp(a - a.max(-1, keepdims=True)).sum(-1, keepdims=True)),
+                       "log_softmax")
+
+
+def log_2m():
+    """jnp.log of |x| + 0.1, 2M float32."""
+    x = np.abs(np.random.default_rng(0).standard_normal((2048, 1024)).astype(np.float32)) + 0.1
+    return _frameworks(np.log, lambda xp: xp.log, [x])
+
+
+def log1p_2m():
+    """jnp.log1p of |x|, 2M float32."""
+    x = np.abs(np.random.default_rng(0).standard_normal((2048, 1024)).astype(np.float32))
+    return _frameworks(np.log1p, lambda xp: xp.log1p, [x])
+
+
+ALL += [sigmoid_2m, silu_2m, gelu_2m, log_softmax_rows, log_2m, log1p_2m]

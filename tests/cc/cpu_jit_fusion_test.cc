@@ -115,11 +115,19 @@ TEST(JitFusion, EveryBinaryOpWithSplats) {
 TEST(JitFusion, EveryUnaryOp) {
   const int64_t n = 8192 + 7;
   for (std::string op : {"negate", "abs", "sqrt", "rsqrt", "exponential", "tanh", "log",
-                         "log_plus_one", "logistic"}) {
+                         "log_plus_one", "logistic", "exponential_minus_one"}) {
     std::string body = Op(op, "a", "%x", n) + Op("multiply", "b", "%a, %half", n) +
                        Op(op, "c", "%y", n) + Op("add", "d", "%b, %c", n);
     CheckModule(Module2(n, body, "%d", 1), 2e-6);
   }
+}
+
+TEST(JitFusion, Erf) {
+  const int64_t n = 9000;
+  const std::string t = "tensor<9000xf32>";
+  std::string body = "  %a = chlo.erf %x : " + t + " -> " + t + "\n" +
+                     Op("multiply", "b", "%a, %half", n) + Op("add", "c", "%b, %y", n);
+  CheckModule(Module2(n, body, "%c", 1), 2e-6);
 }
 
 // Issue 12's chain, with three results (one also used inside) and a value
