@@ -122,14 +122,6 @@ TEST(JitFusion, EveryUnaryOp) {
   }
 }
 
-TEST(JitFusion, Erf) {
-  const int64_t n = 9000;
-  const std::string t = "tensor<9000xf32>";
-  std::string body = "  %a = chlo.erf %x : " + t + " -> " + t + "\n" +
-                     Op("multiply", "b", "%a, %half", n) + Op("add", "c", "%b, %y", n);
-  CheckModule(Module2(n, body, "%c", 1), 2e-6);
-}
-
 // Issue 12's chain, with three results (one also used inside) and a value
 // read by several ops.
 TEST(JitFusion, ChainWithSeveralResults) {

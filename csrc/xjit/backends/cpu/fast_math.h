@@ -1,4 +1,4 @@
-// Branch-free float32 tanh, exp, log, log1p, expm1, erf and logistic that the compiler vectorizes inside the
+// Branch-free float32 tanh, exp, log, log1p, expm1 and logistic that the compiler vectorizes inside the
 // element-wise loops (libm's scalar tanhf costs ~20 ns an element, expf ~3).
 // The polynomials are evaluated with fused multiply-adds (one rounding per
 // step): in the AVX2 and AVX-512 clones (isa_clones.h) each is one
@@ -135,28 +135,6 @@ inline float FastExpm1(float x) {
   r = um1 == -1.0f ? -1.0f : r;  // exp(x) under half an ulp of 1
   r = u == INFINITY ? u : r;
   return x != x ? x : r;
-}
-
-// erf as the rational approximation Eigen and XLA use for float32:
-// x P(x^2) / Q(x^2) on [-4, 4] (erf is +-1 in float beyond).
-inline float FastErf(float x) {
-  float c = x < -4.0f ? -4.0f : x;
-  c = c > 4.0f ? 4.0f : c;
-  const float x2 = c * c;
-  float p = -2.72614225801306e-10f;
-  p = __builtin_fmaf(p, x2, 2.77068142495902e-08f);
-  p = __builtin_fmaf(p, x2, -2.10102402082508e-06f);
-  p = __builtin_fmaf(p, x2, -5.69250639462346e-05f);
-  p = __builtin_fmaf(p, x2, -7.34990630326855e-04f);
-  p = __builtin_fmaf(p, x2, -2.95459980854025e-03f);
-  p = __builtin_fmaf(p, x2, -1.60960333262415e-02f);
-  p = p * c;
-  float q = -1.45660718464996e-05f;
-  q = __builtin_fmaf(q, x2, -2.13374055278905e-04f);
-  q = __builtin_fmaf(q, x2, -1.68282697438203e-03f);
-  q = __builtin_fmaf(q, x2, -7.37332916720468e-03f);
-  q = __builtin_fmaf(q, x2, -1.42647390514189e-02f);
-  return p / q;  // NaN falls through the clamps and comes out NaN
 }
 
 // 1 / (1 + exp(-x)), the reference's formula with FastExp.

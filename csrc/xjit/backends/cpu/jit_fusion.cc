@@ -36,7 +36,7 @@ bool Supported(Opcode op) {
     case Opcode::kAdd: case Opcode::kSubtract: case Opcode::kMultiply: case Opcode::kDivide:
     case Opcode::kMaximum: case Opcode::kMinimum: case Opcode::kNegate: case Opcode::kAbs:
     case Opcode::kSqrt: case Opcode::kRsqrt: case Opcode::kExponential: case Opcode::kTanh:
-    case Opcode::kLog: case Opcode::kLogPlusOne: case Opcode::kLogistic: case Opcode::kErf:
+    case Opcode::kLog: case Opcode::kLogPlusOne: case Opcode::kLogistic:
     case Opcode::kExponentialMinusOne:
       return true;
     default:
@@ -215,28 +215,6 @@ class ChainCode : public Xbyak::CodeGenerator {
     vmovaps(d | k2, u);
     vcmpps(k2, x, x, kUnord);
     vmovaps(d | k2, x);
-  }
-
-  // fast_math.h's FastErf.
-  void Erf(const Zmm& d, const Zmm& x) {
-    const Zmm t(25), c(26), x2(27), p(28), q(29);
-    vbroadcastss(t, Scalar(-4.0f));
-    vmaxps(c, t, x);   // x < -4 ? -4 : x
-    vbroadcastss(t, Scalar(4.0f));
-    vminps(c, t, c);   // c > 4 ? 4 : c
-    vmulps(x2, c, c);
-    vbroadcastss(p, Scalar(-2.72614225801306e-10f));
-    for (float k : {2.77068142495902e-08f, -2.10102402082508e-06f, -5.69250639462346e-05f,
-                    -7.34990630326855e-04f, -2.95459980854025e-03f, -1.60960333262415e-02f}) {
-      vfmadd213ps(p, x2, C(k));
-    }
-    vmulps(p, p, c);
-    vbroadcastss(q, Scalar(-1.45660718464996e-05f));
-    for (float k : {-2.13374055278905e-04f, -1.68282697438203e-03f, -7.37332916720468e-03f,
-                    -1.42647390514189e-02f}) {
-      vfmadd213ps(q, x2, C(k));
-    }
-    vdivps(d, p, q);
   }
 
   // fast_math.h's FastLogistic (zmm31 is its own scratch).
@@ -443,7 +421,6 @@ std::unique_ptr<Thunk> Generate(const Instruction& fusion, const std::vector<Slo
         case Opcode::kLog: g.Log(d, in[0]); break;
         case Opcode::kLogPlusOne: g.Log1p(d, in[0]); break;
         case Opcode::kLogistic: g.Logistic(d, in[0]); break;
-        case Opcode::kErf: g.Erf(d, in[0]); break;
         case Opcode::kExponentialMinusOne: g.Expm1(d, in[0]); break;
         default: return nullptr;
       }

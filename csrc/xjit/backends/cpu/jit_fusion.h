@@ -19,8 +19,8 @@ namespace xjit::cpu {
 // A thunk running `fusion`'s region as generated code, or null when it cannot:
 // an op, element type or operand form the generator does not cover (it covers
 // add, subtract, multiply, divide, maximum, minimum, negate, abs, sqrt, rsqrt,
-// exponential, exponential_minus_one, tanh, log, log_plus_one, logistic and
-// erf of float32, with operands of the region's element count
+// exponential, exponential_minus_one, tanh, log, log_plus_one and logistic
+// of float32, with operands of the region's element count
 // or splats of one element), more live values than registers, a region under
 // 8K elements (the interpreter's flattened steps serve small loop bodies), a
 // CPU without AVX-512, or the generator turned off.
