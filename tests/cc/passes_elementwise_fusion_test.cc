@@ -30,18 +30,6 @@ std::unique_ptr<Module> Build(ModuleBuilder& mb, ComputationBuilder* cb,
   return module.ok() ? *std::move(module) : nullptr;
 }
 
-std::unique_ptr<Module> Fuse(const Module& m) {
-  auto fused = FuseElementwise(m);
-  EXPECT_TRUE(fused.ok()) << fused.status();
-  return fused.ok() ? *std::move(fused) : nullptr;
-}
-
-// Opcode name -> count, over the instructions of `c`.
-std::map<std::string, int> Census(const Computation& c) {
-  std::map<std::string, int> out;
-  for (const auto& instr : c.instructions()) ++out[std::string(OpcodeName(instr->opcode()))];
-  return out;
-}
 
 std::vector<const Instruction*> Fusions(const Computation& c) {
   std::vector<const Instruction*> out;

@@ -2,7 +2,6 @@
 // which reduces and broadcasts join a cluster, that the fused region passes
 // shape inference, and that the fused graph computes what the original does
 // on the reference backend (the region as a callee) and on cpu (RowFusionThunk).
-#include <map>
 #include <random>
 
 #include "cpu_test_util.h"
@@ -31,17 +30,7 @@ std::unique_ptr<Module> Parse(const std::string& text) {
   return m.ok() ? *std::move(m) : nullptr;
 }
 
-std::unique_ptr<Module> Fuse(const Module& m, const passes::FusionOptions& options = RowOptions()) {
-  auto fused = passes::FuseElementwise(m, options);
-  EXPECT_TRUE(fused.ok()) << fused.status();
-  return fused.ok() ? *std::move(fused) : nullptr;
-}
-
-std::map<std::string, int> Census(const Computation& c) {
-  std::map<std::string, int> out;
-  for (const auto& instr : c.instructions()) ++out[std::string(OpcodeName(instr->opcode()))];
-  return out;
-}
+std::unique_ptr<Module> RowFuse(const Module& m) { return Fuse(m, RowOptions()); }
 
 const Computation* OnlyRegion(const Module& m) {
   const Computation* region = nullptr;
@@ -92,7 +81,7 @@ std::string Softmax(int64_t rows, int64_t cols) {
 TEST(RowFusion, SoftmaxIsOneFusionWithBothReduces) {
   auto m = Parse(Softmax(37, 300));
   ASSERT_NE(m, nullptr);
-  auto fused = Fuse(*m);
+  auto fused = RowFuse(*m);
   ASSERT_NE(fused, nullptr);
   const Computation* region = OnlyRegion(*fused);
   ASSERT_NE(region, nullptr) << PrintModule(*fused);
@@ -113,7 +102,7 @@ TEST(RowFusion, OneBlockAndManyBlocksAgree) {
   for (auto [rows, cols] : {std::pair<int64_t, int64_t>{2, 2}, {3, 5000}, {4096, 8}, {257, 1024}}) {
     auto m = Parse(Softmax(rows, cols));
     ASSERT_NE(m, nullptr);
-    auto fused = Fuse(*m);
+    auto fused = RowFuse(*m);
     ASSERT_NE(fused, nullptr);
     ASSERT_NE(OnlyRegion(*fused), nullptr) << rows << "x" << cols;
     ExpectSameResults(*m, *fused);
@@ -144,7 +133,7 @@ func.func @main(%x: tensor<6x4x50xf32>, %g: tensor<50xf32>) -> (tensor<6x4x50xf3
   return %y, %mean, %tr : tensor<6x4x50xf32>, tensor<6xf32>, tensor<6x4x50xf32>
 })");
   ASSERT_NE(m, nullptr);
-  auto fused = Fuse(*m);
+  auto fused = RowFuse(*m);
   ASSERT_NE(fused, nullptr);
   ExpectSameResults(*m, *fused);
   int reduces_inside = 0;
@@ -170,7 +159,7 @@ func.func @main(%x: tensor<8x16xf32>) -> (tensor<16xf32>, tensor<8xf32>) {
   return %c2, %r2 : tensor<16xf32>, tensor<8xf32>
 })");
   ASSERT_NE(m, nullptr);
-  auto fused = Fuse(*m);
+  auto fused = RowFuse(*m);
   ASSERT_NE(fused, nullptr);
   EXPECT_EQ(Census(*fused->entry())["reduce"], 2) << PrintModule(*fused);
   ExpectSameResults(*m, *fused);
@@ -221,7 +210,7 @@ func.func @main(%x: tensor<33x64xf32>, %g: tensor<64xf32>, %b: tensor<64xf32>) -
   return %y, %z : tensor<33x64xf32>, tensor<33x64xf32>
 })");
   ASSERT_NE(m, nullptr);
-  auto fused = Fuse(*m);
+  auto fused = RowFuse(*m);
   ASSERT_NE(fused, nullptr);
   ASSERT_NE(OnlyRegion(*fused), nullptr);
   ExpectSameResults(*m, *fused);

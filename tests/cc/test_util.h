@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "gtest/gtest.h"
 #include "xjit/builder/builder.h"
 #include "xjit/ir/literal.h"
+#include "xjit/passes/elementwise_fusion.h"
 #include "xjit/runtime/backend.h"
 #include "xjit/text/printer.h"
 
@@ -37,6 +39,21 @@ inline std::string BuildAndPrint(ModuleBuilder& mb, ComputationBuilder* cb,
   absl::StatusOr<std::unique_ptr<Module>> module = mb.Build(*main);
   EXPECT_TRUE(module.ok()) << module.status();
   return module.ok() ? PrintModule(**module) : "";
+}
+
+// Opcode name -> count, over the instructions of `c`.
+inline std::map<std::string, int> Census(const Computation& c) {
+  std::map<std::string, int> out;
+  for (const auto& instr : c.instructions()) ++out[std::string(OpcodeName(instr->opcode()))];
+  return out;
+}
+
+// The module after element-wise fusion with `options`, or a test failure and
+// nullptr.
+inline std::unique_ptr<Module> Fuse(const Module& m, const passes::FusionOptions& options = {}) {
+  auto fused = passes::FuseElementwise(m, options);
+  EXPECT_TRUE(fused.ok()) << fused.status();
+  return fused.ok() ? *std::move(fused) : nullptr;
 }
 
 // Compiles `module` with the compiler registered as `platform` and runs it.

@@ -106,9 +106,6 @@ FusionPlan Plan(const Computation& c, const std::vector<bool>& live,
     plan.clusters[k].members.push_back(instr);
   };
   std::vector<RowKind> kind(n, RowKind::kNone);
-  auto kind_in = [&](const Instruction* o, int32_t k) {
-    return open_cluster_of(o) == k ? kind[o->id()] : RowKind::kNone;
-  };
   // A value of another open cluster must be computed before x: close it.
   auto close_others = [&](const Instruction* x, int32_t target, size_t position) {
     for (const Instruction* o : x->operands()) {
@@ -170,7 +167,7 @@ FusionPlan Plan(const Computation& c, const std::vector<bool>& live,
     }
     if (x->opcode() == Opcode::kBroadcastInDim) {
       const int32_t k = open_cluster_of(x->operand(0));
-      if (k >= 0 && kind_in(x->operand(0), k) == RowKind::kPerRow &&
+      if (k >= 0 && kind[x->operand(0)->id()] == RowKind::kPerRow &&
           IsRowBroadcast(*x, plan.clusters[k].rows, plan.clusters[k].elements)) {
         join(k, x);
         kind[i] = RowKind::kFull;

@@ -52,29 +52,11 @@ class ChainCode : public Xbyak::CodeGenerator {
   using Fn = void (*)(const void* const* in, void* const* out, int64_t count);
   Fn fn() const { return getCode<Fn>(); }
 
-  // A constant's broadcast operand (table base in r11). False once full.
-  Xbyak::Address C(float v) {
-    uint32_t bits;
-    std::memcpy(&bits, &v, 4);
-    return Bits(bits);
-  }
-  Xbyak::Address Bits(uint32_t bits) {
-    int i = 0;
-    while (i < table_size_ && table_[i] != bits) ++i;
-    if (i == table_size_) {
-      if (table_size_ == kTableSize) throw Xbyak::Error(Xbyak::ERR_CODE_IS_TOO_BIG);
-      table_[table_size_++] = bits;
-    }
-    return ptr_b[r11 + 4 * i];
-  }
-  Xbyak::Address Scalar(float v) {  // the same, as a plain 32-bit operand
-    uint32_t bits;
-    std::memcpy(&bits, &v, 4);
-    Bits(bits);
-    int i = 0;
-    while (table_[i] != bits) ++i;
-    return dword[r11 + 4 * i];
-  }
+  // A constant's broadcast operand, and its plain 32-bit operand (the table's
+  // base is in r11).
+  Xbyak::Address C(float v) { return ptr_b[r11 + 4 * Index(BitsOf(v))]; }
+  Xbyak::Address Bits(uint32_t bits) { return ptr_b[r11 + 4 * Index(bits)]; }
+  Xbyak::Address Scalar(float v) { return dword[r11 + 4 * Index(BitsOf(v))]; }
   const uint32_t* table() const { return table_; }
 
   // fast_math.h's FastExp, instruction for instruction.
@@ -244,6 +226,23 @@ class ChainCode : public Xbyak::CodeGenerator {
   }
 
  private:
+  static uint32_t BitsOf(float v) {
+    uint32_t bits;
+    std::memcpy(&bits, &v, 4);
+    return bits;
+  }
+  // The constant's slot in the table, added on first use; throws once full
+  // (Generate then leaves the region to the interpreter).
+  int Index(uint32_t bits) {
+    int i = 0;
+    while (i < table_size_ && table_[i] != bits) ++i;
+    if (i == table_size_) {
+      if (table_size_ == kTableSize) throw Xbyak::Error(Xbyak::ERR_CODE_IS_TOO_BIG);
+      table_[table_size_++] = bits;
+    }
+    return i;
+  }
+
   uint32_t table_[kTableSize] = {};
   int table_size_ = 0;
 };

@@ -109,11 +109,13 @@ void FastReduceErased(const Geometry& g, const void* in, const void* init, void*
   FastReduce<Op, T>(g, static_cast<const T*>(in), static_cast<const T*>(init), static_cast<T*>(out));
 }
 
-template <typename Op>
-FastKernel FastFor(DType t) {
-  return DispatchDType(t, [](auto tag) -> FastKernel {
+// make(tag) for t's type tag when Op is defined on its compute type; null
+// otherwise.
+template <typename Kernel, typename Op, typename Make>
+Kernel TypedFor(DType t, const Make& make) {
+  return DispatchDType(t, [&](auto tag) -> Kernel {
     using T = typename decltype(tag)::type;
-    if constexpr (Op::template supports<Compute<T>>) return &FastReduceErased<Op, T>;
+    if constexpr (Op::template supports<Compute<T>>) return make(tag);
     return nullptr;
   });
 }
@@ -138,7 +140,12 @@ Kernel ForRecognisedBody(const Instruction& reduce, const Pick& pick) {
 // The fast kernel when the body is one known op of its two parameters.
 FastKernel RecogniseBody(const Instruction& instr) {
   const DType t = instr.operand(0)->shape().dtype;
-  return ForRecognisedBody<FastKernel>(instr, [t](auto op) { return FastFor<decltype(op)>(t); });
+  return ForRecognisedBody<FastKernel>(instr, [t](auto op) {
+    using Op = decltype(op);
+    return TypedFor<FastKernel, Op>(t, [](auto tag) -> FastKernel {
+      return &FastReduceErased<Op, typename decltype(tag)::type>;
+    });
+  });
 }
 
 template <typename Op, typename T>
@@ -150,14 +157,6 @@ void RowReduce(const void* in, const void* init, void* out, int64_t rows, int64_
   for (int64_t r = 0; r < rows; ++r) y[r] = T(ReduceRun<Op, C, T>(x + r * row_size, row_size, 1, start));
 }
 
-template <typename Op>
-RowReduceKernel RowReduceFor(DType t) {
-  return DispatchDType(t, [](auto tag) -> RowReduceKernel {
-    using T = typename decltype(tag)::type;
-    if constexpr (Op::template supports<Compute<T>>) return &RowReduce<Op, T>;
-    return nullptr;
-  });
-}
 
 // ------------------------------------------------------- any body, N inputs
 
@@ -209,8 +208,12 @@ class GenericReduceThunk : public Thunk {
 
 RowReduceKernel GetRowReduceKernel(const Instruction& reduce) {
   const DType t = reduce.operand(0)->shape().dtype;
-  return ForRecognisedBody<RowReduceKernel>(reduce,
-                                            [t](auto op) { return RowReduceFor<decltype(op)>(t); });
+  return ForRecognisedBody<RowReduceKernel>(reduce, [t](auto op) {
+    using Op = decltype(op);
+    return TypedFor<RowReduceKernel, Op>(t, [](auto tag) -> RowReduceKernel {
+      return &RowReduce<Op, typename decltype(tag)::type>;
+    });
+  });
 }
 
 absl::StatusOr<std::unique_ptr<Thunk>> MakeReduceThunk(const Instruction& instr,
