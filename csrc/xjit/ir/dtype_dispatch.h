@@ -37,7 +37,9 @@ template <> struct NativeType<DType::kF64> { using type = double; };
 template <> struct NativeType<DType::kC64> { using type = std::complex<float>; };
 template <> struct NativeType<DType::kC128> { using type = std::complex<double>; };
 
-// Calls fn(TypeTag<T>{}) with T the storage type of `t`.
+// Calls fn(TypeTag<T>{}) with T the storage type of `t`. Narrow types
+// (IsNarrow) dispatch as their storage byte, uint8_t: only kernels that move
+// bytes ever see them (passes/narrow_type_expansion.h).
 template <typename Fn>
 decltype(auto) DispatchDType(DType t, Fn&& fn) {
   switch (t) {
@@ -59,6 +61,8 @@ decltype(auto) DispatchDType(DType t, Fn&& fn) {
     XJIT_DISPATCH_CASE(DType::kC64)
     XJIT_DISPATCH_CASE(DType::kC128)
 #undef XJIT_DISPATCH_CASE
+    XJIT_NARROW_DTYPE_CASES
+      return fn(TypeTag<uint8_t>{});
   }
   return fn(TypeTag<float>{});  // unreachable
 }

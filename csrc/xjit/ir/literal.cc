@@ -4,8 +4,10 @@
 #include <complex>
 #include <cstdio>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "xjit/ir/dtype_dispatch.h"
+#include "xjit/ir/narrow_float.h"
 
 namespace xjit {
 namespace {
@@ -30,10 +32,23 @@ std::string FloatText(double v, DType t) {
   return s;
 }
 
+// A narrow element (its code in the low bits of the byte): its value, or the
+// raw code of a NaN or infinity, as MLIR prints them.
+std::string NarrowText(uint8_t code, DType t) {
+  if (IsInteger(t)) {
+    const int shift = 8 - BitWidth(t);  // sign-extends a signed code
+    return absl::StrCat(IsSignedInt(t) ? static_cast<int8_t>(code << shift) >> shift : int{code});
+  }
+  const float v = DecodeNarrowFloat(t, code);
+  if (std::isfinite(v)) return FloatText(v, DType::kF32);
+  return absl::StrCat("0x", absl::AsciiStrToUpper(absl::StrCat(absl::Hex(code, absl::kZeroPad2))));
+}
+
 }  // namespace
 
 std::string Literal::ElementToString(int64_t i) const {
   DType t = shape_.dtype;
+  if (IsNarrow(t)) return NarrowText(data()[i], t);
   std::string out;
   DispatchDType(t, [&](auto tag) {
     using T = typename decltype(tag)::type;

@@ -15,11 +15,16 @@
 namespace xjit::passes {
 namespace {
 
+// Narrow types (ir/dtype.h) stay out of regions: a region computes in its
+// ops' types, and only direct converts and byte moves take narrow ones.
+bool IsNarrowArray(const Shape& s) { return s.is_array() && IsNarrow(s.dtype); }
+
 // A broadcast to more elements (a splat of one, or a row or column spread
 // over a matrix): copied into each region that reads it, with its operand as
 // the region's input, so it is read in place and never written out.
 bool IsReadInPlace(const Instruction& instr) {
   return instr.opcode() == Opcode::kBroadcastInDim && !instr.shape().is_tuple &&
+         !IsNarrowArray(instr.shape()) &&
          !instr.operand(0)->shape().is_tuple &&
          instr.operand(0)->shape().num_elements() < instr.shape().num_elements();
 }
@@ -29,6 +34,8 @@ bool IsReadInPlace(const Instruction& instr) {
 // It is the value it aliases inside a region; used outside, it is re-applied
 // there to the region's result.
 bool IsAlias(const Instruction& instr) {
+  if (instr.opcode() != Opcode::kReshape && instr.opcode() != Opcode::kBitcastConvert) return false;
+  if (IsNarrowArray(instr.shape()) || IsNarrowArray(instr.operand(0)->shape())) return false;
   if (instr.opcode() == Opcode::kReshape) return true;
   return instr.opcode() == Opcode::kBitcastConvert && !instr.shape().is_tuple &&
          !instr.operand(0)->shape().is_tuple && instr.shape().dims == instr.operand(0)->shape().dims;
@@ -36,8 +43,9 @@ bool IsAlias(const Instruction& instr) {
 
 bool IsFusible(const Instruction& instr) {
   if (!IsElementwise(instr.opcode()) || instr.shape().is_tuple) return false;
+  if (IsNarrowArray(instr.shape())) return false;
   for (const Instruction* o : instr.operands()) {
-    if (o->shape().is_tuple) return false;
+    if (o->shape().is_tuple || IsNarrowArray(o->shape())) return false;
   }
   return true;
 }

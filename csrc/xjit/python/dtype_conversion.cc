@@ -17,15 +17,31 @@ std::array<py::object*, kNumDTypes>& DTypeTable() {
 }
 
 py::dtype MakeNumpyDType(DType t) {
-  if (t == DType::kBF16) {
-    return py::dtype::from_args(py::module_::import("ml_dtypes").attr("bfloat16"));
+  // bfloat16 and the narrow types are ml_dtypes' (JAX's) numpy types.
+  if (t == DType::kBF16 || IsNarrow(t)) {
+    return py::dtype::from_args(py::module_::import("ml_dtypes").attr(std::string(NumpyName(t)).c_str()));
   }
   return py::dtype(std::string(NumpyName(t)));
 }
 
-int BFloat16TypeNum() {
-  static int num = ToNumpyDType(DType::kBF16).num();
-  return num;
+// ml_dtypes registers its types as user types ('V' kind, but float8_e5m2 is
+// 'f'): they are told apart by their type numbers.
+absl::StatusOr<DType> FromMlDTypesNumber(const py::dtype& dt) {
+  static const std::array<int, kNumDTypes> nums = [] {
+    std::array<int, kNumDTypes> n{};
+    for (int i = 0; i < kNumDTypes; ++i) {
+      const DType t = static_cast<DType>(i);
+      n[i] = t == DType::kBF16 || IsNarrow(t) ? ToNumpyDType(t).num() : -1;
+    }
+    return n;
+  }();
+  for (int i = 0; i < kNumDTypes; ++i) {
+    if (nums[i] == dt.num()) return static_cast<DType>(i);
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "Unsupported dtype ", py::str(static_cast<const py::handle&>(dt)).cast<std::string>(),
+      "; xjit supports bool, int2-64, uint2-64, the float8/6/4 types of ml_dtypes, float16, "
+      "bfloat16, float32, float64, complex64 and complex128"));
 }
 
 }  // namespace
@@ -83,14 +99,9 @@ absl::StatusOr<DType> FromNumpyDType(const py::dtype& dt) {
       }
       break;
     default:
-      // ml_dtypes registers bfloat16 as a user type ('V' kind); match its number.
-      if (size == 2 && dt.num() == BFloat16TypeNum()) return DType::kBF16;
       break;
   }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "Unsupported dtype ", py::str(static_cast<const py::handle&>(dt)).cast<std::string>(),
-      "; xjit supports bool, int8-64, uint8-64, float16, bfloat16, float32, float64, "
-      "complex64 and complex128"));
+  return FromMlDTypesNumber(dt);
 }
 
 absl::StatusOr<DType> DTypeFromPython(py::handle obj) {

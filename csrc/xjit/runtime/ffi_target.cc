@@ -29,6 +29,8 @@ XLA_FFI_DataType FfiType(DType t) {
     case DType::kF64: return XLA_FFI_DataType_F64;
     case DType::kC64: return XLA_FFI_DataType_C64;
     case DType::kC128: return XLA_FFI_DataType_C128;
+    // Not in the FFI ABI xjit implements: such a buffer is rejected.
+    XJIT_NARROW_DTYPE_CASES return XLA_FFI_DataType_INVALID;
   }
   return XLA_FFI_DataType_INVALID;
 }

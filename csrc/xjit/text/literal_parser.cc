@@ -10,6 +10,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "xjit/ir/dtype_dispatch.h"
+#include "xjit/ir/narrow_convert.h"
+#include "xjit/ir/narrow_float.h"
 
 namespace xjit {
 namespace text {
@@ -147,9 +149,10 @@ absl::StatusOr<double> FloatValue(absl::string_view s, DType t, uint64_t* raw_bi
   if (neg) body.remove_prefix(1);
   if (IsHex(body)) {
     const int bits = BitWidth(t);
-    if (neg || static_cast<int>(body.size()) - 2 != bits / 4) {
+    const int digits = (bits + 3) / 4;
+    if (neg || static_cast<int>(body.size()) - 2 != digits) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "hex float '", s, "' must give exactly ", bits / 4, " hex digits (the raw bits of ",
+          "hex float '", s, "' must give exactly ", digits, " hex digits (the raw bits of ",
           StableHloName(t), ")"));
     }
     if (!absl::SimpleHexAtoi(body.substr(2), raw_bits)) {
@@ -184,9 +187,36 @@ T FromRawBits(uint64_t bits) {
   return v;
 }
 
+// A narrow element (ir/dtype.h): its storage byte.
+absl::Status StoreNarrowElement(const ElementText& e, Literal& lit, int64_t i) {
+  const DType t = lit.shape().dtype;
+  uint8_t* out = lit.mutable_data() + i;
+  if (e.is_complex) {
+    return absl::InvalidArgumentError(absl::StrCat("complex value (", e.part[0], ", ", e.part[1],
+                                                   ") for ", StableHloName(t)));
+  }
+  if (IsInteger(t)) {
+    absl::StatusOr<uint64_t> bits = IntegerBits(e.part[0], t);
+    if (!bits.ok()) return bits.status();
+    *out = NarrowStorageOfCode(t, static_cast<uint8_t>(*bits));
+    return absl::OkStatus();
+  }
+  uint64_t raw = 0;
+  bool is_raw = false;
+  absl::StatusOr<double> v = FloatValue(e.part[0], t, &raw, &is_raw);
+  if (!v.ok()) return v.status();
+  if (is_raw && raw >= (uint64_t{1} << BitWidth(t))) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", e.part[0], "' does not fit in ", BitWidth(t), " bits of ", StableHloName(t)));
+  }
+  *out = is_raw ? static_cast<uint8_t>(raw) : EncodeNarrowFloat(t, *v);
+  return absl::OkStatus();
+}
+
 // Stores element text into slot i of the literal.
 absl::Status StoreElement(const ElementText& e, Literal& lit, int64_t i) {
   const DType t = lit.shape().dtype;
+  if (IsNarrow(t)) return StoreNarrowElement(e, lit, i);
   if (e.is_complex != IsComplex(t)) {
     return absl::InvalidArgumentError(
         e.is_complex ? absl::StrCat("complex value (", e.part[0], ", ", e.part[1], ") for ",
@@ -303,6 +333,10 @@ absl::StatusOr<Literal> DenseToLiteral(const DenseText& dense, const Shape& shap
       int64_t src = b % bytes;
       lit.mutable_data()[b] = static_cast<uint8_t>(
           std::stoi(dense.hex_blob.substr(2 * src, 2), nullptr, 16));
+      // MLIR writes a sub-byte element's bits in the low bits of its byte.
+      if (IsNarrow(shape.dtype)) {
+        lit.mutable_data()[b] = NarrowStorageOfCode(shape.dtype, lit.mutable_data()[b]);
+      }
     }
     return lit;
   }

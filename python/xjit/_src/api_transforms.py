@@ -24,7 +24,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from xjit import _xjit
-from xjit._src import axis_env, core, dispatch, tracing
+from xjit._src import axis_env, core, dispatch, dtypes, tracing
 from xjit._src.traceback_util import api_boundary
 
 #: JAX's float0: the tangent type of integer and boolean values.
@@ -34,7 +34,7 @@ _counter = itertools.count()
 
 
 def _is_float(dtype) -> bool:
-    return np.dtype(dtype).kind in "fc" or np.dtype(dtype).name == "bfloat16"
+    return dtypes.kind(dtype) in "fc"
 
 
 def _fun_name(fun) -> str:

@@ -29,6 +29,32 @@ import numpy as np
 
 bfloat16 = ml_dtypes.bfloat16
 
+# Narrow types (issue 10): ml_dtypes' numpy types, as JAX uses them. They take
+# no implicit promotion with other types (TypePromotionError), only with weak
+# Python scalars; xjit computes them in float32 / int8 (docs/semantics.md).
+int2, int4, uint2, uint4 = ml_dtypes.int2, ml_dtypes.int4, ml_dtypes.uint2, ml_dtypes.uint4
+float8_e3m4 = ml_dtypes.float8_e3m4
+float8_e4m3 = ml_dtypes.float8_e4m3
+float8_e4m3fn = ml_dtypes.float8_e4m3fn
+float8_e4m3fnuz = ml_dtypes.float8_e4m3fnuz
+float8_e4m3b11fnuz = ml_dtypes.float8_e4m3b11fnuz
+float8_e5m2 = ml_dtypes.float8_e5m2
+float8_e5m2fnuz = ml_dtypes.float8_e5m2fnuz
+float8_e8m0fnu = ml_dtypes.float8_e8m0fnu
+float4_e2m1fn = ml_dtypes.float4_e2m1fn
+float6_e2m3fn = ml_dtypes.float6_e2m3fn
+float6_e3m2fn = ml_dtypes.float6_e3m2fn
+
+#: Names of the narrow types, as ``xjit.numpy`` exports them.
+NARROW_TYPE_NAMES = ("int2", "int4", "uint2", "uint4", "float8_e3m4", "float8_e4m3",
+                     "float8_e4m3fn", "float8_e4m3fnuz", "float8_e4m3b11fnuz", "float8_e5m2",
+                     "float8_e5m2fnuz", "float8_e8m0fnu", "float4_e2m1fn", "float6_e2m3fn",
+                     "float6_e3m2fn")
+_NARROW_SIGNED = [np.dtype(t) for t in (int2, int4)]
+_NARROW_UNSIGNED = [np.dtype(t) for t in (uint2, uint4)]
+_NARROW_FLOATS = [np.dtype(getattr(ml_dtypes, n)) for n in NARROW_TYPE_NAMES[4:]]
+NARROW_DTYPES = frozenset(_NARROW_SIGNED + _NARROW_UNSIGNED + _NARROW_FLOATS)
+
 bool_ = np.bool_
 int8, int16, int32, int64 = np.int8, np.int16, np.int32, np.int64
 uint8, uint16, uint32, uint64 = np.uint8, np.uint16, np.uint32, np.uint64
@@ -42,10 +68,28 @@ _FLOATS = [np.dtype(bfloat16)] + [np.dtype(t) for t in (np.float16, np.float32, 
 _COMPLEX = [np.dtype(np.complex64), np.dtype(np.complex128)]
 
 # Custom (ml_dtypes) floating types whose numpy ``kind`` is 'V', not 'f'.
-_CUSTOM_FLOATS = frozenset([np.dtype(bfloat16)])
+_CUSTOM_FLOATS = frozenset([np.dtype(bfloat16), *_NARROW_FLOATS])
+# numpy's kind of every dtype whose own ``kind`` says otherwise.
+_KINDS = {**{d: "f" for d in _CUSTOM_FLOATS}, **{d: "i" for d in _NARROW_SIGNED},
+          **{d: "u" for d in _NARROW_UNSIGNED}}
 
 #: Every dtype an xjit array may have.
-SUPPORTED_DTYPES = frozenset([_BOOL, *_SIGNED, *_UNSIGNED, *_FLOATS, *_COMPLEX])
+SUPPORTED_DTYPES = frozenset([_BOOL, *_SIGNED, *_UNSIGNED, *_FLOATS, *_COMPLEX, *NARROW_DTYPES])
+
+
+def kind(dt) -> str:
+    """numpy's kind letter, with ml_dtypes' types in their family: 'b', 'i', 'u', 'f', 'c'.
+
+    Example:
+        >>> kind(bfloat16), kind(int4)
+        ('f', 'i')
+    """
+    dt = np.dtype(dt)
+    return _KINDS.get(dt, dt.kind)
+
+
+class TypePromotionError(ValueError):
+    """No implicit promotion joins these dtypes (JAX's ``jax.dtypes.TypePromotionError``)."""
 
 # The weak types are the Python scalar types themselves, as in JAX.
 _WEAK_TYPES = (int, float, complex)
@@ -62,11 +106,13 @@ python_scalar_dtypes = {
 # (Strings avoid numpy's ``np.dtype('float64') == float`` being True.)
 _LATTICE_EDGES: dict[str, list[str]] = {
     "bool": ["i*"],
-    "i*": ["uint8", "int8"],
+    "i*": ["uint8", "uint2", "uint4", "int8", "int2", "int4"],
+    "uint2": [], "uint4": [], "int2": [], "int4": [],
     "uint8": ["int16", "uint16"], "uint16": ["int32", "uint32"],
     "uint32": ["int64", "uint64"], "uint64": ["f*"],
     "int8": ["int16"], "int16": ["int32"], "int32": ["int64"], "int64": ["f*"],
-    "f*": ["bfloat16", "float16", "c*"],
+    "f*": [*NARROW_TYPE_NAMES[4:], "bfloat16", "float16", "c*"],
+    **{n: [] for n in NARROW_TYPE_NAMES[4:]},
     "bfloat16": ["float32"], "float16": ["float32"], "float32": ["float64", "complex64"],
     "float64": ["complex128"],
     "c*": ["complex64"], "complex64": ["complex128"], "complex128": [],
@@ -91,7 +137,17 @@ def _least_upper_bound(*nodes: str) -> str:
     for cand in bounds:
         if bounds <= _upper_bounds(cand):
             return cand
-    raise TypeError(f"no least upper bound for {nodes}")  # unreachable for this lattice
+    # Only the narrow types, leaves of the lattice, lack one (as in JAX).
+    names = tuple(_node_dtype(n).name for n in nodes)
+    narrow = [n for n in nodes if n in NARROW_TYPE_NAMES]
+    what = ("8-bit floats" if any(n.startswith("float8") for n in narrow) else
+            "sub-byte floats" if any(n.startswith("float") for n in narrow) else
+            "2-bit and 4-bit integers")
+    raise TypePromotionError(
+        f"Input dtypes {names} have no available implicit dtype promotion path. To avoid "
+        f"unintended promotion, {what} do not support implicit promotion. If you'd like your "
+        "inputs to be promoted to another type, you can do so explicitly using e.g. "
+        "x.astype('float32')")
 
 
 def _node_dtype(node: str) -> np.dtype:
@@ -217,11 +273,12 @@ def python_scalar_dtype(x: Any) -> np.dtype:
 def _jax_type(dt: np.dtype, weak: bool) -> str:
     """The lattice node of a (dtype, weak) pair."""
     if weak and dt != _BOOL:
-        if dt in _CUSTOM_FLOATS or dt.kind == "f":
+        k = kind(dt)
+        if k == "f":
             return "f*"
-        if dt.kind in "iu":
+        if k in "iu":
             return "i*"
-        if dt.kind == "c":
+        if k == "c":
             return "c*"
     return dt.name
 
@@ -233,10 +290,8 @@ def _dtype_and_weak(arg) -> tuple[np.dtype, bool]:
 
 def _default_for(dt: np.dtype) -> np.dtype:
     """Default (64-bit, pre-canonicalization) dtype of dt's kind, for weak results."""
-    if dt in _CUSTOM_FLOATS:
-        return np.dtype(np.float64)
     return {"b": _BOOL, "i": np.dtype(np.int64), "u": np.dtype(np.uint64),
-            "f": np.dtype(np.float64), "c": np.dtype(np.complex128)}[dt.kind]
+            "f": np.dtype(np.float64), "c": np.dtype(np.complex128)}[kind(dt)]
 
 
 def _lattice_result_type(*args) -> tuple[np.dtype, bool]:
@@ -313,6 +368,14 @@ def issubdtype(a, b) -> bool:
     if not isinstance(a, (np.dtype, type, str)):
         a = dtype(a)
     a_dt = _to_np_dtype(a)
+    if a_dt in _KINDS and kind(a_dt) in "iu":
+        if isinstance(b, type) and issubclass(b, np.generic):
+            family = np.signedinteger if kind(a_dt) == "i" else np.unsignedinteger
+            return b in (family, np.integer, np.number, np.generic) or b is a_dt.type
+        try:
+            return _to_np_dtype(b) == a_dt
+        except TypeError:
+            return False
     if a_dt in _CUSTOM_FLOATS:
         if isinstance(b, type) and issubclass(b, np.generic) and b in (
                 np.floating, np.inexact, np.number, np.generic):

@@ -12,7 +12,10 @@ from xjit._src import dtypes as _dtypes
 from xjit._src.numpy.scalar_types import (  # noqa: F401
     bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
     float16, float32, float64, bfloat16, complex64, complex128,
-    int_, uint, float_, complex_, single, double, half, csingle, cdouble)
+    int_, uint, float_, complex_, single, double, half, csingle, cdouble,
+    int2, int4, uint2, uint4, float8_e3m4, float8_e4m3, float8_e4m3fn, float8_e4m3fnuz,
+    float8_e4m3b11fnuz, float8_e5m2, float8_e5m2fnuz, float8_e8m0fnu, float4_e2m1fn,
+    float6_e2m3fn, float6_e3m2fn)
 from xjit._src.numpy.creation import (  # noqa: F401
     array, asarray, zeros, ones, empty, full, zeros_like, ones_like, empty_like, full_like,
     arange, linspace, eye, identity, tri, tril, triu)

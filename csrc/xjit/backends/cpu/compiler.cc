@@ -38,6 +38,7 @@
 #include "xjit/backends/cpu/host_io.h"
 #include "xjit/passes/buffer_assignment.h"
 #include "xjit/passes/elementwise_fusion.h"
+#include "xjit/passes/narrow_type_expansion.h"
 #include "xjit/passes/pipeline.h"
 #include "xjit/passes/region_module.h"
 #include "xjit/ir/users.h"
@@ -68,6 +69,12 @@ absl::StatusOr<std::unique_ptr<Module>> RunPasses(const Module& module) {
     auto l = passes::LowerDynamicShapes(module);
     if (!l.ok()) return l.status();
     lowered = *std::move(l);
+  }
+  // Narrow element types are computed in their compute types (issue 10).
+  if (passes::HasNarrowTypes(lowered != nullptr ? *lowered : module)) {
+    auto e = passes::ExpandNarrowTypes(lowered != nullptr ? *lowered : module);
+    if (!e.ok()) return e.status();
+    lowered = *std::move(e);
   }
   auto optimised = passes::RunDefaultPipeline(lowered != nullptr ? *lowered : module);
   if (!optimised.ok()) return optimised.status();

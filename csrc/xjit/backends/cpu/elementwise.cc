@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "xjit/backends/cpu/isa_clones.h"
 #include "xjit/backends/cpu/parallel.h"
+#include "xjit/ir/narrow_convert.h"
 #include "xjit/backends/cpu/scalar_ops.h"
 #include "xjit/backends/cpu/storage_dtype.h"
 
@@ -244,7 +245,41 @@ KernelOr CompareFor(const Instruction& instr) {
   return Unsupported(instr);
 }
 
+// The direct conversions of narrow types (ir/narrow_convert.h); bytes per
+// element of the types they involve.
+constexpr int64_t NarrowConvertWidth(DType t) {
+  return t == DType::kF32 ? 4 : t == DType::kF64 ? 8 : 1;
+}
+
+template <DType From, DType To>
+void NarrowConvertKernel(const void* const* in, const int64_t*, void* out, int64_t begin, int64_t end) {
+  ConvertNarrowElements(From, To, static_cast<const char*>(in[0]) + begin * NarrowConvertWidth(From),
+                        static_cast<char*>(out) + begin * NarrowConvertWidth(To), end - begin);
+}
+
+KernelOr NarrowConvertFor(const Instruction& instr) {
+  const DType from = instr.operand(0)->shape().dtype, to = instr.shape().dtype;
+#define XJIT_NARROW_FLOAT(N)                                                                  \
+  if (from == DType::N && to == DType::kF32) return &NarrowConvertKernel<DType::N, DType::kF32>; \
+  if (from == DType::kF32 && to == DType::N) return &NarrowConvertKernel<DType::kF32, DType::N>; \
+  if (from == DType::kF64 && to == DType::N) return &NarrowConvertKernel<DType::kF64, DType::N>;
+#define XJIT_SUB_BYTE(N, C)                                                                   \
+  if (from == DType::N && to == DType::C) return &NarrowConvertKernel<DType::N, DType::C>;     \
+  if (from == DType::C && to == DType::N) return &NarrowConvertKernel<DType::C, DType::N>;
+  XJIT_NARROW_FLOAT(kF8E3M4) XJIT_NARROW_FLOAT(kF8E4M3) XJIT_NARROW_FLOAT(kF8E4M3FN)
+  XJIT_NARROW_FLOAT(kF8E4M3FNUZ) XJIT_NARROW_FLOAT(kF8E4M3B11FNUZ) XJIT_NARROW_FLOAT(kF8E5M2)
+  XJIT_NARROW_FLOAT(kF8E5M2FNUZ) XJIT_NARROW_FLOAT(kF8E8M0FNU) XJIT_NARROW_FLOAT(kF4E2M1FN)
+  XJIT_NARROW_FLOAT(kF6E2M3FN) XJIT_NARROW_FLOAT(kF6E3M2FN)
+  XJIT_SUB_BYTE(kS2, kS8) XJIT_SUB_BYTE(kS4, kS8) XJIT_SUB_BYTE(kU2, kU8) XJIT_SUB_BYTE(kU4, kU8)
+#undef XJIT_NARROW_FLOAT
+#undef XJIT_SUB_BYTE
+  return Unsupported(instr);
+}
+
 KernelOr ConvertFor(const Instruction& instr) {
+  if (IsNarrow(instr.operand(0)->shape().dtype) || IsNarrow(instr.shape().dtype)) {
+    return NarrowConvertFor(instr);
+  }
   return DispatchDType(instr.operand(0)->shape().dtype, [&](auto from_tag) -> KernelOr {
     using From = typename decltype(from_tag)::type;
     return DispatchDType(instr.shape().dtype, [&](auto to_tag) -> KernelOr {

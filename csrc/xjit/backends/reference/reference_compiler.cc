@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "xjit/backends/reference/evaluator.h"
 #include "xjit/passes/dynamic_shape_lowering.h"
+#include "xjit/passes/narrow_type_expansion.h"
 #include "xjit/runtime/backend.h"
 #include "xjit/runtime/custom_call_runner.h"
 #include "xjit/runtime/host_platform.h"
@@ -91,11 +92,22 @@ class ReferenceCompiler : public Compiler {
     }
     // Shapes given by operand values become static first (issue 11); the
     // program then owns the lowered copy.
+    std::unique_ptr<Module> lowered;
     if (passes::HasDynamicShapeOps(module)) {
-      absl::StatusOr<std::unique_ptr<Module>> lowered = passes::LowerDynamicShapes(module);
-      if (!lowered.ok()) return lowered.status();
-      auto program = std::make_unique<ReferenceProgram>(lowered->get());
-      program->Own(*std::move(lowered));
+      absl::StatusOr<std::unique_ptr<Module>> l = passes::LowerDynamicShapes(module);
+      if (!l.ok()) return l.status();
+      lowered = *std::move(l);
+    }
+    // Narrow element types are computed in their compute types (issue 10).
+    if (passes::HasNarrowTypes(lowered != nullptr ? *lowered : module)) {
+      absl::StatusOr<std::unique_ptr<Module>> e =
+          passes::ExpandNarrowTypes(lowered != nullptr ? *lowered : module);
+      if (!e.ok()) return e.status();
+      lowered = *std::move(e);
+    }
+    if (lowered != nullptr) {
+      auto program = std::make_unique<ReferenceProgram>(lowered.get());
+      program->Own(std::move(lowered));
       return std::unique_ptr<CompiledProgram>(std::move(program));
     }
     return std::unique_ptr<CompiledProgram>(new ReferenceProgram(&module));

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from xjit import _xjit
-from xjit._src import core, dispatch
+from xjit._src import core, dispatch, dtypes
 
 Array = _xjit.Array
 Tracer = core.Tracer
@@ -55,11 +55,10 @@ def is_weak(x) -> bool:
 
 
 def kind(dtype) -> str:
-    """numpy kind letter, with bfloat16 counted as a float ('f')."""
+    """numpy kind letter, with ml_dtypes' types in their family (bfloat16 is 'f')."""
     k = _KINDS.get(dtype)
     if k is None:
-        dt = np.dtype(dtype)
-        k = _KINDS[dtype] = "f" if dt.name == "bfloat16" else dt.kind
+        k = _KINDS[dtype] = dtypes.kind(dtype)
     return k
 
 

@@ -17,10 +17,7 @@ from xjit._src.lax import elementwise as lax_ew
 from xjit._src.numpy import util
 
 
-def _kind(dt) -> str:
-    """'b', 'i', 'u', 'f' (incl. bfloat16) or 'c'."""
-    dt = np.dtype(dt)
-    return "f" if dt in dtypes._CUSTOM_FLOATS else dt.kind
+_kind = dtypes.kind  # 'b', 'i', 'u', 'f' (incl. ml_dtypes' floats) or 'c'
 
 
 def _named(op, name, summary, doc_example):

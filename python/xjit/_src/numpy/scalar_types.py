@@ -53,6 +53,9 @@ uint8, uint16, uint32, uint64 = (_make(n, getattr(np, n))
 float16, float32, float64 = (_make(n, getattr(np, n)) for n in ("float16", "float32", "float64"))
 bfloat16 = _make("bfloat16", dtypes.bfloat16)
 complex64, complex128 = _make("complex64", np.complex64), _make("complex128", np.complex128)
+(int2, int4, uint2, uint4, float8_e3m4, float8_e4m3, float8_e4m3fn, float8_e4m3fnuz,
+ float8_e4m3b11fnuz, float8_e5m2, float8_e5m2fnuz, float8_e8m0fnu, float4_e2m1fn, float6_e2m3fn,
+ float6_e3m2fn) = (_make(n, getattr(dtypes, n)) for n in dtypes.NARROW_TYPE_NAMES)
 
 # JAX's aliases: the default-width names follow x64 lazily in JAX; here they name
 # the 64-bit types, and canonicalization narrows them when x64 is off.
