@@ -313,6 +313,26 @@ std::string LinalgModule() {
   return BuildAndPrint(mb, cb, {x});
 }
 
+// Quantized types (per tensor with a storage range, per axis) and the ops
+// that make and read them; an add on them declares its quantized result.
+std::string QuantizedModule() {
+  ModuleBuilder mb("quantized");
+  ComputationBuilder* cb = mb.NewComputation("main");
+  auto quantized = [](std::vector<int64_t> dims, QuantizedType q) {
+    Shape s(q.storage, std::move(dims));
+    s.quant = std::make_shared<const QuantizedType>(std::move(q));
+    return s;
+  };
+  QuantizedType per_axis{DType::kS8, DType::kF32, -128, 127, 1, {0.1, 0.5}, {-30, -20}};
+  QuantizedType per_tensor{DType::kS8, DType::kF32, -127, 127, -1, {0.25}, {3}};
+  Instruction* x = cb->Parameter(T(DType::kF32, {3, 2}));
+  Instruction* q = Must(cb->AddWithResultType(Opcode::kUniformQuantize, quantized({3, 2}, per_axis), {x}));
+  Instruction* r = Must(cb->AddWithResultType(Opcode::kUniformQuantize, quantized({3, 2}, per_tensor), {q}));
+  Instruction* s = Must(cb->AddWithResultType(Opcode::kAdd, quantized({3, 2}, per_tensor), {r, r}));
+  Instruction* d = Must(cb->Add(Opcode::kUniformDequantize, {s}));
+  return BuildAndPrint(mb, cb, {d});
+}
+
 // custom_call with a dictionary config, layouts and two results.
 std::string CustomCallModule() {
   ModuleBuilder mb("custom_call");
@@ -482,6 +502,7 @@ TEST(ParserRoundTrip, CustomCall) { ExpectRoundTrip(CustomCallModule()); }
 TEST(ParserRoundTrip, Issue11Ops) { ExpectRoundTrip(Issue11Module()); }
 TEST(ParserRoundTrip, HostIo) { ExpectRoundTrip(HostIoModule()); }
 TEST(ParserRoundTrip, Linalg) { ExpectRoundTrip(LinalgModule()); }
+TEST(ParserRoundTrip, Quantized) { ExpectRoundTrip(QuantizedModule()); }
 
 TEST(ParserRoundTrip, TheModulesTogetherUseEveryOp) {
   std::vector<Opcode> covered;
@@ -490,7 +511,7 @@ TEST(ParserRoundTrip, TheModulesTogetherUseEveryOp) {
                                  RngModule(), SortMapBitcastModule(), IndexingModule(),
                                  ControlFlowModule(), WindowModule(), BatchNormModule(),
                                  CustomCallModule(), Issue11Module(), HostIoModule(),
-                                 LinalgModule());
+                                 LinalgModule(), QuantizedModule());
   for (int i = 0; i < kNumOpcodes; ++i) {
     Opcode op = static_cast<Opcode>(i);
     if (op == Opcode::kParameter) continue;  // printed as function arguments
@@ -684,10 +705,12 @@ TEST(ParserErrors, TypesAndSignatures) {
   ExpectError(OpsError("%r = \"stablehlo.add\"(%x, %y) : (tensor<2xf32>, tensor<2xi32>) -> "
                        "tensor<2xf32>"),
               "1:1", "add");
-  absl::Status quant = OpsError("%r = \"stablehlo.abs\"(%x) : (tensor<2x!quant.uniform<i8:f32, "
-                                "0.1>>) -> tensor<2xf32>");
-  EXPECT_EQ(quant.code(), absl::StatusCode::kUnimplemented) << quant;
-  ExpectError(quant, "1:38", "not supported");
+  ExpectError(OpsError("%r = \"stablehlo.abs\"(%x) : (tensor<2x!quant.uniform<i8:f32, "
+                       "0.1:300>>) -> tensor<2xf32>"),
+              "1:38", "zero point 300 lies outside the storage range");
+  ExpectError(OpsError("%r = \"stablehlo.abs\"(%x) : (tensor<2x!quant.uniform<i8:f32 "
+                       "0.1>>) -> tensor<2xf32>"),
+              "1:38", "expected ',' and the scale");
 }
 
 TEST(ParserErrors, OpsAndAttributes) {

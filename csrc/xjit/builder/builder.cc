@@ -32,7 +32,7 @@ void Normalise(Opcode op, const std::vector<Instruction*>& operands, Attributes&
   if (op == Opcode::kCompare) {
     CompareAttrs& compare = attrs.get<CompareAttrs>();
     if (compare.compare_type == ComparisonType::kNotype) {
-      compare.compare_type = DefaultCompareType(x.dtype);
+      compare.compare_type = DefaultCompareType(x.is_quantized() ? x.quant->expressed : x.dtype);
     }
   }
   if (op == Opcode::kSlice) {

@@ -300,14 +300,18 @@ enum OpFlag : uint32_t {
 // opaque (nothing is folded, fused or CSE'd through it); replica_id and
 // partition_id: a ui32 scalar, 0 on xjit's single process; composite: a named
 // call of its decomposition function (printed `decomposition = @f`), which
-// backends run as that call (the cpu backend inlines it).
+// backends run as that call (the cpu backend inlines it); uniform_quantize
+// and uniform_dequantize: quantized types (ir/quantized_type.h), which
+// passes/quantized_op_expansion lowers before any backend sees them.
 #define XJIT_SPECIAL_OPS(V)                                                                        \
   V(OptimizationBarrier, "optimization_barrier", kSpecial, kVariadic, NoAttrs, 0,                  \
     kMultipleResults | kSideEffects)                                                               \
   V(ReplicaId, "replica_id", kSpecial, kNullary, NoAttrs, 0, kNoFlags)                             \
   V(PartitionId, "partition_id", kSpecial, kNullary, NoAttrs, 0, kNoFlags)                         \
   V(Composite, "composite", kSpecial, kVariadic, CompositeAttrs, 0,                                \
-    kMultipleResults | kCallsFunction)
+    kMultipleResults | kCallsFunction)                                                             \
+  V(UniformQuantize, "uniform_quantize", kSpecial, kUnary, NoAttrs, 0, kDeclaresResultType)       \
+  V(UniformDequantize, "uniform_dequantize", kSpecial, kUnary, NoAttrs, 0, kNoFlags)
 
 // Every op, in enum order.
 #define XJIT_OPCODES(V)                                                                  \

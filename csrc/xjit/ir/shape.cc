@@ -69,6 +69,8 @@ absl::Status CheckShapeSize(const Shape& shape, absl::string_view what) {
 bool Shape::operator==(const Shape& o) const {
   if (is_tuple != o.is_tuple) return false;
   if (is_tuple) return tuple_shapes == o.tuple_shapes;
+  if ((quant == nullptr) != (o.quant == nullptr)) return false;
+  if (quant != nullptr && *quant != *o.quant) return false;
   return is_token == o.is_token && dtype == o.dtype && dims == o.dims;
 }
 
@@ -81,8 +83,19 @@ std::string Shape::ToString() const {
   if (is_token) return "!stablehlo.token";
   std::string out = "tensor<";
   for (int64_t d : dims) absl::StrAppend(&out, d, "x");
-  absl::StrAppend(&out, StableHloName(dtype), ">");
+  absl::StrAppend(&out, quant != nullptr ? quant->ToString() : std::string(StableHloName(dtype)), ">");
   return out;
+}
+
+Shape StorageShape(const Shape& shape) {
+  if (shape.is_tuple) {
+    std::vector<Shape> elements;
+    for (const Shape& e : shape.tuple_shapes) elements.push_back(StorageShape(e));
+    return Shape::Tuple(std::move(elements));
+  }
+  Shape s = shape;
+  s.quant = nullptr;
+  return s;
 }
 
 std::vector<int64_t> RowMajorStrides(absl::Span<const int64_t> dims) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "xjit/ir/dtype.h"
+#include "xjit/ir/quantized_type.h"
 
 namespace xjit {
 
@@ -23,6 +25,8 @@ struct Shape {
   // byte that nothing reads, so buffers, literals and copies need no special
   // case; only the type (equality, printing, shape rules) tells it apart.
   bool is_token = false;
+  // A quantized tensor (ir/quantized_type.h): dtype is its storage type.
+  std::shared_ptr<const QuantizedType> quant;
 
   Shape() = default;
   Shape(DType t, std::vector<int64_t> d) : dtype(t), dims(std::move(d)) {}
@@ -30,6 +34,7 @@ struct Shape {
   static Shape Token();
   // An array: neither a tuple nor a token.
   bool is_array() const { return !is_tuple && !is_token; }
+  bool is_quantized() const { return quant != nullptr; }
 
   int64_t rank() const { return static_cast<int64_t>(dims.size()); }
   // Saturate instead of overflowing; CheckShapeSize keeps every shape that
@@ -45,7 +50,9 @@ struct Shape {
   friend H AbslHashValue(H h, const Shape& s) {
     // As operator==: a tuple is its elements, an array its dtype and dims.
     if (s.is_tuple) return H::combine(std::move(h), true, s.tuple_shapes);
-    return H::combine(std::move(h), false, s.is_token, s.dtype, s.dims);
+    h = H::combine(std::move(h), false, s.is_token, s.dtype, s.dims, s.quant != nullptr);
+    if (s.quant != nullptr) h = H::combine(std::move(h), *s.quant);
+    return h;
   }
 
   // StableHLO type: tensor<2x3xf32>, tuple<tensor<f32>, tensor<2xi32>>, !stablehlo.token.
@@ -57,6 +64,10 @@ struct Shape {
 // kMaxArrayBytes (ir/checked_math.h). Called wherever a shape is made from
 // user-controlled sizes: shape inference, the parser, the Python bindings.
 absl::Status CheckShapeSize(const Shape& shape, absl::string_view what);
+
+// `shape` with each quantized type replaced by its storage type: the type of
+// the buffer that holds it.
+Shape StorageShape(const Shape& shape);
 
 // Row-major strides in elements.
 std::vector<int64_t> RowMajorStrides(absl::Span<const int64_t> dims);

@@ -3,6 +3,8 @@
 // its family (shape_inference_{elementwise,movement,contraction,tuple}.cc).
 #include "xjit/ir/shape_inference.h"
 
+#include <optional>
+
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -129,13 +131,62 @@ absl::StatusOr<Shape> InferUncheckedSize(Opcode op, absl::Span<const Shape* cons
                                          absl::Span<const Computation* const> called,
                                          const Shape* declared_result);
 
+Shape ExpressedShape(const Shape& s) {
+  if (!s.is_array() || !s.is_quantized()) return s;
+  return Shape(s.quant->expressed, s.dims);
+}
+
+// An op on quantized values: inferred on the expressed types; a quantized
+// result is the declared one when it expresses what was inferred.
+absl::StatusOr<Shape> InferOnExpressedTypes(Opcode op, absl::Span<const Shape* const> operands,
+                                            const Attributes& attrs,
+                                            absl::Span<const Computation* const> called,
+                                            const Shape* declared) {
+  if (!called.empty()) {
+    return absl::UnimplementedError(absl::StrCat(
+        OpcodeName(op), ": quantized operands or results of an op with regions are not supported "
+        "(dequantize them first)"));
+  }
+  std::vector<Shape> expressed;
+  expressed.reserve(operands.size());
+  for (const Shape* s : operands) {
+    if (s == nullptr) return absl::InvalidArgumentError(absl::StrCat(OpcodeName(op), ": null operand shape"));
+    expressed.push_back(ExpressedShape(*s));
+  }
+  std::vector<const Shape*> ptrs;
+  for (const Shape& s : expressed) ptrs.push_back(&s);
+  std::optional<Shape> inner_declared;
+  if (declared != nullptr && DeclaresResultType(op)) inner_declared = ExpressedShape(*declared);
+  absl::StatusOr<Shape> r = InferUncheckedSize(op, ptrs, attrs, called,
+                                               inner_declared ? &*inner_declared : nullptr);
+  if (!r.ok() || declared == nullptr) return r;
+  if (*r != ExpressedShape(*declared)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        OpcodeName(op), ": result type ", declared->ToString(), " does not express ",
+        r->ToString(), ", the result of its operands' expressed types"));
+  }
+  if (declared->is_quantized()) {
+    const QuantizedType& q = *declared->quant;
+    if (absl::Status s = CheckQuantizedType(q, declared->rank(),
+                                            q.per_axis() && q.quantized_dimension < declared->rank()
+                                                ? declared->dims[q.quantized_dimension] : -1);
+        !s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(OpcodeName(op), ": ", s.message()));
+    }
+  }
+  return *declared;
+}
+
 }  // namespace
 
 absl::StatusOr<Shape> InferShape(Opcode op, absl::Span<const Shape* const> operands,
                                  const Attributes& attrs,
                                  absl::Span<const Computation* const> called,
                                  const Shape* declared_result) {
-  absl::StatusOr<Shape> result = InferUncheckedSize(op, operands, attrs, called, declared_result);
+  absl::StatusOr<Shape> result =
+      ComputesOnQuantizedTypes(op, operands, declared_result)
+          ? InferOnExpressedTypes(op, operands, attrs, called, declared_result)
+          : InferUncheckedSize(op, operands, attrs, called, declared_result);
   // Every result the graph holds fits in int64 elements and kMaxArrayBytes,
   // so the passes and kernels compute sizes and offsets without overflow.
   if (result.ok()) {
@@ -269,6 +320,10 @@ absl::StatusOr<Shape> InferUncheckedSize(Opcode op, absl::Span<const Shape* cons
       return si::InferFft(*operands[0], attrs.get<FftAttrs>());
     case Opcode::kComposite:  // a call of its decomposition
       return si::InferCall(operands, called);
+    case Opcode::kUniformQuantize:
+      return si::InferUniformQuantize(*operands[0], declared_result);
+    case Opcode::kUniformDequantize:
+      return si::InferUniformDequantize(*operands[0]);
     case Opcode::kRng:
     case Opcode::kOptimizationBarrier:
     case Opcode::kReplicaId:

@@ -17,6 +17,15 @@
 
 namespace xjit {
 
+// Whether `op` computes on quantized values here (an operand or the declared
+// result is quantized, and the op is neither uniform_(de)quantize nor one that
+// only forwards values: tuples, calls, control flow). Such an op is inferred
+// on its operands' expressed types, as the spec's dequantize_op_quantize
+// reads it, and a quantized result must be declared: the builder takes it
+// as `declared_result` and the verifier passes the recorded one.
+bool ComputesOnQuantizedTypes(Opcode op, absl::Span<const Shape* const> operands,
+                              const Shape* declared_result);
+
 absl::StatusOr<Shape> InferShape(Opcode op, absl::Span<const Shape* const> operands,
                                  const Attributes& attrs,
                                  absl::Span<const Computation* const> called,

@@ -3,6 +3,8 @@
 // adding or removing a minor dimension when the widths differ).
 #include <limits>
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "xjit/ir/shape_inference_internal.h"
 
@@ -44,7 +46,14 @@ absl::StatusOr<Shape> InferBitcastConvert(const Shape& x, const Shape* declared)
         "bitcast_convert: a complex operand or result requires both to be complex, got ",
         x.ToString(), " -> ", want.ToString()));
   }
-  const int64_t in_bits = 8 * ByteWidth(x.dtype), out_bits = 8 * ByteWidth(want.dtype);
+  // Sub-byte types count their own bits (i4[..., 2] <-> i8[...]), as the spec does.
+  const int64_t in_bits = IsNarrow(x.dtype) ? BitWidth(x.dtype) : 8 * ByteWidth(x.dtype);
+  const int64_t out_bits = IsNarrow(want.dtype) ? BitWidth(want.dtype) : 8 * ByteWidth(want.dtype);
+  if (std::max(in_bits, out_bits) % std::min(in_bits, out_bits) != 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "bitcast_convert: ", in_bits, "-bit and ", out_bits, "-bit elements do not regroup, got ",
+        x.ToString(), " -> ", want.ToString()));
+  }
   const int64_t rank = x.rank();
   std::vector<int64_t> dims = x.dims;  // C1
   std::string rule;

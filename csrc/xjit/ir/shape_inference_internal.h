@@ -89,6 +89,9 @@ absl::StatusOr<Shape> InferTriangularSolve(const Shape& a, const Shape& b,
 absl::StatusOr<Shape> InferTuple(Operands operands);
 absl::StatusOr<Shape> InferGetTupleElement(const Shape& tuple, const GetTupleElementAttrs& attrs);
 absl::StatusOr<Shape> InferCall(Operands operands, Called called);
+// shape_inference_quantization.cc
+absl::StatusOr<Shape> InferUniformQuantize(const Shape& operand, const Shape* declared);
+absl::StatusOr<Shape> InferUniformDequantize(const Shape& operand);
 absl::StatusOr<Shape> InferFusion(Operands operands, Called called);
 
 absl::StatusOr<Shape> InferRngBitGenerator(const Shape& state, const RngBitGeneratorAttrs& attrs,

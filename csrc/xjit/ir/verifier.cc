@@ -56,7 +56,14 @@ absl::Status VerifyInstruction(const Computation& c, const Instruction& instr, i
     called.push_back(callee);
   }
   // An op that declares its result type declared the one it has.
-  const Shape* declared = DeclaresResultType(instr.opcode()) ? &instr.shape() : nullptr;
+  // So does an op computing on quantized values whose result is quantized
+  // (shape_inference.h).
+  const bool quantized_result = instr.shape().is_array() && instr.shape().is_quantized();
+  const Shape* declared =
+      DeclaresResultType(instr.opcode()) ||
+              (quantized_result && ComputesOnQuantizedTypes(instr.opcode(), shapes, &instr.shape()))
+          ? &instr.shape()
+          : nullptr;
   absl::StatusOr<Shape> want =
       InferShape(instr.opcode(), shapes, instr.attributes(), called, declared);
   if (!want.ok()) return Fail(want.status().code(), want.status().message(), c, instr);

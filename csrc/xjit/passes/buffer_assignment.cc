@@ -65,6 +65,9 @@ absl::StatusOr<BufferAssignment> BufferAssignment::Create(const Computation& ent
       case Opcode::kCall:
       case Opcode::kComposite:
         return Unsupported(instr, "calls must be inlined before buffer assignment");
+      case Opcode::kUniformQuantize:
+      case Opcode::kUniformDequantize:
+        return Unsupported(instr, "quantized types must be expanded before buffer assignment");
       case Opcode::kParameter: {
         if (instr.shape().is_tuple) return Unsupported(instr, "a tuple parameter of the entry");
         BufferId b = a.NewBuffer(LogicalBuffer::Kind::kParameter, instr.shape().byte_size(), &instr, step);

@@ -103,8 +103,9 @@ Executable::Executable(std::shared_ptr<const Module> module, Device* device,
                        std::shared_ptr<CompiledProgram> program)
     : module_(std::move(module)), device_(device), program_(std::move(program)),
       prefers_inline_(program_->PrefersInlineExecution() && !HasSideEffectOps(*module_)) {
-  parameter_shapes_ = module_->ParameterShapes();
-  result_shapes_ = module_->ResultShapes();
+  // Buffers hold a quantized value as its storage type.
+  for (const Shape& s : module_->ParameterShapes()) parameter_shapes_.push_back(StorageShape(s));
+  for (const Shape& s : module_->ResultShapes()) result_shapes_.push_back(StorageShape(s));
   reusable_parameters_.resize(result_shapes_.size());
   for (size_t r = 0; r < result_shapes_.size(); ++r) {
     for (size_t p = 0; p < parameter_shapes_.size(); ++p) {

@@ -96,6 +96,11 @@ absl::StatusOr<Instruction*> BuildOp(const Lexer& lex, Scope& scope, const OpTex
     instr = scope.cb->AddWithResultType(
         *opcode, several ? Shape::Tuple(op.result_types) : op.result_types[0],
         *std::move(operands), std::move(attrs), std::move(called));
+  } else if (op.result_types.size() == 1 && op.result_types[0].is_quantized()) {
+    // A quantized result is not a function of the operands: it is declared
+    // (shape_inference.h, ComputesOnQuantizedTypes).
+    instr = scope.cb->AddWithResultType(*opcode, op.result_types[0], *std::move(operands),
+                                        std::move(attrs), std::move(called));
   } else {
     instr = scope.cb->Add(*opcode, *std::move(operands), std::move(attrs), std::move(called));
   }

@@ -122,6 +122,15 @@ absl::Status ModuleParser::IndexFunctions(bool wrapped) {
         after_attributes = false;
         continue;
       }
+      if (s.kind == TokenKind::kIdent && s.text == "tensor") {
+        // A type is skipped whole: a quantized one holds '{'.
+        lex_.Next();
+        if (absl::StatusOr<absl::string_view> body = lex_.TakeAngleBody(/*is_type=*/true); !body.ok()) {
+          return body.status();
+        }
+        after_attributes = false;
+        continue;
+      }
       if (s.kind == TokenKind::kLParen) ++parens;
       if (s.kind == TokenKind::kRParen) --parens;
       after_attributes = s.kind == TokenKind::kIdent && s.text == "attributes";

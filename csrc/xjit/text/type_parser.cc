@@ -20,6 +20,87 @@ absl::StatusOr<DType> ParseElementType(absl::string_view name) {
       absl::StrCat("element type '", name, "' is not supported by xjit"));
 }
 
+namespace {
+
+// A cursor over the text of one !quant.uniform<...> type.
+struct QuantText {
+  absl::string_view s;
+  size_t i = 0;
+  void Blanks() { while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i; }
+  bool Take(char c) {
+    Blanks();
+    if (i < s.size() && s[i] == c) { ++i; return true; }
+    return false;
+  }
+  absl::string_view Word() {  // an element type, integer or float literal
+    Blanks();
+    size_t start = i;
+    while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '.' ||
+                            s[i] == '-' || s[i] == '+' || s[i] == '_')) {
+      // '-'/'+' only lead a number or follow its exponent
+      if ((s[i] == '-' || s[i] == '+') && i > start && s[i - 1] != 'e' && s[i - 1] != 'E') break;
+      ++i;
+    }
+    return s.substr(start, i - start);
+  }
+};
+
+absl::Status QuantError(absl::string_view text, absl::string_view what) {
+  return absl::InvalidArgumentError(absl::StrCat("bad quantized type '", text, "': expected ", what));
+}
+
+}  // namespace
+
+// !quant.uniform<storage[<min:max>]:expressed[:dim], scale[:zp] | {scale[:zp], ...}>
+absl::StatusOr<QuantizedType> ParseQuantizedType(absl::string_view text) {
+  QuantText t{text};
+  t.i = std::string_view("!quant.uniform<").size();
+  QuantizedType q;
+  absl::StatusOr<DType> storage = ParseElementType(t.Word());
+  if (!storage.ok() || !IsInteger(*storage)) return QuantError(text, "an integer storage type");
+  q.storage = *storage;
+  q.storage_min = StorageMin(q.storage);
+  q.storage_max = StorageMax(q.storage);
+  if (t.Take('<')) {
+    if (!absl::SimpleAtoi(t.Word(), &q.storage_min) || !t.Take(':') ||
+        !absl::SimpleAtoi(t.Word(), &q.storage_max) || !t.Take('>')) {
+      return QuantError(text, "<min:max> after the storage type");
+    }
+  }
+  if (!t.Take(':')) return QuantError(text, "':' and the expressed type");
+  absl::StatusOr<DType> expressed = ParseElementType(t.Word());
+  if (!expressed.ok()) return QuantError(text, "a float expressed type");
+  q.expressed = *expressed;
+  if (t.Take(':')) {
+    if (!absl::SimpleAtoi(t.Word(), &q.quantized_dimension) || q.quantized_dimension < 0) {
+      return QuantError(text, "a quantized dimension");
+    }
+  }
+  if (!t.Take(',')) return QuantError(text, "',' and the scale");
+  auto scale_and_zero_point = [&]() -> bool {
+    double scale = 0;
+    int64_t zp = 0;
+    if (!absl::SimpleAtod(t.Word(), &scale)) return false;
+    if (t.Take(':') && !absl::SimpleAtoi(t.Word(), &zp)) return false;
+    q.scales.push_back(scale);
+    q.zero_points.push_back(zp);
+    return true;
+  };
+  if (q.per_axis()) {
+    if (!t.Take('{')) return QuantError(text, "'{' and one scale per slice");
+    do {
+      if (!scale_and_zero_point()) return QuantError(text, "scale[:zero_point]");
+    } while (t.Take(','));
+    if (!t.Take('}')) return QuantError(text, "'}' after the scales");
+  } else if (!scale_and_zero_point()) {
+    return QuantError(text, "scale[:zero_point]");
+  }
+  if (!t.Take('>')) return QuantError(text, "'>' closing the type");
+  t.Blanks();
+  if (t.i != text.size()) return QuantError(text, "nothing after '>'");
+  return q;
+}
+
 absl::StatusOr<Shape> ParseType(Lexer& lex, bool index_as_i64) {
   Token t = lex.Next();
   if (t.kind == TokenKind::kIdent && t.text == "tensor") {
@@ -55,6 +136,18 @@ absl::StatusOr<Shape> ParseType(Lexer& lex, bool index_as_i64) {
       element.remove_suffix(1);
     }
     if (element.empty()) return lex.Error(base + i, "expected an element type in tensor<...>");
+    if (absl::StartsWith(element, "!quant.uniform<")) {
+      absl::StatusOr<QuantizedType> q = ParseQuantizedType(element);
+      if (!q.ok()) return lex.Error(base + i, q.status().message());
+      Shape shape(q->storage, std::move(dims));
+      const int64_t axis = q->quantized_dimension;
+      const int64_t axis_size = axis >= 0 && axis < shape.rank() ? shape.dims[axis] : -1;
+      if (absl::Status st = CheckQuantizedType(*q, shape.rank(), axis_size); !st.ok()) {
+        return lex.Error(base + i, st.message());
+      }
+      shape.quant = std::make_shared<const QuantizedType>(*std::move(q));
+      return shape;
+    }
     absl::StatusOr<DType> dtype =
         index_as_i64 && element == "index" ? DType::kS64 : ParseElementType(element);
     if (!dtype.ok()) {

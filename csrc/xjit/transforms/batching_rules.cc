@@ -425,6 +425,8 @@ BatchRule BatchRuleFor(Opcode op) {
     case Opcode::kPartitionId:
     XJIT_DYNAMIC_SHAPE_OPS(XJIT_OPCODE_CASE)
     case Opcode::kRng:
+    case Opcode::kUniformQuantize:  // lowered with their types first
+    case Opcode::kUniformDequantize:
     // A host transfer of a batched value has no one meaning (one transfer of
     // the stacked values, or one per element): refused, as JAX refuses it.
     XJIT_HOST_IO_OPS(XJIT_OPCODE_CASE)

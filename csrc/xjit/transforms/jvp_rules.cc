@@ -682,6 +682,8 @@ JvpRule JvpRuleFor(Opcode op) {
     // No rule: lowered to static ops at compile time, after any transform.
     XJIT_DYNAMIC_SHAPE_OPS(XJIT_OPCODE_CASE)
     case Opcode::kRng:
+    case Opcode::kUniformQuantize:  // lowered with their types first
+    case Opcode::kUniformDequantize:
       return nullptr;
     // Tokens carry no tangent; an outfeed or send of a differentiated value
     // transfers the primal (as debug.print under grad prints the primal).

@@ -88,6 +88,21 @@ def kind(dt) -> str:
     return _KINDS.get(dt, dt.kind)
 
 
+def bit_width(dt) -> int:
+    """Bits of one element (4 for int4, 6 for float6_e2m3fn; 8 per byte otherwise).
+
+    Example:
+        >>> bit_width(int4), bit_width(np.float32)
+        (4, 32)
+    """
+    dt = np.dtype(dt)
+    if dt in _KINDS and kind(dt) in "iu":
+        return ml_dtypes.iinfo(dt).bits
+    if dt in _CUSTOM_FLOATS:
+        return ml_dtypes.finfo(dt).bits
+    return 8 * dt.itemsize
+
+
 class TypePromotionError(ValueError):
     """No implicit promotion joins these dtypes (JAX's ``jax.dtypes.TypePromotionError``)."""
 

@@ -39,6 +39,7 @@
 #include "xjit/passes/buffer_assignment.h"
 #include "xjit/passes/elementwise_fusion.h"
 #include "xjit/passes/narrow_type_expansion.h"
+#include "xjit/passes/quantized_op_expansion.h"
 #include "xjit/passes/pipeline.h"
 #include "xjit/passes/region_module.h"
 #include "xjit/ir/users.h"
@@ -70,7 +71,13 @@ absl::StatusOr<std::unique_ptr<Module>> RunPasses(const Module& module) {
     if (!l.ok()) return l.status();
     lowered = *std::move(l);
   }
-  // Narrow element types are computed in their compute types (issue 10).
+  // Quantized types become storage and expressed types, and narrow element
+  // types are computed in their compute types (issue 10).
+  if (passes::HasQuantizedTypes(lowered != nullptr ? *lowered : module)) {
+    auto q = passes::ExpandQuantizedOps(lowered != nullptr ? *lowered : module);
+    if (!q.ok()) return q.status();
+    lowered = *std::move(q);
+  }
   if (passes::HasNarrowTypes(lowered != nullptr ? *lowered : module)) {
     auto e = passes::ExpandNarrowTypes(lowered != nullptr ? *lowered : module);
     if (!e.ok()) return e.status();
@@ -167,6 +174,8 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
       break;
     XJIT_DYNAMIC_SHAPE_OPS(XJIT_OPCODE_CASE)
     case Opcode::kRng:
+    case Opcode::kUniformQuantize:  // lowered with their types first
+    case Opcode::kUniformDequantize:
       return Unsupported(instr, "lowered before compiling (passes/dynamic_shape_lowering.h)");
     case Opcode::kConstant: {
       const Literal& value = instr.attrs<ConstantAttrs>().value;

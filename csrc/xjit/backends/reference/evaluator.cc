@@ -470,6 +470,8 @@ absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
       return Value(Literal::Scalar(DType::kU32, uint32_t{0}));
     XJIT_DYNAMIC_SHAPE_OPS(XJIT_OPCODE_CASE)
     case Opcode::kRng:
+    case Opcode::kUniformQuantize:  // lowered with their types first
+    case Opcode::kUniformDequantize:
       return absl::InvalidArgumentError(absl::StrCat(
           OpcodeName(op), ": lowered at compile time (passes/dynamic_shape_lowering.h)"));
   }

@@ -6,6 +6,7 @@
 #include "xjit/backends/reference/evaluator.h"
 #include "xjit/passes/dynamic_shape_lowering.h"
 #include "xjit/passes/narrow_type_expansion.h"
+#include "xjit/passes/quantized_op_expansion.h"
 #include "xjit/runtime/backend.h"
 #include "xjit/runtime/custom_call_runner.h"
 #include "xjit/runtime/host_platform.h"
@@ -98,7 +99,14 @@ class ReferenceCompiler : public Compiler {
       if (!l.ok()) return l.status();
       lowered = *std::move(l);
     }
-    // Narrow element types are computed in their compute types (issue 10).
+    // Quantized types become storage and expressed types, and narrow element
+    // types are computed in their compute types (issue 10).
+    if (passes::HasQuantizedTypes(lowered != nullptr ? *lowered : module)) {
+      absl::StatusOr<std::unique_ptr<Module>> q =
+          passes::ExpandQuantizedOps(lowered != nullptr ? *lowered : module);
+      if (!q.ok()) return q.status();
+      lowered = *std::move(q);
+    }
     if (passes::HasNarrowTypes(lowered != nullptr ? *lowered : module)) {
       absl::StatusOr<std::unique_ptr<Module>> e =
           passes::ExpandNarrowTypes(lowered != nullptr ? *lowered : module);

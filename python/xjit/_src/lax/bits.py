@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from xjit._src import core, dispatch
+from xjit._src import core, dispatch, dtypes
 from xjit._src.lax import operands as ops
 from xjit._src.traceback_util import api_boundary
 
@@ -65,10 +65,14 @@ def bitcast_convert_type(operand, new_dtype):
         raise TypeError(f"bitcast_convert_type: complex types convert only to and from complex "
                         f"types, got {old.name} -> {new.name}")
     shape = tuple(x.shape)
-    if new.itemsize < old.itemsize:
-        shape = shape + (old.itemsize // new.itemsize,)
-    elif new.itemsize > old.itemsize:
-        ratio = new.itemsize // old.itemsize
+    old_bits, new_bits = dtypes.bit_width(old), dtypes.bit_width(new)
+    if max(old_bits, new_bits) % min(old_bits, new_bits):
+        raise ValueError(f"bitcast_convert_type: {old_bits}-bit and {new_bits}-bit elements do "
+                         f"not regroup, got {old.name} -> {new.name}")
+    if new_bits < old_bits:
+        shape = shape + (old_bits // new_bits,)
+    elif new_bits > old_bits:
+        ratio = new_bits // old_bits
         if not shape or shape[-1] != ratio:
             raise ValueError(f"bitcast_convert_type: converting {old.name} to the wider "
                              f"{new.name} needs a last dimension of {ratio}, got shape {shape}")
