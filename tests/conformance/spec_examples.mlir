@@ -1169,21 +1169,27 @@ func.func @tuple_0() {
 // -----
 
 func.func @uniform_dequantize_0() {
+  %operand = stablehlo.constant dense<[10, 10]> : tensor<2x!quant.uniform<i8:f32:0, {0.1:-30,0.5:-20}>>
   %result = "stablehlo.uniform_dequantize"(%operand) : (tensor<2x!quant.uniform<i8:f32:0, {0.1:-30,0.5:-20}>>) -> tensor<2xf32>
+  check.expect_almost_eq_const %result, dense<[4.0, 15.0]> : tensor<2xf32>
   func.return
 }
 
 // -----
 
 func.func @uniform_quantize_0() {
+  %operand = stablehlo.constant dense<[4.0, 15.0]> : tensor<2xf32>
   %result = "stablehlo.uniform_quantize"(%operand) : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32:0, {0.1:-30,0.5:-20}>>
+  check.expect_eq_const %result, dense<[10, 10]> : tensor<2x!quant.uniform<i8:f32:0, {0.1:-30,0.5:-20}>>
   func.return
 }
 
 // -----
 
 func.func @uniform_quantize_1() {
+  %operand = stablehlo.constant dense<[10, 10]> : tensor<2x!quant.uniform<i8:f32:0, {0.1:-30,0.5:-20}>>
   %result = "stablehlo.uniform_quantize"(%operand) : (tensor<2x!quant.uniform<i8:f32:0, {0.1:-30,0.5:-20}>>) -> tensor<2x!quant.uniform<i8:f32:0, {0.1:-20,0.2:-30}>>
+  check.expect_eq_const %result, dense<[20, 45]> : tensor<2x!quant.uniform<i8:f32:0, {0.1:-20,0.2:-30}>>
   func.return
 }
 

@@ -18,23 +18,6 @@ import re
 
 HERE = pathlib.Path(__file__).resolve().parent
 _BINDING = re.compile(r"^%?\s*([A-Za-z_][A-Za-z0-9_]*(#[0-9]+)?)(@\([^)]*\))?\s*[:=]\s*(.*)$")
-_MLIR_TYPES = {"bool": "i1", "bfloat16": "bf16", "float16": "f16", "float32": "f32",
-               "float64": "f64", "complex64": "complex<f32>", "complex128": "complex<f64>"}
-
-
-def _mlir_type(dtype, dims):
-    name = str(dtype)
-    if name == "token":
-        return "!stablehlo.token"
-    if name in _MLIR_TYPES:
-        elem = _MLIR_TYPES[name]
-    elif name.startswith("uint"):
-        elem = "ui" + name[4:]
-    elif name.startswith("int"):
-        elem = "i" + name[3:]
-    else:
-        elem = name
-    return "tensor<" + "".join(f"{d}x" for d in dims) + elem + ">"
 
 
 def _balance(s):
@@ -88,8 +71,8 @@ def _typed(example):
     try:
         from xjit import _xjit
         module, params, results = _xjit.parse_ops(example["code"])
-        ptypes = [_mlir_type(*s) for s in module.parameter_shapes]
-        rtypes = [_mlir_type(*s) for s in module.result_shapes]
+        ptypes = list(module.parameter_types)
+        rtypes = list(module.result_types)
         return list(zip(params, ptypes)), list(zip(results, rtypes))
     except Exception:  # noqa: BLE001 (an op xjit lacks, which the case's run names)
         return [], []

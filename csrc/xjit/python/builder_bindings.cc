@@ -357,6 +357,12 @@ py::list ShapeList(const std::vector<Shape>& shapes) {
   return out;
 }
 
+std::vector<std::string> TypeTexts(const std::vector<Shape>& shapes) {
+  std::vector<std::string> out;
+  for (const Shape& s : shapes) out.push_back(s.ToString());
+  return out;
+}
+
 }  // namespace
 
 py::tuple ShapeToPython(const Shape& shape) {
@@ -424,6 +430,11 @@ void RegisterBuilderBindings(py::module_& m) {
                              [](const Module& mod) { return ShapeList(mod.ParameterShapes()); })
       .def_property_readonly("result_shapes",
                              [](const Module& mod) { return ShapeList(mod.ResultShapes()); })
+      // The StableHLO text of each type (quantized types included).
+      .def_property_readonly("parameter_types",
+                             [](const Module& mod) { return TypeTexts(mod.ParameterShapes()); })
+      .def_property_readonly("result_types",
+                             [](const Module& mod) { return TypeTexts(mod.ResultShapes()); })
       .def_property_readonly("num_instructions", [](const Module& mod) {
         size_t n = 0;
         for (const auto& c : mod.computations()) n += c->instructions().size();
