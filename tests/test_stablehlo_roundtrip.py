@@ -15,6 +15,7 @@ I = "tensor<2x3xi32>"
 U = "tensor<2x3xui32>"
 B = "tensor<2x3xi1>"
 C = "tensor<2x3xcomplex<f32>>"
+Q = "tensor<2x3x!quant.uniform<i8:f32:1, {0.5:-3,0.25,2.0:7}>>"
 UNARY_F = ["abs", "cbrt", "ceil", "cosine", "erf", "exponential", "exponential_minus_one",
            "floor", "log", "log_plus_one", "logistic", "negate", "round_nearest_afz",
            "round_nearest_even", "rsqrt", "sign", "sine", "sqrt", "tan", "tanh"]
@@ -272,6 +273,8 @@ CASES.update({
     "composite": ([F], [f'%r = "stablehlo.composite"(%a) {{name = "xjit.my_sine", '
                         'composite_attributes = {n = 1 : i64}, decomposition = @helper, '
                         f'version = 2 : i32}} : ({F}) -> {F}'], [F]),
+    "uniform_quantize": ([F], [f"%r = stablehlo.uniform_quantize %a : ({F}) -> {Q}"], [Q]),
+    "uniform_dequantize": ([Q], [f"%r = stablehlo.uniform_dequantize %a : ({Q}) -> {F}"], [F]),
     "replica_id": ([], ['%r = "stablehlo.replica_id"() : () -> tensor<ui32>'], ["tensor<ui32>"]),
     "partition_id": ([], ['%r = "stablehlo.partition_id"() : () -> tensor<ui32>'],
                      ["tensor<ui32>"]),

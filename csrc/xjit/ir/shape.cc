@@ -87,6 +87,16 @@ std::string Shape::ToString() const {
   return out;
 }
 
+bool AnyArrayLeaf(const Shape& shape, absl::FunctionRef<bool(const Shape&)> pred) {
+  if (shape.is_tuple) {
+    for (const Shape& e : shape.tuple_shapes) {
+      if (AnyArrayLeaf(e, pred)) return true;
+    }
+    return false;
+  }
+  return shape.is_array() && pred(shape);
+}
+
 Shape StorageShape(const Shape& shape) {
   if (shape.is_tuple) {
     std::vector<Shape> elements;

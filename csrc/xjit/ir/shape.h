@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/functional/function_ref.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "xjit/ir/dtype.h"
@@ -64,6 +65,9 @@ struct Shape {
 // kMaxArrayBytes (ir/checked_math.h). Called wherever a shape is made from
 // user-controlled sizes: shape inference, the parser, the Python bindings.
 absl::Status CheckShapeSize(const Shape& shape, absl::string_view what);
+
+// Whether `pred` holds for an array of `shape` (itself, or a tuple leaf).
+bool AnyArrayLeaf(const Shape& shape, absl::FunctionRef<bool(const Shape&)> pred);
 
 // `shape` with each quantized type replaced by its storage type: the type of
 // the buffer that holds it.

@@ -8,25 +8,13 @@
 #include "absl/strings/str_cat.h"
 #include "xjit/builder/rewriter.h"
 #include "xjit/ir/narrow_convert.h"
+#include "xjit/passes/built_value.h"
 
 namespace xjit::passes {
 namespace {
 
-using Built = absl::StatusOr<Instruction*>;
-
-#define XJIT_ASSIGN_OR_RETURN(var, expr)     \
-  absl::StatusOr<Instruction*> var##_or = (expr); \
-  if (!var##_or.ok()) return var##_or.status();   \
-  Instruction* var = *var##_or;
-
 bool HasNarrow(const Shape& s) {
-  if (s.is_tuple) {
-    for (const Shape& e : s.tuple_shapes) {
-      if (HasNarrow(e)) return true;
-    }
-    return false;
-  }
-  return !s.is_token && IsNarrow(s.dtype);
+  return AnyArrayLeaf(s, [](const Shape& leaf) { return IsNarrow(leaf.dtype); });
 }
 
 Shape Widen(const Shape& s) {

@@ -5,25 +5,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "xjit/builder/rewriter.h"
+#include "xjit/passes/built_value.h"
 
 namespace xjit::passes {
 namespace {
 
-using Built = absl::StatusOr<Instruction*>;
-
-#define XJIT_ASSIGN_OR_RETURN(var, expr)          \
-  absl::StatusOr<Instruction*> var##_or = (expr); \
-  if (!var##_or.ok()) return var##_or.status();   \
-  Instruction* var = *var##_or;
-
 bool HasQuant(const Shape& s) {
-  if (s.is_tuple) {
-    for (const Shape& e : s.tuple_shapes) {
-      if (HasQuant(e)) return true;
-    }
-    return false;
-  }
-  return s.is_quantized();
+  return AnyArrayLeaf(s, [](const Shape& leaf) { return leaf.is_quantized(); });
 }
 
 bool Involves(const Instruction& instr) {

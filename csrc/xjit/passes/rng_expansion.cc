@@ -4,10 +4,10 @@
 #include <utility>
 #include <vector>
 
+#include "xjit/passes/built_value.h"
+
 namespace xjit::passes {
 namespace {
-
-using Built = absl::StatusOr<Instruction*>;
 
 // Small helpers over ComputationBuilder; each returns its value or the error.
 struct Emit {
@@ -37,10 +37,6 @@ struct Emit {
   }
 };
 
-#define XJIT_ASSIGN(var, expr)              \
-  absl::StatusOr<Instruction*> var##_or = (expr); \
-  if (!var##_or.ok()) return var##_or.status();   \
-  Instruction* var = *var##_or;
 
 // Random bits of `shape` (u32 or u64) from THREE_FRY on a constant state.
 Built Bits(Emit& e, const Shape& shape, uint64_t seed) {
@@ -48,7 +44,7 @@ Built Bits(Emit& e, const Shape& shape, uint64_t seed) {
   state.mutable_data_as<uint64_t>()[0] = seed;
   state.mutable_data_as<uint64_t>()[1] = 0x5851f42d4c957f2dULL;
   Instruction* s = e.b.Constant(std::move(state));
-  XJIT_ASSIGN(gen, e.b.AddWithResultType(Opcode::kRngBitGenerator,
+  XJIT_ASSIGN_OR_RETURN(gen, e.b.AddWithResultType(Opcode::kRngBitGenerator,
                                          Shape::Tuple({Shape(DType::kU64, {2}), shape}), {s},
                                          RngBitGeneratorAttrs{RngAlgorithm::kThreeFry}));
   return e.b.Add(Opcode::kGetTupleElement, {gen}, GetTupleElementAttrs{1});
@@ -58,15 +54,15 @@ Built Bits(Emit& e, const Shape& shape, uint64_t seed) {
 Built UnitUniform(Emit& e, Instruction* bits, DType dtype) {
   const Shape& s = bits->shape();
   const bool f64 = dtype == DType::kF64;
-  XJIT_ASSIGN(shift, f64 ? e.Splat(Literal::Scalar(DType::kU64, uint64_t{12}), s)
+  XJIT_ASSIGN_OR_RETURN(shift, f64 ? e.Splat(Literal::Scalar(DType::kU64, uint64_t{12}), s)
                          : e.Splat(Literal::Scalar(DType::kU32, uint32_t{9}), s));
-  XJIT_ASSIGN(one_bits, f64 ? e.Splat(Literal::Scalar(DType::kU64, uint64_t{0x3ff0000000000000ULL}), s)
+  XJIT_ASSIGN_OR_RETURN(one_bits, f64 ? e.Splat(Literal::Scalar(DType::kU64, uint64_t{0x3ff0000000000000ULL}), s)
                             : e.Splat(Literal::Scalar(DType::kU32, uint32_t{0x3f800000u}), s));
-  XJIT_ASSIGN(mantissa, e.Op(Opcode::kShiftRightLogical, bits, shift));
-  XJIT_ASSIGN(in_one_two, e.Op(Opcode::kOr, mantissa, one_bits));
-  XJIT_ASSIGN(x, e.Bitcast(in_one_two, dtype));
+  XJIT_ASSIGN_OR_RETURN(mantissa, e.Op(Opcode::kShiftRightLogical, bits, shift));
+  XJIT_ASSIGN_OR_RETURN(in_one_two, e.Op(Opcode::kOr, mantissa, one_bits));
+  XJIT_ASSIGN_OR_RETURN(x, e.Bitcast(in_one_two, dtype));
   Shape fs(dtype, s.dims);
-  XJIT_ASSIGN(one, f64 ? e.Splat(Literal::Scalar(DType::kF64, 1.0), fs)
+  XJIT_ASSIGN_OR_RETURN(one, f64 ? e.Splat(Literal::Scalar(DType::kF64, 1.0), fs)
                        : e.Splat(Literal::Scalar(DType::kF32, 1.0f), fs));
   return e.Op(Opcode::kSubtract, x, one);
 }
@@ -75,7 +71,7 @@ Built Slice0(Emit& e, Instruction* x, int64_t i, const Shape& result) {
   std::vector<int64_t> start(x->shape().rank(), 0), limit = x->shape().dims;
   start[0] = i;
   limit[0] = i + 1;
-  XJIT_ASSIGN(s, e.b.Add(Opcode::kSlice, {x}, SliceAttrs{start, limit, {}}));
+  XJIT_ASSIGN_OR_RETURN(s, e.b.Add(Opcode::kSlice, {x}, SliceAttrs{start, limit, {}}));
   return e.b.AddWithResultType(Opcode::kReshape, Shape(x->shape().dtype, result.dims), {s});
 }
 
@@ -90,59 +86,58 @@ absl::StatusOr<Instruction*> ExpandRng(ComputationBuilder& b, Instruction* lo, I
   const bool wide = t == DType::kF64 || t == DType::kS64 || t == DType::kU64;
   const DType bits_type = wide ? DType::kU64 : DType::kU32;
   if (IsInteger(t)) {
-    XJIT_ASSIGN(bits, Bits(e, Shape(bits_type, result.dims), seed));
-    XJIT_ASSIGN(lo_u, e.Convert(lo, bits_type));
-    XJIT_ASSIGN(hi_u, e.Convert(hi, bits_type));
-    XJIT_ASSIGN(range, e.Op(Opcode::kSubtract, hi_u, lo_u));  // wraps: b - a as unsigned
-    XJIT_ASSIGN(range_b, e.Broadcast(range, bits->shape()));
-    XJIT_ASSIGN(offset, e.Op(Opcode::kRemainder, bits, range_b));
-    XJIT_ASSIGN(lo_b, e.Broadcast(lo_u, bits->shape()));
-    XJIT_ASSIGN(sum, e.Op(Opcode::kAdd, lo_b, offset));
+    XJIT_ASSIGN_OR_RETURN(bits, Bits(e, Shape(bits_type, result.dims), seed));
+    XJIT_ASSIGN_OR_RETURN(lo_u, e.Convert(lo, bits_type));
+    XJIT_ASSIGN_OR_RETURN(hi_u, e.Convert(hi, bits_type));
+    XJIT_ASSIGN_OR_RETURN(range, e.Op(Opcode::kSubtract, hi_u, lo_u));  // wraps: b - a as unsigned
+    XJIT_ASSIGN_OR_RETURN(range_b, e.Broadcast(range, bits->shape()));
+    XJIT_ASSIGN_OR_RETURN(offset, e.Op(Opcode::kRemainder, bits, range_b));
+    XJIT_ASSIGN_OR_RETURN(lo_b, e.Broadcast(lo_u, bits->shape()));
+    XJIT_ASSIGN_OR_RETURN(sum, e.Op(Opcode::kAdd, lo_b, offset));
     return e.Convert(sum, t);
   }
   // Floats: computed in f32 (f16, bf16, f32) or f64.
   const DType ct = t == DType::kF64 ? DType::kF64 : DType::kF32;
   const Shape cshape(ct, result.dims);
-  XJIT_ASSIGN(lo_c, e.Convert(lo, ct));
-  XJIT_ASSIGN(hi_c, e.Convert(hi, ct));
-  XJIT_ASSIGN(lo_b, e.Broadcast(lo_c, cshape));
-  XJIT_ASSIGN(hi_b, e.Broadcast(hi_c, cshape));
+  XJIT_ASSIGN_OR_RETURN(lo_c, e.Convert(lo, ct));
+  XJIT_ASSIGN_OR_RETURN(hi_c, e.Convert(hi, ct));
+  XJIT_ASSIGN_OR_RETURN(lo_b, e.Broadcast(lo_c, cshape));
+  XJIT_ASSIGN_OR_RETURN(hi_b, e.Broadcast(hi_c, cshape));
   Instruction* value = nullptr;
   if (distribution == RngDistribution::kUniform) {
-    XJIT_ASSIGN(bits, Bits(e, Shape(bits_type, result.dims), seed));
-    XJIT_ASSIGN(u, UnitUniform(e, bits, ct));
-    XJIT_ASSIGN(width, e.Op(Opcode::kSubtract, hi_b, lo_b));
-    XJIT_ASSIGN(scaled, e.Op(Opcode::kMultiply, width, u));
-    XJIT_ASSIGN(sum, e.Op(Opcode::kAdd, lo_b, scaled));
+    XJIT_ASSIGN_OR_RETURN(bits, Bits(e, Shape(bits_type, result.dims), seed));
+    XJIT_ASSIGN_OR_RETURN(u, UnitUniform(e, bits, ct));
+    XJIT_ASSIGN_OR_RETURN(width, e.Op(Opcode::kSubtract, hi_b, lo_b));
+    XJIT_ASSIGN_OR_RETURN(scaled, e.Op(Opcode::kMultiply, width, u));
+    XJIT_ASSIGN_OR_RETURN(sum, e.Op(Opcode::kAdd, lo_b, scaled));
     value = sum;
   } else {
     std::vector<int64_t> two = {2};
     two.insert(two.end(), result.dims.begin(), result.dims.end());
-    XJIT_ASSIGN(bits, Bits(e, Shape(bits_type, two), seed));
-    XJIT_ASSIGN(u, UnitUniform(e, bits, ct));
-    XJIT_ASSIGN(u1, Slice0(e, u, 0, cshape));
-    XJIT_ASSIGN(u2, Slice0(e, u, 1, cshape));
+    XJIT_ASSIGN_OR_RETURN(bits, Bits(e, Shape(bits_type, two), seed));
+    XJIT_ASSIGN_OR_RETURN(u, UnitUniform(e, bits, ct));
+    XJIT_ASSIGN_OR_RETURN(u1, Slice0(e, u, 0, cshape));
+    XJIT_ASSIGN_OR_RETURN(u2, Slice0(e, u, 1, cshape));
     auto scalar = [&](double v) {
       return ct == DType::kF64 ? Literal::Scalar(DType::kF64, v)
                                : Literal::Scalar(DType::kF32, static_cast<float>(v));
     };
-    XJIT_ASSIGN(one, e.Splat(scalar(1.0), cshape));
-    XJIT_ASSIGN(minus_two, e.Splat(scalar(-2.0), cshape));
-    XJIT_ASSIGN(two_pi, e.Splat(scalar(2.0 * M_PI), cshape));
-    XJIT_ASSIGN(one_minus, e.Op(Opcode::kSubtract, one, u1));  // in (0, 1]: log is finite
-    XJIT_ASSIGN(log, e.Op(Opcode::kLog, one_minus));
-    XJIT_ASSIGN(r2, e.Op(Opcode::kMultiply, minus_two, log));
-    XJIT_ASSIGN(r, e.Op(Opcode::kSqrt, r2));
-    XJIT_ASSIGN(angle, e.Op(Opcode::kMultiply, two_pi, u2));
-    XJIT_ASSIGN(c, e.Op(Opcode::kCosine, angle));
-    XJIT_ASSIGN(z, e.Op(Opcode::kMultiply, r, c));
-    XJIT_ASSIGN(scaled, e.Op(Opcode::kMultiply, hi_b, z));
-    XJIT_ASSIGN(sum, e.Op(Opcode::kAdd, lo_b, scaled));
+    XJIT_ASSIGN_OR_RETURN(one, e.Splat(scalar(1.0), cshape));
+    XJIT_ASSIGN_OR_RETURN(minus_two, e.Splat(scalar(-2.0), cshape));
+    XJIT_ASSIGN_OR_RETURN(two_pi, e.Splat(scalar(2.0 * M_PI), cshape));
+    XJIT_ASSIGN_OR_RETURN(one_minus, e.Op(Opcode::kSubtract, one, u1));  // in (0, 1]: log is finite
+    XJIT_ASSIGN_OR_RETURN(log, e.Op(Opcode::kLog, one_minus));
+    XJIT_ASSIGN_OR_RETURN(r2, e.Op(Opcode::kMultiply, minus_two, log));
+    XJIT_ASSIGN_OR_RETURN(r, e.Op(Opcode::kSqrt, r2));
+    XJIT_ASSIGN_OR_RETURN(angle, e.Op(Opcode::kMultiply, two_pi, u2));
+    XJIT_ASSIGN_OR_RETURN(c, e.Op(Opcode::kCosine, angle));
+    XJIT_ASSIGN_OR_RETURN(z, e.Op(Opcode::kMultiply, r, c));
+    XJIT_ASSIGN_OR_RETURN(scaled, e.Op(Opcode::kMultiply, hi_b, z));
+    XJIT_ASSIGN_OR_RETURN(sum, e.Op(Opcode::kAdd, lo_b, scaled));
     value = sum;
   }
   return e.Convert(value, t);
 }
 
-#undef XJIT_ASSIGN
 
 }  // namespace xjit::passes

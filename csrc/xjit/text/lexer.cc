@@ -153,6 +153,11 @@ absl::StatusOr<absl::string_view> Lexer::TakeAngleBody(bool is_type) {
     if (is_type && (c == ')' || c == '\n')) {
       return Error(pos_, "expected '>' closing the type's '<'");
     }
+    if (is_type && static_cast<unsigned char>(c) >= 0x80) {
+      return Error(pos_, absl::StrCat("unexpected non-ASCII byte 0x",
+                                      absl::Hex(static_cast<unsigned char>(c), absl::kZeroPad2),
+                                      " (outside strings the text must be ASCII)"));
+    }
     if (c == '"') {
       for (++pos_; pos_ < text_.size() && text_[pos_] != '"'; ++pos_) {
         if (text_[pos_] == '\\') ++pos_;

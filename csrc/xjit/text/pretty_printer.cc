@@ -186,7 +186,8 @@ std::optional<std::string> PrettyOpText(const Instruction& instr,
                         instr.attrs<GetTupleElementAttrs>().index, "] : ", FunctionType(instr));
   if (op == Opcode::kTuple)
     return absl::StrCat(Head(instr, operands), " : ", instr.shape().ToString());
-  if (op == Opcode::kReshape || op == Opcode::kBitcastConvert || op == Opcode::kConvert)
+  if (op == Opcode::kReshape || op == Opcode::kBitcastConvert || op == Opcode::kConvert ||
+      op == Opcode::kUniformQuantize || op == Opcode::kUniformDequantize)
     return absl::StrCat(Head(instr, operands), " : ", FunctionType(instr));
   if (IsElementwise(op) && NumRegions(op) == 0) {
     return absl::StrCat(Head(instr, operands), " : ", SameOrFunctionType(instr));
