@@ -289,3 +289,27 @@ func.func @main() -> tensor<i4> {
   %c = stablehlo.constant dense<8> : tensor<i4>
   return %c : tensor<i4>
 }""")
+
+
+@pytest.mark.parametrize("name", FLOATS + INTS)
+def test_numpy_functions_on_narrow_types(name):
+    dt = np.dtype(getattr(ml_dtypes, name))
+    if name in FLOATS and name != "float8_e8m0fnu":
+        vals = np.array([1.5, -3, 0.5, 2], np.float32).astype(dt)
+    elif name == "float8_e8m0fnu":  # no sign and no zero
+        vals = np.array([1, 4, 0.5, 2], np.float32).astype(dt)
+    else:
+        info = ml_dtypes.iinfo(dt)
+        vals = np.array([info.max, info.min, 0, 1]).astype(dt)
+    x = jnp.asarray(vals)
+    f32 = vals.astype(np.float32)
+    # max/min start from the type's extreme (a finite one where it has no inf).
+    assert float(np.asarray(jnp.max(x)).astype(np.float32)) == f32.max()
+    assert float(np.asarray(jnp.min(x)).astype(np.float32)) == f32.min()
+    assert int(jnp.argmax(x)) == int(np.argmax(f32))
+    same_bits(jnp.sort(x), np.sort(f32).astype(dt))
+    same_bits(jnp.where(x > x[0], x, x[0]), np.where(f32 > f32[0], f32, f32[0]).astype(dt))
+    same_bits(xjit.vmap(lambda v: v + v)(x), (f32 + f32).astype(np.float32).astype(dt)
+              if name in FLOATS else jnp.add(x, x))
+    assert jnp.zeros(3, dt).dtype == dt and jnp.ones((2, 2), dt).dtype == dt
+    same_bits(jnp.arange(2, dtype=dt), np.arange(2).astype(dt))

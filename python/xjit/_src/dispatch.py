@@ -25,6 +25,7 @@ import numpy as np
 from xjit import _xjit
 from xjit._src import core, errors
 from xjit._src.config import config
+from xjit._src import dtypes
 from xjit._src.dtypes import CANONICAL_32
 from xjit._src.traceback_util import user_location
 
@@ -96,8 +97,8 @@ def to_numpy_operand(x, dtype=None) -> np.ndarray:
             dtype = python_scalar_dtype(x)
         else:
             dtype = canonicalize_dtype(np.asarray(x).dtype)
-    if isinstance(x, int) and not isinstance(x, bool) and np.dtype(dtype).kind in "iu":
-        info = np.iinfo(dtype)
+    if isinstance(x, int) and not isinstance(x, bool) and dtypes.kind(dtype) in "iu":
+        info = dtypes.iinfo(dtype)  # ml_dtypes' iinfo: int4 and friends too
         if not info.min <= x <= info.max:
             raise OverflowError(f"Python int {x} too large to convert to {np.dtype(dtype).name}")
     return np.asarray(x, dtype=dtype, order="C")

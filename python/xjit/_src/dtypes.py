@@ -103,6 +103,24 @@ def bit_width(dt) -> int:
     return 8 * dt.itemsize
 
 
+def extreme_value(dt, lowest: bool) -> np.ndarray:
+    """The identity of max (``lowest``) or min over float dtype ``dt``: -inf/inf,
+    or the most negative/positive finite value for types without infinities
+    (float8_e4m3fn, the FNUZ types, float4/float6), as JAX uses.
+
+    Example:
+        >>> float(extreme_value(float8_e4m3fn, True))
+        -448.0
+    """
+    dt = np.dtype(dt)
+    with np.errstate(all="ignore"):
+        inf = np.array(-np.inf if lowest else np.inf).astype(dt)
+    if np.isinf(inf.astype(np.float64)):
+        return inf
+    info = ml_dtypes.finfo(dt)
+    return np.array(info.min if lowest else info.max, dt)
+
+
 class TypePromotionError(ValueError):
     """No implicit promotion joins these dtypes (JAX's ``jax.dtypes.TypePromotionError``)."""
 

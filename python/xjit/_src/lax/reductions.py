@@ -14,6 +14,8 @@ import numpy as np
 
 from xjit import _xjit
 from xjit._src import core, dispatch, tracing
+from xjit._src.dtypes import extreme_value as _extreme
+from xjit._src.dtypes import iinfo as _iinfo
 from xjit._src.lax import elementwise as ew
 from xjit._src.lax import operands as ops
 from xjit._src.lax import shapes
@@ -126,8 +128,8 @@ def _identity(monoid: str, dt: np.dtype):
     if k == "b":
         return np.array(not lowest)
     if k == "f":
-        return np.array(-np.inf if lowest else np.inf).astype(dt)
-    info = np.iinfo(dt)
+        return _extreme(dt, lowest)
+    info = _iinfo(dt)
     return np.array(info.min if lowest else info.max).astype(dt)
 
 
@@ -217,7 +219,7 @@ def _argminmax(name: str, better: Callable, operand, axis: int, index_dtype):
     has_nan = ops.kind(dt) in "fc"
     lowest = name == "argmax"
     val_init = _identity("maximum" if lowest else "minimum", dt)
-    idx_init = np.array(np.iinfo(idt).max, idt)
+    idx_init = np.array(_iinfo(idt).max, idt)
     iota = shapes.broadcasted_iota(idt, shape, axis)
 
     def body(av, ai, cv, ci):

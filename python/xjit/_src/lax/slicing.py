@@ -26,6 +26,7 @@ from typing import Callable, NamedTuple, Sequence
 import numpy as np
 
 from xjit._src import core, dispatch, tracing
+from xjit._src.dtypes import iinfo as _iinfo
 from xjit._src.lax import elementwise as ew
 from xjit._src.lax import operands as ops
 from xjit._src.lax import shapes
@@ -112,9 +113,9 @@ def _default_fill(dt: np.dtype):
     if k in "fc":
         return np.nan
     if k == "i":
-        return np.iinfo(dt).min
+        return _iinfo(dt).min
     if k == "u":
-        return np.iinfo(dt).max
+        return _iinfo(dt).max
     return True
 
 
@@ -258,7 +259,7 @@ def _scatter(name: str, operand, scatter_indices, updates, body: Callable, body_
         window = _scatter_window_sizes(attrs, xshape, ushape)
         mask = _in_bounds_mask(idx, xshape, attrs["scatter_dims_to_operand_dims"], window)
         mask = shapes.broadcast_in_dim(mask, ishape, tuple(range(len(ishape) - 1)))
-        big = np.iinfo(ops.dtype_of(idx)).max
+        big = _iinfo(ops.dtype_of(idx)).max
         idx = ew.select(mask, idx, _full(ishape, big, ops.dtype_of(idx)))
 
     def build_region(mb):

@@ -19,7 +19,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from xjit import _xjit
-from xjit._src import core, dispatch, tracing
+from xjit._src import core, dispatch, dtypes, tracing
 from xjit._src.lax import elementwise as ew
 from xjit._src.lax import operands as ops
 from xjit._src.lax.convolution import padtype_to_pads
@@ -114,8 +114,8 @@ def _monoid_identity(monoid: str, dt) -> np.ndarray:
     if k == "b":
         return np.array(not lowest)
     if k in "fc":
-        return np.array(-np.inf if lowest else np.inf).astype(dt)
-    info = np.iinfo(dt)
+        return dtypes.extreme_value(dt, lowest)
+    info = dtypes.iinfo(dt)
     return np.array(info.min if lowest else info.max).astype(dt)
 
 

@@ -206,7 +206,7 @@ def _int_pow(base, exponent):
     limit: 1 and -1 keep their powers, everything else gives 0)."""
     one = _const_like(base, 1)
     zero = _zeros_like(base)
-    bits = np.iinfo(base.dtype).bits
+    bits = dtypes.iinfo(base.dtype).bits
     neg = lax_ew.lt(exponent, zero)
     e = lax_ew.select(neg, zero, exponent)
     acc, sq = one, base

@@ -121,7 +121,7 @@ def convert(x, dtype, weak: bool = False):
 
 def _check_int_fits(x, dtype) -> None:
     if isinstance(x, int) and not isinstance(x, bool):
-        info = np.iinfo(dtype)
+        info = dtypes.iinfo(dtype)
         if not (info.min <= x <= info.max):
             raise OverflowError(f"Python int {x} too large to convert to {dtype}")
 
