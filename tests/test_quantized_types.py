@@ -12,25 +12,25 @@ PER_AXIS = "!quant.uniform<i8:f32:0, {0.1:-30,0.5:-20}>"
 PER_AXIS_2 = "!quant.uniform<i8:f32:0, {0.1:-20,0.2:-30}>"
 
 
-def quantize(x, scales, zps, lo=-128, hi=127, axis=None):
-    x = np.asarray(x, np.float32)
-    s = np.asarray(scales, np.float32)
-    z = np.asarray(zps, np.float32)
+def _params(scales, zps, ndim, axis):
+    """Scales and zero points as float32, laid along ``axis`` (per-axis types)."""
+    s, z = np.asarray(scales, np.float32), np.asarray(zps, np.float32)
     if axis is not None:
-        shape = [1] * x.ndim
+        shape = [1] * ndim
         shape[axis] = -1
         s, z = s.reshape(shape), z.reshape(shape)
+    return s, z
+
+
+def quantize(x, scales, zps, lo=-128, hi=127, axis=None):
+    x = np.asarray(x, np.float32)
+    s, z = _params(scales, zps, x.ndim, axis)
     return np.clip(np.round(x / s) + z, lo, hi).astype(np.int8)
 
 
 def dequantize(q, scales, zps, axis=None):
     q = np.asarray(q).astype(np.float32)
-    s = np.asarray(scales, np.float32)
-    z = np.asarray(zps, np.float32)
-    if axis is not None:
-        shape = [1] * q.ndim
-        shape[axis] = -1
-        s, z = s.reshape(shape), z.reshape(shape)
+    s, z = _params(scales, zps, q.ndim, axis)
     return (q - z) * s
 
 
