@@ -1,6 +1,9 @@
 #include "xjit/ir/quantized_type.h"
 
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -15,13 +18,15 @@ bool QuantizedType::operator==(const QuantizedType& o) const {
 
 int64_t StorageMin(DType storage) {
   if (IsUnsignedInt(storage)) return 0;
-  return -(int64_t{1} << (BitWidth(storage) - 1));
+  const int bits = BitWidth(storage);
+  return bits >= 64 ? INT64_MIN : -(int64_t{1} << (bits - 1));
 }
 
+// ui64's range is capped at int64's: scales and zero points are int64.
 int64_t StorageMax(DType storage) {
   const int bits = BitWidth(storage);
   if (IsUnsignedInt(storage)) return bits >= 64 ? INT64_MAX : (int64_t{1} << bits) - 1;
-  return (int64_t{1} << (bits - 1)) - 1;
+  return bits >= 64 ? INT64_MAX : (int64_t{1} << (bits - 1)) - 1;
 }
 
 namespace {
