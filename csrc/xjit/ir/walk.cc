@@ -80,4 +80,21 @@ std::vector<Computation*> ComputationReversePostOrder(const Module& module) {
   return out;
 }
 
+bool AnyInstruction(const Module& module, absl::FunctionRef<bool(const Instruction&)> pred) {
+  for (const auto& c : module.computations()) {
+    for (const auto& instr : c->instructions()) {
+      if (pred(*instr)) return true;
+    }
+  }
+  return false;
+}
+
+bool AnyArrayLeafOfTypes(const Instruction& instr, absl::FunctionRef<bool(const Shape&)> pred) {
+  if (AnyArrayLeaf(instr.shape(), pred)) return true;
+  for (const Instruction* o : instr.operands()) {
+    if (AnyArrayLeaf(o->shape(), pred)) return true;
+  }
+  return false;
+}
+
 }  // namespace xjit

@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "xjit/ir/graph.h"
 
 namespace xjit {
@@ -27,5 +28,11 @@ std::vector<Instruction*> LivePostOrder(const Computation& c);
 std::vector<Computation*> ComputationPostOrder(const Module& module);
 // The same, callers before callees: the entry comes first.
 std::vector<Computation*> ComputationReversePostOrder(const Module& module);
+
+// Whether `pred` holds for some instruction of some computation of `module`.
+bool AnyInstruction(const Module& module, absl::FunctionRef<bool(const Instruction&)> pred);
+// Whether `pred` holds for an array (or tuple leaf) among the types of
+// `instr`'s result and operands.
+bool AnyArrayLeafOfTypes(const Instruction& instr, absl::FunctionRef<bool(const Shape&)> pred);
 
 }  // namespace xjit

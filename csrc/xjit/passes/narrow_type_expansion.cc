@@ -8,14 +8,15 @@
 #include "absl/strings/str_cat.h"
 #include "xjit/builder/rewriter.h"
 #include "xjit/ir/narrow_convert.h"
+#include "xjit/ir/walk.h"
 #include "xjit/passes/built_value.h"
 
 namespace xjit::passes {
 namespace {
 
-bool HasNarrow(const Shape& s) {
-  return AnyArrayLeaf(s, [](const Shape& leaf) { return IsNarrow(leaf.dtype); });
-}
+bool IsNarrowLeaf(const Shape& leaf) { return IsNarrow(leaf.dtype); }
+
+bool HasNarrow(const Shape& s) { return AnyArrayLeaf(s, IsNarrowLeaf); }
 
 Shape Widen(const Shape& s) {
   if (s.is_tuple) {
@@ -27,13 +28,7 @@ Shape Widen(const Shape& s) {
   return Shape(NarrowComputeType(s.dtype), s.dims);
 }
 
-bool Touches(const Instruction& instr) {
-  if (HasNarrow(instr.shape())) return true;
-  for (const Instruction* o : instr.operands()) {
-    if (HasNarrow(o->shape())) return true;
-  }
-  return false;
-}
+bool Touches(const Instruction& instr) { return AnyArrayLeafOfTypes(instr, IsNarrowLeaf); }
 
 // Every narrow type stores its code in the low bits of a byte, so a bitcast
 // between types of one bit width copies bytes. Width-changing bitcasts of
@@ -256,14 +251,7 @@ bool RunsOnNarrowStorage(const Instruction& instr) {
   }
 }
 
-bool HasNarrowTypes(const Module& module) {
-  for (const auto& c : module.computations()) {
-    for (const auto& instr : c->instructions()) {
-      if (Touches(*instr)) return true;
-    }
-  }
-  return false;
-}
+bool HasNarrowTypes(const Module& module) { return AnyInstruction(module, Touches); }
 
 absl::StatusOr<std::unique_ptr<Module>> ExpandNarrowTypes(const Module& module) {
   if (module.entry() == nullptr) return absl::InvalidArgumentError("module has no entry computation");

@@ -5,22 +5,15 @@
 
 #include "absl/strings/str_cat.h"
 #include "xjit/builder/rewriter.h"
+#include "xjit/ir/walk.h"
 #include "xjit/passes/built_value.h"
 
 namespace xjit::passes {
 namespace {
 
-bool HasQuant(const Shape& s) {
-  return AnyArrayLeaf(s, [](const Shape& leaf) { return leaf.is_quantized(); });
-}
+bool IsQuantizedLeaf(const Shape& leaf) { return leaf.is_quantized(); }
 
-bool Involves(const Instruction& instr) {
-  if (HasQuant(instr.shape())) return true;
-  for (const Instruction* o : instr.operands()) {
-    if (HasQuant(o->shape())) return true;
-  }
-  return false;
-}
+bool Involves(const Instruction& instr) { return AnyArrayLeafOfTypes(instr, IsQuantizedLeaf); }
 
 // Ops that pass values along without computing on them.
 bool Forwards(Opcode op) {
@@ -137,14 +130,7 @@ absl::StatusOr<CloneAction> Rewrite(const CloneContext& ctx) {
 
 }  // namespace
 
-bool HasQuantizedTypes(const Module& module) {
-  for (const auto& c : module.computations()) {
-    for (const auto& instr : c->instructions()) {
-      if (Involves(*instr)) return true;
-    }
-  }
-  return false;
-}
+bool HasQuantizedTypes(const Module& module) { return AnyInstruction(module, Involves); }
 
 absl::StatusOr<std::unique_ptr<Module>> ExpandQuantizedOps(const Module& module) {
   return CloneModule(module, CloneOptions{Rewrite});
