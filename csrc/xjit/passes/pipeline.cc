@@ -10,6 +10,9 @@
 #include "xjit/passes/constant_folding.h"
 #include "xjit/passes/dead_code_elimination.h"
 #include "xjit/passes/dot_canonicalization.h"
+#include "xjit/passes/dynamic_shape_lowering.h"
+#include "xjit/passes/narrow_type_expansion.h"
+#include "xjit/passes/quantized_op_expansion.h"
 #include "xjit/passes/tuple_simplification.h"
 
 namespace xjit::passes {
@@ -48,6 +51,26 @@ absl::StatusOr<std::unique_ptr<Module>> RunDefaultPipeline(const Module& module)
   }
   if (optimised == nullptr) return CloneModule(module);
   return optimised;
+}
+
+absl::StatusOr<std::unique_ptr<Module>> LowerForBackends(const Module& module) {
+  using Lowering = absl::StatusOr<std::unique_ptr<Module>> (*)(const Module&);
+  struct Step {
+    bool (*has_work)(const Module&);
+    Lowering lower;
+  };
+  constexpr Step kSteps[] = {{HasDynamicShapeOps, LowerDynamicShapes},
+                             {HasQuantizedTypes, ExpandQuantizedOps},
+                             {HasNarrowTypes, ExpandNarrowTypes}};
+  std::unique_ptr<Module> lowered;
+  for (const Step& step : kSteps) {
+    const Module& current = lowered != nullptr ? *lowered : module;
+    if (!step.has_work(current)) continue;
+    absl::StatusOr<std::unique_ptr<Module>> next = step.lower(current);
+    if (!next.ok()) return next.status();
+    lowered = *std::move(next);
+  }
+  return lowered;
 }
 
 }  // namespace xjit::passes

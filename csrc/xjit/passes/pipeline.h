@@ -27,4 +27,11 @@ inline constexpr int kMaxPipelineRounds = 8;
 
 absl::StatusOr<std::unique_ptr<Module>> RunDefaultPipeline(const Module& module);
 
+// What every backend runs first, before anything else sees the module:
+// dynamic shapes made static (dynamic_shape_lowering.h), quantized types
+// lowered (quantized_op_expansion.h), narrow types computed in their compute
+// types (narrow_type_expansion.h). The lowered copy, or null when the
+// module has none of these (the common case: three scans, no copy).
+absl::StatusOr<std::unique_ptr<Module>> LowerForBackends(const Module& module);
+
 }  // namespace xjit::passes

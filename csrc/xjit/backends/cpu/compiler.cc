@@ -34,12 +34,9 @@
 #include "xjit/backends/cpu/sort.h"
 #include "xjit/backends/cpu/window.h"
 #include "xjit/backends/cpu/work_estimate.h"
-#include "xjit/passes/dynamic_shape_lowering.h"
 #include "xjit/backends/cpu/host_io.h"
 #include "xjit/passes/buffer_assignment.h"
 #include "xjit/passes/elementwise_fusion.h"
-#include "xjit/passes/narrow_type_expansion.h"
-#include "xjit/passes/quantized_op_expansion.h"
 #include "xjit/passes/pipeline.h"
 #include "xjit/passes/region_module.h"
 #include "xjit/ir/users.h"
@@ -64,26 +61,10 @@ absl::Status Unsupported(const Instruction& instr, absl::string_view why) {
 // dropped, folding, CSE, ...), then element-wise clusters fused.
 absl::StatusOr<std::unique_ptr<Module>> RunPasses(const Module& module) {
   if (module.entry() == nullptr) return absl::InvalidArgumentError("module has no entry computation");
-  // Shapes given by operand values become static first (issue 11).
-  std::unique_ptr<Module> lowered;
-  if (passes::HasDynamicShapeOps(module)) {
-    auto l = passes::LowerDynamicShapes(module);
-    if (!l.ok()) return l.status();
-    lowered = *std::move(l);
-  }
-  // Quantized types become storage and expressed types, and narrow element
-  // types are computed in their compute types (issue 10).
-  if (passes::HasQuantizedTypes(lowered != nullptr ? *lowered : module)) {
-    auto q = passes::ExpandQuantizedOps(lowered != nullptr ? *lowered : module);
-    if (!q.ok()) return q.status();
-    lowered = *std::move(q);
-  }
-  if (passes::HasNarrowTypes(lowered != nullptr ? *lowered : module)) {
-    auto e = passes::ExpandNarrowTypes(lowered != nullptr ? *lowered : module);
-    if (!e.ok()) return e.status();
-    lowered = *std::move(e);
-  }
-  auto optimised = passes::RunDefaultPipeline(lowered != nullptr ? *lowered : module);
+  // Dynamic shapes, quantized and narrow types lowered first (issues 10, 11).
+  absl::StatusOr<std::unique_ptr<Module>> lowered = passes::LowerForBackends(module);
+  if (!lowered.ok()) return lowered.status();
+  auto optimised = passes::RunDefaultPipeline(*lowered != nullptr ? **lowered : module);
   if (!optimised.ok()) return optimised.status();
   passes::FusionOptions fusion;
   // Row fusion where the typed reduce kernel exists (row_fusion.h).
@@ -174,9 +155,9 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
       break;
     XJIT_DYNAMIC_SHAPE_OPS(XJIT_OPCODE_CASE)
     case Opcode::kRng:
-    case Opcode::kUniformQuantize:  // lowered with their types first
+    case Opcode::kUniformQuantize:
     case Opcode::kUniformDequantize:
-      return Unsupported(instr, "lowered before compiling (passes/dynamic_shape_lowering.h)");
+      return Unsupported(instr, "lowered before compiling (passes::LowerForBackends)");
     case Opcode::kConstant: {
       const Literal& value = instr.attrs<ConstantAttrs>().value;
       if (value.shape() != instr.shape()) {

@@ -10,9 +10,9 @@
 #include "absl/strings/str_cat.h"
 #include "xjit/backends/cpu/isa_clones.h"
 #include "xjit/backends/cpu/parallel.h"
-#include "xjit/ir/narrow_convert.h"
 #include "xjit/backends/cpu/scalar_ops.h"
 #include "xjit/backends/cpu/storage_dtype.h"
+#include "xjit/ir/narrow_convert.h"
 
 namespace xjit::cpu {
 namespace {

@@ -470,10 +470,10 @@ absl::StatusOr<Value> EvalInstruction(const Instruction& instr,
       return Value(Literal::Scalar(DType::kU32, uint32_t{0}));
     XJIT_DYNAMIC_SHAPE_OPS(XJIT_OPCODE_CASE)
     case Opcode::kRng:
-    case Opcode::kUniformQuantize:  // lowered with their types first
+    case Opcode::kUniformQuantize:
     case Opcode::kUniformDequantize:
       return absl::InvalidArgumentError(absl::StrCat(
-          OpcodeName(op), ": lowered at compile time (passes/dynamic_shape_lowering.h)"));
+          OpcodeName(op), ": lowered at compile time (passes::LowerForBackends)"));
   }
 #undef XJIT_ARRAY
   return absl::UnimplementedError("op not handled by the reference backend");

@@ -4,9 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "xjit/backends/reference/evaluator.h"
-#include "xjit/passes/dynamic_shape_lowering.h"
-#include "xjit/passes/narrow_type_expansion.h"
-#include "xjit/passes/quantized_op_expansion.h"
+#include "xjit/passes/pipeline.h"
 #include "xjit/runtime/backend.h"
 #include "xjit/runtime/custom_call_runner.h"
 #include "xjit/runtime/host_platform.h"
@@ -91,31 +89,13 @@ class ReferenceCompiler : public Compiler {
         }
       }
     }
-    // Shapes given by operand values become static first (issue 11); the
-    // program then owns the lowered copy.
-    std::unique_ptr<Module> lowered;
-    if (passes::HasDynamicShapeOps(module)) {
-      absl::StatusOr<std::unique_ptr<Module>> l = passes::LowerDynamicShapes(module);
-      if (!l.ok()) return l.status();
-      lowered = *std::move(l);
-    }
-    // Quantized types become storage and expressed types, and narrow element
-    // types are computed in their compute types (issue 10).
-    if (passes::HasQuantizedTypes(lowered != nullptr ? *lowered : module)) {
-      absl::StatusOr<std::unique_ptr<Module>> q =
-          passes::ExpandQuantizedOps(lowered != nullptr ? *lowered : module);
-      if (!q.ok()) return q.status();
-      lowered = *std::move(q);
-    }
-    if (passes::HasNarrowTypes(lowered != nullptr ? *lowered : module)) {
-      absl::StatusOr<std::unique_ptr<Module>> e =
-          passes::ExpandNarrowTypes(lowered != nullptr ? *lowered : module);
-      if (!e.ok()) return e.status();
-      lowered = *std::move(e);
-    }
-    if (lowered != nullptr) {
-      auto program = std::make_unique<ReferenceProgram>(lowered.get());
-      program->Own(std::move(lowered));
+    // Dynamic shapes, quantized and narrow types lowered first (issues 10,
+    // 11); the program then owns the lowered copy.
+    absl::StatusOr<std::unique_ptr<Module>> lowered = passes::LowerForBackends(module);
+    if (!lowered.ok()) return lowered.status();
+    if (*lowered != nullptr) {
+      auto program = std::make_unique<ReferenceProgram>(lowered->get());
+      program->Own(*std::move(lowered));
       return std::unique_ptr<CompiledProgram>(std::move(program));
     }
     return std::unique_ptr<CompiledProgram>(new ReferenceProgram(&module));
