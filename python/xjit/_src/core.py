@@ -19,17 +19,14 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from xjit._src import errors
+from xjit._src import dtypes, errors
 
 #: numpy dtype for each dtype name crossing the C++ boundary.
 DTYPE_BY_NAME = {name: np.dtype(name) for name in (
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "float32", "float64", "complex64", "complex128")}
 DTYPE_BY_NAME["bfloat16"] = np.dtype(ml_dtypes.bfloat16)
-DTYPE_BY_NAME.update({name: np.dtype(getattr(ml_dtypes, name)) for name in (
-    "int2", "int4", "uint2", "uint4", "float8_e3m4", "float8_e4m3", "float8_e4m3fn",
-    "float8_e4m3fnuz", "float8_e4m3b11fnuz", "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu",
-    "float4_e2m1fn", "float6_e2m3fn", "float6_e3m2fn")})
+DTYPE_BY_NAME.update({d.name: d for d in dtypes.NARROW_DTYPES})
 
 
 class _ShapeAndDtype:
