@@ -172,6 +172,27 @@ absl::StatusOr<Instruction*> ComputationBuilder::Append(Opcode op,
   return computation_->AddInstruction(std::move(instr));
 }
 
+absl::StatusOr<Instruction*> ComputationBuilder::AddCopyOf(const Instruction& old,
+                                                           std::vector<Instruction*> operands,
+                                                           std::vector<Computation*> called) {
+  // Parameters take the next number: Append assigns it.
+  if (computation_ == nullptr || old.opcode() == Opcode::kParameter) {
+    return Append(old.opcode(), old.shape(), std::move(operands), old.attributes(),
+                  std::move(called), old.source_location());
+  }
+  for (size_t i = 0; i < operands.size(); ++i) {
+    if (!Owns(operands[i])) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          OpcodeName(old.opcode()), ": operand ", i, " of a copy is null or belongs to another ",
+          "computation (computation ", computation_->name(), ")"));
+    }
+  }
+  auto instr = std::make_unique<Instruction>(old.opcode(), old.shape(), std::move(operands),
+                                             old.attributes(), std::move(called));
+  instr->set_source_location(old.source_location());
+  return computation_->AddInstruction(std::move(instr));
+}
+
 bool ComputationBuilder::Owns(const Instruction* instr) const {
   const auto& instrs = computation_->instructions();
   return instr != nullptr && instr->id() >= 0 &&

@@ -53,6 +53,13 @@ class ComputationBuilder {
                                                  Attributes attrs = {},
                                                  std::vector<Computation*> called = {},
                                                  std::string source_location = "");
+  // A copy of `old` (an instruction of a built module) over `operands`, whose
+  // shapes equal those of old's operands, calling computations with old's
+  // callees' signatures: its shape is old's, so it is not inferred again.
+  // The caller vouches for the shapes (rewriter.cc checks them); ownership
+  // of the operands is still checked.
+  absl::StatusOr<Instruction*> AddCopyOf(const Instruction& old, std::vector<Instruction*> operands,
+                                         std::vector<Computation*> called);
   // Sets the results and moves the computation into the module.
   absl::StatusOr<Computation*> Finish(std::vector<Instruction*> results);
 

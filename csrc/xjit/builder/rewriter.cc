@@ -16,6 +16,37 @@ std::string Describe(const Instruction& instr, const Computation& c) {
 Cloner::Cloner(ModuleBuilder& target, CloneOptions options)
     : target_(target), options_(std::move(options)) {}
 
+namespace {
+
+bool SameSignature(const Computation& a, const Computation& b) {
+  auto same = [](const std::vector<Instruction*>& x, const std::vector<Instruction*>& y) {
+    if (x.size() != y.size()) return false;
+    for (size_t i = 0; i < x.size(); ++i) {
+      if (x[i] == nullptr || y[i] == nullptr || x[i]->shape() != y[i]->shape()) return false;
+    }
+    return true;
+  };
+  return same(a.parameters(), b.parameters()) && same(a.results(), b.results());
+}
+
+// Whether a copy of `old` over `operands` calling `called` has old's shape
+// without inferring it: the same operand types and callee signatures (a
+// rewrite upstream may have changed neither). Most copies of a sweep are.
+bool KeepsShapes(const Instruction& old, const std::vector<Instruction*>& operands,
+                 const std::vector<Computation*>& called) {
+  if (operands.size() != old.operands().size()) return false;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    if (operands[i] == nullptr || operands[i]->shape() != old.operand(i)->shape()) return false;
+  }
+  for (size_t i = 0; i < called.size(); ++i) {
+    const Computation* was = old.called_computations()[i];
+    if (called[i] != was && !SameSignature(*called[i], *was)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 absl::StatusOr<Instruction*> Cloner::CloneInstruction(const Instruction& old,
                                                       std::vector<Instruction*> operands,
                                                       ComputationBuilder& builder) {
@@ -28,6 +59,9 @@ absl::StatusOr<Instruction*> Cloner::CloneInstruction(const Instruction& old,
     absl::StatusOr<Computation*> clone = CloneComputation(*callee);
     if (!clone.ok()) return clone.status();
     called.push_back(*clone);
+  }
+  if (KeepsShapes(old, operands, called)) {
+    return builder.AddCopyOf(old, std::move(operands), std::move(called));
   }
   if (DeclaresResultType(old.opcode())) {
     return builder.AddWithResultType(old.opcode(), old.shape(), std::move(operands),

@@ -89,6 +89,13 @@ bool AnyInstruction(const Module& module, absl::FunctionRef<bool(const Instructi
   return false;
 }
 
+bool AnyResultLeaf(const Module& module, absl::FunctionRef<bool(const Shape&)> pred) {
+  return AnyInstruction(module, [&](const Instruction& instr) {
+    const Shape& s = instr.shape();
+    return s.is_array() ? pred(s) : AnyArrayLeaf(s, pred);
+  });
+}
+
 bool AnyArrayLeafOfTypes(const Instruction& instr, absl::FunctionRef<bool(const Shape&)> pred) {
   if (AnyArrayLeaf(instr.shape(), pred)) return true;
   for (const Instruction* o : instr.operands()) {

@@ -31,6 +31,11 @@ std::vector<Computation*> ComputationReversePostOrder(const Module& module);
 
 // Whether `pred` holds for some instruction of some computation of `module`.
 bool AnyInstruction(const Module& module, absl::FunctionRef<bool(const Instruction&)> pred);
+// Whether `pred` holds for an array (or tuple leaf) of some instruction's
+// result in `module`. Every value is some instruction's result (parameters
+// and block arguments too), so this sees every type the module uses, each
+// once per definition rather than once per use.
+bool AnyResultLeaf(const Module& module, absl::FunctionRef<bool(const Shape&)> pred);
 // Whether `pred` holds for an array (or tuple leaf) among the types of
 // `instr`'s result and operands.
 bool AnyArrayLeafOfTypes(const Instruction& instr, absl::FunctionRef<bool(const Shape&)> pred);

@@ -201,7 +201,9 @@ const Instruction* FirstLeft(const Module& module) {
 
 }  // namespace
 
-bool HasDynamicShapeOps(const Module& module) { return FirstLeft(module) != nullptr; }
+bool HasDynamicShapeOps(const Module& module) {
+  return AnyInstruction(module, [](const Instruction& instr) { return IsLowered(instr.opcode()); });
+}
 
 absl::StatusOr<std::unique_ptr<Module>> LowerDynamicShapes(const Module& module) {
   std::unique_ptr<RewriteRule> folding = MakeConstantFoldingRule();

@@ -399,8 +399,13 @@ absl::StatusOr<std::unique_ptr<Module>> FuseElementwise(const Module& module,
   return Fuse(module, /*only_if_changed=*/false, options);
 }
 
+absl::StatusOr<std::unique_ptr<Module>> FuseElementwiseIfChanged(const Module& module,
+                                                                  const FusionOptions& options) {
+  return Fuse(module, /*only_if_changed=*/true, options);
+}
+
 absl::StatusOr<bool> RunElementwiseFusion(Module& module, const FusionOptions& options) {
-  absl::StatusOr<std::unique_ptr<Module>> fused = Fuse(module, /*only_if_changed=*/true, options);
+  absl::StatusOr<std::unique_ptr<Module>> fused = FuseElementwiseIfChanged(module, options);
   if (!fused.ok()) return fused.status();
   if (*fused == nullptr) return false;  // nothing to fuse: no copy
   module = std::move(**fused);

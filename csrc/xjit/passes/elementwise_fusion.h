@@ -51,8 +51,8 @@ struct FusionOptions {
 
 // A copy of `module` whose entry computation has its element-wise clusters
 // fused; other computations (reduce bodies) are copied unchanged. Dead
-// instructions of the entry are dropped (not those with side effects). The result is verified. Run after
-// call inlining (pipeline.h): the ops of a callee are not fused.
+// instructions of the entry are dropped (not those with side effects). The
+// result is verified. Run after call inlining (pipeline.h): the ops of a callee are not fused.
 absl::StatusOr<std::unique_ptr<Module>> FuseElementwise(const Module& module,
                                                         const FusionOptions& options = {});
 
@@ -60,5 +60,9 @@ absl::StatusOr<std::unique_ptr<Module>> FuseElementwise(const Module& module,
 // otherwise, and then dead code is left to dead-code elimination); true when
 // a fusion instruction was made.
 absl::StatusOr<bool> RunElementwiseFusion(Module& module, const FusionOptions& options = {});
+
+// FuseElementwise, or null when no cluster fuses (no copy).
+absl::StatusOr<std::unique_ptr<Module>> FuseElementwiseIfChanged(const Module& module,
+                                                                  const FusionOptions& options);
 
 }  // namespace xjit::passes

@@ -251,7 +251,7 @@ bool RunsOnNarrowStorage(const Instruction& instr) {
   }
 }
 
-bool HasNarrowTypes(const Module& module) { return AnyInstruction(module, Touches); }
+bool HasNarrowTypes(const Module& module) { return AnyResultLeaf(module, IsNarrowLeaf); }
 
 absl::StatusOr<std::unique_ptr<Module>> ExpandNarrowTypes(const Module& module) {
   if (module.entry() == nullptr) return absl::InvalidArgumentError("module has no entry computation");

@@ -18,6 +18,12 @@
 namespace xjit::passes {
 
 absl::StatusOr<std::unique_ptr<Module>> RunDefaultPipeline(const Module& module) {
+  absl::StatusOr<std::unique_ptr<Module>> optimised = RunDefaultPipelineIfChanged(module);
+  if (!optimised.ok() || *optimised != nullptr) return optimised;
+  return CloneModule(module);
+}
+
+absl::StatusOr<std::unique_ptr<Module>> RunDefaultPipelineIfChanged(const Module& module) {
   // Dead code first (nothing is rewritten only to be dropped), CSE last (it
   // clones what it keeps).
   std::unique_ptr<RewriteRule> owned_rules[] = {
@@ -49,7 +55,6 @@ absl::StatusOr<std::unique_ptr<Module>> RunDefaultPipeline(const Module& module)
     RewriteRule* last[] = {dots.get()};
     if (absl::Status s = sweep(last); !s.ok()) return s;
   }
-  if (optimised == nullptr) return CloneModule(module);
   return optimised;
 }
 

@@ -26,6 +26,10 @@ namespace xjit::passes {
 inline constexpr int kMaxPipelineRounds = 8;
 
 absl::StatusOr<std::unique_ptr<Module>> RunDefaultPipeline(const Module& module);
+// The same rounds without the final copy: null when no rule had work, so a
+// backend lowers `module` itself (a module fresh from the parser often has
+// nothing to simplify, and copying 10,000 ops costs more than checking).
+absl::StatusOr<std::unique_ptr<Module>> RunDefaultPipelineIfChanged(const Module& module);
 
 // What every backend runs first, before anything else sees the module:
 // dynamic shapes made static (dynamic_shape_lowering.h), quantized types

@@ -130,7 +130,7 @@ absl::StatusOr<CloneAction> Rewrite(const CloneContext& ctx) {
 
 }  // namespace
 
-bool HasQuantizedTypes(const Module& module) { return AnyInstruction(module, Involves); }
+bool HasQuantizedTypes(const Module& module) { return AnyResultLeaf(module, IsQuantizedLeaf); }
 
 absl::StatusOr<std::unique_ptr<Module>> ExpandQuantizedOps(const Module& module) {
   return CloneModule(module, CloneOptions{Rewrite});

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -115,6 +116,10 @@ class ModuleParser {
   absl::flat_hash_map<std::string, FuncInfo> funcs_;
   std::vector<std::string> func_order_;
   int64_t region_count_ = 0;
+  // `applies op` regions made so far, by op and argument types: reductions
+  // that apply the same op share one region (JAX writes one per reduce;
+  // a 10,000-op module would otherwise carry a thousand copies of `add`).
+  absl::flat_hash_map<std::pair<std::string, std::vector<Shape>>, Computation*> applied_regions_;
 };
 
 }  // namespace xjit::text

@@ -465,6 +465,8 @@ absl::StatusOr<Computation*> ModuleParser::ApplyRegion(const std::string& op_nam
     return lex_.Error(offset, absl::StrCat("'applies ", op_name, "' needs a reduction of one "
                                            "operand; write the body as reducer(...) {...}"));
   }
+  Computation*& shared = applied_regions_[{op_name, args}];
+  if (shared != nullptr) return shared;
   ComputationBuilder* cb = mb_->NewComputation(absl::StrCat("region", region_count_++));
   std::vector<Instruction*> params;
   for (const Shape& a : args) params.push_back(cb->Parameter(a));
@@ -474,7 +476,9 @@ absl::StatusOr<Computation*> ModuleParser::ApplyRegion(const std::string& op_nam
     return absl::Status(r.status().code(),
                         absl::StrCat(lex_.Location(offset), ": ", r.status().message()));
   }
-  return cb->Finish({*r});
+  absl::StatusOr<Computation*> region = cb->Finish({*r});
+  if (region.ok()) shared = *region;
+  return region;
 }
 
 }  // namespace text

@@ -58,21 +58,38 @@ absl::Status Unsupported(const Instruction& instr, absl::string_view why) {
 }
 
 // The module the cpu lowers: the default pipeline (calls inlined, dead code
-// dropped, folding, CSE, ...), then element-wise clusters fused.
-absl::StatusOr<std::unique_ptr<Module>> RunPasses(const Module& module) {
+// dropped, folding, CSE, ...), then element-wise clusters fused. Each step
+// copies only when it changes something; `module` points at the latest.
+struct PreparedModule {
+  std::unique_ptr<Module> owned;
+  const Module* module = nullptr;
+
+  absl::Status Take(absl::StatusOr<std::unique_ptr<Module>> next) {
+    if (!next.ok()) return next.status();
+    if (*next == nullptr) return absl::OkStatus();  // unchanged
+    owned = *std::move(next);
+    module = owned.get();
+    return absl::OkStatus();
+  }
+};
+
+absl::StatusOr<PreparedModule> RunPasses(const Module& module) {
   if (module.entry() == nullptr) return absl::InvalidArgumentError("module has no entry computation");
+  PreparedModule prepared{nullptr, &module};
   // Dynamic shapes, quantized and narrow types lowered first (issues 10, 11).
-  absl::StatusOr<std::unique_ptr<Module>> lowered = passes::LowerForBackends(module);
-  if (!lowered.ok()) return lowered.status();
-  auto optimised = passes::RunDefaultPipeline(*lowered != nullptr ? **lowered : module);
-  if (!optimised.ok()) return optimised.status();
+  if (absl::Status s = prepared.Take(passes::LowerForBackends(module)); !s.ok()) return s;
+  if (absl::Status s = prepared.Take(passes::RunDefaultPipelineIfChanged(*prepared.module));
+      !s.ok()) {
+    return s;
+  }
   passes::FusionOptions fusion;
   // Row fusion where the typed reduce kernel exists (row_fusion.h).
   fusion.row_reduce = [](const Instruction& reduce) { return GetRowReduceKernel(reduce) != nullptr; };
-  if (auto fused = passes::RunElementwiseFusion(**optimised, fusion); !fused.ok()) {
-    return fused.status();
+  if (absl::Status s = prepared.Take(passes::FuseElementwiseIfChanged(*prepared.module, fusion));
+      !s.ok()) {
+    return s;
   }
-  return optimised;
+  return prepared;
 }
 
 absl::StatusOr<std::unique_ptr<CpuProgram>> CompileRegion(const Computation& region);
@@ -352,7 +369,7 @@ std::vector<Slot> Lowering::MakeSlots() const {
 absl::StatusOr<std::unique_ptr<CpuProgram>> Lowering::Lower(const Module& module) {
   auto prepared = RunPasses(module);
   if (!prepared.ok()) return prepared.status();
-  const Computation& entry = *(*prepared)->entry();
+  const Computation& entry = *prepared->module->entry();
   PlanEpilogues(entry);
   PlanIndexWraps(entry);
   BufferAssignmentOptions options;
