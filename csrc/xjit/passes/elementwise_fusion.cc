@@ -5,7 +5,6 @@
 #include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "xjit/builder/builder.h"
 #include "xjit/builder/rewriter.h"
@@ -232,7 +231,10 @@ class FusionEmitter {
   ComputationBuilder* cb_ = nullptr;
   std::vector<bool> needed_;   // non-members emitted in the new entry
   std::vector<bool> escapes_;  // members used outside their cluster
-  absl::flat_hash_map<const Instruction*, Instruction*> value_;  // old -> new entry value
+  // Indexed by old entry id: its value in the new entry, and (while one
+  // cluster is emitted) its value inside the region, as a region parameter,
+  // as a broadcast copied in. Vectors, not maps: 10,000 ops are common.
+  std::vector<Instruction*> value_, inside_, param_of_, broadcast_of_;
   int64_t fusions_ = 0;
 };
 
@@ -282,16 +284,16 @@ void FusionEmitter::MarkNeeded() {
 absl::Status FusionEmitter::EmitCluster(int32_t k) {
   const Cluster& cluster = plan_.clusters[k];
   ComputationBuilder* rb = mb_.NewComputation(absl::StrCat(entry_.name(), ".fusion.", fusions_++));
-  absl::flat_hash_map<const Instruction*, Instruction*> inside;  // old -> region value
-  absl::flat_hash_map<const Instruction*, Instruction*> params, broadcasts;
   std::vector<Instruction*> operands;
+  std::vector<int64_t> touched;  // ids whose per-cluster entries are reset at the end
   auto parameter = [&](const Instruction* outer) {
-    auto [it, fresh] = params.try_emplace(outer, nullptr);
-    if (fresh) {
-      it->second = rb->Parameter(outer->shape());
-      operands.push_back(value_.at(outer));
+    Instruction*& p = param_of_[outer->id()];
+    if (p == nullptr) {
+      p = rb->Parameter(outer->shape());
+      operands.push_back(value_[outer->id()]);
+      touched.push_back(outer->id());
     }
-    return it->second;
+    return p;
   };
   std::vector<const Instruction*> returned;
   std::vector<Instruction*> results;
@@ -299,47 +301,49 @@ absl::Status FusionEmitter::EmitCluster(int32_t k) {
     std::vector<Instruction*> ops;
     for (const Instruction* o : m->operands()) {
       if (plan_.cluster_of[o->id()] == k) {
-        ops.push_back(inside.at(o));
+        ops.push_back(inside_[o->id()]);
       } else if (IsElementwise(m->opcode()) && IsReadInPlace(*o)) {
-        auto [it, fresh] = broadcasts.try_emplace(o, nullptr);
-        if (fresh) {
+        Instruction*& copied = broadcast_of_[o->id()];
+        if (copied == nullptr) {
           auto b = cloner_.CloneInstruction(*o, {parameter(o->operand(0))}, *rb);
           if (!b.ok()) return b.status();
-          it->second = *b;
+          copied = *b;
+          touched.push_back(o->id());
         }
-        ops.push_back(it->second);
+        ops.push_back(copied);
       } else {
         ops.push_back(parameter(o));
       }
     }
     auto added = cloner_.CloneInstruction(*m, std::move(ops), *rb);
     if (!added.ok()) return added.status();
-    inside[m] = *added;
+    inside_[m->id()] = *added;
     if (escapes_[m->id()] && !IsAlias(*m)) {
       returned.push_back(m);
       results.push_back(*added);
     }
   }
+  for (int64_t id : touched) param_of_[id] = broadcast_of_[id] = nullptr;
   auto region = rb->Finish(results);
   if (!region.ok()) return region.status();
   auto fusion = cb_->Add(Opcode::kFusion, std::move(operands), {}, {*region});
   if (!fusion.ok()) return fusion.status();
   for (size_t j = 0; j < returned.size(); ++j) {
     if (returned.size() == 1) {
-      value_[returned[j]] = *fusion;
+      value_[returned[j]->id()] = *fusion;
       continue;
     }
     auto element = cb_->Add(Opcode::kGetTupleElement, {*fusion},
                             GetTupleElementAttrs{static_cast<int64_t>(j)});
     if (!element.ok()) return element.status();
-    value_[returned[j]] = *element;
+    value_[returned[j]->id()] = *element;
   }
   // In schedule order: an alias's operand (the root or an alias) is outside by then.
   for (const Instruction* m : cluster.members) {
     if (!escapes_[m->id()] || !IsAlias(*m)) continue;
-    auto aliased = cloner_.CloneInstruction(*m, {value_.at(m->operand(0))}, *cb_);
+    auto aliased = cloner_.CloneInstruction(*m, {value_[m->operand(0)->id()]}, *cb_);
     if (!aliased.ok()) return aliased.status();
-    value_[m] = *aliased;
+    value_[m->id()] = *aliased;
   }
   return absl::OkStatus();
 }
@@ -347,7 +351,7 @@ absl::Status FusionEmitter::EmitCluster(int32_t k) {
 absl::StatusOr<Instruction*> FusionEmitter::Copy(const Instruction& instr) {
   if (instr.opcode() == Opcode::kParameter) return cb_->Parameter(instr.shape());
   std::vector<Instruction*> operands;
-  for (const Instruction* o : instr.operands()) operands.push_back(value_.at(o));
+  for (const Instruction* o : instr.operands()) operands.push_back(value_[o->id()]);
   return cloner_.CloneInstruction(instr, std::move(operands), *cb_);
 }
 
@@ -355,6 +359,7 @@ absl::StatusOr<Computation*> FusionEmitter::Emit() {
   MarkNeeded();
   cb_ = mb_.NewComputation(entry_.name());
   const auto& instrs = entry_.instructions();
+  for (auto* v : {&value_, &inside_, &param_of_, &broadcast_of_}) v->assign(instrs.size(), nullptr);
   for (size_t i = 0; i <= instrs.size(); ++i) {
     for (int32_t k : plan_.closes_before[i]) {
       if (!plan_.clusters[k].fused()) continue;
@@ -365,10 +370,10 @@ absl::StatusOr<Computation*> FusionEmitter::Emit() {
     if (FusedClusterOf(x) >= 0 || !needed_[i]) continue;
     auto copied = Copy(*x);
     if (!copied.ok()) return copied.status();
-    value_[x] = *copied;
+    value_[x->id()] = *copied;
   }
   std::vector<Instruction*> results;
-  for (const Instruction* r : entry_.results()) results.push_back(value_.at(r));
+  for (const Instruction* r : entry_.results()) results.push_back(value_[r->id()]);
   return cb_->Finish(std::move(results));
 }
 

@@ -9,9 +9,13 @@ namespace xjit::text {
 namespace {
 
 bool IsIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+// ASCII tests, not <cctype>'s locale-aware calls: the lexer asks for every
+// character of a 10,000-op module.
 bool IsIdentChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         c == '_' || c == '.' || c == '$';
 }
+bool IsBlank(char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
 bool IsDigit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
 bool IsHexDigit(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
 
@@ -74,11 +78,11 @@ bool Lexer::SkipLocation() {
 void Lexer::SkipBlanksAndComments() {
   while (pos_ < text_.size()) {
     char c = text_[pos_];
-    if (std::isspace(static_cast<unsigned char>(c))) {
+    if (IsBlank(c)) {
       ++pos_;
     } else if (c == '/' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '/') {
       while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
-    } else if (SkipLocation()) {
+    } else if ((c == '#' || c == 'l') && SkipLocation()) {
     } else {
       break;
     }
