@@ -70,7 +70,7 @@ absl::StatusOr<Instruction*> BuildOp(const Lexer& lex, Scope& scope, const OpTex
   if (*opcode == Opcode::kConstant) {
     if (!operands->empty()) return lex.Error(op.offset, "'stablehlo.constant' takes no operands");
     Instruction* c = scope.cb->Constant(std::move(attrs.get<ConstantAttrs>().value));
-    if (op.result_types.size() != 1 || op.result_types[0] != c->shape()) {
+    if (!HasResultTypes(*c, op.result_types)) {
       return ResultMismatch(lex, op, *c);
     }
     return c;
@@ -108,7 +108,7 @@ absl::StatusOr<Instruction*> BuildOp(const Lexer& lex, Scope& scope, const OpTex
     return absl::Status(instr.status().code(), absl::StrCat(lex.Location(op.offset), ": ",
                                                             instr.status().message()));
   }
-  if (ResultTypes(**instr) != op.result_types) return ResultMismatch(lex, op, **instr);
+  if (!HasResultTypes(**instr, op.result_types)) return ResultMismatch(lex, op, **instr);
   return *instr;
 }
 

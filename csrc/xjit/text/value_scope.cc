@@ -75,12 +75,16 @@ std::vector<Shape> ResultTypes(const Instruction& instr) {
   return {instr.shape()};
 }
 
+bool HasResultTypes(const Instruction& instr, const std::vector<Shape>& types) {
+  if (IsMultiResult(instr)) return instr.shape().tuple_shapes == types;
+  return types.size() == 1 && types[0] == instr.shape();
+}
+
 absl::Status BindName(const Lexer& lex, Scope& scope, const std::string& name, size_t offset,
                       Binding binding) {
-  if (scope.values.contains(name)) {
+  if (!scope.values.try_emplace(name, binding).second) {
     return lex.Error(offset, absl::StrCat("redefinition of %", name));
   }
-  scope.values[name] = binding;
   return absl::OkStatus();
 }
 

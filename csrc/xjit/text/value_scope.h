@@ -62,6 +62,8 @@ bool IsMultiResult(const Instruction& instr);
 
 // The types the text writes for the instruction's results.
 std::vector<Shape> ResultTypes(const Instruction& instr);
+// ResultTypes(instr) == types, without copying them.
+bool HasResultTypes(const Instruction& instr, const std::vector<Shape>& types);
 
 // Binds %name (defined at `offset`); redefining a name is an error.
 absl::Status BindName(const Lexer& lex, Scope& scope, const std::string& name, size_t offset,
