@@ -131,15 +131,8 @@ absl::StatusOr<Instruction*> ComputationBuilder::Append(Opcode op,
                             name, ": computation ", finished_->name(), " is already finished")),
                         source_location);
   }
-  for (size_t i = 0; i < operands.size(); ++i) {
-    Instruction* o = operands[i];
-    if (!Owns(o)) {
-      return WithLocation(
-          absl::InvalidArgumentError(absl::StrCat(
-              name, ": operand ", i, o == nullptr ? " is null" : " belongs to another computation",
-              " (computation ", computation_->name(), ")")),
-          source_location);
-    }
+  if (absl::Status s = CheckOperandsOwned(name, operands); !s.ok()) {
+    return WithLocation(s, source_location);
   }
   for (size_t i = 0; i < called.size(); ++i) {
     if (called[i] == nullptr) {
@@ -180,17 +173,24 @@ absl::StatusOr<Instruction*> ComputationBuilder::AddCopyOf(const Instruction& ol
     return Append(old.opcode(), old.shape(), std::move(operands), old.attributes(),
                   std::move(called), old.source_location());
   }
-  for (size_t i = 0; i < operands.size(); ++i) {
-    if (!Owns(operands[i])) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          OpcodeName(old.opcode()), ": operand ", i, " of a copy is null or belongs to another ",
-          "computation (computation ", computation_->name(), ")"));
-    }
-  }
+  if (absl::Status s = CheckOperandsOwned(OpcodeName(old.opcode()), operands); !s.ok()) return s;
   auto instr = std::make_unique<Instruction>(old.opcode(), old.shape(), std::move(operands),
                                              old.attributes(), std::move(called));
   instr->set_source_location(old.source_location());
   return computation_->AddInstruction(std::move(instr));
+}
+
+absl::Status ComputationBuilder::CheckOperandsOwned(
+    absl::string_view name, const std::vector<Instruction*>& operands) const {
+  for (size_t i = 0; i < operands.size(); ++i) {
+    Instruction* o = operands[i];
+    if (!Owns(o)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          name, ": operand ", i, o == nullptr ? " is null" : " belongs to another computation",
+          " (computation ", computation_->name(), ")"));
+    }
+  }
+  return absl::OkStatus();
 }
 
 bool ComputationBuilder::Owns(const Instruction* instr) const {

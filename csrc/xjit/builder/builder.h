@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "xjit/ir/graph.h"
 
 namespace xjit {
@@ -70,6 +71,10 @@ class ComputationBuilder {
   // True when `instr` is an instruction of the computation being built (not
   // null, and not one of another computation).
   bool Owns(const Instruction* instr) const;
+  // InvalidArgument naming the first operand that is null or another
+  // computation's, for op `name`.
+  absl::Status CheckOperandsOwned(absl::string_view name,
+                                  const std::vector<Instruction*>& operands) const;
   absl::StatusOr<Instruction*> Append(Opcode op, std::optional<Shape> result_type,
                                       std::vector<Instruction*> operands, Attributes attrs,
                                       std::vector<Computation*> called,
