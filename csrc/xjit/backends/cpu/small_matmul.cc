@@ -15,12 +15,16 @@ struct SmallMatmulShape {
   int64_t lhs_m_stride, lhs_k_stride;
 };
 
-// 16 floats as one value: GCC maps it to one AVX-512 register, two AVX2 or
-// four SSE registers in each clone. Four of them hold a 64-column block of
-// the output across the whole k loop (a plain array there stays in memory,
-// and every k would store and reload it).
-using F16 = float __attribute__((vector_size(64)));
-constexpr int64_t kColumnBlock = 64;
+// 8 floats as one value: one AVX2 register (or the low half of an AVX-512
+// one), two SSE registers. Eight of them hold a 64-column block of the output
+// across the whole k loop (a plain array there stays in memory, and every k
+// would store and reload it). Not 16: GCC keeps a 64-byte vector in registers
+// only where the CPU has 64-byte registers, and elsewhere moves it through the
+// stack in 16-byte pieces on every use (the AVX2 clone ran 30x slower).
+using F8 = float __attribute__((vector_size(32)));
+constexpr int64_t kLanes = 8;
+constexpr int64_t kAccumulators = 8;
+constexpr int64_t kColumnBlock = kLanes * kAccumulators;
 
 XJIT_ISA_CLONES void SmallMatmulF32(const SmallMatmulShape& s, const float* __restrict lhs,
                                     const float* __restrict rhs, float* __restrict out) {
@@ -29,25 +33,20 @@ XJIT_ISA_CLONES void SmallMatmulF32(const SmallMatmulShape& s, const float* __re
     const float* l = lhs + m * s.lhs_m_stride;
     int64_t n0 = 0;
     for (; n0 + kColumnBlock <= s.N; n0 += kColumnBlock) {
-      F16 acc0 = {}, acc1 = {}, acc2 = {}, acc3 = {};
+      F8 acc[kAccumulators] = {};
       for (int64_t k = 0; k < s.K; ++k) {
-        const F16 a = F16{} + l[k * s.lhs_k_stride];  // broadcast (0 + -0 is +0: the
-                                                      // sums start at +0 either way)
+        const F8 a = F8{} + l[k * s.lhs_k_stride];  // broadcast (0 + -0 is +0: the
+                                                    // sums start at +0 either way)
         const float* row = rhs + k * s.N + n0;
-        F16 r0, r1, r2, r3;  // unaligned loads
-        std::memcpy(&r0, row, sizeof(F16));
-        std::memcpy(&r1, row + 16, sizeof(F16));
-        std::memcpy(&r2, row + 32, sizeof(F16));
-        std::memcpy(&r3, row + 48, sizeof(F16));
-        acc0 += a * r0;
-        acc1 += a * r1;
-        acc2 += a * r2;
-        acc3 += a * r3;
+        for (int64_t j = 0; j < kAccumulators; ++j) {
+          F8 r;  // unaligned load
+          std::memcpy(&r, row + j * kLanes, sizeof(F8));
+          acc[j] += a * r;
+        }
       }
-      std::memcpy(o + n0, &acc0, sizeof(F16));
-      std::memcpy(o + n0 + 16, &acc1, sizeof(F16));
-      std::memcpy(o + n0 + 32, &acc2, sizeof(F16));
-      std::memcpy(o + n0 + 48, &acc3, sizeof(F16));
+      for (int64_t j = 0; j < kAccumulators; ++j) {
+        std::memcpy(o + n0 + j * kLanes, &acc[j], sizeof(F8));
+      }
     }
     if (n0 == s.N) continue;
     for (int64_t n = n0; n < s.N; ++n) o[n] = 0.0f;
