@@ -85,9 +85,12 @@ void CheckModule(const std::string& text, double tolerance, int64_t want_kernels
   for (const Shape& s : (*m)->ParameterShapes()) args.push_back(SpecialInput(s.num_elements(), args.size() + 3));
   int64_t kernels = 0;
   std::vector<Literal> jit = Run(**m, args, true, &kernels), interpreted = Run(**m, args, false);
-  // The generator emits AVX-512; other CPUs (AMD EPYC before Zen 4) run the
+  // The generators emit AVX-512 or AVX2 with FMA; other CPUs run the
   // interpreter, which the comparisons below still check.
-  if (!__builtin_cpu_supports("avx512f")) want_kernels = 0;
+  if (!__builtin_cpu_supports("avx512f") &&
+      !(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))) {
+    want_kernels = 0;
+  }
   EXPECT_EQ(kernels, want_kernels) << "generated kernels";
   auto reference = RunOn("reference", **m, args);
   ASSERT_TRUE(reference.ok()) << reference.status();

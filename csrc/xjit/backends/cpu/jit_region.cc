@@ -1,0 +1,130 @@
+#include "xjit/backends/cpu/jit_region.h"
+
+#include <utility>
+
+#include "xjit/backends/cpu/parallel.h"
+#include "xjit/backends/cpu/work_estimate.h"
+
+namespace xjit::cpu {
+
+const Instruction* JitRegion::Root(const Instruction* v) const {
+  for (auto it = alias_of.find(v); it != alias_of.end(); it = alias_of.find(v)) v = it->second;
+  return v;
+}
+
+bool JitCovers(Opcode op) {
+  switch (op) {
+    case Opcode::kAdd: case Opcode::kSubtract: case Opcode::kMultiply: case Opcode::kDivide:
+    case Opcode::kMaximum: case Opcode::kMinimum: case Opcode::kNegate: case Opcode::kAbs:
+    case Opcode::kSqrt: case Opcode::kRsqrt: case Opcode::kExponential: case Opcode::kTanh:
+    case Opcode::kLog: case Opcode::kLogPlusOne: case Opcode::kLogistic:
+    case Opcode::kExponentialMinusOne:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* region) {
+  if (fusion.called_computations().size() != 1) return false;
+  const Computation& body = *fusion.called_computations()[0];
+  if (body.results().empty() || body.results().size() > 64 || num_inputs > 64) return false;
+  JitRegion& r = *region;
+  r.n = body.results()[0]->shape().num_elements();
+  if (r.n < kMinJitElements) return false;
+  for (size_t j = 0; j < body.results().size(); ++j) {
+    const Instruction* x = body.results()[j];
+    if (!JitCovers(x->opcode()) || !r.result_of.emplace(x, static_cast<int>(j)).second) {
+      return false;
+    }
+  }
+  r.input_splat.assign(num_inputs, false);
+  const auto& instrs = body.instructions();
+  for (size_t i = 0; i < instrs.size(); ++i) {
+    const Instruction* x = instrs[i].get();
+    if (x->shape().dtype != DType::kF32 || !x->shape().is_array()) return false;
+    const int64_t elements = x->shape().num_elements();
+    switch (x->opcode()) {
+      case Opcode::kParameter: {
+        const int64_t number = x->attrs<ParameterAttrs>().number;
+        if ((elements != r.n && elements != 1) || number < 0 ||
+            number >= static_cast<int64_t>(num_inputs)) {
+          return false;
+        }
+        r.input_splat[number] = elements == 1 && r.n != 1;
+        r.parameters.push_back(x);
+        continue;
+      }
+      case Opcode::kReshape:
+        r.alias_of[x] = x->operand(0);
+        continue;
+      case Opcode::kBroadcastInDim:
+        if (x->operand(0)->shape().num_elements() != 1) return false;
+        r.alias_of[x] = x->operand(0);
+        continue;
+      default:
+        break;
+    }
+    if (!JitCovers(x->opcode()) || elements != r.n) return false;
+    const size_t position = r.ops.size();
+    for (const Instruction* o : x->operands()) {
+      const Instruction* v = r.Root(o);
+      if (v->shape().dtype != DType::kF32) return false;
+      r.last_use[v] = position;
+    }
+    r.ops.push_back(x);
+    r.work += EstimateInstructionWork(*x);
+  }
+  return true;
+}
+
+namespace {
+
+#if defined(__x86_64__)
+constexpr int64_t kChunk = 16 * 1024;  // elements per parallel chunk
+
+class JitKernelThunk : public Thunk {
+ public:
+  JitKernelThunk(std::unique_ptr<Xbyak::CodeGenerator> code, JitKernelFn fn,
+                 std::vector<SlotId> inputs, std::vector<bool> input_splat,
+                 std::vector<SlotId> outputs, int64_t n)
+      : code_(std::move(code)), fn_(fn), inputs_(std::move(inputs)),
+        input_splat_(std::move(input_splat)), outputs_(std::move(outputs)), n_(n) {}
+
+  void Execute(void* const* buffers) const override {
+    const size_t ni = inputs_.size(), no = outputs_.size();
+    ParallelFor(n_, kChunk, n_ * 8, [&](int64_t begin, int64_t end) {
+      const void* in[64];
+      void* out[64];
+      for (size_t i = 0; i < ni; ++i) {
+        const float* base = static_cast<const float*>(buffers[inputs_[i]]);
+        in[i] = input_splat_[i] ? base : base + begin;
+      }
+      for (size_t j = 0; j < no; ++j) out[j] = static_cast<float*>(buffers[outputs_[j]]) + begin;
+      fn_(in, out, end - begin);
+    });
+  }
+
+ private:
+  std::unique_ptr<Xbyak::CodeGenerator> code_;
+  JitKernelFn fn_;
+  std::vector<SlotId> inputs_;
+  std::vector<bool> input_splat_;
+  std::vector<SlotId> outputs_;
+  int64_t n_;
+};
+#endif
+
+}  // namespace
+
+#if defined(__x86_64__)
+std::unique_ptr<Thunk> MakeJitKernelThunk(std::unique_ptr<Xbyak::CodeGenerator> code,
+                                          JitKernelFn fn, const JitRegion& region,
+                                          std::vector<SlotId> inputs,
+                                          std::vector<SlotId> outputs) {
+  return std::make_unique<JitKernelThunk>(std::move(code), fn, std::move(inputs),
+                                          region.input_splat, std::move(outputs), region.n);
+}
+#endif
+
+}  // namespace xjit::cpu

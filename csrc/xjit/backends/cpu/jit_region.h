@@ -1,0 +1,71 @@
+// What the fused element-wise kernel generators (jit_avx512.cc, jit_avx2.cc)
+// share: the analysis of a fusion region they can cover, and the thunk that
+// runs a generated kernel over the elements in parallel chunks.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "xjit/backends/cpu/thunk.h"
+#include "xjit/ir/graph.h"
+
+#if defined(__x86_64__)
+#include <xbyak/xbyak.h>
+#endif
+
+namespace xjit::cpu {
+
+// Regions under this many elements stay interpreted (the interpreter's
+// flattened steps serve small loop bodies better).
+inline constexpr int64_t kMinJitElements = 8 * 1024;
+
+// A fusion region of float32 element-wise ops the generators cover, with
+// every value at the region's element count or a splat of one element.
+struct JitRegion {
+  int64_t n = 0;                                 // elements of every value
+  std::vector<const Instruction*> parameters;    // the region's, in order
+  std::vector<bool> input_splat;                 // by parameter number
+  std::vector<const Instruction*> ops;           // the computing ops, in order
+  absl::flat_hash_map<const Instruction*, int> result_of;        // op -> result index
+  absl::flat_hash_map<const Instruction*, size_t> last_use;      // value -> op index
+  absl::flat_hash_map<const Instruction*, const Instruction*> alias_of;  // reshape, splat broadcast
+  int64_t work = 0;                              // EstimateInstructionWork of the ops
+
+  // The value an operand reads (through reshapes and splat broadcasts).
+  const Instruction* Root(const Instruction* v) const;
+  // Whether the value is read by a later op.
+  bool Used(const Instruction* v) const { return last_use.contains(v); }
+};
+
+// The ops the generators emit: add, subtract, multiply, divide, maximum,
+// minimum, negate, abs, sqrt, rsqrt, exponential, exponential_minus_one,
+// tanh, log, log_plus_one and logistic.
+bool JitCovers(Opcode op);
+
+// The region of `fusion` when the generators cover it; false otherwise.
+bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* region);
+
+#if defined(__x86_64__)
+// fn(const float* const* in, float* const* out, int64_t count); a splat input
+// is its one element's address.
+using JitKernelFn = void (*)(const void* const* in, void* const* out, int64_t count);
+
+// Runs `fn` (generated into `code`) over the region's elements in chunks
+// split across threads.
+std::unique_ptr<Thunk> MakeJitKernelThunk(std::unique_ptr<Xbyak::CodeGenerator> code,
+                                          JitKernelFn fn, const JitRegion& region,
+                                          std::vector<SlotId> inputs, std::vector<SlotId> outputs);
+
+// The generators (null when the region does not fit their registers or
+// constant table). Each needs its instruction set on the running CPU.
+std::unique_ptr<Thunk> GenerateAvx512Kernel(const JitRegion& region,
+                                            const std::vector<SlotId>& inputs,
+                                            const std::vector<SlotId>& outputs);
+std::unique_ptr<Thunk> GenerateAvx2Kernel(const JitRegion& region,
+                                          const std::vector<SlotId>& inputs,
+                                          const std::vector<SlotId>& outputs);
+#endif
+
+}  // namespace xjit::cpu
