@@ -15,11 +15,16 @@ namespace xjit::cpu {
 // multiply-adds for dot_general. An upper bound of each kernel's own cost.
 int64_t EstimateInstructionWork(const Instruction& instr);
 
-// Up to this much work a program runs inline when the device is idle. Equal
-// to the fork threshold, so an inline run never starts an OpenMP team (even a
-// fused chain's cost, elements x ops, is at most the program's total): a
-// second OpenMP master thread would get its own pool of spinning threads.
-// Runs this small take a few microseconds, less than a thread handoff.
-inline constexpr int64_t kInlineWorkLimit = kParallelThreshold;
+// Up to this much work a program runs inline on the caller's thread when the
+// device is idle (about a millisecond of element-wise work, 50 us of matmul).
+// A handoff to the device's thread and back costs two thread wake-ups, 15-40
+// us on a VM: for a caller that waits for the result (most calls) that was
+// 2x the time of a 1M-element element-wise call. Bigger programs still go to
+// the device's thread, where the handoff is a few percent of the run and the
+// caller keeps dispatching meanwhile. An inline run may start an OpenMP team
+// from the caller's thread: libgomp then keeps a second pool of workers,
+// which sleep after a microsecond's spin (GOMP_SPINCOUNT, xjit/__init__.py)
+// and never run at the same time as the device thread's (the queue is idle).
+inline constexpr int64_t kInlineWorkLimit = int64_t{1} << 20;
 
 }  // namespace xjit::cpu
