@@ -20,6 +20,11 @@ namespace {
 // Elements of a block's whole-row values: a block is this many elements'
 // worth of rows (at least one row), so its live values stay in L1/L2.
 constexpr int64_t kBlockElements = 2048;
+// Block buffers are kBlockElements-sized (a multiple of 4 KiB) plus this
+// skew, so that an op reading one buffer and writing another does not hit
+// the same offset within a 4 KiB page: loads that match an earlier store's
+// low 12 address bits wait for it (4K aliasing).
+constexpr int64_t kSkewBytes = 320;
 
 // out[r * row_size + j] = in[r]: a per-row value spread over its row.
 template <typename E>
@@ -107,7 +112,7 @@ class RowFusionThunk : public Thunk {
       }
     }
     auto bytes_of = [&](const Operand& l) {
-      return (block_rows_ * std::max<int64_t>(l.per_row, 1) * l.width + 63) / 64 * 64;
+      return (block_rows_ * std::max<int64_t>(l.per_row, 1) * l.width + 63) / 64 * 64 + kSkewBytes;
     };
     offsets_.assign(locals.size(), -1);
     absl::flat_hash_map<int64_t, std::vector<int64_t>> free_by_size;

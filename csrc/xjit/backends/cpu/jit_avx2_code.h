@@ -1,0 +1,274 @@
+// AVX2 code generation shared by the generated element-wise kernels
+// (jit_avx2.cc) and row fusions (jit_row_avx2.cc): a code buffer with its
+// table of constants and the float32 functions of fast_math.h instruction
+// for instruction, and the emission of one element-wise op on 8 lanes into a
+// register from a pool. Each op rounds as the interpreter's kernel does
+// (scalar_ops.h, fast_math.h), so generated code and interpreter give the
+// same bits. No mask registers in AVX2: selects blend by compare results.
+#pragma once
+
+#if defined(__x86_64__)
+
+#include <cstdint>
+#include <cstring>
+#include <optional>
+
+#include <xbyak/xbyak.h>
+
+#include "absl/types/span.h"
+#include "xjit/ir/opcode.h"
+
+namespace xjit::cpu {
+
+using Xbyak::Ymm;
+
+class Avx2Code : public Xbyak::CodeGenerator {
+ public:
+  static constexpr int kLanes = 8;
+  static constexpr int kRegisters = 16;
+  static constexpr int kTableSize = 128;  // constants, 8 copies each (no embedded broadcast)
+  // vcmpps predicates (ordered, quiet; unordered for the NaN test).
+  static constexpr uint8_t kEq = 0x00, kLt = 0x11, kLe = 0x12, kUnord = 0x03, kGt = 0x1E;
+
+  explicit Avx2Code(size_t bytes) : Xbyak::CodeGenerator(bytes) {
+    for (int i = 0; i < kLanes; ++i) tail_mask_[i] = -1;
+  }
+
+  // A constant as a full-vector operand (the table's base is in r11).
+  Xbyak::Address C(float v) { return yword[r11 + 32 * Index(BitsOf(v))]; }
+  Xbyak::Address Bits(uint32_t bits) { return yword[r11 + 32 * Index(bits)]; }
+  const uint32_t* table() const { return table_; }
+  // tail_mask() + 8 - k: k all-ones lanes, then zeros.
+  const int32_t* tail_mask() const { return tail_mask_; }
+
+  // fast_math.h's FastExp; s: 6 scratch registers.
+  void Exp(const Ymm& d, const Ymm& x, const Ymm* s) {
+    const Ymm &c = s[0], &n = s[1], &r = s[2], &p = s[3], &a = s[4], &b = s[5];
+    vminps(c, x, C(88.7228394f));  // x < max ? x : max
+    vmaxps(c, c, C(-103.972076f)); // c > min ? c : min
+    vmulps(n, c, C(1.44269504088896341f));
+    vaddps(n, n, C(12582912.0f));
+    vsubps(n, n, C(12582912.0f));
+    vmovaps(r, c);
+    vfmadd231ps(r, n, C(-0.693359375f));
+    vfmadd231ps(r, n, C(2.12194440e-4f));
+    vmovups(p, C(1.9875691500e-4f));
+    for (float k : {1.3981999507e-3f, 8.3334519073e-3f, 4.1665795894e-2f, 1.6666665459e-1f,
+                    5.0000001201e-1f}) {
+      vfmadd213ps(p, r, C(k));
+    }
+    vmulps(p, p, r);
+    vfmadd213ps(p, r, r);
+    vaddps(p, p, C(1.0f));
+    vcvttps2dq(n, n);
+    vpsrad(a, n, 1);  // half
+    vpsubd(b, n, a);  // ni - half
+    vpaddd(a, a, Bits(127));
+    vpslld(a, a, 23);
+    vpaddd(b, b, Bits(127));
+    vpslld(b, b, 23);
+    vmulps(p, p, a);
+    vmulps(p, p, b);
+    // x < min ? 0 : (x <= max ? out : (x > max ? inf : x))
+    vcmpps(c, x, C(88.7228394f), kGt);
+    vblendvps(d, x, C(__builtin_inff()), c);
+    vcmpps(c, x, C(88.7228394f), kLe);
+    vblendvps(d, d, p, c);
+    vcmpps(c, x, C(-103.972076f), kLt);
+    vandnps(d, c, d);
+  }
+
+  // fast_math.h's FastTanh; s: 5 scratch registers.
+  void Tanh(const Ymm& d, const Ymm& x, const Ymm* s) {
+    constexpr float kClamp = 7.90531110763549805f, kTiny = 0.0004f;
+    const Ymm &c = s[0], &t = s[1], &x2 = s[2], &p = s[3], &q = s[4];
+    vmovups(t, C(-kClamp));
+    vmaxps(c, t, x);  // x < -clamp ? -clamp : x
+    vmovups(t, C(kClamp));
+    vminps(c, t, c);  // c > clamp ? clamp : c
+    vmulps(x2, c, c);
+    vmovups(p, C(-2.76076847742355e-16f));
+    for (float k : {2.00018790482477e-13f, -8.60467152213735e-11f, 5.12229709037114e-08f,
+                    1.48572235717979e-05f, 6.37261928875436e-04f, 4.89352455891786e-03f}) {
+      vfmadd213ps(p, x2, C(k));
+    }
+    vmulps(p, p, c);
+    vmovups(q, C(1.19825839466702e-06f));
+    for (float k : {1.18534705686654e-04f, 2.26843463243900e-03f, 4.89352518554385e-03f}) {
+      vfmadd213ps(q, x2, C(k));
+    }
+    vdivps(p, p, q);
+    vcmpps(t, x, C(kClamp), kGt);
+    vblendvps(p, p, C(1.0f), t);
+    vcmpps(t, x, C(-kClamp), kLt);
+    vblendvps(p, p, C(-1.0f), t);
+    vcmpps(t, x, C(kTiny), kLt);
+    vcmpps(q, x, C(-kTiny), kGt);
+    vandps(t, t, q);
+    vblendvps(d, p, x, t);
+  }
+
+  // fast_math.h's FastLog; s: 6 scratch registers.
+  void Log(const Ymm& d, const Ymm& x, const Ymm* s) {
+    const Ymm &sx = s[0], &e = s[1], &m = s[2], &z = s[3], &y = s[4], &sub = s[5];
+    vcmpps(sub, x, C(1.17549435e-38f), kLt);  // subnormal (or 0, negative)
+    vmulps(e, x, C(8388608.0f));
+    vblendvps(sx, x, e, sub);
+    vpsrld(e, sx, 23);
+    vpand(e, e, Bits(0xffu));
+    vpsubd(e, e, Bits(126));
+    vpand(m, sx, Bits(0x007fffffu));
+    vpor(m, m, Bits(0x3f000000u));
+    vcmpps(z, m, C(0.707106781186547524f), kLt);  // low: all ones, -1 as an integer
+    vpaddd(e, e, z);                              // e - 1 where low
+    vaddps(y, m, m);
+    vblendvps(m, m, y, z);
+    vsubps(m, m, C(1.0f));  // f
+    vpsubd(z, e, Bits(23));
+    vblendvps(e, e, z, sub);
+    vcvtdq2ps(e, e);  // fe
+    vmulps(z, m, m);
+    vmovups(y, C(7.0376836292E-2f));
+    for (float k : {-1.1514610310E-1f, 1.1676998740E-1f, -1.2420140846E-1f, 1.4249322787E-1f,
+                    -1.6668057665E-1f, 2.0000714765E-1f, -2.4999993993E-1f, 3.3333331174E-1f}) {
+      vfmadd213ps(y, m, C(k));
+    }
+    vmulps(y, y, m);
+    vmulps(y, y, z);
+    vfmadd231ps(y, e, C(-2.12194440e-4f));
+    vfmadd231ps(y, z, C(-0.5f));
+    vaddps(y, m, y);
+    vfmadd231ps(y, e, C(0.693359375f));
+    vcmpps(sub, x, C(__builtin_inff()), kEq);
+    vblendvps(y, y, x, sub);
+    vcmpps(sub, x, C(0.0f), kEq);
+    vblendvps(y, y, C(-__builtin_inff()), sub);
+    vcmpps(sub, x, C(0.0f), kLt);
+    vblendvps(y, y, C(__builtin_nanf("")), sub);
+    vcmpps(sub, x, x, kUnord);
+    vblendvps(d, y, x, sub);
+  }
+
+  // fast_math.h's FastLog1p; s: 8 scratch registers (2 + Log's).
+  void Log1p(const Ymm& d, const Ymm& x, const Ymm* s) {
+    const Ymm &u = s[0], &q = s[1];
+    vaddps(u, x, C(1.0f));
+    Log(d, u, s + 2);
+    vsubps(q, u, C(1.0f));
+    vdivps(q, x, q);
+    vmulps(d, d, q);
+    vcmpps(q, u, C(1.0f), kEq);
+    vblendvps(d, d, x, q);
+    vcmpps(q, x, C(__builtin_inff()), kEq);
+    vblendvps(d, d, x, q);
+  }
+
+  // fast_math.h's FastExpm1; s: 8 scratch registers (2 + Exp's or Log's).
+  void Expm1(const Ymm& d, const Ymm& x, const Ymm* s) {
+    const Ymm &u = s[0], &um1 = s[1], &k = s[2];
+    Exp(u, x, s + 2);
+    vsubps(um1, u, C(1.0f));
+    Log(d, u, s + 2);
+    vdivps(d, x, d);
+    vmulps(d, um1, d);
+    vcmpps(k, u, C(1.0f), kEq);
+    vblendvps(d, d, x, k);
+    vcmpps(k, um1, C(-1.0f), kEq);
+    vblendvps(d, d, C(-1.0f), k);
+    vcmpps(k, u, C(__builtin_inff()), kEq);
+    vblendvps(d, d, u, k);
+    vcmpps(k, x, x, kUnord);
+    vblendvps(d, d, x, k);
+  }
+
+  // fast_math.h's FastLogistic; s: 7 scratch registers (1 + Exp's).
+  void Logistic(const Ymm& d, const Ymm& x, const Ymm* s) {
+    const Ymm& t = s[0];
+    vxorps(t, x, Bits(0x80000000u));
+    Exp(d, t, s + 1);
+    vaddps(d, d, C(1.0f));
+    vmovups(t, C(1.0f));
+    vdivps(d, t, d);
+  }
+
+  // scalar_ops.h's Maximum/Minimum of floats: NaN wins, equal values AND/OR
+  // their bits. s: 2 scratch registers.
+  void MaxMin(const Ymm& d, const Ymm& a, const Ymm& b, bool max, const Ymm* s) {
+    const Ymm &k = s[0], &t = s[1];
+    vcmpps(k, b, a, max ? kGt : kLt);
+    vblendvps(d, a, b, k);
+    vcmpps(k, a, b, kEq);
+    if (max) {
+      vandps(t, a, b);
+    } else {
+      vorps(t, a, b);
+    }
+    vblendvps(d, d, t, k);
+    vcmpps(k, b, b, kUnord);
+    vblendvps(d, d, b, k);
+  }
+
+ private:
+  static uint32_t BitsOf(float v) {
+    uint32_t bits;
+    std::memcpy(&bits, &v, 4);
+    return bits;
+  }
+  // The constant's slot in the table, added on first use; throws once full
+  // (the generator then leaves the region to the interpreter).
+  int Index(uint32_t bits) {
+    int i = 0;
+    while (i < table_size_ && table_[kLanes * i] != bits) ++i;
+    if (i == table_size_) {
+      if (table_size_ == kTableSize) throw Xbyak::Error(Xbyak::ERR_CODE_IS_TOO_BIG);
+      for (int l = 0; l < kLanes; ++l) table_[kLanes * i + l] = bits;
+      ++table_size_;
+    }
+    return i;
+  }
+
+  alignas(32) uint32_t table_[kTableSize * kLanes] = {};
+  alignas(32) int32_t tail_mask_[2 * kLanes] = {};
+  int table_size_ = 0;
+};
+
+// The 16 ymm registers: which hold a value now. Take throws Xbyak::Error
+// when none is free (the generator then leaves the region to the interpreter).
+class Avx2RegisterPool {
+ public:
+  int Take() {
+    for (int r = 0; r < Avx2Code::kRegisters; ++r) {
+      if (!busy_[r]) {
+        busy_[r] = true;
+        return r;
+      }
+    }
+    throw Xbyak::Error(Xbyak::ERR_BAD_PARAMETER);
+  }
+  void Free(int r) { busy_[r] = false; }
+  void Reserve(int r) { busy_[r] = true; }
+  void Clear() {
+    for (bool& b : busy_) b = false;
+  }
+
+ private:
+  bool busy_[Avx2Code::kRegisters] = {};
+};
+
+// An op's operand: a register, or 8 floats in memory.
+struct Avx2Operand {
+  int reg = -1;
+  std::optional<Xbyak::Address> memory;
+  static Avx2Operand Register(int r) { return Avx2Operand{r, std::nullopt}; }
+  static Avx2Operand Memory(const Xbyak::Address& a) { return Avx2Operand{-1, a}; }
+};
+
+// Emits `op` (one jit_region.h's JitCovers names) of `operands` into a register taken from `pool` (returned; the
+// operands' registers stay taken). Its scratch and operands loaded from
+// memory are taken and freed again.
+int EmitAvx2Op(Avx2Code& g, Avx2RegisterPool& pool, Opcode op,
+               absl::Span<const Avx2Operand> operands);
+
+}  // namespace xjit::cpu
+
+#endif  // __x86_64__
