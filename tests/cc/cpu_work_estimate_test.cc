@@ -30,7 +30,7 @@ TEST(CpuWorkEstimate, SmallProgramsRunInline) {
 
 TEST(CpuWorkEstimate, BigProgramsGoToTheWorker) {
   auto add =
-      OneOpModule(Opcode::kAdd, {Shape(DType::kF32, {1 << 20}), Shape(DType::kF32, {1 << 20})});
+      OneOpModule(Opcode::kAdd, {Shape(DType::kF32, {1 << 22}), Shape(DType::kF32, {1 << 22})});
   ASSERT_TRUE(add.ok());
   EXPECT_FALSE(PrefersInline(**add));
   // Few elements, many multiply-adds.
@@ -38,16 +38,21 @@ TEST(CpuWorkEstimate, BigProgramsGoToTheWorker) {
   dot.dot_dimension_numbers.lhs_contracting_dimensions = {1};
   dot.dot_dimension_numbers.rhs_contracting_dimensions = {0};
   auto big_dot = OneOpModule(Opcode::kDotGeneral,
-                             {Shape(DType::kF32, {64, 256}), Shape(DType::kF32, {256, 64})}, dot);
+                             {Shape(DType::kF32, {128, 512}), Shape(DType::kF32, {512, 128})}, dot);
   ASSERT_TRUE(big_dot.ok());
   EXPECT_FALSE(PrefersInline(**big_dot));
   // Transcendentals count as several elements each.
-  auto sin = OneOpModule(Opcode::kSine, {Shape(DType::kF32, {8192})});
+  auto sin = OneOpModule(Opcode::kSine, {Shape(DType::kF32, {1 << 19})});
   ASSERT_TRUE(sin.ok());
   EXPECT_FALSE(PrefersInline(**sin));
   auto add_8192 = OneOpModule(Opcode::kAdd, {Shape(DType::kF32, {8192}), Shape(DType::kF32, {8192})});
   ASSERT_TRUE(add_8192.ok());
   EXPECT_TRUE(PrefersInline(**add_8192));
+  // Mid-size work (tens of microseconds) runs inline too: a handoff to the
+  // device thread and back would cost as much.
+  auto add_64k = OneOpModule(Opcode::kAdd, {Shape(DType::kF32, {1 << 16}), Shape(DType::kF32, {1 << 16})});
+  ASSERT_TRUE(add_64k.ok());
+  EXPECT_TRUE(PrefersInline(**add_64k));
 }
 
 }  // namespace
