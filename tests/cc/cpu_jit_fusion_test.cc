@@ -1,4 +1,5 @@
-// The generated fused kernels (cpu/jit_fusion.h) against the interpreter,
+// The generated fused kernels (cpu/jit_fusion.h, cpu/jit_row.h) against the
+// interpreter,
 // bit for bit, and against the reference backend within tolerance: every op
 // the generator covers, special values (NaN, infinities, signed zeros, exp's
 // overflow and underflow, tanh's clamp and tiny inputs), splats, several
@@ -18,6 +19,7 @@ namespace xjit::testing {
 namespace {
 
 // Inputs that hit every special case the kernels branch on.
+// (Row fusions: rows holding NaN, infinities, overflowing exp, -0.)
 Literal SpecialInput(int64_t n, uint64_t seed) {
   Literal lit(Shape(DType::kF32, {n}));
   float* x = reinterpret_cast<float*>(lit.mutable_data());
@@ -153,6 +155,101 @@ TEST(JitFusion, SmallOrUncoveredRegionsUseTheInterpreter) {
   CheckModule(Module2(n, body, "%e", 1), 2e-6, 0);
   std::string small = Op("tanh", "a", "%x", 100) + Op("exponential", "b", "%a", 100);
   CheckModule(Module2(100, small, "%b", 1), 2e-6, 0);
+}
+
+// A row fusion over rows x cols float32 (the passes fuse the whole body:
+// passes/elementwise_fusion.h) with `body` reading %x and %g (one row's
+// worth, broadcast to every row) and the scalars %zero, %ninf, %inf, %one.
+std::string RowModule(int64_t rows, int64_t cols, const std::string& body,
+                      const std::string& results, const std::string& result_types) {
+  const std::string c = std::to_string(cols);
+  return "func.func @main(%x: tensor<" + std::to_string(rows) + "x" + c + "xf32>, %g: tensor<" +
+         c + "xf32>) -> (" + result_types + ") {\n"
+         "  %zero = stablehlo.constant dense<0.0> : tensor<f32>\n"
+         "  %one = stablehlo.constant dense<1.0> : tensor<f32>\n"
+         "  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
+         "  %inf = stablehlo.constant dense<0x7F800000> : tensor<f32>\n" +
+         body + "  return " + results + " : " + result_types + "\n}";
+}
+
+// One line of a row module: `name` = op over the whole rows (T) or per row (R).
+std::string RowOp(const std::string& dst, const std::string& text, int64_t rows, int64_t cols,
+                  bool per_row = false) {
+  const std::string t = per_row ? "tensor<" + std::to_string(rows) + "xf32>"
+                                : "tensor<" + std::to_string(rows) + "x" + std::to_string(cols) +
+                                      "xf32>";
+  return "  %" + dst + " = " + text + " : " + t + "\n";
+}
+
+std::string RowReduce(const std::string& dst, const std::string& in, const std::string& init,
+                      const std::string& op, int64_t rows, int64_t cols) {
+  const std::string r = std::to_string(rows);
+  return "  %" + dst + " = stablehlo.reduce(%" + in + " init: %" + init + ") applies stablehlo." +
+         op + " across dimensions = [1] : (tensor<" + r + "x" + std::to_string(cols) +
+         "xf32>, tensor<f32>) -> tensor<" + r + "xf32>\n";
+}
+
+std::string RowBroadcast(const std::string& dst, const std::string& in, int64_t rows,
+                         int64_t cols) {
+  const std::string r = std::to_string(rows);
+  return "  %" + dst + " = stablehlo.broadcast_in_dim %" + in + ", dims = [0] : (tensor<" + r +
+         "xf32>) -> tensor<" + r + "x" + std::to_string(cols) + "xf32>\n";
+}
+
+// Softmax (max, exp and sum, divide: three loops) returning the row maxima too.
+TEST(JitRowFusion, SoftmaxWithItsRowMaxima) {
+  for (auto [rows, cols] : {std::pair<int64_t, int64_t>{37, 320}, {4, 64}, {300, 1024}}) {
+    std::string body = RowReduce("m", "x", "ninf", "maximum", rows, cols) +
+                       RowBroadcast("mb", "m", rows, cols) +
+                       RowOp("d", "stablehlo.subtract %x, %mb", rows, cols) +
+                       RowOp("e", "stablehlo.exponential %d", rows, cols) +
+                       RowReduce("s", "e", "zero", "add", rows, cols) +
+                       RowBroadcast("sb", "s", rows, cols) +
+                       RowOp("y", "stablehlo.divide %e, %sb", rows, cols);
+    const std::string t = "tensor<" + std::to_string(rows) + "x" + std::to_string(cols) + "xf32>";
+    CheckModule(RowModule(rows, cols, body, "%y, %m", t + ", tensor<" + std::to_string(rows) +
+                                                          "xf32>"),
+                2e-6);
+  }
+}
+
+// Layer norm with a per-row scale (g broadcast to every row), both sums in
+// one loop, per-row ops between the loops, and min/multiply reduces.
+TEST(JitRowFusion, LayerNormAndOtherReduces) {
+  const int64_t rows = 50, cols = 96;
+  const std::string r = std::to_string(rows), t = "tensor<" + r + "x96xf32>";
+  std::string body =
+      RowReduce("s", "x", "zero", "add", rows, cols) +
+      RowOp("sq", "stablehlo.multiply %x, %x", rows, cols) +
+      RowReduce("s2", "sq", "zero", "add", rows, cols) +
+      "  %n = stablehlo.constant dense<96.0> : tensor<" + r + "xf32>\n" +
+      RowOp("mean", "stablehlo.divide %s, %n", rows, cols, true) +
+      RowOp("ex2", "stablehlo.divide %s2, %n", rows, cols, true) +
+      RowOp("m2", "stablehlo.multiply %mean, %mean", rows, cols, true) +
+      RowOp("var", "stablehlo.subtract %ex2, %m2", rows, cols, true) +
+      RowOp("rs", "stablehlo.rsqrt %var", rows, cols, true) +
+      RowBroadcast("mb", "mean", rows, cols) + RowBroadcast("rb", "rs", rows, cols) +
+      "  %gb = stablehlo.broadcast_in_dim %g, dims = [1] : (tensor<96xf32>) -> " + t + "\n" +
+      RowOp("d", "stablehlo.subtract %x, %mb", rows, cols) +
+      RowOp("y0", "stablehlo.multiply %d, %rb", rows, cols) +
+      RowOp("y", "stablehlo.multiply %y0, %gb", rows, cols) +
+      RowOp("a", "stablehlo.abs %y", rows, cols) +
+      RowReduce("mn", "a", "inf", "minimum", rows, cols) +
+      RowOp("h", "stablehlo.tanh %y", rows, cols) +
+      RowReduce("p", "h", "one", "multiply", rows, cols);
+  CheckModule(RowModule(rows, cols, body, "%y, %mean, %mn, %p",
+                        t + ", tensor<" + r + "xf32>, tensor<" + r + "xf32>, tensor<" + r +
+                            "xf32>"),
+              2e-5);
+}
+
+// Rows that are not a multiple of 32 elements stay interpreted.
+TEST(JitRowFusion, OtherRowSizesUseTheInterpreter) {
+  const int64_t rows = 20, cols = 100;
+  std::string body = RowReduce("m", "x", "ninf", "maximum", rows, cols) +
+                     RowBroadcast("mb", "m", rows, cols) +
+                     RowOp("d", "stablehlo.subtract %x, %mb", rows, cols);
+  CheckModule(RowModule(rows, cols, body, "%d", "tensor<20x100xf32>"), 2e-6, 0);
 }
 
 }  // namespace

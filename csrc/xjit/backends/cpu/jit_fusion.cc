@@ -14,7 +14,11 @@ std::atomic<int64_t> kernels_generated{0};
 
 void SetFusionJitEnabled(bool enabled) { jit_enabled = enabled; }
 
+bool FusionJitEnabled() { return jit_enabled; }
+
 int64_t NumJitFusionKernels() { return kernels_generated; }
+
+void CountJitKernel() { ++kernels_generated; }
 
 std::unique_ptr<Thunk> MakeJitFusionThunk(const Instruction& fusion,
                                           const std::vector<SlotId>& inputs,

@@ -1,6 +1,7 @@
-// Fused element-wise chains of float32 as generated AVX-512 code (xbyak, as
-// oneDNN generates its kernels): each value of a fusion region lives in a zmm
-// register for 16 elements at a time, so the chain reads its inputs and
+// Fused element-wise chains of float32 as generated code (xbyak, as oneDNN
+// generates its kernels; AVX-512 in jit_avx512.cc, AVX2 in jit_avx2.cc): each
+// value of a fusion region lives in a register for 16 (8) elements at a
+// time, so the chain reads its inputs and
 // writes its results once and nothing passes through memory between its ops
 // (the interpreter, FusedElementwiseThunk, moves every value through an L1
 // tile buffer: a load and a store per op). Each op rounds as the
@@ -23,14 +24,18 @@ namespace xjit::cpu {
 // of float32, with operands of the region's element count
 // or splats of one element), more live values than registers, a region under
 // 8K elements (the interpreter's flattened steps serve small loop bodies), a
-// CPU without AVX-512, or the generator turned off.
+// CPU without AVX-512 or AVX2 with FMA, or the generator turned off.
 std::unique_ptr<Thunk> MakeJitFusionThunk(const Instruction& fusion,
                                           const std::vector<SlotId>& inputs,
                                           const std::vector<SlotId>& outputs, int64_t* work);
 
-// On by default; tests turn it off to compare with the interpreter.
+// On by default; tests turn it off to compare with the interpreter. It
+// covers the generated row fusions (jit_row.h) too.
 void SetFusionJitEnabled(bool enabled);
-// Kernels generated so far in this process (tests check the generator ran).
+bool FusionJitEnabled();
+// Kernels generated so far in this process, element-wise and row fusions
+// (tests check the generators ran); CountJitKernel adds one.
 int64_t NumJitFusionKernels();
+void CountJitKernel();
 
 }  // namespace xjit::cpu

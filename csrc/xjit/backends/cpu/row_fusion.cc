@@ -9,6 +9,7 @@
 #include "xjit/backends/cpu/broadcast_reader.h"
 #include "xjit/backends/cpu/elementwise.h"
 #include "xjit/backends/cpu/isa_clones.h"
+#include "xjit/backends/cpu/jit_row.h"
 #include "xjit/backends/cpu/parallel.h"
 #include "xjit/backends/cpu/reduce.h"
 #include "xjit/backends/cpu/work_estimate.h"
@@ -488,6 +489,9 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeRowFusionThunk(const Instruction& fus
                                                           const std::vector<SlotId>& inputs,
                                                           const std::vector<SlotId>& outputs,
                                                           int64_t* work) {
+  if (std::unique_ptr<Thunk> generated = MakeRowJitThunk(fusion, inputs, outputs, work)) {
+    return generated;
+  }
   return RowFusionLowering(*fusion.called_computations()[0], inputs, outputs).Lower(work);
 }
 

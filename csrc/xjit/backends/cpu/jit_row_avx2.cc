@@ -1,0 +1,567 @@
+#include <algorithm>
+#include <optional>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "xjit/backends/cpu/jit_fusion.h"
+#include "xjit/backends/cpu/jit_region.h"
+#include "xjit/backends/cpu/jit_row.h"
+#include "xjit/backends/cpu/parallel.h"
+#include "xjit/backends/cpu/work_estimate.h"
+#include "xjit/ir/reduce_body.h"
+#include "xjit/ir/row_geometry.h"
+
+#if defined(__x86_64__)
+#include "xjit/backends/cpu/jit_avx2_code.h"
+#endif
+
+namespace xjit::cpu {
+
+#if defined(__x86_64__)
+namespace {
+
+constexpr int kReduceLanes = 32;  // reduce.cc's ReduceRun: 4 registers of 8
+constexpr int kAccumulators = kReduceLanes / Avx2Code::kLanes;
+constexpr int kMaxInputs = 8;     // whole-row inputs, each in a general register
+constexpr int64_t kMaxScratchBytes = 512 * 1024;
+
+// A region value as the generated row function sees it.
+struct RowValue {
+  enum class Kind {
+    kWholeInput,      // a fusion operand, one row of it per call
+    kInvariantInput,  // a fusion operand broadcast to every row (same for each)
+    kSlot,            // 8 copies of one float: a per-row value or a splat
+    kWhole,           // computed over the row in loop `stage`
+  } kind = Kind::kSlot;
+  int operand = -1;           // inputs: the fusion operand
+  int64_t slot = -1;          // kSlot: byte offset in the scratch
+  int stage = 0;              // kWhole: its loop; kSlot: the loop after which it is known
+  int64_t buffer = -1;        // kWhole read by a later loop: its row buffer's offset
+  const Instruction* op = nullptr;  // kWhole/kSlot computed: the instruction
+};
+
+struct ReduceInfo {
+  Opcode body;
+  const Instruction* input;
+  const Instruction* init;
+  int64_t lanes = -1;  // its 32 lanes' place in the scratch, for combining in order
+};
+
+class RowJitThunk : public Thunk {
+ public:
+  RowJitThunk(std::unique_ptr<Avx2Code> code, int64_t rows, int64_t row_size,
+              std::vector<std::pair<SlotId, int64_t>> inputs,
+              std::vector<std::pair<SlotId, int64_t>> outputs, int64_t scratch_bytes,
+              int64_t cost)
+      : code_(std::move(code)), fn_(code_->getCode<Fn>()), rows_(rows), row_size_(row_size),
+        inputs_(std::move(inputs)), outputs_(std::move(outputs)), scratch_bytes_(scratch_bytes),
+        cost_(cost) {}
+
+  void Execute(void* const* buffers) const override {
+    const int64_t block_rows = std::max<int64_t>(1, 16384 / row_size_);
+    const int64_t blocks = (rows_ + block_rows - 1) / block_rows;
+    const bool serial = blocks == 1 || cost_ < kParallelThreshold;
+    ForEachBlockWithScratch(blocks, scratch_bytes_, serial, &serial_scratch_,
+                            [&](unsigned char* scratch, int64_t b) {
+      const void* in[64];
+      void* out[64];
+      const int64_t end = std::min(rows_, (b + 1) * block_rows);
+      for (int64_t r = b * block_rows; r < end; ++r) {
+        for (size_t i = 0; i < inputs_.size(); ++i) {
+          in[i] = static_cast<const unsigned char*>(buffers[inputs_[i].first]) +
+                  r * inputs_[i].second;
+        }
+        for (size_t j = 0; j < outputs_.size(); ++j) {
+          out[j] = static_cast<unsigned char*>(buffers[outputs_[j].first]) + r * outputs_[j].second;
+        }
+        fn_(in, out, scratch);
+      }
+    });
+  }
+
+ private:
+  using Fn = void (*)(const void* const* in, void* const* out, void* scratch);
+  std::unique_ptr<Avx2Code> code_;
+  Fn fn_;
+  int64_t rows_, row_size_;
+  std::vector<std::pair<SlotId, int64_t>> inputs_, outputs_;  // slot, bytes per row
+  int64_t scratch_bytes_, cost_;
+  mutable std::vector<unsigned char> serial_scratch_;  // Execute is never concurrent
+};
+
+class RowJitGenerator {
+ public:
+  RowJitGenerator(const Computation& region, size_t num_inputs, size_t num_outputs)
+      : region_(region), num_inputs_(num_inputs), num_outputs_(num_outputs) {}
+
+  // Classifies the region's values; false when the generator does not cover it.
+  bool Analyze();
+  // Emits the row function (throws Xbyak::Error when it does not fit).
+  void Emit(Avx2Code& g);
+
+  int64_t rows() const { return rows_; }
+  int64_t row_size() const { return row_size_; }
+  int64_t scratch_bytes() const { return scratch_bytes_; }
+  int64_t work() const { return work_; }
+  // Bytes each fusion operand / result advances per row.
+  std::vector<int64_t> InputStrides() const;
+  std::vector<int64_t> OutputStrides() const;
+
+ private:
+  const RowValue& ValueOf(const Instruction* v) const { return values_.at(v); }
+  int64_t NewSlot() {
+    const int64_t s = scratch_bytes_;
+    scratch_bytes_ += 32;
+    return s;
+  }
+  bool AnalyzeBroadcast(const Instruction& instr);
+  bool AnalyzeElementwise(const Instruction& instr);
+  void EmitLoop(Avx2Code& g, const std::vector<const Instruction*>& ops);
+  void EmitBody(Avx2Code& g, const std::vector<const Instruction*>& ops, int copy, bool assign,
+                const absl::flat_hash_map<const Instruction*, int>& accumulator);
+  void EmitReduceEnd(Avx2Code& g, const Instruction* reduce);
+  void EmitPerRow(Avx2Code& g, const Instruction* op);
+  Avx2Operand OperandOf(Avx2Code& g, const Instruction* v, int copy) const;
+  void StoreSlotResult(Avx2Code& g, const Instruction* op, const Ymm& value);
+
+  const Computation& region_;
+  size_t num_inputs_, num_outputs_;
+  int64_t rows_ = 0, row_size_ = 0;
+  std::vector<int> input_kind_;  // per fusion operand: 0 unused, 1 whole row, 2 invariant, 3 slot
+  absl::flat_hash_map<const Instruction*, RowValue> values_;
+  absl::flat_hash_map<const Instruction*, ReduceInfo> reduces_;
+  absl::flat_hash_map<const Instruction*, int> result_of_;
+  std::vector<const Instruction*> order_;  // computing instructions, in order
+  int max_stage_ = 0;
+  int64_t scratch_bytes_ = 0;
+  int64_t work_ = 0;
+  // Emission state.
+  Avx2RegisterPool pool_;
+  absl::flat_hash_map<const Instruction*, int> reg_;  // values in registers in this body
+  absl::flat_hash_map<const Instruction*, size_t> last_use_;  // in the current loop's ops
+  std::vector<Xbyak::Reg64> input_gpr_;  // per fusion operand (whole-row and invariant)
+  absl::flat_hash_map<int, int> gpr_of_operand_;
+};
+
+bool RowJitGenerator::Analyze() {
+  for (const auto& instr : region_.instructions()) {
+    if (instr->opcode() != Opcode::kReduce) continue;
+    auto shape = RowReduceShape(*instr);
+    if (!shape || (rows_ != 0 && (shape->first != rows_ || shape->second != row_size_))) {
+      return false;
+    }
+    std::tie(rows_, row_size_) = *shape;
+  }
+  if (rows_ == 0 || rows_ == row_size_ || row_size_ % kReduceLanes != 0 ||
+      row_size_ < 2 * kReduceLanes) {
+    return false;
+  }
+  if (region_.results().size() != num_outputs_ || num_inputs_ > 64 || num_outputs_ > 64) {
+    return false;
+  }
+  for (size_t j = 0; j < region_.results().size(); ++j) {
+    if (!result_of_.emplace(region_.results()[j], static_cast<int>(j)).second) return false;
+  }
+  input_kind_.assign(num_inputs_, 0);
+  const int64_t whole = rows_ * row_size_;
+  for (const auto& owned : region_.instructions()) {
+    const Instruction& instr = *owned;
+    if (instr.shape().dtype != DType::kF32 || !instr.shape().is_array()) return false;
+    const int64_t n = instr.shape().num_elements();
+    switch (instr.opcode()) {
+      case Opcode::kParameter: {
+        const int64_t p = instr.attrs<ParameterAttrs>().number;
+        if (p < 0 || p >= static_cast<int64_t>(num_inputs_)) return false;
+        RowValue v;
+        v.operand = static_cast<int>(p);
+        if (n == whole) {
+          v.kind = RowValue::Kind::kWholeInput;
+        } else if (n == rows_ || n == 1) {
+          v.kind = RowValue::Kind::kSlot;  // broadcast into its slot at the start of a row
+          v.slot = NewSlot();
+        } else if (n == row_size_) {
+          v.kind = RowValue::Kind::kInvariantInput;  // usable only through its broadcast
+        } else {
+          return false;
+        }
+        values_[&instr] = v;
+        continue;
+      }
+      case Opcode::kReshape:
+        if (result_of_.contains(&instr)) return false;
+        values_[&instr] = ValueOf(instr.operand(0));
+        continue;
+      case Opcode::kBroadcastInDim:
+        if (result_of_.contains(&instr) || !AnalyzeBroadcast(instr)) return false;
+        continue;
+      case Opcode::kReduce: {
+        std::optional<Opcode> body = RecogniseReduceBody(instr);
+        if (!body || (*body != Opcode::kAdd && *body != Opcode::kMultiply &&
+                      *body != Opcode::kMaximum && *body != Opcode::kMinimum)) {
+          return false;
+        }
+        const RowValue& in = ValueOf(instr.operand(0));
+        const RowValue& init = ValueOf(instr.operand(1));
+        if ((in.kind != RowValue::Kind::kWhole && in.kind != RowValue::Kind::kWholeInput) ||
+            init.kind != RowValue::Kind::kSlot || init.stage != 0 || init.op != nullptr) {
+          return false;
+        }
+        RowValue v;
+        v.kind = RowValue::Kind::kSlot;
+        v.slot = NewSlot();
+        v.stage = (in.kind == RowValue::Kind::kWhole ? in.stage : 0) + 1;
+        v.op = &instr;
+        values_[&instr] = v;
+        reduces_[&instr] = ReduceInfo{*body, instr.operand(0), instr.operand(1)};
+        max_stage_ = std::max(max_stage_, v.stage);
+        order_.push_back(&instr);
+        work_ += EstimateInstructionWork(instr);
+        continue;
+      }
+      default:
+        if (!JitCovers(instr.opcode()) || (n != whole && n != rows_) ||
+            !AnalyzeElementwise(instr)) {
+          return false;
+        }
+    }
+  }
+  for (const Instruction* r : region_.results()) {
+    auto it = values_.find(r);
+    if (it == values_.end() || it->second.op != r) return false;  // computed values only
+  }
+  for (const auto& [instr, v] : values_) {
+    if (instr->opcode() != Opcode::kParameter) continue;
+    int& kind = input_kind_[v.operand];
+    const int k = v.kind == RowValue::Kind::kWholeInput ? 1
+                  : v.kind == RowValue::Kind::kInvariantInput ? 2 : 3;
+    if (kind != 0 && kind != k) return false;
+    kind = k;
+  }
+  // Each reduce's 32 lanes, stored for combining in order; row buffers.
+  for (auto& [reduce, info] : reduces_) {
+    info.lanes = scratch_bytes_;
+    scratch_bytes_ += 4 * kReduceLanes;
+  }
+  for (auto& [instr, v] : values_) {
+    if (v.kind == RowValue::Kind::kWhole && v.buffer == -2) {
+      v.buffer = scratch_bytes_;
+      scratch_bytes_ += 4 * row_size_ + 64;  // the skew keeps buffers off 4 KiB multiples
+    }
+  }
+  return scratch_bytes_ <= kMaxScratchBytes;
+}
+
+bool RowJitGenerator::AnalyzeBroadcast(const Instruction& instr) {
+  const RowValue& source = ValueOf(instr.operand(0));
+  const int64_t whole = rows_ * row_size_;
+  if (instr.operand(0)->shape().num_elements() == 1 && source.kind == RowValue::Kind::kSlot) {
+    values_[&instr] = source;  // a splat: the same slot
+    return true;
+  }
+  if (instr.shape().num_elements() != whole) return false;
+  if (source.kind == RowValue::Kind::kSlot && IsRowBroadcast(instr, rows_, whole)) {
+    values_[&instr] = source;  // the per-row value, read from its slot by every element
+    return true;
+  }
+  if (source.kind == RowValue::Kind::kInvariantInput && IsRowInvariantBroadcast(instr, row_size_)) {
+    values_[&instr] = source;
+    return true;
+  }
+  return false;
+}
+
+bool RowJitGenerator::AnalyzeElementwise(const Instruction& instr) {
+  const bool whole = instr.shape().num_elements() == rows_ * row_size_;
+  RowValue v;
+  v.op = &instr;
+  for (const Instruction* o : instr.operands()) {
+    if (o->shape().dtype != DType::kF32) return false;
+    RowValue& operand = values_.at(o);
+    switch (operand.kind) {
+      case RowValue::Kind::kSlot:
+        v.stage = std::max(v.stage, operand.stage);
+        break;
+      case RowValue::Kind::kWhole:
+        if (!whole) return false;
+        v.stage = std::max(v.stage, operand.stage);
+        break;
+      case RowValue::Kind::kWholeInput:
+      case RowValue::Kind::kInvariantInput:
+        if (!whole) return false;
+        break;
+    }
+  }
+  // A whole-row value read by a loop after its own goes to a row buffer.
+  for (const Instruction* o : instr.operands()) {
+    RowValue& operand = values_.at(o);
+    if (whole && operand.kind == RowValue::Kind::kWhole && operand.stage < v.stage) {
+      values_.at(operand.op).buffer = -2;  // placed after the analysis
+    }
+  }
+  if (whole) {
+    v.kind = RowValue::Kind::kWhole;
+  } else {
+    v.kind = RowValue::Kind::kSlot;
+    v.slot = NewSlot();
+  }
+  values_[&instr] = v;
+  order_.push_back(&instr);
+  work_ += EstimateInstructionWork(instr);
+  return true;
+}
+
+std::vector<int64_t> RowJitGenerator::InputStrides() const {
+  std::vector<int64_t> s(num_inputs_, 0);
+  for (size_t i = 0; i < num_inputs_; ++i) {
+    if (input_kind_[i] == 1) s[i] = 4 * row_size_;
+    if (input_kind_[i] == 3) s[i] = -1;  // set below from the parameter's size
+  }
+  for (const Instruction* p : region_.parameters()) {
+    const int64_t i = p->attrs<ParameterAttrs>().number;
+    if (s[i] == -1) s[i] = p->shape().num_elements() == 1 ? 0 : 4;
+  }
+  return s;
+}
+
+std::vector<int64_t> RowJitGenerator::OutputStrides() const {
+  std::vector<int64_t> s;
+  for (const Instruction* r : region_.results()) {
+    s.push_back(r->shape().num_elements() == rows_ ? 4 : 4 * row_size_);
+  }
+  return s;
+}
+
+Avx2Operand RowJitGenerator::OperandOf(Avx2Code& g, const Instruction* v, int copy) const {
+  if (auto it = reg_.find(v); it != reg_.end()) return Avx2Operand::Register(it->second);
+  const RowValue& value = ValueOf(v);
+  const int disp = 32 * copy;
+  switch (value.kind) {
+    case RowValue::Kind::kWholeInput:
+    case RowValue::Kind::kInvariantInput:
+      return Avx2Operand::Memory(g.yword[input_gpr_[value.operand] + g.rax * 4 + disp]);
+    case RowValue::Kind::kSlot:
+      return Avx2Operand::Memory(g.yword[g.rdx + value.slot]);
+    case RowValue::Kind::kWhole:
+      break;
+  }
+  const int64_t buffer = values_.at(value.op).buffer;
+  if (buffer < 0) throw Xbyak::Error(Xbyak::ERR_BAD_PARAMETER);  // not kept: a bug
+  return Avx2Operand::Memory(g.yword[g.rdx + g.rax * 4 + (buffer + disp)]);
+}
+
+void RowJitGenerator::StoreSlotResult(Avx2Code& g, const Instruction* op, const Ymm& value) {
+  g.vmovups(g.yword[g.rdx + ValueOf(op).slot], value);
+  if (auto r = result_of_.find(op); r != result_of_.end()) {
+    g.mov(g.r10, g.qword[g.rsi + 8 * r->second]);
+    g.vmovss(g.dword[g.r10], Xbyak::Xmm(value.getIdx()));
+  }
+}
+
+void RowJitGenerator::EmitPerRow(Avx2Code& g, const Instruction* op) {
+  pool_.Clear();
+  reg_.clear();
+  std::vector<Avx2Operand> in;
+  for (const Instruction* o : op->operands()) in.push_back(OperandOf(g, o, 0));
+  const Ymm d(EmitAvx2Op(g, pool_, op->opcode(), in));
+  StoreSlotResult(g, op, d);
+}
+
+void RowJitGenerator::EmitBody(Avx2Code& g, const std::vector<const Instruction*>& ops, int copy,
+                               bool assign,
+                               const absl::flat_hash_map<const Instruction*, int>& accumulator) {
+  reg_.clear();
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const Instruction* x = ops[i];
+    auto release = [&]() {  // operands read for the last time
+      for (const Instruction* o : x->operands()) {
+        auto it = reg_.find(o);
+        if (it != reg_.end() && last_use_.at(o) == i) {
+          pool_.Free(it->second);
+          reg_.erase(it);
+        }
+      }
+    };
+    if (auto r = reduces_.find(x); r != reduces_.end()) {
+      const Ymm acc(accumulator.at(x) + copy);
+      const Avx2Operand in = OperandOf(g, r->second.input, copy);
+      if (assign) {
+        if (in.memory) {
+          g.vmovups(acc, *in.memory);
+        } else {
+          g.vmovaps(acc, Ymm(in.reg));
+        }
+      } else if (r->second.body == Opcode::kAdd || r->second.body == Opcode::kMultiply) {
+        const bool add = r->second.body == Opcode::kAdd;
+        if (in.memory) {
+          add ? g.vaddps(acc, acc, *in.memory) : g.vmulps(acc, acc, *in.memory);
+        } else {
+          add ? g.vaddps(acc, acc, Ymm(in.reg)) : g.vmulps(acc, acc, Ymm(in.reg));
+        }
+      } else {
+        const Ymm t(EmitAvx2Op(g, pool_, r->second.body,
+                               {Avx2Operand::Register(acc.getIdx()), in}));
+        g.vmovaps(acc, t);
+        pool_.Free(t.getIdx());
+      }
+      release();
+      continue;
+    }
+    std::vector<Avx2Operand> in;
+    for (const Instruction* o : x->operands()) in.push_back(OperandOf(g, o, copy));
+    const Ymm d(EmitAvx2Op(g, pool_, x->opcode(), in));
+    const RowValue& v = ValueOf(x);
+    if (auto r = result_of_.find(x); r != result_of_.end()) {
+      g.mov(g.r10, g.qword[g.rsi + 8 * r->second]);
+      g.vmovups(g.yword[g.r10 + g.rax * 4 + 32 * copy], d);
+    }
+    if (v.buffer >= 0) g.vmovups(g.yword[g.rdx + g.rax * 4 + (v.buffer + 32 * copy)], d);
+    if (last_use_.contains(x)) {
+      reg_[x] = d.getIdx();
+    } else {
+      pool_.Free(d.getIdx());
+    }
+    release();
+  }
+}
+
+// After the loop: the 32 lanes (stored) combined in order into init, as
+// ReduceRun does.
+void RowJitGenerator::EmitReduceEnd(Avx2Code& g, const Instruction* reduce) {
+  const ReduceInfo& info = reduces_.at(reduce);
+  pool_.Clear();
+  const Ymm acc(pool_.Take()), lane(pool_.Take());
+  g.vmovups(acc, g.yword[g.rdx + ValueOf(info.init).slot]);
+  for (int j = 0; j < kReduceLanes; ++j) {
+    g.vbroadcastss(lane, g.dword[g.rdx + info.lanes + 4 * j]);
+    switch (info.body) {
+      case Opcode::kAdd: g.vaddps(acc, acc, lane); break;
+      case Opcode::kMultiply: g.vmulps(acc, acc, lane); break;
+      default: {
+        const Ymm t(EmitAvx2Op(g, pool_, info.body, {Avx2Operand::Register(acc.getIdx()),
+                                                      Avx2Operand::Register(lane.getIdx())}));
+        g.vmovaps(acc, t);
+        pool_.Free(t.getIdx());
+      }
+    }
+  }
+  StoreSlotResult(g, reduce, acc);
+}
+
+void RowJitGenerator::EmitLoop(Avx2Code& g, const std::vector<const Instruction*>& ops) {
+  last_use_.clear();
+  for (size_t i = 0; i < ops.size(); ++i) {
+    for (const Instruction* o : ops[i]->operands()) last_use_[o] = i;
+  }
+  // Four accumulators per reduce, held across the loop.
+  pool_.Clear();
+  absl::flat_hash_map<const Instruction*, int> accumulator;
+  int next = 0;
+  for (const Instruction* x : ops) {
+    if (!reduces_.contains(x)) continue;
+    accumulator[x] = next;
+    for (int k = 0; k < kAccumulators; ++k) pool_.Reserve(next + k);
+    next += kAccumulators;
+  }
+  const bool reduces = !accumulator.empty();
+  const int step = reduces ? kReduceLanes : Avx2Code::kLanes;
+  const int copies = reduces ? kAccumulators : 1;
+  g.xor_(g.eax, g.eax);
+  if (reduces) {  // the first 32 elements set the lanes (ReduceRun's first step)
+    for (int c = 0; c < copies; ++c) EmitBody(g, ops, c, true, accumulator);
+    g.mov(g.eax, step);
+  }
+  Xbyak::Label loop, done;
+  g.L(loop);
+  g.cmp(g.rax, row_size_);
+  g.jge(done, Xbyak::CodeGenerator::T_NEAR);
+  for (int c = 0; c < copies; ++c) EmitBody(g, ops, c, false, accumulator);
+  g.add(g.rax, step);
+  g.jmp(loop, Xbyak::CodeGenerator::T_NEAR);
+  g.L(done);
+  for (const auto& [reduce, first] : accumulator) {
+    for (int k = 0; k < kAccumulators; ++k) {
+      g.vmovups(g.yword[g.rdx + reduces_.at(reduce).lanes + 32 * k], Ymm(first + k));
+    }
+  }
+  for (const auto& [reduce, first] : accumulator) EmitReduceEnd(g, reduce);
+}
+
+void RowJitGenerator::Emit(Avx2Code& g) {
+  using namespace Xbyak::util;
+  const Xbyak::Reg64 gprs[kMaxInputs] = {r8, r9, rbx, rbp, r12, r13, r14, r15};
+  input_gpr_.assign(num_inputs_, Xbyak::Reg64());
+  int used = 0;
+  for (size_t i = 0; i < num_inputs_; ++i) {
+    if (input_kind_[i] != 1 && input_kind_[i] != 2) continue;
+    if (used == kMaxInputs) throw Xbyak::Error(Xbyak::ERR_BAD_PARAMETER);
+    input_gpr_[i] = gprs[used++];
+  }
+  for (const Xbyak::Reg64& r : {rbx, rbp, r12, r13, r14, r15}) g.push(r);
+  g.mov(r11, reinterpret_cast<size_t>(g.table()));
+  for (size_t i = 0; i < num_inputs_; ++i) {
+    if (input_kind_[i] == 1 || input_kind_[i] == 2) g.mov(input_gpr_[i], g.qword[rdi + 8 * i]);
+  }
+  // This row's per-row inputs and the splats, into their slots.
+  for (const Instruction* p : region_.parameters()) {
+    const RowValue& v = ValueOf(p);
+    if (v.kind != RowValue::Kind::kSlot) continue;
+    g.mov(r10, g.qword[rdi + 8 * v.operand]);
+    g.vbroadcastss(Ymm(0), g.dword[r10]);
+    g.vmovups(g.yword[rdx + v.slot], Ymm(0));
+  }
+  for (int stage = 0; stage <= max_stage_; ++stage) {
+    // Per-row values known before this loop, then the loop's whole-row ops
+    // and the reduces of them.
+    std::vector<const Instruction*> ops;
+    for (const Instruction* x : order_) {
+      const RowValue& v = ValueOf(x);
+      const bool per_row = v.kind == RowValue::Kind::kSlot && !reduces_.contains(x);
+      if (per_row && v.stage == stage) EmitPerRow(g, x);
+      if (v.kind == RowValue::Kind::kWhole && v.stage == stage) ops.push_back(x);
+      if (auto r = reduces_.find(x); r != reduces_.end() && v.stage == stage + 1) ops.push_back(x);
+    }
+    if (!ops.empty()) EmitLoop(g, ops);
+  }
+  for (const Instruction* x : order_) {  // per-row values after the last loop
+    const RowValue& v = ValueOf(x);
+    if (v.kind == RowValue::Kind::kSlot && !reduces_.contains(x) && v.stage == max_stage_ + 1) {
+      EmitPerRow(g, x);
+    }
+  }
+  for (const Xbyak::Reg64& r : {r15, r14, r13, r12, rbp, rbx}) g.pop(r);
+  g.vzeroupper();
+  g.ret();
+}
+
+}  // namespace
+#endif  // __x86_64__
+
+std::unique_ptr<Thunk> MakeRowJitThunk(const Instruction& fusion,
+                                       const std::vector<SlotId>& inputs,
+                                       const std::vector<SlotId>& outputs, int64_t* work) {
+#if defined(__x86_64__)
+  static const bool has_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  if (!has_avx2 || !FusionJitEnabled() || fusion.called_computations().size() != 1) return nullptr;
+  RowJitGenerator gen(*fusion.called_computations()[0], inputs.size(), outputs.size());
+  if (!gen.Analyze()) return nullptr;
+  auto code = std::make_unique<Avx2Code>(64 * 1024);
+  try {
+    gen.Emit(*code);
+    code->readyRE();
+  } catch (const Xbyak::Error&) {
+    return nullptr;
+  }
+  std::vector<std::pair<SlotId, int64_t>> in, out;
+  const std::vector<int64_t> in_strides = gen.InputStrides(), out_strides = gen.OutputStrides();
+  for (size_t i = 0; i < inputs.size(); ++i) in.emplace_back(inputs[i], in_strides[i]);
+  for (size_t j = 0; j < outputs.size(); ++j) out.emplace_back(outputs[j], out_strides[j]);
+  *work = gen.work();
+  CountJitKernel();
+  return std::make_unique<RowJitThunk>(std::move(code), gen.rows(), gen.row_size(), std::move(in),
+                                       std::move(out), gen.scratch_bytes(), gen.work());
+#else
+  return nullptr;
+#endif
+}
+
+}  // namespace xjit::cpu
