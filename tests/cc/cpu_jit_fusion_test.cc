@@ -130,6 +130,17 @@ TEST(JitFusion, EveryUnaryOp) {
   }
 }
 
+// A transcendental op on its own (no fusion around it) is generated too; a
+// lone cheap op stays on the interpreter's (memory-bound) kernel.
+TEST(JitFusion, LoneTranscendentalOps) {
+  const int64_t n = 8192 + 3;
+  for (std::string op : {"exponential", "log", "log_plus_one", "exponential_minus_one", "tanh",
+                         "logistic"}) {
+    CheckModule(Module2(n, Op(op, "a", "%x", n), "%a", 1), 2e-6);
+  }
+  CheckModule(Module2(n, Op("negate", "a", "%y", n), "%a", 1), 0, 0);
+}
+
 // Issue 12's chain, with three results (one also used inside) and a value
 // read by several ops.
 TEST(JitFusion, ChainWithSeveralResults) {

@@ -22,6 +22,7 @@
 #include "xjit/backends/cpu/epilogue.h"
 #include "xjit/backends/cpu/fft.h"
 #include "xjit/backends/cpu/fusion.h"
+#include "xjit/backends/cpu/jit_fusion.h"
 #include "xjit/backends/cpu/gather.h"
 #include "xjit/backends/cpu/index_wrap.h"
 #include "xjit/backends/cpu/linalg.h"
@@ -279,6 +280,12 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
       break;
     XJIT_ELEMENTWISE_OPS(XJIT_OPCODE_CASE)
       if (absl::Status s = array_operands(); !s.ok()) return s;
+      if (in.size() == 1) {
+        if (std::unique_ptr<Thunk> jit = MakeJitUnaryThunk(instr, in[0], out[0], &work)) {
+          thunk = std::move(jit);
+          break;
+        }
+      }
       thunk = MakeElementwiseThunk(instr, in, out[0]);
       break;
     case Opcode::kDotGeneral:

@@ -38,7 +38,7 @@ class Avx2Emitter {
     int32_t frame = 0;
     for (const Instruction* p : region_.parameters) {
       if (!region_.Used(p)) continue;
-      const int number = static_cast<int>(p->attrs<ParameterAttrs>().number);
+      const int number = region_.input_number.at(p);
       Slot slot{p, number, frame, -1};
       frame += 32;
       if (!region_.input_splat[number]) {

@@ -266,7 +266,7 @@ std::unique_ptr<Thunk> GenerateAvx512Kernel(const JitRegion& region,
     g.mov(r11, reinterpret_cast<size_t>(g.table()));
     // Splats are broadcast once, before the loop.
     for (const Instruction* p : region.parameters) {
-      const int number = static_cast<int>(p->attrs<ParameterAttrs>().number);
+      const int number = region.input_number.at(p);
       JitValue v{-1, number, region.input_splat[number]};
       if (v.splat && region.Used(p)) {
         v.reg = take();

@@ -20,21 +20,55 @@ int64_t NumJitFusionKernels() { return kernels_generated; }
 
 void CountJitKernel() { ++kernels_generated; }
 
-std::unique_ptr<Thunk> MakeJitFusionThunk(const Instruction& fusion,
-                                          const std::vector<SlotId>& inputs,
-                                          const std::vector<SlotId>& outputs, int64_t* work) {
+namespace {
+
 #if defined(__x86_64__)
+// The generator for this CPU, run on an analysed region.
+std::unique_ptr<Thunk> Generate(const JitRegion& region, const std::vector<SlotId>& inputs,
+                                const std::vector<SlotId>& outputs, int64_t* work) {
   static const bool has_avx512 = __builtin_cpu_supports("avx512f");
-  static const bool has_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  if (!jit_enabled || !(has_avx512 || has_avx2)) return nullptr;
-  JitRegion region;
-  if (!AnalyzeJitRegion(fusion, inputs.size(), &region)) return nullptr;
   std::unique_ptr<Thunk> thunk = has_avx512 ? GenerateAvx512Kernel(region, inputs, outputs)
                                             : GenerateAvx2Kernel(region, inputs, outputs);
   if (thunk == nullptr) return nullptr;
   *work = region.work;
   ++kernels_generated;
   return thunk;
+}
+
+bool Available() {
+  static const bool has_isa = __builtin_cpu_supports("avx512f") ||
+                              (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"));
+  return jit_enabled && has_isa;
+}
+#endif
+
+}  // namespace
+
+std::unique_ptr<Thunk> MakeJitUnaryThunk(const Instruction& op, SlotId input, SlotId output,
+                                         int64_t* work) {
+#if defined(__x86_64__)
+  switch (op.opcode()) {
+    case Opcode::kExponential: case Opcode::kLog: case Opcode::kLogPlusOne:
+    case Opcode::kExponentialMinusOne: case Opcode::kTanh: case Opcode::kLogistic:
+      break;
+    default:
+      return nullptr;
+  }
+  JitRegion region;
+  if (!Available() || !AnalyzeJitUnaryOp(op, &region)) return nullptr;
+  return Generate(region, {input}, {output}, work);
+#else
+  return nullptr;
+#endif
+}
+
+std::unique_ptr<Thunk> MakeJitFusionThunk(const Instruction& fusion,
+                                          const std::vector<SlotId>& inputs,
+                                          const std::vector<SlotId>& outputs, int64_t* work) {
+#if defined(__x86_64__)
+  JitRegion region;
+  if (!Available() || !AnalyzeJitRegion(fusion, inputs.size(), &region)) return nullptr;
+  return Generate(region, inputs, outputs, work);
 #else
   return nullptr;
 #endif

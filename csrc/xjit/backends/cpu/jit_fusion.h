@@ -29,6 +29,12 @@ std::unique_ptr<Thunk> MakeJitFusionThunk(const Instruction& fusion,
                                           const std::vector<SlotId>& inputs,
                                           const std::vector<SlotId>& outputs, int64_t* work);
 
+// A lone exponential, log, log_plus_one, exponential_minus_one, tanh or
+// logistic of float32 (outside a fusion) as generated code, or null as above.
+// Cheaper ops stay on the interpreter's kernels: they are bound by memory.
+std::unique_ptr<Thunk> MakeJitUnaryThunk(const Instruction& op, SlotId input, SlotId output,
+                                         int64_t* work);
+
 // On by default; tests turn it off to compare with the interpreter. It
 // covers the generated row fusions (jit_row.h) too.
 void SetFusionJitEnabled(bool enabled);

@@ -53,6 +53,7 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
         }
         r.input_splat[number] = elements == 1 && r.n != 1;
         r.parameters.push_back(x);
+        r.input_number[x] = static_cast<int>(number);
         continue;
       }
       case Opcode::kReshape:
@@ -75,6 +76,25 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
     r.ops.push_back(x);
     r.work += EstimateInstructionWork(*x);
   }
+  return true;
+}
+
+bool AnalyzeJitUnaryOp(const Instruction& op, JitRegion* region) {
+  if (op.operands().size() != 1 || !JitCovers(op.opcode()) || op.shape().dtype != DType::kF32 ||
+      !op.shape().is_array() || op.operand(0)->shape().dtype != DType::kF32) {
+    return false;
+  }
+  JitRegion& r = *region;
+  r.n = op.shape().num_elements();
+  if (r.n < kMinJitElements) return false;
+  const Instruction* x = op.operand(0);
+  r.parameters = {x};
+  r.input_number[x] = 0;
+  r.input_splat = {false};
+  r.ops = {&op};
+  r.result_of[&op] = 0;
+  r.last_use[x] = 0;
+  r.work = EstimateInstructionWork(op);
   return true;
 }
 

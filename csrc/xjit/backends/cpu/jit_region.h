@@ -25,8 +25,11 @@ inline constexpr int64_t kMinJitElements = 8 * 1024;
 // every value at the region's element count or a splat of one element.
 struct JitRegion {
   int64_t n = 0;                                 // elements of every value
-  std::vector<const Instruction*> parameters;    // the region's, in order
-  std::vector<bool> input_splat;                 // by parameter number
+  // The values read from the kernel's inputs (the region's parameters, or a
+  // lone op's operand), in order, and their input index.
+  std::vector<const Instruction*> parameters;
+  absl::flat_hash_map<const Instruction*, int> input_number;
+  std::vector<bool> input_splat;                 // by input index
   std::vector<const Instruction*> ops;           // the computing ops, in order
   absl::flat_hash_map<const Instruction*, int> result_of;        // op -> result index
   absl::flat_hash_map<const Instruction*, size_t> last_use;      // value -> op index
@@ -46,6 +49,10 @@ bool JitCovers(Opcode op);
 
 // The region of `fusion` when the generators cover it; false otherwise.
 bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* region);
+
+// A region of one unary float32 op the generators cover (outside any fusion),
+// of at least kMinJitElements elements; false otherwise.
+bool AnalyzeJitUnaryOp(const Instruction& op, JitRegion* region);
 
 #if defined(__x86_64__)
 // fn(const float* const* in, float* const* out, int64_t count); a splat input

@@ -429,6 +429,30 @@ void RowJitGenerator::EmitBody(Avx2Code& g, const std::vector<const Instruction*
 void RowJitGenerator::EmitReduceEnd(Avx2Code& g, const Instruction* reduce) {
   const ReduceInfo& info = reduces_.at(reduce);
   pool_.Clear();
+  if (info.body == Opcode::kMaximum || info.body == Opcode::kMinimum) {
+    // Max and min give the same value in any order (NaN wins, equal values
+    // AND/OR their bits): the lanes combine as a tree.
+    auto lanes = [&](int k) { return Avx2Operand::Memory(g.yword[g.rdx + info.lanes + 32 * k]); };
+    auto op = [&](const Avx2Operand& a, const Avx2Operand& b) {
+      const int d = EmitAvx2Op(g, pool_, info.body, {a, b});
+      if (!a.memory) pool_.Free(a.reg);
+      if (!b.memory) pool_.Free(b.reg);
+      return Avx2Operand::Register(d);
+    };
+    Avx2Operand v = op(op(lanes(0), lanes(1)), op(lanes(2), lanes(3)));
+    for (int step = 0; step < 3; ++step) {  // halves, then pairs, then neighbours
+      const Ymm x(v.reg), swapped(pool_.Take());
+      if (step == 0) {
+        g.vperm2f128(swapped, x, x, 1);
+      } else {
+        g.vpermilps(swapped, x, step == 1 ? 0x4E : 0xB1);
+      }
+      v = op(v, Avx2Operand::Register(swapped.getIdx()));
+    }
+    v = op(Avx2Operand::Memory(g.yword[g.rdx + ValueOf(info.init).slot]), v);
+    StoreSlotResult(g, reduce, Ymm(v.reg));
+    return;
+  }
   const Ymm acc(pool_.Take()), lane(pool_.Take());
   g.vmovups(acc, g.yword[g.rdx + ValueOf(info.init).slot]);
   for (int j = 0; j < kReduceLanes; ++j) {
