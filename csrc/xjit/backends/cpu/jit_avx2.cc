@@ -65,13 +65,22 @@ class Avx2Emitter {
     g_.xor_(eax, eax);
     g_.mov(rcx, rdx);
     g_.and_(rcx, -kLanes);  // the whole vectors end here
-    Xbyak::Label loop, tail, done;
-    g_.L(loop);
+    // Two vectors a trip: their independent chains overlap in the core (a
+    // tanh or exp is one long chain of dependent steps), then one.
+    Xbyak::Label pairs, single, tail, done;
+    g_.L(pairs);
+    g_.lea(r10, g_.ptr[rax + 2 * kLanes]);
+    g_.cmp(r10, rcx);
+    g_.jg(single, Xbyak::CodeGenerator::T_NEAR);
+    EmitBody(false, input_gprs, 0);
+    EmitBody(false, input_gprs, 1);
+    g_.add(rax, 2 * kLanes);
+    g_.jmp(pairs, Xbyak::CodeGenerator::T_NEAR);
+    g_.L(single);
     g_.cmp(rax, rcx);
     g_.jge(tail, Xbyak::CodeGenerator::T_NEAR);
-    EmitBody(false, input_gprs);
+    EmitBody(false, input_gprs, 0);
     g_.add(rax, kLanes);
-    g_.jmp(loop, Xbyak::CodeGenerator::T_NEAR);
     // The last 1..7 elements: inputs copied to the stack under the mask, the
     // body run on the copies, results stored from the stack under the mask.
     g_.L(tail);
@@ -88,7 +97,7 @@ class Avx2Emitter {
       g_.vmaskmovps(Ymm(1), Ymm(0), g_.ptr[input_gprs[s.gpr] + rax * 4]);
       g_.vmovups(g_.yword[rsp + s.offset], Ymm(1));
     }
-    EmitBody(true, input_gprs);
+    EmitBody(true, input_gprs, 0);
     for (const auto& [op, j] : region_.result_of) {
       g_.vmovups(Ymm(0), g_.yword[rsp + mask_offset_]);
       g_.vmovups(Ymm(1), g_.yword[rsp + results_offset_ + 32 * j]);
@@ -111,15 +120,16 @@ class Avx2Emitter {
   };
 
   // The operand reading value v in this pass.
-  Avx2Operand OperandOf(const Avx2Value& v, bool tail, const Xbyak::Reg64* gprs) const {
+  // `copy`: the vector's place in the trip (0 or 1).
+  Avx2Operand OperandOf(const Avx2Value& v, bool tail, const Xbyak::Reg64* gprs, int copy) const {
     if (v.kind == Avx2Value::Kind::kRegister) return Avx2Operand::Register(v.reg);
     if (v.kind == Avx2Value::Kind::kInput && !tail) {
-      return Avx2Operand::Memory(g_.yword[gprs[v.gpr] + g_.rax * 4]);
+      return Avx2Operand::Memory(g_.yword[gprs[v.gpr] + g_.rax * 4 + 32 * copy]);
     }
     return Avx2Operand::Memory(g_.yword[g_.rsp + v.offset]);
   }
 
-  void EmitBody(bool tail, const Xbyak::Reg64* gprs) {
+  void EmitBody(bool tail, const Xbyak::Reg64* gprs, int copy) {
     pool_.Clear();
     values_.clear();
     for (const Slot& s : inputs_) {
@@ -132,7 +142,7 @@ class Avx2Emitter {
       const Instruction* x = region_.ops[i];
       std::vector<Avx2Operand> in;
       for (const Instruction* o : x->operands()) {
-        in.push_back(OperandOf(values_.at(region_.Root(o)), tail, gprs));
+        in.push_back(OperandOf(values_.at(region_.Root(o)), tail, gprs, copy));
       }
       const Ymm d(EmitAvx2Op(g_, pool_, x->opcode(), in));
       values_[x] = Avx2Value{Avx2Value::Kind::kRegister, d.getIdx(), 0, -1};
@@ -141,7 +151,7 @@ class Avx2Emitter {
           g_.vmovups(g_.yword[g_.rsp + results_offset_ + 32 * r->second], d);
         } else {
           g_.mov(g_.r10, g_.qword[g_.rsi + 8 * r->second]);
-          g_.vmovups(g_.yword[g_.r10 + g_.rax * 4], d);
+          g_.vmovups(g_.yword[g_.r10 + g_.rax * 4 + 32 * copy], d);
         }
       }
       if (!region_.Used(x)) pool_.Free(d.getIdx());
@@ -168,7 +178,7 @@ class Avx2Emitter {
 std::unique_ptr<Thunk> GenerateAvx2Kernel(const JitRegion& region,
                                           const std::vector<SlotId>& inputs,
                                           const std::vector<SlotId>& outputs) {
-  auto code = std::make_unique<Avx2Code>(16384 + 2048 * region.ops.size());
+  auto code = std::make_unique<Avx2Code>(16384 + 4096 * region.ops.size());
   try {
     Avx2Emitter(region, *code).Emit();
     code->readyRE();

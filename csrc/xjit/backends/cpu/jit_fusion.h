@@ -29,9 +29,10 @@ std::unique_ptr<Thunk> MakeJitFusionThunk(const Instruction& fusion,
                                           const std::vector<SlotId>& inputs,
                                           const std::vector<SlotId>& outputs, int64_t* work);
 
-// A lone exponential, log, log_plus_one, exponential_minus_one, tanh or
-// logistic of float32 (outside a fusion) as generated code, or null as above.
-// Cheaper ops stay on the interpreter's kernels: they are bound by memory.
+// A lone exponential or logistic of float32 (outside a fusion) as generated
+// code, or null as above: for those the generated code beats the
+// interpreter's kernel; for other ops (cheap ones are bound by memory) it
+// does not.
 std::unique_ptr<Thunk> MakeJitUnaryThunk(const Instruction& op, SlotId input, SlotId output,
                                          int64_t* work);
 
