@@ -5,6 +5,8 @@
 // registers hold computed values and each op's scratch, taken from the free
 // ones at that op (jit_avx2_code.h). The loop's last partial vector goes
 // through the stack with masked moves.
+#include <algorithm>
+#include <functional>
 #include <utility>
 
 #include "xjit/backends/cpu/jit_avx2_code.h"
@@ -29,7 +31,11 @@ struct Avx2Value {
 // Emits the loop; throws Xbyak::Error when the region does not fit.
 class Avx2Emitter {
  public:
-  Avx2Emitter(const JitRegion& region, Avx2Code& g) : region_(region), g_(g) {}
+  // `hoisted`: registers the code's hoisted constants (Avx2Code::Hoist) hold.
+  Avx2Emitter(const JitRegion& region, Avx2Code& g, std::vector<int> hoisted = {})
+      : region_(region), g_(g), hoisted_(std::move(hoisted)) {}
+
+  int PeakRegisters() const { return pool_.Peak(); }
 
   void Emit() {
     using namespace Xbyak::util;
@@ -62,6 +68,7 @@ class Avx2Emitter {
       g_.vbroadcastss(Ymm(0), g_.dword[r10]);
       g_.vmovups(g_.yword[rsp + s.offset], Ymm(0));
     }
+    g_.EmitHoistedLoads();
     g_.xor_(eax, eax);
     g_.mov(rcx, rdx);
     g_.and_(rcx, -kLanes);  // the whole vectors end here
@@ -131,6 +138,7 @@ class Avx2Emitter {
 
   void EmitBody(bool tail, const Xbyak::Reg64* gprs, int copy) {
     pool_.Clear();
+    for (int r : hoisted_) pool_.Reserve(r);
     values_.clear();
     for (const Slot& s : inputs_) {
       values_[s.parameter] = Avx2Value{Avx2Value::Kind::kInput, -1, s.offset, s.gpr};
@@ -171,6 +179,7 @@ class Avx2Emitter {
   int32_t results_offset_ = 0, mask_offset_ = 0;
   Avx2RegisterPool pool_;
   absl::flat_hash_map<const Instruction*, Avx2Value> values_;
+  std::vector<int> hoisted_;
 };
 
 }  // namespace
@@ -178,9 +187,27 @@ class Avx2Emitter {
 std::unique_ptr<Thunk> GenerateAvx2Kernel(const JitRegion& region,
                                           const std::vector<SlotId>& inputs,
                                           const std::vector<SlotId>& outputs) {
-  auto code = std::make_unique<Avx2Code>(16384 + 4096 * region.ops.size());
+  const size_t bytes = 16384 + 4096 * region.ops.size();
+  // A first emission counts the constants' uses and the registers the body
+  // needs; the second keeps the most used constants in the registers left
+  // over (the tail's masked moves use ymm0 and ymm1: hoisting starts at 15).
+  std::unique_ptr<Avx2Code> code;
   try {
-    Avx2Emitter(region, *code).Emit();
+    Avx2Code trial(bytes);
+    Avx2Emitter first(region, trial);
+    first.Emit();
+    auto uses = trial.Uses();
+    std::sort(uses.begin(), uses.end(), std::greater<>());
+    const int spare = std::min(Avx2Code::kRegisters - first.PeakRegisters(),
+                               Avx2Code::kRegisters - 2);
+    code = std::make_unique<Avx2Code>(bytes);
+    std::vector<int> hoisted;
+    for (int k = 0; k < spare && k < static_cast<int>(uses.size()) && uses[k].first > 1; ++k) {
+      const int reg = Avx2Code::kRegisters - 1 - k;
+      code->Hoist(uses[k].second, reg);
+      hoisted.push_back(reg);
+    }
+    Avx2Emitter(region, *code, std::move(hoisted)).Emit();
     code->readyRE();
   } catch (const Xbyak::Error&) {
     return nullptr;

@@ -11,7 +11,10 @@
 
 #include <cstdint>
 #include <cstring>
+#include <algorithm>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include <xbyak/xbyak.h>
 
@@ -35,8 +38,23 @@ class Avx2Code : public Xbyak::CodeGenerator {
   }
 
   // A constant as a full-vector operand (the table's base is in r11).
-  Xbyak::Address C(float v) { return yword[r11 + 32 * Index(BitsOf(v))]; }
-  Xbyak::Address Bits(uint32_t bits) { return yword[r11 + 32 * Index(bits)]; }
+  // (Or the register it was hoisted into: Hoist.)
+  const Xbyak::Operand& C(float v) { return Constant(BitsOf(v)); }
+  const Xbyak::Operand& Bits(uint32_t bits) { return Constant(bits); }
+
+  // Constants read often enough to keep in registers: a generator emits its
+  // code once to count the uses (Uses) and the registers it needs, then
+  // again on a fresh Avx2Code with the most used constants hoisted, each
+  // loaded into `reg` before its loop (EmitHoistedLoads).
+  std::vector<std::pair<int64_t, uint32_t>> Uses() const {
+    std::vector<std::pair<int64_t, uint32_t>> u;
+    for (int i = 0; i < table_size_; ++i) u.emplace_back(uses_[i], table_[kLanes * i]);
+    return u;
+  }
+  void Hoist(uint32_t bits, int reg) { hoisted_.emplace_back(bits, reg); }
+  void EmitHoistedLoads() {
+    for (const auto& [bits, reg] : hoisted_) vmovups(Ymm(reg), yword[r11 + 32 * Index(bits)]);
+  }
   const uint32_t* table() const { return table_; }
   // tail_mask() + 8 - k: k all-ones lanes, then zeros.
   const int32_t* tail_mask() const { return tail_mask_; }
@@ -216,6 +234,15 @@ class Avx2Code : public Xbyak::CodeGenerator {
   }
   // The constant's slot in the table, added on first use; throws once full
   // (the generator then leaves the region to the interpreter).
+  const Xbyak::Operand& Constant(uint32_t bits) {
+    for (const auto& [b, reg] : hoisted_) {
+      if (b == bits) return registers_[reg];
+    }
+    const int i = Index(bits);
+    ++uses_[i];
+    if (!addresses_[i]) addresses_[i].emplace(yword[r11 + 32 * i]);
+    return *addresses_[i];
+  }
   int Index(uint32_t bits) {
     int i = 0;
     while (i < table_size_ && table_[kLanes * i] != bits) ++i;
@@ -230,6 +257,12 @@ class Avx2Code : public Xbyak::CodeGenerator {
   alignas(32) uint32_t table_[kTableSize * kLanes] = {};
   alignas(32) int32_t tail_mask_[2 * kLanes] = {};
   int table_size_ = 0;
+  int64_t uses_[kTableSize] = {};
+  std::optional<Xbyak::Address> addresses_[kTableSize];
+  std::vector<std::pair<uint32_t, int>> hoisted_;
+  const Ymm registers_[kRegisters] = {Ymm(0), Ymm(1), Ymm(2),  Ymm(3),  Ymm(4),  Ymm(5),
+                                      Ymm(6), Ymm(7), Ymm(8),  Ymm(9),  Ymm(10), Ymm(11),
+                                      Ymm(12), Ymm(13), Ymm(14), Ymm(15)};
 };
 
 // The 16 ymm registers: which hold a value now. Take throws Xbyak::Error
@@ -240,6 +273,9 @@ class Avx2RegisterPool {
     for (int r = 0; r < Avx2Code::kRegisters; ++r) {
       if (!busy_[r]) {
         busy_[r] = true;
+        int n = 0;
+        for (bool b : busy_) n += b;
+        peak_ = std::max(peak_, n);
         return r;
       }
     }
@@ -250,9 +286,12 @@ class Avx2RegisterPool {
   void Clear() {
     for (bool& b : busy_) b = false;
   }
+  // The most registers taken at once so far.
+  int Peak() const { return peak_; }
 
  private:
   bool busy_[Avx2Code::kRegisters] = {};
+  int peak_ = 0;
 };
 
 // An op's operand: a register, or 8 floats in memory.
