@@ -116,7 +116,7 @@ class RowJitGenerator {
   }
   bool AnalyzeBroadcast(const Instruction& instr);
   bool AnalyzeElementwise(const Instruction& instr);
-  void EmitLoop(Avx2Code& g, const std::vector<const Instruction*>& ops);
+  void EmitLoop(Avx2Code& g, const std::vector<const Instruction*>& ops, bool first_loop);
   void EmitBody(Avx2Code& g, const std::vector<const Instruction*>& ops, int copy, bool assign,
                 const absl::flat_hash_map<const Instruction*, int>& accumulator);
   void EmitReduceEnd(Avx2Code& g, const Instruction* reduce);
@@ -471,7 +471,8 @@ void RowJitGenerator::EmitReduceEnd(Avx2Code& g, const Instruction* reduce) {
   StoreSlotResult(g, reduce, acc);
 }
 
-void RowJitGenerator::EmitLoop(Avx2Code& g, const std::vector<const Instruction*>& ops) {
+void RowJitGenerator::EmitLoop(Avx2Code& g, const std::vector<const Instruction*>& ops,
+                               bool first_loop) {
   last_use_.clear();
   for (size_t i = 0; i < ops.size(); ++i) {
     for (const Instruction* o : ops[i]->operands()) last_use_[o] = i;
@@ -499,6 +500,16 @@ void RowJitGenerator::EmitLoop(Avx2Code& g, const std::vector<const Instruction*
   g.cmp(g.rax, row_size_);
   g.jge(done, Xbyak::CodeGenerator::T_NEAR);
   for (int c = 0; c < copies; ++c) EmitBody(g, ops, c, false, accumulator);
+  if (first_loop) {
+    // The next row of each whole-row input, a trip's worth ahead: a row
+    // starts a new page, where the hardware prefetcher starts over.
+    for (size_t i = 0; i < num_inputs_; ++i) {
+      if (input_kind_[i] != 1) continue;
+      for (int line = 0; line < step * 4; line += 64) {
+        g.prefetcht0(g.ptr[input_gpr_[i] + g.rax * 4 + (4 * row_size_ + line)]);
+      }
+    }
+  }
   g.add(g.rax, step);
   g.jmp(loop, Xbyak::CodeGenerator::T_NEAR);
   g.L(done);
@@ -533,6 +544,7 @@ void RowJitGenerator::Emit(Avx2Code& g) {
     g.vbroadcastss(Ymm(0), g.dword[r10]);
     g.vmovups(g.yword[rdx + v.slot], Ymm(0));
   }
+  bool looped = false;
   for (int stage = 0; stage <= max_stage_; ++stage) {
     // Per-row values known before this loop, then the loop's whole-row ops
     // and the reduces of them.
@@ -544,7 +556,10 @@ void RowJitGenerator::Emit(Avx2Code& g) {
       if (v.kind == RowValue::Kind::kWhole && v.stage == stage) ops.push_back(x);
       if (auto r = reduces_.find(x); r != reduces_.end() && v.stage == stage + 1) ops.push_back(x);
     }
-    if (!ops.empty()) EmitLoop(g, ops);
+    if (!ops.empty()) {
+      EmitLoop(g, ops, !looped);
+      looped = true;
+    }
   }
   for (const Instruction* x : order_) {  // per-row values after the last loop
     const RowValue& v = ValueOf(x);
