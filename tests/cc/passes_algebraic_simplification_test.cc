@@ -226,5 +226,26 @@ TEST(AlgebraicSimplification, MinusZeroPlusX) {
   ExpectPassKeepsValues(RunAlgebraicSimplification, text);
 }
 
+// A float division by a broadcast of fewer elements multiplies by the
+// broadcast reciprocal (as XLA does); integer division stays.
+TEST(AlgebraicSimplification, DivisionByABroadcastMultipliesByTheReciprocal) {
+  const std::string text = R"(module @m {
+  func.func @main(%arg0: tensor<4x8xf32>, %arg1: tensor<4xf32>, %arg2: tensor<4x8xi32>, %arg3: tensor<4xi32>) -> (tensor<4x8xf32>, tensor<4x8xi32>) {
+    %0 = "stablehlo.broadcast_in_dim"(%arg1) {broadcast_dimensions = array<i64: 0>} : (tensor<4xf32>) -> tensor<4x8xf32>
+    %1 = "stablehlo.divide"(%arg0, %0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    %2 = "stablehlo.broadcast_in_dim"(%arg3) {broadcast_dimensions = array<i64: 0>} : (tensor<4xi32>) -> tensor<4x8xi32>
+    %3 = "stablehlo.divide"(%arg2, %2) : (tensor<4x8xi32>, tensor<4x8xi32>) -> tensor<4x8xi32>
+    "func.return"(%1, %3) : (tensor<4x8xf32>, tensor<4x8xi32>) -> ()
+  }
+}
+)";
+  bool changed = false;
+  const std::string out = RunPass(SimplifyThenClean, text, &changed);
+  EXPECT_TRUE(changed);
+  EXPECT_THAT(out, HasSubstr(R"("stablehlo.divide"(%1, %arg1) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>)"));
+  EXPECT_THAT(out, HasSubstr(R"("stablehlo.multiply"(%arg0, %3) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>)"));
+  EXPECT_THAT(out, HasSubstr(R"("stablehlo.divide"(%arg2, %5) : (tensor<4x8xi32>, tensor<4x8xi32>) -> tensor<4x8xi32>)"));
+}
+
 }  // namespace
 }  // namespace xjit::testing

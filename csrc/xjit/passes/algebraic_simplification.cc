@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "xjit/ir/dtype_dispatch.h"
 #include "xjit/ir/walk.h"
 
@@ -212,12 +213,60 @@ Simplified Simplify(const Instruction& instr, absl::Span<Instruction* const> ope
 
 bool Simplifies(const Simplified& s) { return s.value != nullptr || s.operand != nullptr; }
 
+// A float division by a broadcast of fewer elements, a / broadcast(b): it
+// becomes a * broadcast(1 / b), one division per element of b (a row's sum
+// in softmax, a scalar) instead of one per element of a. XLA rewrites it so
+// too, so JAX programs see the same roundings (a multiply by a rounded
+// reciprocal: within an ulp of the quotient, exact for powers of two).
+bool DividesByBroadcast(const Instruction& instr, absl::Span<Instruction* const> operands) {
+  if (instr.opcode() != Opcode::kDivide || instr.shape().is_tuple) return false;
+  const DType t = instr.shape().dtype;
+  if (t != DType::kF32 && t != DType::kF64 && t != DType::kF16 && t != DType::kBF16) return false;
+  const Instruction* b = operands[1];
+  return b->opcode() == Opcode::kBroadcastInDim &&
+         b->operand(0)->shape().num_elements() < instr.shape().num_elements();
+}
+
+absl::StatusOr<Instruction*> MultiplyByReciprocal(const CloneContext& ctx) {
+  Instruction* a = ctx.operands[0];
+  const Instruction* b = ctx.operands[1];
+  Instruction* small = b->operand(0);
+  const std::string& where = ctx.old.source_location();
+  Instruction* one = ctx.builder.Constant(Element(small->shape().dtype, Splat::kOne));
+  absl::StatusOr<Instruction*> ones = ctx.builder.AddWithResultType(
+      Opcode::kBroadcastInDim, small->shape(), {one}, BroadcastInDimAttrs{}, {}, where);
+  if (!ones.ok()) return ones.status();
+  absl::StatusOr<Instruction*> reciprocal =
+      ctx.builder.Add(Opcode::kDivide, {*ones, small}, {}, {}, where);
+  if (!reciprocal.ok()) return reciprocal.status();
+  absl::StatusOr<Instruction*> spread = ctx.builder.AddWithResultType(
+      Opcode::kBroadcastInDim, b->shape(), {*reciprocal}, b->attrs<BroadcastInDimAttrs>(), {},
+      where);
+  if (!spread.ok()) return spread.status();
+  return ctx.builder.Add(Opcode::kMultiply, {a, *spread}, {}, {}, where);
+}
+
 class AlgebraicSimplification : public RewriteRule {
  public:
   bool Prepare(const Module& module) override {
-    for (const Computation* c : ComputationPostOrder(module)) {
+    // Fusion regions take no new constants (a backend may compile an
+    // already fused module): the reciprocal rewrite stays out of them.
+    fusion_regions_.clear();
+    const auto order = ComputationPostOrder(module);
+    for (const Computation* c : order) {
       for (const auto& instr : c->instructions()) {
-        if (Simplifies(Simplify(*instr, instr->operands()))) return true;
+        if (instr->opcode() != Opcode::kFusion) continue;
+        for (const Computation* called : instr->called_computations()) {
+          fusion_regions_.insert(called);
+        }
+      }
+    }
+    for (const Computation* c : order) {
+      for (const auto& instr : c->instructions()) {
+        if (Simplifies(Simplify(*instr, instr->operands())) ||
+            (!fusion_regions_.contains(c) && DividesByBroadcast(*instr, instr->operands()))) {
+          return true;
+        }
       }
     }
     return false;
@@ -225,6 +274,12 @@ class AlgebraicSimplification : public RewriteRule {
   absl::StatusOr<CloneAction> Rewrite(const CloneContext& ctx) override {
     Simplified s = Simplify(ctx.old, ctx.operands);
     if (s.value != nullptr) return CloneAction::Replace(s.value);
+    if (s.operand == nullptr && !fusion_regions_.contains(&ctx.source) &&
+        DividesByBroadcast(ctx.old, ctx.operands)) {
+      absl::StatusOr<Instruction*> product = MultiplyByReciprocal(ctx);
+      if (!product.ok()) return product.status();
+      return CloneAction::Replace(*product);
+    }
     if (s.operand == nullptr) return CloneAction::Clone();
     // The rebuilt op has the replaced instruction's type.
     absl::StatusOr<Instruction*> rebuilt =
@@ -235,6 +290,9 @@ class AlgebraicSimplification : public RewriteRule {
     if (!rebuilt.ok()) return rebuilt.status();
     return CloneAction::Replace(*rebuilt);
   }
+
+ private:
+  absl::flat_hash_set<const Computation*> fusion_regions_;
 };
 
 }  // namespace
