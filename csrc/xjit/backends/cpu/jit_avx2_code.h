@@ -19,6 +19,7 @@
 #include <xbyak/xbyak.h>
 
 #include "absl/types/span.h"
+#include "xjit/backends/cpu/jit_fast_math.h"
 #include "xjit/ir/opcode.h"
 
 namespace xjit::cpu {
@@ -39,6 +40,7 @@ class Avx2Code : public Xbyak::CodeGenerator {
 
   // A constant as a full-vector operand (the table's base is in r11).
   // (Or the register it was hoisted into: Hoist.)
+  void LoadConstant(const Ymm& reg, float v) { vmovups(reg, C(v)); }
   const Xbyak::Operand& C(float v) { return Constant(BitsOf(v)); }
   const Xbyak::Operand& Bits(uint32_t bits) { return Constant(bits); }
 
@@ -62,31 +64,7 @@ class Avx2Code : public Xbyak::CodeGenerator {
   // fast_math.h's FastExp; s: 6 scratch registers.
   void Exp(const Ymm& d, const Ymm& x, const Ymm* s) {
     const Ymm &c = s[0], &n = s[1], &r = s[2], &p = s[3], &a = s[4], &b = s[5];
-    vminps(c, x, C(88.7228394f));  // x < max ? x : max
-    vmaxps(c, c, C(-103.972076f)); // c > min ? c : min
-    vmulps(n, c, C(1.44269504088896341f));
-    vaddps(n, n, C(12582912.0f));
-    vsubps(n, n, C(12582912.0f));
-    vmovaps(r, c);
-    vfmadd231ps(r, n, C(-0.693359375f));
-    vfmadd231ps(r, n, C(2.12194440e-4f));
-    vmovups(p, C(1.9875691500e-4f));
-    for (float k : {1.3981999507e-3f, 8.3334519073e-3f, 4.1665795894e-2f, 1.6666665459e-1f,
-                    5.0000001201e-1f}) {
-      vfmadd213ps(p, r, C(k));
-    }
-    vmulps(p, p, r);
-    vfmadd213ps(p, r, r);
-    vaddps(p, p, C(1.0f));
-    vcvttps2dq(n, n);
-    vpsrad(a, n, 1);  // half
-    vpsubd(b, n, a);  // ni - half
-    vpaddd(a, a, Bits(127));
-    vpslld(a, a, 23);
-    vpaddd(b, b, Bits(127));
-    vpslld(b, b, 23);
-    vmulps(p, p, a);
-    vmulps(p, p, b);
+    EmitExpSteps(*this, x, c, n, r, p, a, b);
     // x < min ? 0 : (x <= max ? out : (x > max ? inf : x))
     vcmpps(c, x, C(88.7228394f), kGt);
     vblendvps(d, x, C(__builtin_inff()), c);
@@ -100,22 +78,7 @@ class Avx2Code : public Xbyak::CodeGenerator {
   void Tanh(const Ymm& d, const Ymm& x, const Ymm* s) {
     constexpr float kClamp = 7.90531110763549805f, kTiny = 0.0004f;
     const Ymm &c = s[0], &t = s[1], &x2 = s[2], &p = s[3], &q = s[4];
-    vmovups(t, C(-kClamp));
-    vmaxps(c, t, x);  // x < -clamp ? -clamp : x
-    vmovups(t, C(kClamp));
-    vminps(c, t, c);  // c > clamp ? clamp : c
-    vmulps(x2, c, c);
-    vmovups(p, C(-2.76076847742355e-16f));
-    for (float k : {2.00018790482477e-13f, -8.60467152213735e-11f, 5.12229709037114e-08f,
-                    1.48572235717979e-05f, 6.37261928875436e-04f, 4.89352455891786e-03f}) {
-      vfmadd213ps(p, x2, C(k));
-    }
-    vmulps(p, p, c);
-    vmovups(q, C(1.19825839466702e-06f));
-    for (float k : {1.18534705686654e-04f, 2.26843463243900e-03f, 4.89352518554385e-03f}) {
-      vfmadd213ps(q, x2, C(k));
-    }
-    vdivps(p, p, q);
+    EmitTanhSteps(*this, x, c, t, x2, p, q);
     vcmpps(t, x, C(kClamp), kGt);
     vblendvps(p, p, C(1.0f), t);
     vcmpps(t, x, C(-kClamp), kLt);
@@ -145,18 +108,7 @@ class Avx2Code : public Xbyak::CodeGenerator {
     vpsubd(z, e, Bits(23));
     vblendvps(e, e, z, sub);
     vcvtdq2ps(e, e);  // fe
-    vmulps(z, m, m);
-    vmovups(y, C(7.0376836292E-2f));
-    for (float k : {-1.1514610310E-1f, 1.1676998740E-1f, -1.2420140846E-1f, 1.4249322787E-1f,
-                    -1.6668057665E-1f, 2.0000714765E-1f, -2.4999993993E-1f, 3.3333331174E-1f}) {
-      vfmadd213ps(y, m, C(k));
-    }
-    vmulps(y, y, m);
-    vmulps(y, y, z);
-    vfmadd231ps(y, e, C(-2.12194440e-4f));
-    vfmadd231ps(y, z, C(-0.5f));
-    vaddps(y, m, y);
-    vfmadd231ps(y, e, C(0.693359375f));
+    EmitLogSteps(*this, m, e, z, y);
     vcmpps(sub, x, C(__builtin_inff()), kEq);
     vblendvps(y, y, x, sub);
     vcmpps(sub, x, C(0.0f), kEq);

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <utility>
 
+#include "xjit/backends/cpu/jit_fast_math.h"
 #include "xjit/backends/cpu/jit_region.h"
 
 #if defined(__x86_64__)
@@ -34,36 +35,13 @@ class ChainCode : public Xbyak::CodeGenerator {
   Xbyak::Address C(float v) { return ptr_b[r11 + 4 * Index(BitsOf(v))]; }
   Xbyak::Address Bits(uint32_t bits) { return ptr_b[r11 + 4 * Index(bits)]; }
   Xbyak::Address Scalar(float v) { return dword[r11 + 4 * Index(BitsOf(v))]; }
+  void LoadConstant(const Zmm& reg, float v) { vbroadcastss(reg, Scalar(v)); }
   const uint32_t* table() const { return table_; }
 
-  // fast_math.h's FastExp, instruction for instruction.
+  // fast_math.h's FastExp, instruction for instruction (jit_fast_math.h).
   void Exp(const Zmm& d, const Zmm& x) {
     const Zmm c(25), n(26), r(27), p(28), a(29), b(30);
-    vminps(c, x, C(88.7228394f));    // x < max ? x : max
-    vmaxps(c, c, C(-103.972076f));   // c > min ? c : min
-    vmulps(n, c, C(1.44269504088896341f));
-    vaddps(n, n, C(12582912.0f));
-    vsubps(n, n, C(12582912.0f));
-    vmovaps(r, c);
-    vfmadd231ps(r, n, C(-0.693359375f));
-    vfmadd231ps(r, n, C(2.12194440e-4f));
-    vbroadcastss(p, Scalar(1.9875691500e-4f));
-    for (float k : {1.3981999507e-3f, 8.3334519073e-3f, 4.1665795894e-2f, 1.6666665459e-1f,
-                    5.0000001201e-1f}) {
-      vfmadd213ps(p, r, C(k));
-    }
-    vmulps(p, p, r);
-    vfmadd213ps(p, r, r);
-    vaddps(p, p, C(1.0f));
-    vcvttps2dq(n, n);
-    vpsrad(a, n, 1);               // half
-    vpsubd(b, n, a);               // ni - half
-    vpaddd(a, a, Bits(127));
-    vpslld(a, a, 23);
-    vpaddd(b, b, Bits(127));
-    vpslld(b, b, 23);
-    vmulps(p, p, a);
-    vmulps(p, p, b);
+    EmitExpSteps(*this, x, c, n, r, p, a, b);
     // x < min ? 0 : (x <= max ? out : (x > max ? inf : x))
     vmovaps(d, x);
     vcmpps(k2, x, C(88.7228394f), kGt);
@@ -78,22 +56,7 @@ class ChainCode : public Xbyak::CodeGenerator {
   void Tanh(const Zmm& d, const Zmm& x) {
     constexpr float kClamp = 7.90531110763549805f, kTiny = 0.0004f;
     const Zmm c(25), t(26), x2(27), p(28), q(29);
-    vbroadcastss(t, Scalar(-kClamp));
-    vmaxps(c, t, x);                 // x < -clamp ? -clamp : x
-    vbroadcastss(t, Scalar(kClamp));
-    vminps(c, t, c);                 // c > clamp ? clamp : c
-    vmulps(x2, c, c);
-    vbroadcastss(p, Scalar(-2.76076847742355e-16f));
-    for (float k : {2.00018790482477e-13f, -8.60467152213735e-11f, 5.12229709037114e-08f,
-                    1.48572235717979e-05f, 6.37261928875436e-04f, 4.89352455891786e-03f}) {
-      vfmadd213ps(p, x2, C(k));
-    }
-    vmulps(p, p, c);
-    vbroadcastss(q, Scalar(1.19825839466702e-06f));
-    for (float k : {1.18534705686654e-04f, 2.26843463243900e-03f, 4.89352518554385e-03f}) {
-      vfmadd213ps(q, x2, C(k));
-    }
-    vdivps(p, p, q);
+    EmitTanhSteps(*this, x, c, t, x2, p, q);
     vcmpps(k2, x, C(kClamp), kGt);
     vbroadcastss(p | k2, Scalar(1.0f));
     vcmpps(k2, x, C(-kClamp), kLt);
@@ -121,18 +84,7 @@ class ChainCode : public Xbyak::CodeGenerator {
     vsubps(m, m, C(1.0f));  // f
     vpsubd(e | k2, e, Bits(23));
     vcvtdq2ps(e, e);        // fe
-    vmulps(z, m, m);
-    vbroadcastss(y, Scalar(7.0376836292E-2f));
-    for (float k : {-1.1514610310E-1f, 1.1676998740E-1f, -1.2420140846E-1f, 1.4249322787E-1f,
-                    -1.6668057665E-1f, 2.0000714765E-1f, -2.4999993993E-1f, 3.3333331174E-1f}) {
-      vfmadd213ps(y, m, C(k));
-    }
-    vmulps(y, y, m);
-    vmulps(y, y, z);
-    vfmadd231ps(y, e, C(-2.12194440e-4f));
-    vfmadd231ps(y, z, C(-0.5f));
-    vaddps(y, m, y);
-    vfmadd231ps(y, e, C(0.693359375f));
+    EmitLogSteps(*this, m, e, z, y);
     vcmpps(k2, x, C(__builtin_inff()), kEq);
     vmovaps(y | k2, x);
     vcmpps(k2, x, C(0.0f), kEq);

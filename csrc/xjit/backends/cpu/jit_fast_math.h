@@ -1,0 +1,85 @@
+// fast_math.h's polynomial steps as generated code, shared by the AVX-512
+// (jit_avx512.cc) and AVX2 (jit_avx2_code.h) generators: the instruction
+// sequence is the same on zmm and ymm registers. `Code` supplies its
+// constants as operands (C, Bits) and loads one into a register
+// (LoadConstant); the special-value selects around these steps are each
+// generator's own (masks on AVX-512, blends on AVX2).
+#pragma once
+
+namespace xjit::cpu {
+
+// FastExp up to its result for clamped inputs: p = exp(min(max(x, lo), hi)).
+// c, n, r, a, b are scratch.
+template <class Code, class Reg>
+void EmitExpSteps(Code& g, const Reg& x, const Reg& c, const Reg& n, const Reg& r, const Reg& p,
+                  const Reg& a, const Reg& b) {
+  g.vminps(c, x, g.C(88.7228394f));   // x < max ? x : max
+  g.vmaxps(c, c, g.C(-103.972076f));  // c > min ? c : min
+  g.vmulps(n, c, g.C(1.44269504088896341f));
+  g.vaddps(n, n, g.C(12582912.0f));
+  g.vsubps(n, n, g.C(12582912.0f));
+  g.vmovaps(r, c);
+  g.vfmadd231ps(r, n, g.C(-0.693359375f));
+  g.vfmadd231ps(r, n, g.C(2.12194440e-4f));
+  g.LoadConstant(p, 1.9875691500e-4f);
+  for (float k : {1.3981999507e-3f, 8.3334519073e-3f, 4.1665795894e-2f, 1.6666665459e-1f,
+                  5.0000001201e-1f}) {
+    g.vfmadd213ps(p, r, g.C(k));
+  }
+  g.vmulps(p, p, r);
+  g.vfmadd213ps(p, r, r);
+  g.vaddps(p, p, g.C(1.0f));
+  g.vcvttps2dq(n, n);
+  g.vpsrad(a, n, 1);  // half
+  g.vpsubd(b, n, a);  // ni - half
+  g.vpaddd(a, a, g.Bits(127));
+  g.vpslld(a, a, 23);
+  g.vpaddd(b, b, g.Bits(127));
+  g.vpslld(b, b, 23);
+  g.vmulps(p, p, a);
+  g.vmulps(p, p, b);
+}
+
+// FastTanh's rational function of the clamped input: p = P(c)/Q(c) for
+// c = clamp(x). c, t, x2, q are scratch.
+template <class Code, class Reg>
+void EmitTanhSteps(Code& g, const Reg& x, const Reg& c, const Reg& t, const Reg& x2, const Reg& p,
+                   const Reg& q) {
+  constexpr float kClamp = 7.90531110763549805f;
+  g.LoadConstant(t, -kClamp);
+  g.vmaxps(c, t, x);  // x < -clamp ? -clamp : x
+  g.LoadConstant(t, kClamp);
+  g.vminps(c, t, c);  // c > clamp ? clamp : c
+  g.vmulps(x2, c, c);
+  g.LoadConstant(p, -2.76076847742355e-16f);
+  for (float k : {2.00018790482477e-13f, -8.60467152213735e-11f, 5.12229709037114e-08f,
+                  1.48572235717979e-05f, 6.37261928875436e-04f, 4.89352455891786e-03f}) {
+    g.vfmadd213ps(p, x2, g.C(k));
+  }
+  g.vmulps(p, p, c);
+  g.LoadConstant(q, 1.19825839466702e-06f);
+  for (float k : {1.18534705686654e-04f, 2.26843463243900e-03f, 4.89352518554385e-03f}) {
+    g.vfmadd213ps(q, x2, g.C(k));
+  }
+  g.vdivps(p, p, q);
+}
+
+// FastLog's log(1 + f) + e * ln2 from f = m - 1 and the exponent fe (as
+// floats): y. z is scratch.
+template <class Code, class Reg>
+void EmitLogSteps(Code& g, const Reg& m, const Reg& e, const Reg& z, const Reg& y) {
+  g.vmulps(z, m, m);
+  g.LoadConstant(y, 7.0376836292E-2f);
+  for (float k : {-1.1514610310E-1f, 1.1676998740E-1f, -1.2420140846E-1f, 1.4249322787E-1f,
+                  -1.6668057665E-1f, 2.0000714765E-1f, -2.4999993993E-1f, 3.3333331174E-1f}) {
+    g.vfmadd213ps(y, m, g.C(k));
+  }
+  g.vmulps(y, y, m);
+  g.vmulps(y, y, z);
+  g.vfmadd231ps(y, e, g.C(-2.12194440e-4f));
+  g.vfmadd231ps(y, z, g.C(-0.5f));
+  g.vaddps(y, m, y);
+  g.vfmadd231ps(y, e, g.C(0.693359375f));
+}
+
+}  // namespace xjit::cpu
