@@ -264,5 +264,89 @@ TEST(JitRowFusion, OtherRowSizesUseTheInterpreter) {
   CheckModule(RowModule(rows, cols, body, "%d", "tensor<20x100xf32>"), 2e-6, 0);
 }
 
+// A counted while loop: carried %v (n floats) and %w updated by `body`
+// (which may read the invariant %a, the splat %s and the counter %i), %n the
+// trip bound (or the constant 25 when `bound` is %lim). Returns %v, %w and
+// the counter after the loop.
+std::string LoopModule(int64_t n, const std::string& body, const std::string& bound) {
+  const std::string t = "tensor<" + std::to_string(n) + "xf32>";
+  const std::string types = "tensor<i32>, " + t + ", " + t + ", " + t + ", tensor<f32>, tensor<i32>";
+  const std::string args = "(%i: tensor<i32>, %v: " + t + ", %w: " + t + ", %a: " + t +
+                           ", %s: tensor<f32>, %n: tensor<i32>)";
+  return "func.func @main(%x: " + t + ", %a0: " + t + ", %s0: tensor<f32>, %n0: tensor<i32>) -> (" +
+         t + ", " + t + ", tensor<i32>) {\n"
+         "  %zero = stablehlo.constant dense<0> : tensor<i32>\n"
+         "  %r:6 = \"stablehlo.while\"(%zero, %x, %a0, %a0, %s0, %n0) ({\n"
+         "  ^bb0" + args + ":\n" +
+         (bound == "%lim" ? "    %lim = stablehlo.constant dense<25> : tensor<i32>\n" : "") +
+         "    %c = stablehlo.compare LT, %i, " + bound + " : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+         "    stablehlo.return %c : tensor<i1>\n"
+         "  }, {\n"
+         "  ^bb0" + args + ":\n"
+         "    %one = stablehlo.constant dense<1> : tensor<i32>\n"
+         "    %i2 = stablehlo.add %i, %one : tensor<i32>\n"
+         "    %sb = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> " + t + "\n" +
+         body + "    stablehlo.return %i2, %v2, %w2, %a, %s, %n : " + types + "\n"
+         "  }) : (" + types + ") -> (" + types + ")\n"
+         "  return %r#1, %r#2, %r#0 : " + t + ", " + t + ", tensor<i32>\n}";
+}
+
+void CheckLoop(const std::string& text, int64_t n, int32_t trips, int64_t want_kernels) {
+  auto m = ParseModule(text);
+  ASSERT_TRUE(m.ok()) << m.status() << "\n" << text;
+  std::vector<Literal> args = {SpecialInput(n, 5), SpecialInput(n, 6),
+                               Literal::Scalar<float>(DType::kF32, 0.25f),
+                               Literal::Scalar<int32_t>(DType::kS32, trips)};
+  int64_t kernels = 0;
+  std::vector<Literal> jit = Run(**m, args, true, &kernels), interpreted = Run(**m, args, false);
+  if (!(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))) want_kernels = 0;
+  EXPECT_EQ(kernels, want_kernels) << "generated loops";
+  auto reference = RunOn("reference", **m, args);
+  ASSERT_TRUE(reference.ok()) << reference.status();
+  ASSERT_EQ(jit.size(), interpreted.size());
+  for (size_t i = 0; i < jit.size(); ++i) {
+    ExpectSameBits(jit[i], interpreted[i], "result " + std::to_string(i));
+    cpu::testing::ExpectLiteralsMatch(jit[i], (*reference)[i], 1e-4,
+                                      "reference, result " + std::to_string(i));
+  }
+}
+
+// Two carried arrays, an invariant array, a splat, constants and every kind
+// of op the generator has (tanh, exp, maximum); trip counts 0, 1 and many;
+// the bound a parameter or a constant.
+TEST(JitLoop, ElementWiseBodiesRunAsOneFunction) {
+  for (int64_t n : {16, 1000}) {
+    const std::string t = "tensor<" + std::to_string(n) + "xf32>";
+    const std::string body =
+        "    %m = stablehlo.multiply %v, %a : " + t + "\n"
+        "    %h = stablehlo.tanh %m : " + t + "\n"
+        "    %v2 = stablehlo.add %h, %sb : " + t + "\n"
+        "    %k = stablehlo.constant dense<0.5> : tensor<f32>\n"
+        "    %kb = stablehlo.broadcast_in_dim %k, dims = [] : (tensor<f32>) -> " + t + "\n"
+        "    %e = stablehlo.multiply %w, %kb : " + t + "\n"
+        "    %x2 = stablehlo.exponential %e : " + t + "\n"
+        "    %w2 = stablehlo.maximum %x2, %v : " + t + "\n";
+    for (int32_t trips : {0, 1, 37}) {
+      CheckLoop(LoopModule(n, body, "%n"), n, trips, 1);
+    }
+    CheckLoop(LoopModule(n, body, "%lim"), n, 0, 1);  // a constant bound: 25 trips
+  }
+}
+
+// A body that reads the counter, or rows not a multiple of 8, runs as before.
+TEST(JitLoop, OtherLoopsUseTheWhileThunk) {
+  const std::string t = "tensor<16xf32>";
+  const std::string reads_counter =
+      "    %fi = stablehlo.convert %i : (tensor<i32>) -> " + std::string("tensor<f32>") + "\n"
+      "    %fb = stablehlo.broadcast_in_dim %fi, dims = [] : (tensor<f32>) -> " + t + "\n"
+      "    %v2 = stablehlo.add %v, %fb : " + t + "\n"
+      "    %w2 = stablehlo.multiply %w, %sb : " + t + "\n";
+  CheckLoop(LoopModule(16, reads_counter, "%n"), 16, 9, 0);
+  const std::string t12 = "tensor<12xf32>";
+  const std::string plain = "    %v2 = stablehlo.multiply %v, %a : " + t12 + "\n"
+                            "    %w2 = stablehlo.add %w, %sb : " + t12 + "\n";
+  CheckLoop(LoopModule(12, plain, "%n"), 12, 9, 0);
+}
+
 }  // namespace
 }  // namespace xjit::testing

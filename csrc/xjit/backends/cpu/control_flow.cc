@@ -5,7 +5,9 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/container/inlined_vector.h"
 #include "xjit/backends/cpu/counter_condition.h"
+#include "xjit/backends/cpu/jit_loop.h"
 
 namespace xjit::cpu {
 namespace {
@@ -30,8 +32,18 @@ class WhileThunk : public Thunk {
     }
   }
 
+  void SetGenerated(std::unique_ptr<GeneratedLoop> generated) { generated_ = std::move(generated); }
+
   void Execute(void* const* buffers) const override {
     const size_t n = out_.size(), total = in_.size();
+    if (generated_) {  // the whole loop as one function (jit_loop.h)
+      absl::InlinedVector<const void*, 8> operands(total);
+      absl::InlinedVector<void*, 8> results(n);
+      for (size_t i = 0; i < total; ++i) operands[i] = buffers[in_[i]];
+      for (size_t i = 0; i < n; ++i) results[i] = buffers[out_[i]];
+      generated_->Run(operands.data(), results.data());
+      return;
+    }
     // args: the carry being read (first the operands themselves), then the
     // captured operands, which never change.
     std::vector<const void*> args(total);
@@ -116,6 +128,7 @@ class WhileThunk : public Thunk {
   std::vector<int64_t> bytes_;
   SlotId pred_;
   std::vector<bool> in_place_;
+  std::unique_ptr<GeneratedLoop> generated_;
 };
 
 class BranchThunk : public Thunk {
@@ -171,11 +184,11 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeWhileThunk(const Instruction& instr,
     alt.push_back(context.NewScratch(s.byte_size()));
   }
   SlotId pred = context.NewScratch(1);
-  return std::unique_ptr<Thunk>(new WhileThunk(*std::move(cond),
-                                               CounterCondition::Match(*called[0]),
-                                               *std::move(body), std::move(in),
-                                               std::move(out), std::move(alt), std::move(bytes),
-                                               pred));
+  auto thunk = std::make_unique<WhileThunk>(*std::move(cond), CounterCondition::Match(*called[0]),
+                                            *std::move(body), std::move(in), std::move(out),
+                                            std::move(alt), std::move(bytes), pred);
+  thunk->SetGenerated(GeneratedLoop::Make(instr));
+  return std::unique_ptr<Thunk>(std::move(thunk));
 }
 
 absl::StatusOr<std::unique_ptr<Thunk>> MakeBranchThunk(const Instruction& instr,
