@@ -378,7 +378,9 @@ class Avx2Loop : public GeneratedLoop {
     // a result may be its operand's buffer.
     const size_t num = result_bytes_.size();
     const int64_t ops = static_cast<int64_t>(a_.ops.size());
-    ParallelFor(a_.n / kLanes, 1, a_.n * std::max<int64_t>(trips, 1) * ops,
+    // 1K elements a chunk at least: a few vectors' trips are too short to
+    // share with another thread.
+    ParallelFor(a_.n / kLanes, 128, a_.n * std::max<int64_t>(trips, 1) * ops,
                 [&](int64_t begin, int64_t end) {
       absl::InlinedVector<const void*, 8> in(operands, operands + num_operands_);
       absl::InlinedVector<void*, 8> out(results, results + num);
