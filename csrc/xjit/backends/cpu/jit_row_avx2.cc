@@ -187,10 +187,12 @@ bool RowJitGenerator::Analyze() {
         values_[&instr] = v;
         continue;
       }
-      case Opcode::kReshape:
+      case Opcode::kReshape: {
         if (result_of_.contains(&instr)) return false;
-        values_[&instr] = ValueOf(instr.operand(0));
+        const RowValue aliased = ValueOf(instr.operand(0));  // copied: the insert may rehash
+        values_[&instr] = aliased;
         continue;
+      }
       case Opcode::kBroadcastInDim:
         if (result_of_.contains(&instr) || !AnalyzeBroadcast(instr)) return false;
         continue;
@@ -252,7 +254,7 @@ bool RowJitGenerator::Analyze() {
 }
 
 bool RowJitGenerator::AnalyzeBroadcast(const Instruction& instr) {
-  const RowValue& source = ValueOf(instr.operand(0));
+  const RowValue source = ValueOf(instr.operand(0));  // copied: the inserts below may rehash
   const int64_t whole = rows_ * row_size_;
   if (instr.operand(0)->shape().num_elements() == 1 && source.kind == RowValue::Kind::kSlot) {
     values_[&instr] = source;  // a splat: the same slot
