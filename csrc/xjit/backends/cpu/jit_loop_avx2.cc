@@ -366,7 +366,15 @@ class Avx2Loop : public GeneratedLoop {
   Avx2Loop(std::unique_ptr<Avx2Code> code, LoopAnalysis a, size_t num_operands,
            std::vector<int64_t> result_bytes)
       : code_(std::move(code)), fn_(code_->getCode<Fn>()), a_(std::move(a)),
-        num_operands_(num_operands), result_bytes_(std::move(result_bytes)) {}
+        num_operands_(num_operands), result_bytes_(std::move(result_bytes)),
+        copied_(result_bytes_.size(), true) {
+    // What each run offsets per chunk, and which results it copies through.
+    for (int p : a_.state_operands) copied_[p] = false;
+    copied_[a_.counter] = false;
+    for (const LoopValue& v : a_.values) {
+      if (v.kind == LoopValue::Kind::kInvariant) invariant_arrays_.push_back(v.operand);
+    }
+  }
 
   void Run(const void* const* operands, void* const* results) const override {
     const int64_t i0 = CounterCondition::Load(a_.counter_type, operands[a_.counter]);
@@ -388,10 +396,8 @@ class Avx2Loop : public GeneratedLoop {
         in[p] = static_cast<const float*>(operands[p]) + begin * kLanes;
         out[p] = static_cast<float*>(results[p]) + begin * kLanes;
       }
-      for (const LoopValue& v : a_.values) {
-        if (v.kind == LoopValue::Kind::kInvariant) {
-          in[v.operand] = static_cast<const float*>(operands[v.operand]) + begin * kLanes;
-        }
+      for (int p : invariant_arrays_) {
+        in[p] = static_cast<const float*>(operands[p]) + begin * kLanes;
       }
       fn_(in.data(), out.data(), (end - begin) * kLanes, trips);
     });
@@ -402,9 +408,7 @@ class Avx2Loop : public GeneratedLoop {
       *static_cast<int64_t*>(results[a_.counter]) = last;
     }
     for (size_t j = 0; j < num; ++j) {  // the invariant carried values
-      const bool state = std::find(a_.state_operands.begin(), a_.state_operands.end(),
-                                   static_cast<int>(j)) != a_.state_operands.end();
-      if (!state && static_cast<int>(j) != a_.counter && results[j] != operands[j]) {
+      if (copied_[j] && results[j] != operands[j]) {
         std::memcpy(results[j], operands[j], result_bytes_[j]);
       }
     }
@@ -416,6 +420,8 @@ class Avx2Loop : public GeneratedLoop {
   LoopAnalysis a_;
   size_t num_operands_;
   std::vector<int64_t> result_bytes_;  // per carried value
+  std::vector<bool> copied_;           // per carried value: invariant, copied through
+  std::vector<int> invariant_arrays_;  // operands read per element
 };
 
 }  // namespace

@@ -40,6 +40,12 @@ struct RowValue {
   const Instruction* op = nullptr;  // kWhole/kSlot computed: the instruction
 };
 
+// An operand read in place by the loops (a whole row, or the row every row
+// shares), through a general register.
+bool ReadsInPlace(const std::optional<RowValue::Kind>& kind) {
+  return kind == RowValue::Kind::kWholeInput || kind == RowValue::Kind::kInvariantInput;
+}
+
 struct ReduceInfo {
   Opcode body;
   const Instruction* input;
@@ -127,7 +133,8 @@ class RowJitGenerator {
   const Computation& region_;
   size_t num_inputs_, num_outputs_;
   int64_t rows_ = 0, row_size_ = 0;
-  std::vector<int> input_kind_;  // per fusion operand: 0 unused, 1 whole row, 2 invariant, 3 slot
+  // Per fusion operand: how the row function reads it (unset: not at all).
+  std::vector<std::optional<RowValue::Kind>> input_kind_;
   absl::flat_hash_map<const Instruction*, RowValue> values_;
   absl::flat_hash_map<const Instruction*, ReduceInfo> reduces_;
   absl::flat_hash_map<const Instruction*, int> result_of_;
@@ -162,7 +169,7 @@ bool RowJitGenerator::Analyze() {
   for (size_t j = 0; j < region_.results().size(); ++j) {
     if (!result_of_.emplace(region_.results()[j], static_cast<int>(j)).second) return false;
   }
-  input_kind_.assign(num_inputs_, 0);
+  input_kind_.assign(num_inputs_, std::nullopt);
   const int64_t whole = rows_ * row_size_;
   for (const auto& owned : region_.instructions()) {
     const Instruction& instr = *owned;
@@ -233,11 +240,9 @@ bool RowJitGenerator::Analyze() {
   }
   for (const auto& [instr, v] : values_) {
     if (instr->opcode() != Opcode::kParameter) continue;
-    int& kind = input_kind_[v.operand];
-    const int k = v.kind == RowValue::Kind::kWholeInput ? 1
-                  : v.kind == RowValue::Kind::kInvariantInput ? 2 : 3;
-    if (kind != 0 && kind != k) return false;
-    kind = k;
+    std::optional<RowValue::Kind>& kind = input_kind_[v.operand];
+    if (kind && *kind != v.kind) return false;
+    kind = v.kind;
   }
   // Each reduce's 32 lanes, stored for combining in order; row buffers.
   for (auto& [reduce, info] : reduces_) {
@@ -313,14 +318,11 @@ bool RowJitGenerator::AnalyzeElementwise(const Instruction& instr) {
 }
 
 std::vector<int64_t> RowJitGenerator::InputStrides() const {
-  std::vector<int64_t> s(num_inputs_, 0);
-  for (size_t i = 0; i < num_inputs_; ++i) {
-    if (input_kind_[i] == 1) s[i] = 4 * row_size_;
-    if (input_kind_[i] == 3) s[i] = -1;  // set below from the parameter's size
-  }
+  std::vector<int64_t> s(num_inputs_, 0);  // invariant rows and splats: 0
   for (const Instruction* p : region_.parameters()) {
     const int64_t i = p->attrs<ParameterAttrs>().number;
-    if (s[i] == -1) s[i] = p->shape().num_elements() == 1 ? 0 : 4;
+    if (input_kind_[i] == RowValue::Kind::kWholeInput) s[i] = 4 * row_size_;
+    if (input_kind_[i] == RowValue::Kind::kSlot && p->shape().num_elements() != 1) s[i] = 4;
   }
   return s;
 }
@@ -506,7 +508,7 @@ void RowJitGenerator::EmitLoop(Avx2Code& g, const std::vector<const Instruction*
     // The next row of each whole-row input, a trip's worth ahead: a row
     // starts a new page, where the hardware prefetcher starts over.
     for (size_t i = 0; i < num_inputs_; ++i) {
-      if (input_kind_[i] != 1) continue;
+      if (input_kind_[i] != RowValue::Kind::kWholeInput) continue;
       for (int line = 0; line < step * 4; line += 64) {
         g.prefetcht0(g.ptr[input_gpr_[i] + g.rax * 4 + (4 * row_size_ + line)]);
       }
@@ -529,14 +531,14 @@ void RowJitGenerator::Emit(Avx2Code& g) {
   input_gpr_.assign(num_inputs_, Xbyak::Reg64());
   int used = 0;
   for (size_t i = 0; i < num_inputs_; ++i) {
-    if (input_kind_[i] != 1 && input_kind_[i] != 2) continue;
+    if (!ReadsInPlace(input_kind_[i])) continue;
     if (used == kMaxInputs) throw Xbyak::Error(Xbyak::ERR_BAD_PARAMETER);
     input_gpr_[i] = gprs[used++];
   }
   for (const Xbyak::Reg64& r : {rbx, rbp, r12, r13, r14, r15}) g.push(r);
   g.mov(r11, reinterpret_cast<size_t>(g.table()));
   for (size_t i = 0; i < num_inputs_; ++i) {
-    if (input_kind_[i] == 1 || input_kind_[i] == 2) g.mov(input_gpr_[i], g.qword[rdi + 8 * i]);
+    if (ReadsInPlace(input_kind_[i])) g.mov(input_gpr_[i], g.qword[rdi + 8 * i]);
   }
   // This row's per-row inputs and the splats, into their slots.
   for (const Instruction* p : region_.parameters()) {
