@@ -84,8 +84,8 @@ TEST(CpuFastPaths, CounterConditionsMatchReference) {
 }
 
 // Bodies that flatten into kernel calls (element-wise ops, a fused chain, a
-// carried value passed through unchanged: a copy) and one that does not (a
-// dot of 256 elements), over 0, 1, 2 and many trips: the carry alternates
+// carried value passed through unchanged: a copy; a small dot), over 0, 1,
+// 2 and many trips: the carry alternates
 // between the result and scratch buffers, and ends in either.
 TEST(CpuFastPaths, FlattenedLoopBodiesMatchReference) {
   auto m = Parse(R"(module @m {
@@ -137,6 +137,48 @@ TEST(CpuFastPaths, FlattenedLoopBodiesMatchReference) {
     dargs[0] = Scalar(DType::kS32, n);
     // 50 steps of tanh (4 ulp on cpu) through a dot compound the rounding.
     EXPECT_TRUE(CrossCheck(*dot, dargs, absl::StrCat("dot body, n=", n), 1e-4));
+  }
+}
+
+// A scan's body (a row read with dynamic_slice, a small product, the row
+// written in place with dynamic_update_slice) flattens into steps too. The
+// starts run past the ends (the trips outnumber the rows, and a second
+// start is offset), so both ops clamp as the spec says.
+TEST(CpuFastPaths, FlattenedScanBodyMatchesReference) {
+  auto m = Parse(R"(module @m {
+  func.func @main(%n: tensor<i32>, %off: tensor<i32>, %h: tensor<8xf32>, %xs: tensor<6x12xf32>, %w: tensor<8x8xf32>) -> (tensor<8xf32>, tensor<6x8xf32>) {
+    %zero = stablehlo.constant dense<0> : tensor<i32>
+    %ys = stablehlo.constant dense<0.0> : tensor<6x8xf32>
+    %r:3 = "stablehlo.while"(%zero, %h, %ys) ({
+    ^bb0(%i: tensor<i32>, %v: tensor<8xf32>, %o: tensor<6x8xf32>):
+      %p = "stablehlo.compare"(%i, %n) {comparison_direction = #stablehlo<comparison_direction LT>} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      "stablehlo.return"(%p) : (tensor<i1>) -> ()
+    }, {
+    ^bb0(%i: tensor<i32>, %v: tensor<8xf32>, %o: tensor<6x8xf32>):
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %j = "stablehlo.add"(%i, %one) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+      %c = "stablehlo.add"(%i, %off) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+      %x = "stablehlo.dynamic_slice"(%xs, %i, %c) {slice_sizes = array<i64: 1, 8>} : (tensor<6x12xf32>, tensor<i32>, tensor<i32>) -> tensor<1x8xf32>
+      %xr = "stablehlo.reshape"(%x) : (tensor<1x8xf32>) -> tensor<8xf32>
+      %d = "stablehlo.dot_general"(%v, %w) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0]>} : (tensor<8xf32>, tensor<8x8xf32>) -> tensor<8xf32>
+      %s = "stablehlo.add"(%d, %xr) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+      %t = "stablehlo.tanh"(%s) : (tensor<8xf32>) -> tensor<8xf32>
+      %tr = "stablehlo.reshape"(%t) : (tensor<8xf32>) -> tensor<1x8xf32>
+      %u = "stablehlo.dynamic_update_slice"(%o, %tr, %i, %zero) : (tensor<6x8xf32>, tensor<1x8xf32>, tensor<i32>, tensor<i32>) -> tensor<6x8xf32>
+      "stablehlo.return"(%j, %t, %u) : (tensor<i32>, tensor<8xf32>, tensor<6x8xf32>) -> ()
+    }) : (tensor<i32>, tensor<8xf32>, tensor<6x8xf32>) -> (tensor<i32>, tensor<8xf32>, tensor<6x8xf32>)
+    "func.return"(%r#1, %r#2) : (tensor<8xf32>, tensor<6x8xf32>) -> ()
+  }
+})");
+  ASSERT_NE(m, nullptr);
+  std::mt19937_64 rng(9);
+  for (int32_t n : {0, 1, 2, 6, 9}) {
+    for (int32_t off : {0, 3, -2}) {
+      std::vector<Literal> args = RandomArgs(*m, rng, /*special=*/false);
+      args[0] = Scalar(DType::kS32, n);
+      args[1] = Scalar(DType::kS32, off);
+      EXPECT_TRUE(CrossCheck(*m, args, absl::StrCat("scan body, n=", n, " off=", off), 1e-4));
+    }
   }
 }
 

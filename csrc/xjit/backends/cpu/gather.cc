@@ -133,15 +133,31 @@ class DynamicSliceThunk : public Thunk {
   }
 
   void Execute(void* const* buffers) const override {
+    absl::InlinedVector<const void*, 4> in(dims_.size() + 1);
+    in[0] = buffers[operand_];
+    for (size_t d = 0; d < dims_.size(); ++d) in[d + 1] = buffers[starts_[d]];
+    RunStep(in.data(), buffers[output_]);
+  }
+
+  // in: the operand, then the start of each dimension.
+  void RunStep(const void* const* in, void* out) const {
     int64_t src = 0;
     for (size_t d = 0; d < dims_.size(); ++d) {
-      int64_t s = LoadIndex(index_type_, buffers[starts_[d]], 0);
+      int64_t s = LoadIndex(index_type_, in[d + 1], 0);
       s = std::max<int64_t>(0, std::min(s, dims_[d] - sizes_[d]));
       src += s * strides_[d];
     }
-    CopyBox(static_cast<const unsigned char*>(buffers[operand_]) + src * width_,
-            static_cast<unsigned char*>(buffers[output_]), width_, sizes_, strides_, out_strides_,
+    CopyBox(static_cast<const unsigned char*>(in[0]) + src * width_,
+            static_cast<unsigned char*>(out), width_, sizes_, strides_, out_strides_,
             contiguous_);
+  }
+
+  bool AppendSteps(void* const* buffers, std::vector<KernelStep>* steps) const override {
+    if (dims_.empty() || dims_.size() > 2) return false;  // a step reads three buffers
+    steps->push_back(ThunkStep(this, buffers[operand_], buffers[starts_[0]],
+                               dims_.size() > 1 ? buffers[starts_[1]] : nullptr,
+                               buffers[output_]));
+    return true;
   }
 
  private:

@@ -9,6 +9,7 @@
 #include <omp.h>
 #endif
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "xjit/backends/cpu/gather.h"
 #include "xjit/backends/cpu/indexing_geometry.h"
@@ -306,15 +307,33 @@ class DynamicUpdateSliceThunk : public Thunk {
     if (buffers[operand_] != buffers[output_]) {
       std::memcpy(buffers[output_], buffers[operand_], bytes_);
     }
+    absl::InlinedVector<const void*, 4> in(dims_.size() + 1);
+    in[0] = buffers[update_];
+    for (size_t d = 0; d < dims_.size(); ++d) in[d + 1] = buffers[starts_[d]];
+    RunStep(in.data(), buffers[output_]);
+  }
+
+  // Writes the update into `out`, which holds the operand. in: the update,
+  // then the start of each dimension.
+  void RunStep(const void* const* in, void* out) const {
     int64_t dst = 0;
     for (size_t d = 0; d < dims_.size(); ++d) {
-      int64_t s = LoadIndex(index_type_, buffers[starts_[d]], 0);
+      int64_t s = LoadIndex(index_type_, in[d + 1], 0);
       s = std::max<int64_t>(0, std::min(s, dims_[d] - sizes_[d]));
       dst += s * strides_[d];
     }
-    CopyBox(static_cast<const unsigned char*>(buffers[update_]),
-            static_cast<unsigned char*>(buffers[output_]) + dst * width_, width_, sizes_,
-            update_strides_, strides_, true);
+    CopyBox(static_cast<const unsigned char*>(in[0]),
+            static_cast<unsigned char*>(out) + dst * width_, width_, sizes_, update_strides_,
+            strides_, true);
+  }
+
+  // Only in place (a loop's carried array): a step reads three buffers.
+  bool AppendSteps(void* const* buffers, std::vector<KernelStep>* steps) const override {
+    if (dims_.empty() || dims_.size() > 2 || buffers[operand_] != buffers[output_]) return false;
+    steps->push_back(ThunkStep(this, buffers[update_], buffers[starts_[0]],
+                               dims_.size() > 1 ? buffers[starts_[1]] : nullptr,
+                               buffers[output_]));
+    return true;
   }
 
  private:

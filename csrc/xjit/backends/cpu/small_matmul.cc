@@ -66,6 +66,14 @@ class SmallMatmulThunk : public Thunk {
     SmallMatmulF32(shape_, static_cast<const float*>(buffers[lhs_]),
                    static_cast<const float*>(buffers[rhs_]), static_cast<float*>(buffers[out_]));
   }
+  void RunStep(const void* const* in, void* out) const {
+    SmallMatmulF32(shape_, static_cast<const float*>(in[0]), static_cast<const float*>(in[1]),
+                   static_cast<float*>(out));
+  }
+  bool AppendSteps(void* const* buffers, std::vector<KernelStep>* steps) const override {
+    steps->push_back(ThunkStep(this, buffers[lhs_], buffers[rhs_], nullptr, buffers[out_]));
+    return true;
+  }
 
  private:
   SmallMatmulShape shape_;

@@ -29,6 +29,20 @@ struct KernelStep {
   int64_t count;
 };
 
+// A step that calls `self->RunStep(in, out)`: a thunk whose work is not an
+// element-wise kernel (a dynamic slice, a small product) flattens into one
+// of these. The step's `strides` carries the thunk (element-wise kernels
+// are the only ones that read it as strides).
+template <typename T>
+void RunThunkStep(const void* const* in, const int64_t* self, void* out, int64_t, int64_t) {
+  reinterpret_cast<const T*>(self)->RunStep(in, out);
+}
+template <typename T>
+KernelStep ThunkStep(const T* self, const void* in0, const void* in1, const void* in2,
+                     void* out) {
+  return {&RunThunkStep<T>, {in0, in1, in2}, reinterpret_cast<const int64_t*>(self), out, 1};
+}
+
 // Thrown by a thunk whose work fails at run time (a custom_call target's
 // error); CpuProgram::Run returns the status.
 struct ThunkError {
