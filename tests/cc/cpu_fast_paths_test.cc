@@ -4,8 +4,10 @@
 // one kernel inside a fusion (fused_patterns.h: fma through float64,
 // rotate, multiply-add), splat-only ops computed once
 // per tile, and small float32 dot_generals on their own loop (small_matmul.h).
+#include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -179,6 +181,78 @@ TEST(CpuFastPaths, FlattenedScanBodyMatchesReference) {
       args[1] = Scalar(DType::kS32, off);
       EXPECT_TRUE(CrossCheck(*m, args, absl::StrCat("scan body, n=", n, " off=", off), 1e-4));
     }
+  }
+}
+
+// JAX's take in fill mode (jnp.take's default): a gather of scalars whose
+// indices are normalised (i < 0: i + n) and whose result is select(-n <= i
+// && i < n, gathered, fill). The cpu lowering lets the gather wrap and fill
+// itself; the results are the reference's, bit for bit, for indices inside,
+// below and above the range and at the index type's extremes. Variants: the
+// bound written `n > i`, a `<=` bound, a fill without the normalisation, a
+// fill whose fusion computes more (not absorbed), 64-bit values and indices.
+TEST(CpuFastPaths, GatherWithFillMatchesReference) {
+  struct Case {
+    std::string value, index, fill, upper, lower_bound;
+    bool wrap, read_further;
+  };
+  const std::vector<Case> cases = {
+      {"f32", "i32", "0x7FC00000", "\"stablehlo.compare\"(%i, %nb) {comparison_direction = #stablehlo<comparison_direction LT>}", "-100", true, false},
+      {"f32", "i32", "0x7FC00000", "\"stablehlo.compare\"(%nb, %i) {comparison_direction = #stablehlo<comparison_direction GT>}", "-100", true, false},
+      {"f64", "i64", "0x7FF8000000000000", "\"stablehlo.compare\"(%i, %nb) {comparison_direction = #stablehlo<comparison_direction LT>}", "-100", true, true},
+      {"i32", "i32", "-2147483648", "\"stablehlo.compare\"(%i, %mb) {comparison_direction = #stablehlo<comparison_direction LE>}", "-100", true, false},
+      {"f32", "i64", "7.0", "\"stablehlo.compare\"(%i, %nb) {comparison_direction = #stablehlo<comparison_direction LT>}", "0", false, false},
+  };
+  for (const Case& c : cases) {
+    const std::string indices = c.wrap ? "%s" : "%i";
+    std::string text = absl::StrReplaceAll(R"(module @m {
+  func.func @main(%x: tensor<100xVT>, %i: tensor<500xIT>) -> (tensor<500xVT>) {
+    %z = stablehlo.constant dense<0> : tensor<IT>
+    %zb = "stablehlo.broadcast_in_dim"(%z) {broadcast_dimensions = array<i64>} : (tensor<IT>) -> tensor<500xIT>
+    %n = stablehlo.constant dense<100> : tensor<IT>
+    %nb = "stablehlo.broadcast_in_dim"(%n) {broadcast_dimensions = array<i64>} : (tensor<IT>) -> tensor<500xIT>
+    %n1 = stablehlo.constant dense<99> : tensor<IT>
+    %mb = "stablehlo.broadcast_in_dim"(%n1) {broadcast_dimensions = array<i64>} : (tensor<IT>) -> tensor<500xIT>
+    %neg = "stablehlo.compare"(%i, %zb) {comparison_direction = #stablehlo<comparison_direction LT>} : (tensor<500xIT>, tensor<500xIT>) -> tensor<500xi1>
+    %w = "stablehlo.add"(%i, %nb) : (tensor<500xIT>, tensor<500xIT>) -> tensor<500xIT>
+    %s = "stablehlo.select"(%neg, %w, %i) : (tensor<500xi1>, tensor<500xIT>, tensor<500xIT>) -> tensor<500xIT>
+    %r = "stablehlo.reshape"(IDX) : (tensor<500xIT>) -> tensor<500x1xIT>
+    %g = "stablehlo.gather"(%x, %r) {dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1>, indices_are_sorted = false} : (tensor<100xVT>, tensor<500x1xIT>) -> tensor<500xVT>
+    %lo = stablehlo.constant dense<LOWER> : tensor<IT>
+    %lob = "stablehlo.broadcast_in_dim"(%lo) {broadcast_dimensions = array<i64>} : (tensor<IT>) -> tensor<500xIT>
+    %ge = "stablehlo.compare"(%i, %lob) {comparison_direction = #stablehlo<comparison_direction GE>} : (tensor<500xIT>, tensor<500xIT>) -> tensor<500xi1>
+    %lt = UPPER : (tensor<500xIT>, tensor<500xIT>) -> tensor<500xi1>
+    %a = "stablehlo.and"(%ge, %lt) : (tensor<500xi1>, tensor<500xi1>) -> tensor<500xi1>
+    %f = stablehlo.constant dense<FILL> : tensor<VT>
+    %fb = "stablehlo.broadcast_in_dim"(%f) {broadcast_dimensions = array<i64>} : (tensor<VT>) -> tensor<500xVT>
+    %o = "stablehlo.select"(%a, %g, %fb) : (tensor<500xi1>, tensor<500xVT>, tensor<500xVT>) -> tensor<500xVT>
+    %p = "stablehlo.add"(%o, %o) : (tensor<500xVT>, tensor<500xVT>) -> tensor<500xVT>
+    "func.return"(RESULT) : (tensor<500xVT>) -> ()
+  }
+})",
+                                           {{"VT", c.value}, {"IT", c.index}, {"FILL", c.fill},
+                                            {"UPPER", c.upper}, {"LOWER", c.lower_bound},
+                                            {"IDX", indices},
+                                            {"RESULT", c.read_further ? "%p" : "%o"}});
+    auto m = Parse(text);
+    ASSERT_NE(m, nullptr);
+    std::mt19937_64 rng(11);
+    std::vector<Literal> args = RandomArgs(*m, rng, /*special=*/false);
+    const DType it = m->entry()->parameters()[1]->shape().dtype;
+    DispatchDType(it, [&](auto tag) {
+      using I = typename decltype(tag)::type;
+      if constexpr (std::is_same_v<I, int32_t> || std::is_same_v<I, int64_t>) {
+        I* idx = args[1].mutable_data_as<I>();
+        std::uniform_int_distribution<int> pick(-250, 250);
+        for (int k = 0; k < 500; ++k) idx[k] = static_cast<I>(pick(rng));
+        const I edges[] = {std::numeric_limits<I>::min(), std::numeric_limits<I>::max(),
+                           I{-101}, I{-100}, I{-1}, I{0}, I{99}, I{100}};
+        for (size_t k = 0; k < std::size(edges); ++k) idx[k] = edges[k];
+      }
+    });
+    EXPECT_TRUE(CrossCheck(*m, args, absl::StrCat("take fill ", c.value, " ", c.index, " ",
+                                                  c.lower_bound, c.wrap ? " wrap" : ""),
+                           /*tol=*/0));
   }
 }
 

@@ -128,6 +128,9 @@ class Lowering : public LoweringContext {
   // normalisations they absorb (no thunk).
   absl::flat_hash_map<const Instruction*, IndexWrap> wrap_of_;
   absl::flat_hash_set<const Instruction*> absorbed_wraps_;
+  // Row gathers that apply JAX's fill mode (index_wrap.h) into the buffer
+  // of the fill's fusion (in computed_by_).
+  absl::flat_hash_map<const Instruction*, IndexFill> fill_of_;
   int64_t work_ = 0;  // EstimateInstructionWork summed over the thunks
 };
 
@@ -215,7 +218,11 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
       break;
     case Opcode::kGather:
       if (absl::Status s = array_operands(); !s.ok()) return s;
-      thunk = MakeGatherThunk(instr, in, out[0], wrap != nullptr ? wrap->n : 0);
+      if (auto it = fill_of_.find(&instr); it != fill_of_.end()) {
+        thunk = MakeGatherThunk(instr, in, out[0], wrap != nullptr ? wrap->n : 0, &it->second);
+      } else {
+        thunk = MakeGatherThunk(instr, in, out[0], wrap != nullptr ? wrap->n : 0);
+      }
       break;
     case Opcode::kDynamicSlice:
       if (absl::Status s = array_operands(); !s.ok()) return s;
@@ -338,7 +345,8 @@ void Lowering::PlanEpilogues(const Computation& entry) {
 }
 
 // Each gather/scatter of rows whose indices are JAX's normalisation of
-// negative indices, used by nothing else, reads the raw indices instead.
+// negative indices, used by nothing else, reads the raw indices instead; a
+// gather of scalars followed by JAX's fill applies the fill itself.
 void Lowering::PlanIndexWraps(const Computation& entry) {
   Users users(entry);
   for (const auto& instr : entry.instructions()) {
@@ -347,9 +355,20 @@ void Lowering::PlanIndexWraps(const Computation& entry) {
                       (op == Opcode::kScatter && ScatterOfRows(*instr));
     if (!rows) continue;  // both read their indices as operand 1
     std::optional<IndexWrap> w = MatchIndexWrap(*instr->operand(1), users);
-    if (!w || w->n != instr->operand(0)->shape().dims[0] || w->raw->shape().is_tuple) continue;
-    absorbed_wraps_.insert(w->fusion);
-    wrap_of_[instr.get()] = *w;
+    const bool wraps =
+        w && w->n == instr->operand(0)->shape().dims[0] && !w->raw->shape().is_tuple;
+    if (wraps) {
+      absorbed_wraps_.insert(w->fusion);
+      wrap_of_[instr.get()] = *w;
+    }
+    if (op != Opcode::kGather || !GatherFillsRows(*instr)) continue;
+    const Instruction* raw = instr->operand(1);
+    while (raw->opcode() == Opcode::kReshape) raw = raw->operand(0);
+    if (wraps) raw = w->raw;
+    if (std::optional<IndexFill> f = MatchIndexFill(*instr, *raw, users)) {
+      computed_by_[f->fusion] = instr.get();
+      fill_of_[instr.get()] = *f;
+    }
   }
 }
 

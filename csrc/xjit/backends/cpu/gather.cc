@@ -192,9 +192,16 @@ bool IsRowGather(const Instruction& instr, const IndexingGeometry& g) {
 
 bool GatherOfRows(const Instruction& instr) { return IsRowGather(instr, GatherGeometry(instr)); }
 
+bool GatherFillsRows(const Instruction& instr) {
+  IndexingGeometry g = GatherGeometry(instr);
+  if (!IsRowGather(instr, g)) return false;
+  const RowIndexing r = MakeRowIndexing(g);
+  return GatherFillsRows(r.row_bytes, r.index_type);
+}
+
 absl::StatusOr<std::unique_ptr<Thunk>> MakeGatherThunk(const Instruction& instr,
                                                        std::vector<SlotId> inputs, SlotId output,
-                                                       int64_t wrap) {
+                                                       int64_t wrap, const IndexFill* fill) {
   if (inputs.size() != 2) return absl::InternalError("gather: operand count in the cpu lowering");
   const GatherAttrs& a = instr.attrs<GatherAttrs>();
   const GatherDimensionNumbers& dn = a.dimension_numbers;
@@ -203,9 +210,20 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeGatherThunk(const Instruction& instr,
   if (IsRowGather(instr, g)) {
     RowIndexing r = MakeRowIndexing(g);
     r.wrap = wrap;
+    if (fill != nullptr) {
+      if (!GatherFillsRows(r.row_bytes, r.index_type)) {
+        return absl::InternalError("gather: a fill needs rows of one 4- or 8-byte scalar");
+      }
+      r.fill = true;
+      r.fill_lo = fill->lo;
+      r.fill_hi = fill->hi;
+      r.fill_bits = fill->bits;
+    }
     return std::unique_ptr<Thunk>(new GatherRowsThunk(r, inputs[0], inputs[1], output));
   }
-  if (wrap != 0) return absl::InternalError("gather: index wrapping needs a gather of rows");
+  if (wrap != 0 || fill != nullptr) {
+    return absl::InternalError("gather: index wrapping or a fill needs a gather of rows");
+  }
   // The window sizes come from the result (slice sizes of the kept dims).
   std::vector<bool> clamp(operand.rank(), true);
   for (int64_t d : dn.operand_batching_dims) clamp[d] = false;

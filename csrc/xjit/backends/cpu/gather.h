@@ -9,18 +9,24 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "xjit/backends/cpu/index_wrap.h"
 #include "xjit/backends/cpu/thunk.h"
 #include "xjit/ir/graph.h"
 
 namespace xjit::cpu {
 
 // wrap != 0: `inputs`' indices are the raw ones of an absorbed normalisation
-// (index_wrap.h); only a gather of rows (GatherOfRows) takes it.
+// (index_wrap.h); `fill`: the gather applies an absorbed fill (index_wrap.h),
+// writing `output` as the fill's fusion. Only a gather of rows (GatherOfRows)
+// takes them, a fill only where GatherFillsRows(instr).
 absl::StatusOr<std::unique_ptr<Thunk>> MakeGatherThunk(const Instruction& instr,
                                                        std::vector<SlotId> inputs, SlotId output,
-                                                       int64_t wrap = 0);
+                                                       int64_t wrap = 0,
+                                                       const IndexFill* fill = nullptr);
 // Whether the gather runs on the row kernel (row_indexing.h).
 bool GatherOfRows(const Instruction& instr);
+// Whether that kernel can apply a fill for it.
+bool GatherFillsRows(const Instruction& instr);
 absl::StatusOr<std::unique_ptr<Thunk>> MakeDynamicSliceThunk(const Instruction& instr,
                                                              std::vector<SlotId> inputs,
                                                              SlotId output);

@@ -1,25 +1,100 @@
 #include "xjit/backends/cpu/index_wrap.h"
 
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
 #include "xjit/backends/cpu/indexing_geometry.h"
 
 namespace xjit::cpu {
 namespace {
 
-// A broadcast of a region parameter that is an integer scalar constant
-// outside: its value.
-std::optional<int64_t> SplatConstant(const Instruction& b, const Instruction& fusion) {
-  if (b.opcode() != Opcode::kBroadcastInDim || b.operand(0)->opcode() != Opcode::kParameter) {
-    return std::nullopt;
+// The scalar a region value splats: a broadcast of a one-element constant,
+// inside the region or outside (a region parameter bound to either).
+const Literal* SplatLiteral(const Instruction& v, const Instruction& fusion) {
+  auto outside = [&](const Instruction* x) {
+    return x->opcode() == Opcode::kParameter ? fusion.operand(x->attrs<ParameterAttrs>().number)
+                                             : x;
+  };
+  const Instruction* b = outside(&v);
+  if (b->opcode() != Opcode::kBroadcastInDim) return nullptr;
+  const Instruction* c = b == &v ? outside(b->operand(0)) : b->operand(0);
+  if (c->opcode() != Opcode::kConstant || c->shape().num_elements() != 1) return nullptr;
+  return &c->attrs<ConstantAttrs>().value;
+}
+
+// A compare of signed integers as signed integers (the default type).
+bool SignedCompare(const Instruction& cmp) {
+  const ComparisonType t = cmp.attrs<CompareAttrs>().compare_type;
+  return t == ComparisonType::kNotype || t == ComparisonType::kSigned;
+}
+
+// Narrows [lo, hi) by `i DIR c` (or `c DIR i` when `swapped`); false for a
+// comparison of another form.
+bool NarrowRange(ComparisonDirection dir, bool swapped, int64_t c, int64_t* lo, int64_t* hi) {
+  if (swapped) {  // c < i is i > c, and so on
+    switch (dir) {
+      case ComparisonDirection::kLt: dir = ComparisonDirection::kGt; break;
+      case ComparisonDirection::kLe: dir = ComparisonDirection::kGe; break;
+      case ComparisonDirection::kGt: dir = ComparisonDirection::kLt; break;
+      case ComparisonDirection::kGe: dir = ComparisonDirection::kLe; break;
+      default: return false;
+    }
   }
-  const Instruction* c = fusion.operand(b.operand(0)->attrs<ParameterAttrs>().number);
-  if (c->opcode() != Opcode::kConstant || c->shape().num_elements() != 1 ||
-      !IsInteger(c->shape().dtype)) {
-    return std::nullopt;
+  switch (dir) {
+    case ComparisonDirection::kGe: *lo = std::max(*lo, c); return true;
+    case ComparisonDirection::kGt: *lo = std::max(*lo, c + 1); return true;
+    case ComparisonDirection::kLt: *hi = std::min(*hi, c); return true;
+    case ComparisonDirection::kLe: *hi = std::min(*hi, c + 1); return true;
+    default: return false;
   }
-  return LoadIndex(c->shape().dtype, c->attrs<ConstantAttrs>().value.data(), 0);
 }
 
 }  // namespace
+
+std::optional<IndexFill> MatchIndexFill(const Instruction& gather, const Instruction& raw,
+                                        const Users& users) {
+  const std::vector<Instruction*>& u = users.of(gather);
+  if (u.size() != 1 || users.IsResult(gather) || u[0]->opcode() != Opcode::kFusion ||
+      u[0]->called_computations().size() != 1 || u[0]->shape() != gather.shape() ||
+      raw.shape().num_elements() != gather.shape().num_elements()) {
+    return std::nullopt;
+  }
+  const Instruction& fusion = *u[0];
+  const Computation& region = *fusion.called_computations()[0];
+  if (region.results().size() != 1) return std::nullopt;
+  // The region parameter bound to `what`, when `v` is one.
+  auto bound_to = [&](const Instruction* v, const Instruction& what) {
+    return v->opcode() == Opcode::kParameter &&
+           fusion.operand(v->attrs<ParameterAttrs>().number) == &what;
+  };
+  const Instruction* select = region.results()[0];
+  if (select->opcode() != Opcode::kSelect || !bound_to(select->operand(1), gather)) {
+    return std::nullopt;
+  }
+  const Literal* fill = SplatLiteral(*select->operand(2), fusion);
+  const Instruction* both = select->operand(0);
+  if (fill == nullptr || fill->shape().dtype != gather.shape().dtype ||
+      both->opcode() != Opcode::kAnd) {
+    return std::nullopt;
+  }
+  int64_t lo = std::numeric_limits<int64_t>::min(), hi = std::numeric_limits<int64_t>::max();
+  for (const Instruction* cmp : both->operands()) {
+    if (cmp->opcode() != Opcode::kCompare || !SignedCompare(*cmp)) return std::nullopt;
+    const bool swapped = !bound_to(cmp->operand(0), raw);
+    const Instruction* other = cmp->operand(swapped ? 0 : 1);
+    const Literal* c = SplatLiteral(*other, fusion);
+    if ((swapped && !bound_to(cmp->operand(1), raw)) || c == nullptr ||
+        !IsInteger(c->shape().dtype) || c->shape().dtype != raw.shape().dtype ||
+        !NarrowRange(cmp->attrs<CompareAttrs>().comparison_direction, swapped,
+                     LoadIndex(c->shape().dtype, c->data(), 0), &lo, &hi)) {
+      return std::nullopt;
+    }
+  }
+  IndexFill f{&fusion, lo, hi, 0};
+  std::memcpy(&f.bits, fill->data(), std::min<size_t>(sizeof(f.bits), ByteWidth(fill->shape().dtype)));
+  return f;
+}
 
 std::optional<IndexWrap> MatchIndexWrap(const Instruction& indices, const Users& users) {
   const Instruction* v = &indices;
@@ -34,10 +109,7 @@ std::optional<IndexWrap> MatchIndexWrap(const Instruction& indices, const Users&
     return std::nullopt;
   }
   const Computation& region = *v->called_computations()[0];
-  if (region.results().size() != 1 ||
-      region.instructions().size() != region.parameters().size() + 5) {
-    return std::nullopt;  // the select, compare, add and two broadcasts only
-  }
+  if (region.results().size() != 1) return std::nullopt;
   const Instruction* select = region.results()[0];
   if (select->opcode() != Opcode::kSelect) return std::nullopt;
   const Instruction* i = select->operand(2);
@@ -46,18 +118,21 @@ std::optional<IndexWrap> MatchIndexWrap(const Instruction& indices, const Users&
   if (i->opcode() != Opcode::kParameter || !IsInteger(i->shape().dtype) ||
       less->opcode() != Opcode::kCompare || add->opcode() != Opcode::kAdd ||
       less->attrs<CompareAttrs>().comparison_direction != ComparisonDirection::kLt ||
-      less->operand(0) != i) {
+      !SignedCompare(*less) ||
+      less->operand(0) != i || (add->operand(0) != i && add->operand(1) != i)) {
     return std::nullopt;
   }
-  std::optional<int64_t> zero = SplatConstant(*less->operand(1), *v);
   const Instruction* n_splat = add->operand(0) == i ? add->operand(1) : add->operand(0);
-  std::optional<int64_t> n = SplatConstant(*n_splat, *v);
-  if (!zero || *zero != 0 || !n || *n <= 0 || (add->operand(0) != i && add->operand(1) != i)) {
+  const Literal* zero = SplatLiteral(*less->operand(1), *v);
+  const Literal* n = SplatLiteral(*n_splat, *v);
+  if (zero == nullptr || n == nullptr || zero->shape().dtype != i->shape().dtype ||
+      n->shape().dtype != i->shape().dtype || LoadIndex(zero->shape().dtype, zero->data(), 0) != 0 ||
+      LoadIndex(n->shape().dtype, n->data(), 0) <= 0) {
     return std::nullopt;
   }
   const Instruction* raw = v->operand(i->attrs<ParameterAttrs>().number);
   if (raw->shape() != v->shape()) return std::nullopt;
-  return IndexWrap{raw, v, *n};
+  return IndexWrap{raw, v, LoadIndex(n->shape().dtype, n->data(), 0)};
 }
 
 }  // namespace xjit::cpu

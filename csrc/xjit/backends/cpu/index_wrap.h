@@ -24,4 +24,21 @@ struct IndexWrap {
 // when it is one.
 std::optional<IndexWrap> MatchIndexWrap(const Instruction& indices, const Users& users);
 
+// JAX's fill mode behind a gather (jnp.take's default, x.at[i].get(mode=
+// "fill")): select(lo <= i && i < hi, gathered, fill) over the raw indices,
+// as one fusion that is the gather's only user. The cpu lowering lets the
+// gather write the fill itself (the fusion gets no thunk): one pass over
+// the indices and the result less.
+struct IndexFill {
+  const Instruction* fusion = nullptr;  // the select, absorbed
+  int64_t lo = 0, hi = 0;               // the raw indices kept: [lo, hi)
+  uint64_t bits = 0;                    // the fill value's bytes (4 or 8 of them)
+};
+
+// The fill that the users of `gather` apply, when they are of that form;
+// `raw` is the raw indices (the gather's indices, or the input of their
+// absorbed normalisation).
+std::optional<IndexFill> MatchIndexFill(const Instruction& gather, const Instruction& raw,
+                                        const Users& users);
+
 }  // namespace xjit::cpu

@@ -180,28 +180,48 @@ namespace {
 
 // Rows of one scalar (1-d take) with s32/s64 indices: a loop the compiler
 // turns into vector gathers. `last` is rows - 1, capped at I's maximum (an
-// index of type I never exceeds it then).
-template <typename V, typename I>
+// index of type I never exceeds it then). kFill: positions whose index is
+// outside [lo, hi] get `fill`.
+template <typename V, typename I, bool kFill>
 XJIT_ISA_CLONES void GatherScalars(const V* __restrict operand, const I* __restrict idx,
-                                   V* __restrict out, I last, I wrap, int64_t begin,
-                                   int64_t end) {
+                                   V* __restrict out, I last, I wrap, I lo, I hi, V fill,
+                                   int64_t begin, int64_t end) {
 #pragma omp simd
   for (int64_t b = begin; b < end; ++b) {
-    I i = idx[b];
-    i = i < 0 ? I(i + wrap) : i;
+    const I raw = idx[b];
+    I i = raw < 0 ? I(raw + wrap) : raw;
     i = i < 0 ? I(0) : i;
     i = i > last ? last : i;
-    out[b] = operand[i];
+    V v = operand[i];
+    if constexpr (kFill) v = raw >= lo && raw <= hi ? v : fill;
+    out[b] = v;
   }
 }
 
 template <typename V, typename I>
 void GatherScalarsParallel(const RowIndexing& r, const void* operand, const void* indices,
                            void* out) {
-  const I last = static_cast<I>(std::min<int64_t>(r.rows - 1, std::numeric_limits<I>::max()));
+  constexpr int64_t kMin = std::numeric_limits<I>::min(), kMax = std::numeric_limits<I>::max();
+  const I last = static_cast<I>(std::min<int64_t>(r.rows - 1, kMax));
+  V fill;
+  std::memcpy(&fill, &r.fill_bits, sizeof(V));
+  // The kept indices as an inclusive range of I (fill_hi > fill_lo, so
+  // fill_hi - 1 does not overflow).
+  const bool none = r.fill && (r.fill_hi <= r.fill_lo || r.fill_lo > kMax || r.fill_hi <= kMin);
+  const I lo = static_cast<I>(std::clamp<int64_t>(r.fill_lo, kMin, kMax));
+  const I hi = none ? lo : static_cast<I>(std::clamp<int64_t>(r.fill_hi - 1, kMin, kMax));
   ParallelFor(r.count, 1 << 16, r.count, [&](int64_t begin, int64_t end) {
-    GatherScalars(static_cast<const V*>(operand), static_cast<const I*>(indices),
-                  static_cast<V*>(out), last, static_cast<I>(r.wrap), begin, end);
+    auto* o = static_cast<V*>(out);
+    const auto* x = static_cast<const V*>(operand);
+    const auto* idx = static_cast<const I*>(indices);
+    if (none) {
+      std::fill(o + begin, o + end, fill);
+    } else if (r.fill) {
+      GatherScalars<V, I, true>(x, idx, o, last, static_cast<I>(r.wrap), lo, hi, fill, begin, end);
+    } else {
+      GatherScalars<V, I, false>(x, idx, o, last, static_cast<I>(r.wrap), lo, hi, fill, begin,
+                                 end);
+    }
   });
 }
 
@@ -216,6 +236,11 @@ void GatherScalarsOfWidth(const RowIndexing& r, const void* operand, const void*
 }
 
 }  // namespace
+
+bool GatherFillsRows(int64_t row_bytes, DType index_type) {
+  return (row_bytes == 4 || row_bytes == 8) &&
+         (index_type == DType::kS32 || index_type == DType::kS64);
+}
 
 void GatherRows(const RowIndexing& r, const void* operand_v, const void* indices,
                 void* out_v) {

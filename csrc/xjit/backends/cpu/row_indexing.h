@@ -25,10 +25,21 @@ struct RowIndexing {
   int64_t count = 0;     // index positions
   DType index_type = DType::kS32;
   int64_t wrap = 0;  // added to negative indices first (index_wrap.h), 0: none
+  // A gather in JAX's fill mode (index_wrap.h's IndexFill): positions whose
+  // index (before wrapping) is outside [fill_lo, fill_hi) get fill_bits.
+  // Only for rows of one 4- or 8-byte scalar and s32/s64 indices
+  // (GatherFillsRows).
+  bool fill = false;
+  int64_t fill_lo = 0, fill_hi = 0;
+  uint64_t fill_bits = 0;
 };
 RowIndexing MakeRowIndexing(const IndexingGeometry& g);
 
-// out[b] = operand[clamp(i, 0, rows - 1)], i = indices[b] (+ wrap if negative).
+// Whether GatherRows applies `r.fill` for rows of this size and index type.
+bool GatherFillsRows(int64_t row_bytes, DType index_type);
+
+// out[b] = operand[clamp(i, 0, rows - 1)], i = indices[b] (+ wrap if
+// negative); the fill where r.fill says.
 void GatherRows(const RowIndexing& r, const void* operand, const void* indices, void* out);
 
 // result[i] = combine(result[i], updates[b]), i = indices[b] (+ wrap if
