@@ -156,6 +156,9 @@ class Trace:
         self.live = True
         self.parent = parent
         self.constants: dict[int, Any] = {}
+        # Python scalars as operands, converted and broadcast once per trace:
+        # (dtype, weak, shape, value bytes) -> tracer (numpy/util.py).
+        self.scalar_operands: dict[tuple, Any] = {}
         self._keepalive: list[Any] = []
         self.captures: list[Tracer] = []
         self._lifted: dict[Any, Any] = {}  # parent's graph value -> our parameter

@@ -304,8 +304,15 @@ def _scalar_operand(x, dt, weak, shape):
         check_int_operand(x)
     value = np.asarray(x).astype(dt)
     if _trace_state.stack:
-        c = lax_operands.concrete_value(value, weak)
-        return broadcast_to(c, shape) if shape else c
+        # The same scalar at the same type and shape is one graph value per
+        # trace (`x * 0.5` in every layer: one constant and one broadcast).
+        cache = _trace_state.stack[-1].scalar_operands
+        key = (dt, weak, shape, value.tobytes())
+        v = cache.get(key)
+        if v is None:
+            c = lax_operands.concrete_value(value, weak)
+            v = cache[key] = broadcast_to(c, shape) if shape else c
+        return v
     if size_of(shape) <= _FILL_CACHE_MAX_SIZE:
         return lax_operands.filled(value, shape, weak)
     return broadcast_to(put(value, weak), shape)
