@@ -12,6 +12,18 @@
 
 namespace xjit::cpu {
 
+int64_t ContiguousBoxBytes(const std::vector<int64_t>& dims, const std::vector<int64_t>& sizes,
+                           int64_t width) {
+  size_t d = 0;
+  while (d < sizes.size() && sizes[d] == 1) ++d;  // leading dims of one
+  int64_t bytes = width;
+  for (size_t k = 0; k < sizes.size(); ++k) {
+    if (k > d && sizes[k] != dims[k]) return -1;  // a partial dim after the first
+    bytes *= sizes[k];
+  }
+  return bytes;
+}
+
 void CopyBox(const unsigned char* src, unsigned char* dst, int64_t width,
              const std::vector<int64_t>& sizes, const std::vector<int64_t>& src_strides,
              const std::vector<int64_t>& dst_strides, bool inner_contiguous) {
@@ -130,6 +142,7 @@ class DynamicSliceThunk : public Thunk {
     strides_ = RowMajorStrides(dims_);
     out_strides_ = RowMajorStrides(sizes_);
     contiguous_ = !sizes_.empty();
+    run_bytes_ = ContiguousBoxBytes(dims_, sizes_, width_);
   }
 
   void Execute(void* const* buffers) const override {
@@ -147,8 +160,12 @@ class DynamicSliceThunk : public Thunk {
       s = std::max<int64_t>(0, std::min(s, dims_[d] - sizes_[d]));
       src += s * strides_[d];
     }
-    CopyBox(static_cast<const unsigned char*>(in[0]) + src * width_,
-            static_cast<unsigned char*>(out), width_, sizes_, strides_, out_strides_,
+    const unsigned char* from = static_cast<const unsigned char*>(in[0]) + src * width_;
+    if (run_bytes_ >= 0) {
+      std::memcpy(out, from, run_bytes_);
+      return;
+    }
+    CopyBox(from, static_cast<unsigned char*>(out), width_, sizes_, strides_, out_strides_,
             contiguous_);
   }
 
@@ -164,6 +181,7 @@ class DynamicSliceThunk : public Thunk {
   std::vector<int64_t> dims_, sizes_, strides_, out_strides_;
   DType index_type_;
   int64_t width_;
+  int64_t run_bytes_;  // >= 0: the window is one run of the operand (ContiguousBoxBytes)
   SlotId operand_;
   std::vector<SlotId> starts_;
   SlotId output_;

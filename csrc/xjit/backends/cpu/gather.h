@@ -31,6 +31,11 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeDynamicSliceThunk(const Instruction& 
                                                              std::vector<SlotId> inputs,
                                                              SlotId output);
 
+// The bytes of a box of `sizes` elements of `width` bytes in a row-major
+// array of `dims` when the box is one contiguous run of it (dims of one,
+// then any, then whole dims), else -1.
+int64_t ContiguousBoxBytes(const std::vector<int64_t>& dims, const std::vector<int64_t>& sizes,
+                           int64_t width);
 // Copies a box of `sizes` elements of `width` bytes from src (element strides
 // src_strides) to dst (dst_strides); the last dimension is one memcpy when
 // `inner_contiguous`.

@@ -301,6 +301,7 @@ class DynamicUpdateSliceThunk : public Thunk {
     update_strides_ = RowMajorStrides(sizes_);
     bytes_ = width_;
     for (int64_t d : dims_) bytes_ *= d;
+    run_bytes_ = ContiguousBoxBytes(dims_, sizes_, width_);
   }
 
   void Execute(void* const* buffers) const override {
@@ -322,8 +323,12 @@ class DynamicUpdateSliceThunk : public Thunk {
       s = std::max<int64_t>(0, std::min(s, dims_[d] - sizes_[d]));
       dst += s * strides_[d];
     }
-    CopyBox(static_cast<const unsigned char*>(in[0]),
-            static_cast<unsigned char*>(out) + dst * width_, width_, sizes_, update_strides_,
+    unsigned char* to = static_cast<unsigned char*>(out) + dst * width_;
+    if (run_bytes_ >= 0) {
+      std::memcpy(to, in[0], run_bytes_);
+      return;
+    }
+    CopyBox(static_cast<const unsigned char*>(in[0]), to, width_, sizes_, update_strides_,
             strides_, true);
   }
 
@@ -340,6 +345,7 @@ class DynamicUpdateSliceThunk : public Thunk {
   std::vector<int64_t> dims_, sizes_, strides_, update_strides_;
   DType index_type_;
   int64_t width_, bytes_;
+  int64_t run_bytes_;  // >= 0: the window is one run of the operand (ContiguousBoxBytes)
   SlotId operand_, update_;
   std::vector<SlotId> starts_;
   SlotId output_;

@@ -22,6 +22,10 @@ struct SmallMatmulShape {
 // only where the CPU has 64-byte registers, and elsewhere moves it through the
 // stack in 16-byte pieces on every use (the AVX2 clone ran 30x slower).
 using F8 = float __attribute__((vector_size(32)));
+// The same, at any float's address (loads and stores of rows; through a
+// memcpy GCC kept the accumulators on the stack, zeroed them with `rep stos`
+// and stored them in 16-byte pieces).
+using UnalignedF8 = float __attribute__((vector_size(32), aligned(4), may_alias));
 constexpr int64_t kLanes = 8;
 constexpr int64_t kAccumulators = 8;
 constexpr int64_t kColumnBlock = kLanes * kAccumulators;
@@ -33,19 +37,18 @@ XJIT_ISA_CLONES void SmallMatmulF32(const SmallMatmulShape& s, const float* __re
     const float* l = lhs + m * s.lhs_m_stride;
     int64_t n0 = 0;
     for (; n0 + kColumnBlock <= s.N; n0 += kColumnBlock) {
-      F8 acc[kAccumulators] = {};
+      F8 acc[kAccumulators];
+      for (int64_t j = 0; j < kAccumulators; ++j) acc[j] = F8{};
       for (int64_t k = 0; k < s.K; ++k) {
         const F8 a = F8{} + l[k * s.lhs_k_stride];  // broadcast (0 + -0 is +0: the
                                                     // sums start at +0 either way)
         const float* row = rhs + k * s.N + n0;
         for (int64_t j = 0; j < kAccumulators; ++j) {
-          F8 r;  // unaligned load
-          std::memcpy(&r, row + j * kLanes, sizeof(F8));
-          acc[j] += a * r;
+          acc[j] += a * *reinterpret_cast<const UnalignedF8*>(row + j * kLanes);
         }
       }
       for (int64_t j = 0; j < kAccumulators; ++j) {
-        std::memcpy(o + n0 + j * kLanes, &acc[j], sizeof(F8));
+        *reinterpret_cast<UnalignedF8*>(o + n0 + j * kLanes) = acc[j];
       }
     }
     if (n0 == s.N) continue;
