@@ -273,3 +273,20 @@ def test_checkpoint_against_jax():
     want = jax.grad(lambda w: jax.numpy.sum(jax.checkpoint(
         lambda w, x: jax.numpy.sin(jax.numpy.tanh(x @ w) @ w))(w, x)))(w)
     np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-5, atol=1e-6)
+
+
+def test_custom_jvp_rule_that_declines_fails_only_when_differentiated():
+    @xjit.custom_jvp
+    def f(x):
+        return jnp.sin(x)
+
+    @f.defjvp
+    def f_jvp(primals, tangents):
+        raise NotImplementedError("f has no derivative here")
+
+    x = np.float32(0.5)
+    for g in (f, xjit.jit(f), xjit.vmap(f)):
+        np.testing.assert_allclose(g(np.full(3, x)), np.sin(np.full(3, x)), rtol=1e-6)
+    for g in (xjit.grad(f), xjit.jit(xjit.grad(f)), lambda v: xjit.jvp(f, (v,), (v,))):
+        with pytest.raises(NotImplementedError, match="f has no derivative here"):
+            g(x)

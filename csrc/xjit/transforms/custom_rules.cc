@@ -8,6 +8,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "xjit/ir/custom_call_config.h"
 #include "xjit/transforms/batching_rules.h"
 #include "xjit/transforms/collectives.h"
 #include "xjit/transforms/status_macros.h"
@@ -110,8 +111,30 @@ absl::Status ClosedOver(const JvpContext& ctx, const CustomCall& c, absl::string
   return absl::OkStatus();
 }
 
+// A rule that declined when it was traced (custom_derivatives.py: the
+// Python rule raised NotImplementedError): the custom_call marker, anywhere
+// in it, carries the message.
+const Instruction* DeclinedRuleMarker(const Computation& rule) {
+  for (const auto& instr : rule.instructions()) {
+    if (instr->opcode() == Opcode::kCustomCall &&
+        instr->attrs<CustomCallAttrs>().call_target_name == kDeclinedRuleTarget) {
+      return instr.get();
+    }
+    for (const Computation* called : instr->called_computations()) {
+      if (const Instruction* m = DeclinedRuleMarker(*called)) return m;
+    }
+  }
+  return nullptr;
+}
+
 absl::StatusOr<JvpOut> CustomJvpOf(JvpContext& ctx, const CustomCall& c) {
   XJIT_TF_RETURN_IF_ERROR(ClosedOver(ctx, c, "custom_jvp"));
+  if (const Instruction* declined = DeclinedRuleMarker(*c.rule)) {
+    absl::StatusOr<CustomCallConfig> config =
+        CustomCallConfig::FromAttrs(declined->attrs<CustomCallAttrs>());
+    return absl::UnimplementedError(config.ok() ? config->text()
+                                                : "this custom_jvp rule is not implemented");
+  }
   Parts params;
   std::vector<bool> dep;
   for (size_t i = 0; i < ctx.primal_operands.size(); ++i) {

@@ -55,6 +55,11 @@ inline constexpr absl::string_view kCheckpointPrefix = "xjit_checkpoint_";
 
 enum class CustomKind { kJvp, kVjp, kLin, kLinearCall, kCheckpoint };
 
+// The custom_call target of a custom_jvp rule that declined when traced
+// (its Python rule raised NotImplementedError): differentiating the call
+// raises that error (its backend_config), calling it does not.
+inline constexpr char kDeclinedRuleTarget[] = "xjit.custom_jvp_rule_declined";
+
 struct CustomCall {
   CustomKind kind;
   int64_t count = 0;  // jvp/vjp: explicit arguments; lin, linear_call: residuals

@@ -142,6 +142,18 @@ def _union_captures(*lists):
     return out, seen
 
 
+_DECLINED_RULE_TARGET = "xjit.custom_jvp_rule_declined"
+
+
+def _declined_rule(message: str, out_avals) -> list:
+    """A custom_jvp rule's results (primals, then float tangents) from one
+    custom_call that never runs: the jvp transform raises NotImplementedError
+    with ``message`` where it would inline the rule."""
+    from xjit._src.lax.custom_call import custom_call
+    avals = list(out_avals) + [a for a in out_avals if api._is_float(a.dtype)]
+    return custom_call(_DECLINED_RULE_TARGET, [], avals, backend_config=message)
+
+
 def _wrapper(trace, name, avals, body):
     """Computation ``name`` of ``trace``'s module with parameters of ``avals``;
     ``body(cb, params)`` gives its results."""
@@ -242,7 +254,13 @@ class custom_jvp:
             it = iter(flat[n:])
             tans = [next(it) if api._is_float(a.dtype) else np.zeros(a.shape, api.float0)
                     for a in avals]
-            out = self.jvp(*nondiff, in_tree.unflatten(prim), in_tree.unflatten(tans))
+            try:
+                out = self.jvp(*nondiff, in_tree.unflatten(prim), in_tree.unflatten(tans))
+            except NotImplementedError as e:
+                # A rule that declines (eig's, for eigenvectors) fails the
+                # differentiation, not the call: a marker the jvp transform
+                # raises with the message (custom_rules.cc).
+                return _declined_rule(str(e), out_avals)
             if not (isinstance(out, (tuple, list)) and len(out) == 2):
                 raise TypeError("Custom JVP rule must produce a pair (list or tuple of length "
                                 f"two) representing primal and tangent outputs, got {out}.")
