@@ -6,10 +6,13 @@
 #include <complex>
 #include <random>
 
+#include <omp.h>
+
 #include "cpu_test_util.h"
 #include "shape_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "xjit/backends/lapack/target_util.h"
 #include "xjit/ir/shape_inference.h"
 #include "xjit/text/parser.h"
 #include "xjit/text/printer.h"
@@ -319,6 +322,19 @@ TEST(LinalgCpu, UnsupportedTypeIsAnError) {
   // Shape inference rejects integers; the cpu lowering names its own limits.
   auto m = OneOpModule(Opcode::kCholesky, {Shape(DType::kS32, {2, 2})}, Chol(true));
   EXPECT_FALSE(m.ok());
+}
+
+// The condensed-form targets run their LAPACK call with the calling
+// thread's OpenMP team set to one (what OpenBLAS's OpenMP build follows),
+// and the setting comes back afterwards; the others keep the team.
+TEST(LapackThreads, OneThreadForCondensedFormsThenRestored) {
+  const int team = omp_get_max_threads();
+  std::vector<int> seen;
+  lapack::ForEachMatrix(2, 512 * 512, [&](int64_t) { seen.push_back(omp_get_max_threads()); },
+                        lapack::BlasThreads::kOne);
+  lapack::ForEachMatrix(1, 512 * 512, [&](int64_t) { seen.push_back(omp_get_max_threads()); });
+  EXPECT_EQ(seen, (std::vector<int>{1, 1, team}));
+  EXPECT_EQ(omp_get_max_threads(), team);
 }
 
 }  // namespace

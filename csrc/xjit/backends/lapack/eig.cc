@@ -134,7 +134,7 @@ absl::Status GeevTarget(const CustomCallContext& ctx) {
       }
     }
     info[b] = i;
-  });
+  }, BlasThreads::kOne);
   return absl::OkStatus();
 }
 

@@ -55,7 +55,7 @@ absl::Status HeevdTarget(const CustomCallContext& ctx) {
     lapack::Heevd(*mode, *uplo, *nn, col, w + b * n, work.data(), lwork, rwork.data(), lrwork,
                   iwork.data(), liwork, &i);
     info[b] = i;
-  });
+  }, BlasThreads::kOne);
   return absl::OkStatus();
 }
 

@@ -83,7 +83,7 @@ absl::Status GeesTarget(const CustomCallContext& ctx) {
     if (*mode == 'V') std::copy(vsc.begin(), vsc.end(), vs + b * m->size());
     sdim[b] = d;
     info[b] = i;
-  });
+  }, BlasThreads::kOne);
   return absl::OkStatus();
 }
 

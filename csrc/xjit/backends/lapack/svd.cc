@@ -91,7 +91,7 @@ absl::Status GesddTarget(const CustomCallContext& ctx) {
     lapack::Gesdd(*mode, dims->rows, dims->cols, col, s + b * k, ub, ldu, vtb, ldvt, work.data(), lwork,
                   rwork.data(), iwork.data(), &i);
     info[b] = i;
-  });
+  }, BlasThreads::kOne);
   return absl::OkStatus();
 }
 

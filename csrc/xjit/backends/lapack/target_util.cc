@@ -1,5 +1,7 @@
 #include "xjit/backends/lapack/target_util.h"
 
+#include <omp.h>
+
 #include <limits>
 
 #include "absl/strings/str_cat.h"
@@ -77,14 +79,18 @@ std::vector<int64_t> TargetArgs::BatchDimsOf(size_t operand,
   return dims;
 }
 
-void ForEachMatrix(int64_t batch, int64_t matrix_size, const std::function<void(int64_t)>& fn) {
+void ForEachMatrix(int64_t batch, int64_t matrix_size, const std::function<void(int64_t)>& fn,
+                   BlasThreads threads) {
   // Up to 128 x 128 a call is cheap enough that one thread per matrix wins.
   if (batch > 1 && matrix_size <= 128 * 128) {
 #pragma omp parallel for schedule(dynamic, 1)
     for (int64_t b = 0; b < batch; ++b) fn(b);
     return;
   }
+  const int team = omp_get_max_threads();  // this thread's setting, restored after
+  if (threads == BlasThreads::kOne) omp_set_num_threads(1);
   for (int64_t b = 0; b < batch; ++b) fn(b);
+  omp_set_num_threads(team);
 }
 
 absl::StatusOr<lapack_int> ToLapackInt(const TargetArgs& args, int64_t v) {

@@ -78,10 +78,24 @@ class TargetArgs {
   const CustomCallContext& ctx_;
 };
 
+// How many threads OpenBLAS may give one LAPACK call made in order.
+enum class BlasThreads {
+  kAll,  // blocked, level-3 routines (potrf, getrf, geqrf, trsm): the team pays
+  // Reductions to condensed form (gesdd's bidiagonal, syevd's tridiagonal,
+  // geev's and gees's Hessenberg form) are a long series of level-2 calls,
+  // each a parallel region of its own: on this 2-core machine a second
+  // thread gained nothing at 256-1024 (svd 1024: 372 ms on one thread, 460
+  // on two), and with another process on the cores every region waits for
+  // a descheduled thread (svd 512: 57 ms on one thread, 225-275 on two).
+  kOne,
+};
+
 // Calls fn(b) for b in [0, batch): in parallel over the batch when the
 // matrices are small (OpenBLAS then runs each call on one thread), else in
-// order, each call free to use OpenBLAS's threads.
-void ForEachMatrix(int64_t batch, int64_t matrix_size, const std::function<void(int64_t)>& fn);
+// order, each call on OpenBLAS's threads as `threads` says (OpenBLAS's
+// OpenMP build follows the calling thread's omp_get_max_threads()).
+void ForEachMatrix(int64_t batch, int64_t matrix_size, const std::function<void(int64_t)>& fn,
+                   BlasThreads threads = BlasThreads::kAll);
 
 // A LAPACK workspace of n elements (at least one), left uninitialized:
 // LAPACK writes a workspace before it reads it, and a zero-fill of a large
