@@ -239,3 +239,18 @@ def test_cache_keys_on_default_platform():
     finally:
         xjit.config.update("jax_platform_name", None)
     assert f(x).device.platform == "cpu"
+
+
+def test_python_scalar_operands_are_one_graph_value_per_trace():
+    # `x * 0.5` in every layer: one constant and one broadcast per trace
+    # (numpy/util.py), keyed by dtype, weak type, shape and the value's bits.
+    def f(x, y):
+        for _ in range(5):
+            x = x * 0.5 + 1.0
+        return x * -0.0, x * 0.0, y * 0.5
+    x, y = np.ones((4, 3), np.float32), np.ones(3, np.float32)
+    text = xjit.jit(f).lower(x, y).as_text()
+    assert text.count("stablehlo.broadcast_in_dim") == 5  # 0.5, 1.0, -0.0, 0.0 at (4, 3); 0.5 at (3,)
+    neg, pos, z = xjit.jit(f)(x, y)
+    assert np.all(np.signbit(np.asarray(neg))) and not np.any(np.signbit(np.asarray(pos)))
+    np.testing.assert_array_equal(np.asarray(z), y * 0.5)
