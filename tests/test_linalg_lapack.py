@@ -473,3 +473,21 @@ def test_vmap_of_other_custom_calls_is_an_error():
                               [ShapeDtypeStruct((3,), np.float32)])[0]
     with pytest.raises(NotImplementedError, match="has no batching rule"):
         xjit.vmap(f)(np.ones((2, 3), np.float32))
+
+
+def test_scipy_schur_real_and_complex_forms():
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((2, 6, 6)).astype(np.float32)
+    for output, dtype in (("real", np.float32), ("complex", np.complex64)):
+        for f in (lambda x: xsl.schur(x, output=output),
+                  xjit.jit(lambda x: xsl.schur(x, output=output))):
+            t, z = (np.asarray(v) for v in f(a))
+            assert t.dtype == dtype and z.dtype == dtype
+            np.testing.assert_allclose(z @ t @ np.conj(np.swapaxes(z, -1, -2)), a, atol=2e-5)
+            # quasi-triangular (2x2 blocks for complex pairs) or triangular
+            np.testing.assert_allclose(np.tril(t, -2 if output == "real" else -1), 0, atol=1e-6)
+            want_t, _ = scipy.linalg.schur(a[0], output=output)
+            np.testing.assert_allclose(np.sort(np.abs(np.diag(t[0]))),
+                                       np.sort(np.abs(np.diag(want_t))), rtol=1e-4, atol=1e-5)
+    with pytest.raises(ValueError, match="output must be 'real' or 'complex'"):
+        xsl.schur(a[0], output="other")

@@ -7,4 +7,4 @@ Example:
 """
 from xjit._src.scipy.linalg import (  # noqa: F401
     block_diag, cho_factor, cho_solve, cholesky, det, eigh, expm, inv, lu, lu_factor, lu_solve,
-    qr, solve, solve_triangular, svd)
+    qr, schur, solve, solve_triangular, svd)

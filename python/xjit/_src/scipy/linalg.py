@@ -211,6 +211,19 @@ def svd(a, full_matrices: bool = True, compute_uv: bool = True, overwrite_a: boo
 
 
 @api_boundary
+def schur(a, output: str = "real"):
+    """``(t, z)`` with ``a = z @ t @ z^H`` (``scipy.linalg.schur``): the real
+    (quasi-triangular) form of a real matrix, or with ``output="complex"``
+    the complex (triangular) one."""
+    if output not in ("real", "complex"):
+        raise ValueError(f"schur: output must be 'real' or 'complex', got {output!r}")
+    (a,) = _inexact("schur", a)
+    if output == "complex":
+        a = a.astype(np.result_type(a.dtype, np.complex64))
+    return lax_linalg.schur(a)
+
+
+@api_boundary
 def block_diag(*arrs):
     """The arrays (at most 2-d) on the diagonal of one matrix (``scipy.linalg.block_diag``)."""
     jnp = _jnp()
@@ -320,4 +333,4 @@ def expm(A, *, upper_triangular: bool = False, max_squarings: int = 16):
 
 
 __all__ = ["block_diag", "cho_factor", "cho_solve", "cholesky", "det", "eigh", "expm", "inv",
-           "lu", "lu_factor", "lu_solve", "qr", "solve", "solve_triangular", "svd"]
+           "lu", "lu_factor", "lu_solve", "qr", "schur", "solve", "solve_triangular", "svd"]
