@@ -63,6 +63,21 @@ from xjit._src.numpy.convolution import convolve, correlate  # noqa: F401
 from xjit._src.numpy.histograms import (  # noqa: F401
     bincount, digitize, histogram, histogram2d, histogram_bin_edges, histogramdd)
 from xjit._src.numpy.index_tricks import ravel_multi_index, unravel_index  # noqa: F401
+from xjit._src.numpy.math_extras import (  # noqa: F401
+    arcsinh, arccosh, arctanh, asinh, acosh, atanh, deg2rad, rad2deg, radians, degrees, fabs,
+    copysign, heaviside, logaddexp, logaddexp2, sinc, ldexp, frexp, modf, nan_to_num, gcd, lcm)
+from xjit._src.numpy.comparison import (  # noqa: F401
+    isclose, allclose, array_equal, array_equiv, iscomplexobj, isrealobj, iscomplex, isreal)
+from xjit._src.numpy.nan_reductions import (  # noqa: F401
+    nansum, nanprod, nanmax, nanmin, nanmean, nanvar, nanstd, nanargmax, nanargmin, average)
+from xjit._src.numpy.polynomial import (  # noqa: F401
+    polyval, polyadd, polysub, polymul, polyder, polyint, vander)
+from xjit._src.numpy.grids import (  # noqa: F401
+    meshgrid, indices, ix_, tril_indices, triu_indices, tril_indices_from, triu_indices_from,
+    diag_indices, diag_indices_from, fill_diagonal)
+from xjit._src.numpy.array_edits import (  # noqa: F401
+    copy, append, delete, insert, rot90, kron, cross, diagflat, hsplit, vsplit, dsplit, rollaxis,
+    trapezoid, ediff1d, cov, corrcoef, isin)
 
 # numpy's abstract scalar hierarchy, for issubdtype.
 from numpy import (  # noqa: F401

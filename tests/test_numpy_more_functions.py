@@ -1,0 +1,207 @@
+"""numpy functions beyond the core: element-wise extras, comparisons, NaN
+reductions and average, polynomials, grids and index sets, array edits.
+Each against numpy, eagerly and under jit, with its bad inputs."""
+import numpy as np
+import pytest
+
+import xjit
+import xjit.numpy as jnp
+
+rng = np.random.default_rng(0)
+X = rng.standard_normal((3, 4)).astype(np.float32)
+Y = rng.standard_normal((3, 4)).astype(np.float32)
+SPECIAL = np.array([0.0, -0.0, 1.5, -2.5, np.inf, -np.inf, np.nan, 1e-30, 3e38], np.float32)
+
+
+def check(fn, np_fn, *args, rtol=2e-6, atol=1e-6, jit=True, **kw):
+    want = np_fn(*args, **kw)
+    got = fn(*args, **kw)
+    for g, w in zip(xjit.tree_util.tree_leaves(got), xjit.tree_util.tree_leaves(want)):
+        np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=rtol, atol=atol)
+    if jit:
+        got = xjit.jit(lambda *a: fn(*a, **kw))(*args)
+        for g, w in zip(xjit.tree_util.tree_leaves(got), xjit.tree_util.tree_leaves(want)):
+            np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=rtol, atol=atol)
+
+
+@pytest.mark.parametrize("name", ["arcsinh", "arctanh", "deg2rad", "rad2deg", "degrees",
+                                  "radians", "fabs", "sinc"])
+def test_unary_math(name):
+    x = np.concatenate([X.ravel() * 0.9 / np.abs(X).max(), SPECIAL])
+    check(getattr(jnp, name), getattr(np, name), x, rtol=5e-6, atol=1e-6)
+
+
+def test_arccosh_and_aliases():
+    x = np.concatenate([1 + np.abs(X.ravel()) * 3, [1.0, np.inf, np.nan, 0.5]]).astype(np.float32)
+    check(jnp.arccosh, np.arccosh, x, rtol=5e-6)
+    assert jnp.asinh is jnp.arcsinh and jnp.acosh is jnp.arccosh and jnp.atanh is jnp.arctanh
+    assert jnp.arcsinh(1).dtype == np.float32
+
+
+@pytest.mark.parametrize("name", ["copysign", "heaviside", "logaddexp", "logaddexp2"])
+def test_binary_math(name):
+    a = np.concatenate([X.ravel(), SPECIAL, [np.inf, -np.inf, 0.0]]).astype(np.float32)
+    b = np.concatenate([Y.ravel(), SPECIAL[::-1], [np.inf, -np.inf, -0.0]]).astype(np.float32)
+    check(getattr(jnp, name), getattr(np, name), a, b, rtol=5e-6)
+
+
+def test_ldexp_frexp_modf():
+    x = np.concatenate([X.ravel() * 1e3, SPECIAL]).astype(np.float32)
+    e = rng.integers(-20, 20, x.shape).astype(np.int32)
+    check(jnp.ldexp, np.ldexp, X.ravel(), e[:12])
+    m, ex = jnp.frexp(x)
+    wm, wex = np.frexp(x)
+    np.testing.assert_array_equal(np.asarray(m), wm)
+    np.testing.assert_array_equal(np.asarray(ex)[np.isfinite(x)], wex[np.isfinite(x)])
+    check(jnp.modf, np.modf, x)
+    with pytest.raises(TypeError, match="exponent must be an integer"):
+        jnp.ldexp(1.0, 2.5)
+
+
+def test_nan_to_num_gcd_lcm():
+    check(jnp.nan_to_num, np.nan_to_num, SPECIAL)
+    check(lambda x: jnp.nan_to_num(x, nan=1.0, posinf=2.0, neginf=-2.0),
+          lambda x: np.nan_to_num(x, nan=1.0, posinf=2.0, neginf=-2.0), SPECIAL)
+    a = rng.integers(-60, 60, 20).astype(np.int32)
+    b = rng.integers(-60, 60, 20).astype(np.int32)
+    a[:2], b[:2] = 0, [0, 7]
+    check(jnp.gcd, np.gcd, a, b)
+    check(jnp.lcm, np.lcm, a, b)
+    with pytest.raises(ValueError, match="must be integers"):
+        jnp.gcd(1.0, 2.0)
+
+
+def test_comparisons():
+    a = np.array([1.0, np.nan, np.inf, -np.inf, 1e-9, 2.0], np.float32)
+    b = np.array([1.0 + 1e-7, np.nan, np.inf, np.inf, 0.0, 2.1], np.float32)
+    for eq in (False, True):
+        check(jnp.isclose, np.isclose, a, b, equal_nan=eq)
+        check(jnp.allclose, np.allclose, a[:1], b[:1], equal_nan=eq)
+        check(jnp.array_equal, np.array_equal, a, a.copy(), equal_nan=eq)
+    assert not bool(jnp.array_equal(np.ones(3), np.ones(4)))
+    assert bool(jnp.array_equiv(np.ones(3), np.ones((2, 3))))
+    assert not bool(jnp.array_equiv(np.ones(3), np.ones((2, 4))))
+    c = np.array([1 + 0j, 2 + 1j])
+    np.testing.assert_array_equal(np.asarray(jnp.iscomplex(c)), np.iscomplex(c))
+    np.testing.assert_array_equal(np.asarray(jnp.isreal(c)), np.isreal(c))
+    assert jnp.iscomplexobj(c) and jnp.isrealobj(a) and not jnp.iscomplexobj(a)
+
+
+@pytest.mark.parametrize("name", ["nansum", "nanprod", "nanmax", "nanmin", "nanmean", "nanvar",
+                                  "nanstd", "nanargmax", "nanargmin"])
+@pytest.mark.parametrize("axis", [None, 0, 1])
+def test_nan_reductions(name, axis):
+    x = X.copy()
+    x[0, 1] = x[2, 3] = np.nan
+    check(getattr(jnp, name), getattr(np, name), x, rtol=1e-5, axis=axis)
+    if name not in ("nanargmax", "nanargmin"):
+        check(getattr(jnp, name), getattr(np, name), x, rtol=1e-5, axis=axis, keepdims=True)
+
+
+def test_nan_reductions_of_all_nan_slices():
+    x = np.full((2, 3), np.nan, np.float32)
+    x[1, 0] = 1.0
+    with np.errstate(all="ignore"), pytest.warns(RuntimeWarning):
+        want = np.nanmax(x, axis=1)
+    np.testing.assert_array_equal(np.asarray(jnp.nanmax(x, axis=1)), want)
+    np.testing.assert_array_equal(np.asarray(jnp.nanargmax(x, axis=1)), [-1, 0])
+    assert np.isnan(np.asarray(jnp.nanmean(x, axis=1))[0])
+    np.testing.assert_array_equal(np.asarray(jnp.nansum(np.arange(4))), 6)
+
+
+def test_average():
+    check(jnp.average, np.average, X, rtol=1e-5)
+    check(jnp.average, np.average, X, rtol=1e-5, axis=1, weights=np.arange(1.0, 5.0))
+    check(jnp.average, np.average, X, rtol=1e-5, axis=0, weights=np.abs(Y) + 0.1,
+          returned=True)
+    with pytest.raises(ValueError, match="Axis must be specified"):
+        jnp.average(X, weights=np.ones(4))
+
+
+def test_polynomials():
+    p = np.array([2.0, -1.0, 0.5, 3.0], np.float32)
+    q = np.array([1.0, 4.0], np.float32)
+    check(jnp.polyval, np.polyval, p, X, rtol=1e-5)
+    check(jnp.polyadd, np.polyadd, p, q)
+    check(jnp.polysub, np.polysub, q, p)
+    check(jnp.polymul, np.polymul, p, q)
+    check(jnp.polyder, np.polyder, p, m=2)
+    check(jnp.polyint, np.polyint, p, rtol=1e-5, m=2, k=[1.0, 2.0])
+    check(jnp.vander, np.vander, q, N=3)
+    check(jnp.vander, np.vander, p, increasing=True)
+    with pytest.raises(ValueError, match="1-d"):
+        jnp.polyval(np.ones((2, 2)), 1.0)
+
+
+def test_grids_and_index_sets():
+    a, b = np.arange(3.0), np.arange(4.0)
+    for indexing in ("xy", "ij"):
+        for sparse in (False, True):
+            check(jnp.meshgrid, np.meshgrid, a, b, a, indexing=indexing, sparse=sparse,
+                  jit=False)
+    check(jnp.meshgrid, np.meshgrid, a, b)
+    np.testing.assert_array_equal(np.asarray(jnp.indices((2, 3))), np.indices((2, 3)))
+    for g, w in zip(jnp.indices((2, 3), sparse=True), np.indices((2, 3), sparse=True)):
+        np.testing.assert_array_equal(np.asarray(g), w)
+    for g, w in zip(jnp.ix_(np.array([0, 2]), np.array([1, 3, 4])),
+                    np.ix_(np.array([0, 2]), np.array([1, 3, 4]))):
+        np.testing.assert_array_equal(np.asarray(g), w)
+    for k in (-1, 0, 2):
+        check(jnp.tril_indices, np.tril_indices, 4, k=k, m=5, jit=False)
+        check(jnp.triu_indices, np.triu_indices, 4, k=k, jit=False)
+    m = np.zeros((3, 5))
+    check(jnp.tril_indices_from, np.tril_indices_from, m, k=1, jit=False)
+    check(jnp.triu_indices_from, np.triu_indices_from, m, jit=False)
+    check(jnp.diag_indices, np.diag_indices, 3, ndim=3, jit=False)
+    got = jnp.fill_diagonal(np.zeros((3, 4)), np.array([1.0, 2.0]), inplace=False)
+    want = np.zeros((3, 4))
+    np.fill_diagonal(want, [1.0, 2.0])
+    np.testing.assert_array_equal(np.asarray(got), want)
+    with pytest.raises(NotImplementedError, match="immutable"):
+        jnp.fill_diagonal(np.zeros((2, 2)), 1.0)
+    with pytest.raises(ValueError, match="equal length"):
+        jnp.diag_indices_from(np.zeros((2, 3)))
+
+
+def test_array_edits():
+    v = np.arange(10.0, dtype=np.float32)
+    check(jnp.append, np.append, X, Y)
+    check(jnp.append, np.append, X, Y, axis=1)
+    check(jnp.delete, np.delete, v, [1, 3, -1], jit=False)
+    check(jnp.delete, np.delete, X, 1, axis=1, jit=False)
+    check(jnp.delete, np.delete, v, slice(2, 8, 2), jit=False)
+    for obj, vals in ((3, 99.0), ([1, 1, 4], np.array([7.0, 8.0, 9.0])),
+                      (-1, np.array([5.0, 6.0])), ([0], 4.0)):
+        check(jnp.insert, np.insert, v, obj, vals, jit=False)
+    check(jnp.insert, np.insert, X, 1, np.array([1.0, 2.0, 3.0]), axis=1, jit=False)
+    check(jnp.insert, np.insert, X, [0, 2], 9.0, axis=0, jit=False)
+    for k in range(-1, 5):
+        check(jnp.rot90, np.rot90, X, k=k)
+    check(jnp.rot90, np.rot90, np.ones((2, 3, 4)) * np.arange(4), axes=(2, 0))
+    check(jnp.kron, np.kron, X[:2, :2], Y)
+    check(jnp.kron, np.kron, v[:3], X)
+    a3, b3 = rng.standard_normal((5, 3)), rng.standard_normal((5, 3))
+    check(jnp.cross, np.cross, a3, b3, rtol=1e-5)
+    check(jnp.cross, np.cross, a3[:, :2], b3, rtol=1e-5)
+    check(jnp.cross, np.cross, a3[:, :2], b3[:, :2], rtol=1e-5)
+    check(jnp.diagflat, np.diagflat, X[:2, :2], k=1)
+    for split in ("hsplit", "vsplit"):
+        check(getattr(jnp, split), getattr(np, split), np.ones((4, 4)), indices_or_sections=2)
+    check(jnp.dsplit, np.dsplit, np.ones((2, 2, 4)), indices_or_sections=[1, 3])
+    check(jnp.rollaxis, np.rollaxis, np.ones((2, 3, 4)), axis=2, start=0)
+    check(jnp.rollaxis, np.rollaxis, np.ones((2, 3, 4)), axis=0, start=3)
+    check(jnp.trapezoid, np.trapezoid, X, rtol=1e-5)
+    check(jnp.trapezoid, np.trapezoid, X, x=np.array([0.0, 1.0, 3.0, 6.0]), rtol=1e-5)
+    check(jnp.ediff1d, np.ediff1d, X, to_begin=np.array([0.0]), to_end=np.array([9.0, 8.0]))
+    check(jnp.cov, np.cov, X, rtol=1e-5)
+    check(jnp.cov, np.cov, X, Y, rowvar=False, rtol=1e-5)
+    check(jnp.cov, np.cov, X, fweights=np.array([1, 2, 1, 3]), aweights=np.arange(1.0, 5.0),
+          rtol=1e-5)
+    check(jnp.corrcoef, np.corrcoef, X, rtol=1e-5)
+    check(jnp.isin, np.isin, np.arange(6), np.array([1, 4, 9]))
+    check(jnp.isin, np.isin, np.arange(6), np.array([1, 4, 9]), invert=True)
+    np.testing.assert_array_equal(np.asarray(jnp.copy(X)), X)
+    with pytest.raises(IndexError):
+        jnp.delete(v, 10)
+    with pytest.raises(ValueError, match="Dimension must be either 2 or 3"):
+        jnp.cross(np.ones(4), np.ones(4))
