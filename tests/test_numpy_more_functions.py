@@ -205,3 +205,64 @@ def test_array_edits():
         jnp.delete(v, 10)
     with pytest.raises(ValueError, match="Dimension must be either 2 or 3"):
         jnp.cross(np.ones(4), np.ones(4))
+
+
+def test_vectorize_and_apply_along_axis():
+    f = jnp.vectorize(lambda a, b: a * 2 + b)
+    check(f, np.vectorize(lambda a, b: a * 2 + b), X, Y[0], jit=True)
+    g = jnp.vectorize(lambda v, w: jnp.dot(v, w), signature="(n),(n)->()")
+    check(g, np.vectorize(np.dot, signature="(n),(n)->()"), X, Y, rtol=1e-5)
+    h = jnp.vectorize(lambda m, s: m.sum() * s, excluded={1})
+    np.testing.assert_allclose(np.asarray(h(X, 2.0)), X * 2.0, rtol=1e-6)
+    with pytest.raises(ValueError, match="not a valid gufunc signature"):
+        jnp.vectorize(lambda a: a, signature="(n)->")(X)
+    with pytest.raises(ValueError, match="enough dimensions"):
+        g(np.ones(3), np.ones(()))
+    cube = rng.standard_normal((2, 3, 4)).astype(np.float32)
+    for axis in (0, 1, 2, -1):
+        check(jnp.apply_along_axis, np.apply_along_axis, lambda v: v * v.sum(), axis, cube,
+              rtol=1e-5, jit=False)
+    check(jnp.apply_along_axis, np.apply_along_axis, lambda v: v.max(), 1, cube, jit=False)
+
+
+def test_ranges_and_windows():
+    check(jnp.logspace, np.logspace, 0.0, 2.0, num=5, rtol=1e-5, jit=False)
+    check(jnp.logspace, np.logspace, 1.0, 3.0, num=4, base=2.0, endpoint=False, rtol=1e-5,
+          jit=False)
+    check(jnp.geomspace, np.geomspace, 1.0, 1000.0, num=4, rtol=1e-5, jit=False)
+    check(jnp.geomspace, np.geomspace, -2.0, -32.0, num=5, rtol=1e-5, jit=False)
+    with pytest.raises(ValueError, match="cannot include zero"):
+        jnp.geomspace(0.0, 1.0)
+    for name in ("bartlett", "blackman", "hamming", "hanning"):
+        for m in (0, 1, 2, 7, 16):
+            check(getattr(jnp, name), getattr(np, name), m, rtol=1e-5, atol=2e-7, jit=False)
+
+
+def test_array_api_products_and_more():
+    a = rng.standard_normal((2, 3, 4)).astype(np.float32)
+    check(jnp.vecdot, np.vecdot, a, a[0], rtol=1e-5)
+    check(jnp.matvec, np.matvec, a, a[0, 0], rtol=1e-5)
+    check(jnp.vecmat, np.vecmat, a[:, :, 0], a, rtol=1e-5)
+    for g, w in zip(jnp.unstack(a, axis=1), np.moveaxis(a, 1, 0)):
+        np.testing.assert_array_equal(np.asarray(g), w)
+    check(jnp.compress, np.compress, np.array([True, False, True]), a, axis=1, jit=False)
+    check(jnp.compress, np.compress, np.array([0, 1, 1, 0, 1]), np.arange(8), jit=False)
+    got = xjit.jit(lambda c, x: jnp.compress(c, x, size=3, fill_value=-1))(
+        np.array([True, False, True, False]), np.arange(4))
+    np.testing.assert_array_equal(np.asarray(got), [0, 2, -1])
+    idx = np.array([[0, 1, 2], [2, 1, 0]])
+    choices = [np.full((2, 3), 10), np.arange(3), np.full((2, 3), -5)]
+    check(jnp.choose, np.choose, idx, choices, jit=False)
+    check(jnp.choose, np.choose, idx + 2, choices, mode="wrap", jit=False)
+    check(jnp.choose, np.choose, idx - 1, choices, mode="clip", jit=False)
+    with pytest.raises(ValueError, match="invalid entry"):
+        jnp.choose(idx + 1, choices)
+    check(jnp.resize, np.resize, X, (5, 3), jit=False)
+    check(jnp.resize, np.resize, X, 7, jit=False)
+    phase = np.cumsum(rng.uniform(-3, 3, (2, 12))).reshape(2, 12).astype(np.float32)
+    check(jnp.unwrap, np.unwrap, np.angle(np.exp(1j * phase)).astype(np.float32), rtol=1e-5,
+          atol=1e-5)
+    check(jnp.unwrap, np.unwrap, phase, rtol=1e-5, atol=1e-5, axis=0, period=4.0)
+    b = [[np.ones((2, 2)), np.zeros((2, 3))], [np.full((1, 2), 2.0), np.full((1, 3), 3.0)]]
+    np.testing.assert_array_equal(np.asarray(jnp.block(b)), np.block(b))
+    np.testing.assert_array_equal(np.asarray(jnp.block([np.ones(2), 3.0])), np.block([np.ones(2), 3.0]))

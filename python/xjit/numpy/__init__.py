@@ -78,6 +78,11 @@ from xjit._src.numpy.grids import (  # noqa: F401
 from xjit._src.numpy.array_edits import (  # noqa: F401
     copy, append, delete, insert, rot90, kron, cross, diagflat, hsplit, vsplit, dsplit, rollaxis,
     trapezoid, ediff1d, cov, corrcoef, isin)
+from xjit._src.numpy.vectorize import vectorize, apply_along_axis  # noqa: F401
+from xjit._src.numpy.ranges import (  # noqa: F401
+    logspace, geomspace, bartlett, blackman, hamming, hanning)
+from xjit._src.numpy.array_more import (  # noqa: F401
+    vecdot, matvec, vecmat, unstack, compress, choose, resize, unwrap, block)
 
 # numpy's abstract scalar hierarchy, for issubdtype.
 from numpy import (  # noqa: F401
