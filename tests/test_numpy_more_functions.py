@@ -266,3 +266,113 @@ def test_array_api_products_and_more():
     b = [[np.ones((2, 2)), np.zeros((2, 3))], [np.full((1, 2), 2.0), np.full((1, 3), 3.0)]]
     np.testing.assert_array_equal(np.asarray(jnp.block(b)), np.block(b))
     np.testing.assert_array_equal(np.asarray(jnp.block([np.ones(2), 3.0])), np.block([np.ones(2), 3.0]))
+
+
+def test_set_functions_and_unique_family():
+    a = np.array([5, 1, 3, 3, 7, 1, 9], np.int32)
+    b = np.array([3, 4, 5, 5, 10], np.int32)
+    for name in ("union1d", "setdiff1d", "intersect1d", "setxor1d"):
+        check(getattr(jnp, name), getattr(np, name), a, b, jit=False)
+        want = getattr(np, name)(a, b)
+        got = xjit.jit(lambda x, y: getattr(jnp, name)(x, y, size=len(want) + 2,
+                                                        fill_value=-1))(a, b)
+        np.testing.assert_array_equal(np.asarray(got), np.concatenate([want, [-1, -1]]))
+        with pytest.raises(xjit.errors.ConcretizationTypeError):
+            xjit.jit(getattr(jnp, name))(a, b)
+    for g, w in zip(jnp.intersect1d(a, b, return_indices=True),
+                    np.intersect1d(a, b, return_indices=True)):
+        np.testing.assert_array_equal(np.asarray(g), w)
+    x = np.array([[2, 1], [2, 3]], np.int32)
+    np.testing.assert_array_equal(np.asarray(jnp.unique_values(x)), [1, 2, 3])
+    c = jnp.unique_counts(x)
+    np.testing.assert_array_equal(np.asarray(c.counts), [1, 2, 1])
+    inv = jnp.unique_inverse(x)
+    np.testing.assert_array_equal(np.asarray(inv.values)[np.asarray(inv.inverse_indices)], x)
+    al = jnp.unique_all(x)
+    np.testing.assert_array_equal(np.asarray(al.indices), [1, 0, 3])
+
+
+def test_host_io_and_printing(tmp_path):
+    buf = np.arange(4, dtype=np.float32).tobytes()
+    np.testing.assert_array_equal(np.asarray(jnp.frombuffer(buf, dtype=np.float32)), np.arange(4))
+    np.testing.assert_array_equal(np.asarray(jnp.fromstring("1 2 3", dtype=np.int32, sep=" ")),
+                                  [1, 2, 3])
+    check(jnp.fromfunction, np.fromfunction, lambda i, j: i * 10 + j, (2, 3), jit=False)
+    jnp.save(tmp_path / "x.npy", jnp.arange(3.0))
+    np.testing.assert_array_equal(np.asarray(jnp.load(tmp_path / "x.npy")), [0.0, 1.0, 2.0])
+    assert jnp.array_str(jnp.arange(3)) == np.array_str(np.arange(3))
+    assert "array(" in jnp.array_repr(jnp.arange(3))
+    with jnp.printoptions(precision=2):
+        assert jnp.get_printoptions()["precision"] == 2
+    assert jnp.iterable([1]) and not jnp.iterable(1)
+    with pytest.raises(NotImplementedError, match="fromfile"):
+        jnp.fromfile("x")
+    assert jnp.bool is np.bool_ and jnp.ComplexWarning is np.exceptions.ComplexWarning
+
+
+def test_float_bits_and_popcount():
+    x = np.concatenate([X.ravel(), [0.0, -0.0, 1.0, np.inf, -np.inf, np.nan, 1e-45, -3e38]])
+    x = x.astype(np.float32)
+    for toward in (np.float32(np.inf), np.float32(-np.inf), np.float32(0.0), np.float32(1.0)):
+        check(jnp.nextafter, np.nextafter, x, np.full_like(x, toward), rtol=0, atol=0)
+    check(jnp.spacing, np.spacing, x[np.isfinite(x)], rtol=0, atol=0)
+    i = np.array([0, 1, 7, -1, -128, 255], np.int32)
+    check(jnp.bitwise_count, np.bitwise_count, i, rtol=0, atol=0)
+    with pytest.raises(TypeError, match="integer"):
+        jnp.bitwise_count(np.ones(2, np.float32))
+
+
+def test_more_polynomials():
+    check(jnp.poly, np.poly, np.array([1.0, -2.0, 3.0]), jit=False)
+    m = np.array([[2.0, 1.0], [1.0, 3.0]], np.float32)
+    check(jnp.poly, np.poly, m, rtol=1e-5, jit=False)
+    p = np.array([0.0, 1.0, -6.0, 11.0, -6.0, 0.0], np.float32)
+    got = np.sort_complex(np.asarray(jnp.roots(p)))
+    np.testing.assert_allclose(got, np.sort_complex(np.roots(p)), rtol=1e-4, atol=1e-4)
+    u, v = np.array([1.0, -3.0, 0.0, 5.0]), np.array([2.0, 1.0])
+    q, r = jnp.polydiv(u, v, trim_leading_zeros=True)
+    wq, wr = np.polydiv(u, v)
+    np.testing.assert_allclose(np.asarray(q), wq, rtol=1e-5)
+    np.testing.assert_allclose(np.asarray(r), wr, rtol=1e-5)
+    assert jnp.polydiv(u, v)[1].shape == u.shape
+    xs = np.linspace(-1, 1, 20)
+    ys = 3 * xs ** 2 - xs + 0.5 + 0.01 * np.sin(7 * xs)
+    check(jnp.polyfit, np.polyfit, xs, ys, deg=2, rtol=1e-3, atol=1e-4, jit=False)
+    check(jnp.polyfit, np.polyfit, xs, np.stack([ys, -ys], 1), deg=1, rtol=1e-3, atol=1e-4,
+          jit=False)
+
+
+def test_put_place_extract_and_friends():
+    a = np.arange(6.0, dtype=np.float32).reshape(2, 3)
+    want = a.copy()
+    np.put(want, [0, 4], [-1.0, -2.0])
+    np.testing.assert_array_equal(np.asarray(jnp.put(a, np.array([0, 4]), np.array([-1.0, -2.0]),
+                                                     inplace=False)), want)
+    want = a.copy()
+    np.put(want, [1, 8], [9.0], mode="wrap")
+    np.testing.assert_array_equal(np.asarray(jnp.put(a, np.array([1, 8]), 9.0, mode="wrap",
+                                                     inplace=False)), want)
+    with pytest.raises(ValueError, match="immutable"):
+        jnp.put(a, np.array([0]), 1.0)
+    mask = a > 2
+    want = a.copy()
+    np.place(want, mask, [10.0, 20.0])
+    np.testing.assert_array_equal(
+        np.asarray(jnp.place(a, mask, np.array([10.0, 20.0]), inplace=False)), want)
+    check(jnp.extract, np.extract, mask, a, jit=False)
+    check(jnp.sort_complex, np.sort_complex, np.array([3, 1 + 2j, 1 - 1j, -2]), jit=False)
+    check(jnp.trim_zeros, np.trim_zeros, np.array([0, 0, 1, 0, 2, 0]), jit=False)
+    check(jnp.trim_zeros, np.trim_zeros, np.array([0, 0, 1, 0, 2, 0]), trim="f", jit=False)
+    np.testing.assert_array_equal(np.asarray(jnp.apply_over_axes(jnp.sum, a, [0, 1])),
+                                  np.apply_over_axes(np.sum, a, [0, 1]))
+
+
+def test_index_grid_objects():
+    np.testing.assert_array_equal(np.asarray(jnp.mgrid[0:2, 0:3]), np.mgrid[0:2, 0:3])
+    for g, w in zip(jnp.ogrid[0:2, 0:3], np.ogrid[0:2, 0:3]):
+        np.testing.assert_array_equal(np.asarray(g), w)
+    np.testing.assert_allclose(np.asarray(jnp.mgrid[0:1:5j]), np.mgrid[0:1:5j], rtol=1e-6)
+    np.testing.assert_array_equal(np.asarray(jnp.r_[1:4, 7, 8]), np.r_[1:4, 7, 8])
+    np.testing.assert_array_equal(np.asarray(jnp.c_[np.arange(3), np.arange(3)]),
+                                  np.c_[np.arange(3), np.arange(3)])
+    assert jnp.s_[1:3] == slice(1, 3) and jnp.index_exp[1:3] == (slice(1, 3),)

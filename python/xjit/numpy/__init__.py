@@ -82,7 +82,20 @@ from xjit._src.numpy.vectorize import vectorize, apply_along_axis  # noqa: F401
 from xjit._src.numpy.ranges import (  # noqa: F401
     logspace, geomspace, bartlett, blackman, hamming, hanning)
 from xjit._src.numpy.array_more import (  # noqa: F401
-    vecdot, matvec, vecmat, unstack, compress, choose, resize, unwrap, block)
+    vecdot, matvec, vecmat, unstack, compress, choose, resize, unwrap, block, put, place,
+    extract, sort_complex, trim_zeros, apply_over_axes)
+from xjit._src.numpy.set_functions import (  # noqa: F401
+    union1d, setdiff1d, intersect1d, setxor1d, unique_values, unique_counts, unique_inverse,
+    unique_all)
+from xjit._src.numpy.host_io import (  # noqa: F401
+    printoptions, get_printoptions, set_printoptions, save, savez, frombuffer, fromstring,
+    fromfile, fromiter, fromfunction, load, array_repr, array_str, iterable)
+from xjit._src.numpy.math_extras import nextafter, spacing, bitwise_count  # noqa: F401
+from xjit._src.numpy.polynomial import poly, roots, polydiv, polyfit  # noqa: F401
+from xjit._src.numpy.grids import mgrid, ogrid, r_, c_, s_, index_exp  # noqa: F401
+
+bool = _np.bool_  # noqa: A001 (jnp.bool, as JAX names it)
+ComplexWarning = _np.exceptions.ComplexWarning
 
 # numpy's abstract scalar hierarchy, for issubdtype.
 from numpy import (  # noqa: F401

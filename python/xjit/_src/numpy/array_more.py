@@ -189,3 +189,112 @@ def block(arrays):
             raise ValueError("Lists cannot be empty")
         return jnp.concatenate([assemble(y, level + 1) for y in x], axis=nd - d + level)
     return assemble(arrays, 0)
+
+
+def _refuse_inplace(name, inplace):
+    if inplace:
+        raise ValueError(f"jax.numpy.{name} cannot modify arrays in-place, because JAX arrays "
+                         "are immutable. Pass inplace=False to instead return an updated array.")
+
+
+@api_boundary
+def put(a, ind, v, mode=None, *, inplace: bool = True):
+    """``a`` with the flat positions ``ind`` set to ``v`` (repeated as needed);
+    xjit arrays are immutable, so ``inplace=False`` is required, as in JAX."""
+    _refuse_inplace("put", inplace)
+    jnp = _jnp()
+    util.check_arraylike("put", a, ind, v)
+    a = jnp.asarray(a)
+    ind = jnp.ravel(ind)
+    v = jnp.ravel(jnp.asarray(v, a.dtype))
+    if ind.shape[0] == 0 or v.shape[0] == 0:
+        return a
+    v = jnp.tile(v, -(-ind.shape[0] // v.shape[0]))[:ind.shape[0]]
+    n = a.size
+    if mode is None or mode == "fill":
+        scatter_mode = "drop"
+    elif mode == "clip":
+        ind, scatter_mode = jnp.clip(ind, 0, n - 1), None
+    elif mode == "wrap":
+        ind, scatter_mode = ind % n, None
+    elif mode == "raise":
+        raise NotImplementedError("The 'raise' mode to jnp.put is not supported.")
+    else:
+        raise ValueError(f"mode should be one of 'wrap' or 'clip'; got mode={mode!r}")
+    flat = jnp.ravel(a)
+    flat = flat.at[ind].set(v, mode=scatter_mode) if scatter_mode else flat.at[ind].set(v)
+    return flat.reshape(a.shape)
+
+
+@api_boundary
+def place(arr, mask, vals, *, inplace: bool = True):
+    """``arr`` with the positions where ``mask`` is true set to ``vals`` in
+    order (repeated); ``inplace=False`` is required, as in JAX."""
+    _refuse_inplace("place", inplace)
+    jnp = _jnp()
+    util.check_arraylike("place", arr, mask, vals)
+    a = jnp.asarray(arr)
+    m = jnp.ravel(jnp.asarray(mask)).astype(bool)
+    v = jnp.ravel(jnp.asarray(vals, a.dtype))
+    if m.shape[0] != a.size:
+        raise ValueError("place: mask and data must be the same size")
+    if v.shape[0] == 0:
+        return a
+    # The k-th true position takes vals[k % len(vals)].
+    k = jnp.cumsum(m) - 1
+    filled = jnp.take(v, k % v.shape[0])
+    return jnp.where(m, filled, jnp.ravel(a)).reshape(a.shape)
+
+
+@api_boundary
+def extract(condition, arr, *, size=None, fill_value=0):
+    """The elements of ``arr`` where ``condition`` is true, flattened (``compress`` on both)."""
+    jnp = _jnp()
+    util.check_arraylike("extract", condition, arr)
+    return compress(jnp.ravel(condition), jnp.ravel(arr), size=size, fill_value=fill_value)
+
+
+@api_boundary
+def sort_complex(a):
+    """``a`` sorted by real part, then imaginary part, as complex."""
+    jnp = _jnp()
+    util.check_arraylike("sort_complex", a)
+    a = jnp.asarray(a)
+    order = jnp.lexsort((jnp.imag(a), jnp.real(a)), axis=-1)
+    out = jnp.take_along_axis(a, order, axis=-1)
+    return out.astype(jnp.result_type(out.dtype, jnp.complex64))
+
+
+@api_boundary
+def trim_zeros(filt, trim: str = "fb"):
+    """``filt`` without its leading (``"f"``) and/or trailing (``"b"``) zeros
+    (concrete input: the result's length depends on the values)."""
+    jnp = _jnp()
+    util.check_arraylike("trim_zeros", filt)
+    if util.is_tracer(filt):
+        raise ConcretizationTypeError(filt, "in trim_zeros: the result size depends on values")
+    f = np.asarray(filt)
+    if f.ndim != 1:
+        raise ValueError("trim_zeros requires a 1-d array")
+    nz = np.nonzero(f)[0]
+    if nz.size == 0:
+        return jnp.asarray(f[:0])
+    start = nz[0] if "f" in trim.lower() else 0
+    stop = nz[-1] + 1 if "b" in trim.lower() else f.shape[0]
+    return jnp.asarray(filt)[start:stop]
+
+
+@api_boundary
+def apply_over_axes(func, a, axes):
+    """``func(a, axis)`` applied for each axis in turn, keeping the reduced dims."""
+    jnp = _jnp()
+    util.check_arraylike("apply_over_axes", a)
+    a = jnp.asarray(a)
+    for axis in axes:
+        b = func(a, axis)
+        if b.ndim == a.ndim - 1:
+            b = jnp.expand_dims(b, axis)
+        elif b.ndim != a.ndim:
+            raise ValueError("function is not returning an array of the correct shape")
+        a = b
+    return a

@@ -175,3 +175,44 @@ def fill_diagonal(a, val, wrap: bool = False, *, inplace: bool = True):
     v = jnp.ravel(jnp.asarray(val, a.dtype))
     v = jnp.tile(v, -(-n // max(v.shape[0], 1)))[:n] if v.shape[0] else v
     return a.at[(idx,) * a.ndim].set(v)
+
+
+class _IndexGrid:
+    """``mgrid``/``ogrid``: the dense or open grid of slices, built by numpy
+    from the static slice bounds (complex steps count points, as numpy)."""
+
+    def __init__(self, sparse: bool):
+        self._grid = np.ogrid if sparse else np.mgrid
+        self._sparse = sparse
+
+    def __getitem__(self, key):
+        jnp = _jnp()
+        out = self._grid[key]
+        if isinstance(out, (list, tuple)):
+            return [jnp.asarray(o) for o in out]
+        return jnp.asarray(out)
+
+
+class _Concatenator:
+    """``r_``/``c_``: numpy's concatenation by index syntax, on static input
+    (slices become ranges), with the pieces converted to xjit arrays."""
+
+    def __init__(self, np_obj):
+        self._np = np_obj
+
+    def __getitem__(self, key):
+        jnp = _jnp()
+        items = key if isinstance(key, tuple) else (key,)
+        if any(util.is_tracer(k) for k in items):
+            # Traced pieces: numpy's rules on their shapes, jnp's concatenation.
+            raise NotImplementedError("r_/c_ of traced values is not supported by xjit; use "
+                                      "jnp.concatenate")
+        return jnp.asarray(self._np[key])
+
+
+mgrid = _IndexGrid(sparse=False)
+ogrid = _IndexGrid(sparse=True)
+r_ = _Concatenator(np.r_)
+c_ = _Concatenator(np.c_)
+s_ = np.s_
+index_exp = np.index_exp

@@ -238,3 +238,48 @@ def lcm(x1, x2, /):
     zero = d == 0
     return jnp.where(zero, jnp.zeros_like(d),
                      jnp.abs(a) * (jnp.abs(b) // jnp.where(zero, jnp.ones_like(d), d)))
+
+
+@api_boundary
+def nextafter(x1, x2, /):
+    """The float after ``x1`` in the direction of ``x2`` (on the bits; from
+    zero, the smallest subnormal with ``x2``'s sign)."""
+    from xjit._src.lax import bits
+    a, b = util.promote_args_inexact("nextafter", x1, x2)
+    if dtypes.kind(a.dtype) == "c":
+        raise TypeError("nextafter does not support complex-valued inputs")
+    jnp = _jnp()
+    int_t, _, _ = _float_layout(a.dtype)
+    ia = bits.bitcast_convert_type(a, int_t)
+    one = jnp.asarray(1, int_t)
+    # Away from zero when moving toward larger magnitude, else toward it.
+    away = (b > a) == (a > 0)
+    stepped = bits.bitcast_convert_type(jnp.where(away, ia + one, ia - one), a.dtype)
+    tiny = bits.bitcast_convert_type(jnp.asarray(1, int_t), a.dtype)
+    from_zero = jnp.where(b > 0, tiny, -tiny)
+    out = jnp.where(a == 0, from_zero, stepped)
+    out = jnp.where(a == b, b, out)
+    return jnp.where(jnp.isnan(a) | jnp.isnan(b), a + b, out)
+
+
+@api_boundary
+def spacing(x, /):
+    """The distance from ``x`` to the next float of larger magnitude (negative for negative ``x``)."""
+    (x,) = util.promote_args_inexact("spacing", x)
+    jnp = _jnp()
+    toward = jnp.where(x < 0, -jnp.inf, jnp.inf).astype(x.dtype)  # -0.0 counts as 0
+    out = nextafter(x, toward) - x
+    return jnp.where(jnp.isinf(x), jnp.asarray(jnp.nan, x.dtype), out)
+
+
+@api_boundary
+def bitwise_count(x, /):
+    """The number of 1 bits in ``|x|`` of an integer array (numpy's popcount), as uint8."""
+    util.check_arraylike("bitwise_count", x)
+    jnp = _jnp()
+    x = jnp.asarray(x)
+    if dtypes.kind(x.dtype) not in "biu":
+        raise TypeError(f"bitwise_count requires integer arguments, got {x.dtype}")
+    if dtypes.kind(x.dtype) == "i":
+        x = jnp.abs(x)
+    return lax_ew.population_count(x).astype(np.uint8)

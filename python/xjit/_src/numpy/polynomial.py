@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import operator
 
+import numpy as np
+
 from xjit._src.numpy import util
 from xjit._src.traceback_util import api_boundary
 
@@ -137,3 +139,105 @@ def vander(x, N=None, increasing: bool = False):
         raise ValueError("N must be nonnegative")
     powers = jnp.arange(n) if increasing else jnp.arange(n - 1, -1, -1)
     return jnp.power(x[:, None], powers.astype(x.dtype if x.dtype.kind != "b" else jnp.int32))
+
+
+@api_boundary
+def poly(seq_of_zeros):
+    """The coefficients of the monic polynomial with roots ``seq_of_zeros``
+    (of a square matrix: its characteristic polynomial)."""
+    jnp = _jnp()
+    util.check_arraylike("poly", seq_of_zeros)
+    z = jnp.asarray(seq_of_zeros)
+    if z.ndim == 2 and z.shape[0] == z.shape[1] and z.shape[0] > 0:
+        z = jnp.linalg.eigvals(z)
+    elif z.ndim != 1:
+        raise ValueError("input must be 1d or non-empty square 2d array.")
+    if z.shape[0] == 0:
+        return jnp.ones((), z.dtype if z.dtype.kind in "fc" else jnp.float32)
+    a = jnp.ones(1, jnp.result_type(z, 1.0))
+    for k in range(z.shape[0]):
+        a = jnp.convolve(a, jnp.stack([jnp.ones((), a.dtype), -z[k].astype(a.dtype)]),
+                         mode="full")
+    if jnp.iscomplexobj(a) and not jnp.iscomplexobj(seq_of_zeros):
+        a = jnp.real(a)
+    return a
+
+
+@api_boundary
+def roots(p, *, strip_zeros: bool = True):
+    """The roots of a polynomial: the eigenvalues of its companion matrix
+    (leading zeros stripped when concrete; trailing zeros are zero roots)."""
+    jnp = _jnp()
+    (p,) = _coefficients("roots", p)
+    if strip_zeros and not util.is_tracer(p):
+        nz = np.nonzero(np.asarray(p))[0]
+        if nz.size == 0:
+            return jnp.zeros(0, jnp.result_type(p, 1.0))
+        trailing = p.shape[0] - 1 - nz[-1]
+        p = p[nz[0]:nz[-1] + 1]
+    else:
+        trailing = 0
+    n = p.shape[0] - 1
+    dt = jnp.result_type(p, 1.0)
+    if n < 1:
+        r = jnp.zeros(0, jnp.result_type(dt, 1j))
+    else:
+        p = p.astype(dt)
+        companion = jnp.diag(jnp.ones(n - 1, dt), -1)
+        companion = companion.at[0, :].set(-p[1:] / p[0])
+        r = jnp.linalg.eigvals(companion)
+    return jnp.concatenate([r, jnp.zeros(trailing, r.dtype)]) if trailing else r
+
+
+@api_boundary
+def polydiv(u, v, *, trim_leading_zeros: bool = False):
+    """Quotient and remainder of polynomial division ``u / v``; the remainder
+    keeps ``u``'s length (as JAX) unless ``trim_leading_zeros`` (numpy's
+    result; concrete input only)."""
+    jnp = _jnp()
+    u, v = _coefficients("polydiv", u, v)
+    dt = jnp.result_type(u, v, 1.0)
+    u, v = u.astype(dt), v.astype(dt)
+    m, n = u.shape[0] - 1, v.shape[0] - 1
+    scale = 1.0 / v[0]
+    q = jnp.zeros(max(m - n + 1, 1), dt)
+    r = u
+    for k in range(0, m - n + 1):
+        d = scale * r[k]
+        q = q.at[k].set(d)
+        r = r.at[k:k + n + 1].add(-d * v)
+    if trim_leading_zeros:
+        nz = np.nonzero(np.abs(np.asarray(r)) > 0)[0]
+        r = r[nz[0]:] if nz.size else r[-1:]
+    return q, r
+
+
+@api_boundary
+def polyfit(x, y, deg: int, rcond=None, full: bool = False, w=None, cov: bool = False):
+    """Least-squares polynomial fit of degree ``deg`` (coefficients highest
+    first; ``full`` adds residuals, rank, singular values and rcond)."""
+    jnp = _jnp()
+    util.check_arraylike("polyfit", x, y)
+    deg = operator.index(deg)
+    if deg < 0:
+        raise ValueError("expected deg >= 0")
+    if cov:
+        raise NotImplementedError("polyfit: cov=True is not supported by xjit")
+    x, y = jnp.asarray(x), jnp.asarray(y)
+    if x.ndim != 1 or x.shape[0] == 0 or y.ndim not in (1, 2) or y.shape[0] != x.shape[0]:
+        raise ValueError("polyfit: x must be a non-empty 1-d array and y of the same length")
+    dt = jnp.result_type(x, y, 1.0)
+    x, y = x.astype(dt), y.astype(dt)
+    rcond = x.shape[0] * float(jnp.finfo(dt).eps) if rcond is None else rcond
+    lhs = vander(x, deg + 1)
+    rhs = y
+    if w is not None:
+        w = jnp.asarray(w, dt)
+        lhs = lhs * w[:, None]
+        rhs = rhs * (w if rhs.ndim == 1 else w[:, None])
+    scale = jnp.sqrt(jnp.sum(lhs * lhs, axis=0))
+    c, resids, rank, s = jnp.linalg.lstsq(lhs / scale, rhs, rcond=rcond)
+    c = (c.T / scale).T
+    if full:
+        return c, resids, rank, s, jnp.asarray(rcond)
+    return c
