@@ -376,3 +376,19 @@ def test_index_grid_objects():
     np.testing.assert_array_equal(np.asarray(jnp.c_[np.arange(3), np.arange(3)]),
                                   np.c_[np.arange(3), np.arange(3)])
     assert jnp.s_[1:3] == slice(1, 3) and jnp.index_exp[1:3] == (slice(1, 3),)
+
+
+def test_i0_kaiser_and_bit_packing():
+    x = np.array([0, 0.5, -3, 10, 19.9, 20.1, 35, 80], np.float32)
+    check(jnp.i0, np.i0, x, rtol=2e-6)
+    for m, beta in ((0, 1.0), (1, 5.0), (12, 8.6), (7, 0.0)):
+        check(jnp.kaiser, np.kaiser, m, beta, rtol=2e-6, atol=1e-7, jit=False)
+    a = rng.integers(0, 256, (3, 5)).astype(np.uint8)
+    for axis in (None, 0, 1):
+        for order in ("big", "little"):
+            check(jnp.unpackbits, np.unpackbits, a, axis=axis, bitorder=order, jit=False)
+            check(jnp.packbits, np.packbits, a > 100, axis=axis, bitorder=order, jit=False)
+    for count in (-3, 50):
+        check(jnp.unpackbits, np.unpackbits, a, count=count, jit=False)
+    with pytest.raises(TypeError, match="unsigned byte"):
+        jnp.unpackbits(np.ones(2, np.int32))

@@ -90,7 +90,9 @@ from xjit._src.numpy.set_functions import (  # noqa: F401
 from xjit._src.numpy.host_io import (  # noqa: F401
     printoptions, get_printoptions, set_printoptions, save, savez, frombuffer, fromstring,
     fromfile, fromiter, fromfunction, load, array_repr, array_str, iterable)
-from xjit._src.numpy.math_extras import nextafter, spacing, bitwise_count  # noqa: F401
+from xjit._src.numpy.math_extras import (  # noqa: F401
+    nextafter, spacing, bitwise_count, packbits, unpackbits)
+from xjit._src.numpy.ranges import i0, kaiser  # noqa: F401
 from xjit._src.numpy.polynomial import poly, roots, polydiv, polyfit  # noqa: F401
 from xjit._src.numpy.grids import mgrid, ogrid, r_, c_, s_, index_exp  # noqa: F401
 

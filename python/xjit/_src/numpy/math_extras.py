@@ -283,3 +283,60 @@ def bitwise_count(x, /):
     if dtypes.kind(x.dtype) == "i":
         x = jnp.abs(x)
     return lax_ew.population_count(x).astype(np.uint8)
+
+
+def _bit_layout(a, axis, bitorder):
+    """``a`` (flattened when ``axis`` is None), the axis, and each bit's shift in a byte."""
+    jnp = _jnp()
+    if bitorder not in ("little", "big"):
+        raise ValueError("'order' must be either 'little' or 'big'")
+    if axis is None:
+        a, axis = jnp.ravel(a), 0
+    shifts = jnp.arange(8, dtype=np.uint8)
+    return a, util.canonicalize_axis(axis, a.ndim), shifts[::-1] if bitorder == "big" else shifts
+
+
+@api_boundary
+def unpackbits(a, axis=None, count=None, bitorder: str = "big"):
+    """The bits of a uint8 array as 0/1 uint8s, 8 per byte along ``axis``
+    (flattened when None); ``count`` keeps that many (negative: drops)."""
+    jnp = _jnp()
+    util.check_arraylike("unpackbits", a)
+    a = jnp.asarray(a)
+    if a.dtype != np.uint8:
+        raise TypeError("Expected an input array of unsigned byte data type")
+    a, axis, shifts = _bit_layout(a, axis, bitorder)
+    bits_ = (jnp.expand_dims(a, -1) >> shifts) & np.uint8(1)
+    bits_ = jnp.moveaxis(bits_, -1, axis + 1)
+    shape = list(a.shape)
+    shape[axis] *= 8
+    out = bits_.reshape(shape)
+    if count is not None:
+        idx = [slice(None)] * out.ndim
+        idx[axis] = slice(None, count)
+        out = out[tuple(idx)]
+        if count > shape[axis]:
+            pad = [(0, 0)] * out.ndim
+            pad[axis] = (0, count - shape[axis])
+            out = jnp.pad(out, pad)
+    return out
+
+
+@api_boundary
+def packbits(a, axis=None, bitorder: str = "big"):
+    """Groups of 8 elements of a boolean/integer array (nonzero: 1) along
+    ``axis`` packed into uint8s (the last group zero-padded)."""
+    jnp = _jnp()
+    util.check_arraylike("packbits", a)
+    a = jnp.asarray(a)
+    if dtypes.kind(a.dtype) not in "biu":
+        raise TypeError("Expected an input array of integer or boolean data type")
+    a, axis, shifts = _bit_layout(a, axis, bitorder)
+    a = jnp.moveaxis((a != 0).astype(np.uint8), axis, -1)
+    n = a.shape[-1]
+    pad = (-n) % 8
+    if pad:
+        a = jnp.pad(a, [(0, 0)] * (a.ndim - 1) + [(0, pad)])
+    a = a.reshape(a.shape[:-1] + ((n + pad) // 8, 8))
+    packed = jnp.sum(a << shifts, axis=-1, dtype=np.uint8)
+    return jnp.moveaxis(packed, -1, axis)

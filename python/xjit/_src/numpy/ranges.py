@@ -60,17 +60,22 @@ def geomspace(start, stop, num: int = 50, endpoint: bool = True, dtype=None, axi
     return out if dtype is None else out.astype(dtype)
 
 
+def _window_points(M, fn):
+    """``fn(jnp, n, M)`` over the points n of an ``M``-point window (numpy's
+    empty and one-point windows aside), as float32."""
+    jnp = _jnp()
+    m = operator.index(M)
+    if m <= 0:
+        return jnp.zeros(0, jnp.float32)
+    if m == 1:
+        return jnp.ones(1, jnp.float32)
+    return fn(jnp, jnp.arange(m, dtype=jnp.float32), m).astype(jnp.float32)
+
+
 def _window(name, fn):
     @api_boundary
     def window(M):
-        jnp = _jnp()
-        m = operator.index(M)
-        if m <= 0:
-            return jnp.zeros(0, jnp.float32)
-        if m == 1:
-            return jnp.ones(1, jnp.float32)
-        n = jnp.arange(m, dtype=jnp.float32)
-        return fn(jnp, n, m).astype(jnp.float32)
+        return _window_points(M, fn)
     window.__name__ = window.__qualname__ = name
     window.__doc__ = f"numpy's ``{name}`` window of ``M`` points."
     return window
@@ -81,3 +86,49 @@ hanning = _window("hanning", lambda jnp, n, m: 0.5 - 0.5 * jnp.cos(2 * np.pi * n
 hamming = _window("hamming", lambda jnp, n, m: 0.54 - 0.46 * jnp.cos(2 * np.pi * n / (m - 1)))
 blackman = _window("blackman", lambda jnp, n, m: (0.42 - 0.5 * jnp.cos(2 * np.pi * n / (m - 1))
                                                   + 0.08 * jnp.cos(4 * np.pi * n / (m - 1))))
+
+
+def _i0_series(ax, jnp):
+    # sum_k (x^2/4)^k / (k!)^2, 60 terms: within float64 rounding for |x| <= 20.
+    q = ax * ax / 4
+    term = jnp.ones_like(ax)
+    total = jnp.ones_like(ax)
+    for k in range(1, 60):
+        term = term * q / (k * k)
+        total = total + term
+    return total
+
+
+def _i0_asymptotic(ax, jnp):
+    # e^x / sqrt(2 pi x) * sum_k ((2k-1)!!)^2 / (k! 8^k x^k), 12 terms (|x| > 20).
+    safe = jnp.maximum(ax, 20.0)
+    term = jnp.ones_like(safe)
+    total = jnp.ones_like(safe)
+    for k in range(1, 12):
+        term = term * (2 * k - 1) ** 2 / (k * 8 * safe)
+        total = total + term
+    return jnp.exp(safe) / jnp.sqrt(2 * np.pi * safe) * total
+
+
+@api_boundary
+def i0(x):
+    """The modified Bessel function of the first kind, order 0 (real input):
+    its power series up to 20, its asymptotic series beyond."""
+    jnp = _jnp()
+    util.check_arraylike("i0", x)
+    (x,) = util.promote_args_inexact("i0", x)
+    if jnp.iscomplexobj(x):
+        raise ValueError("i0: complex input is not supported")
+    ax = jnp.abs(x)
+    small = ax <= 20.0
+    return jnp.where(small, _i0_series(jnp.where(small, ax, 0.0), jnp), _i0_asymptotic(ax, jnp))
+
+
+@api_boundary
+def kaiser(M, beta):
+    """numpy's Kaiser window of ``M`` points with shape parameter ``beta``."""
+    def points(jnp, n, m):
+        alpha = (m - 1) / 2.0
+        b = jnp.asarray(beta, jnp.float32)
+        return i0(b * jnp.sqrt(1 - ((n - alpha) / alpha) ** 2)) / i0(b)
+    return _window_points(M, points)
