@@ -104,5 +104,13 @@ from xjit import random  # noqa: E402
 # Host callbacks and the FFI (h-host).
 from xjit._src.callbacks import pure_callback  # noqa: E402,F401
 from xjit import debug, experimental, ffi  # noqa: E402,F401
+from xjit import ops  # noqa: E402,F401
+from xjit import dtypes  # noqa: E402,F401
+from xjit._src.api_transforms import float0  # noqa: E402,F401
+from xjit._src.runtime_utils import (  # noqa: E402,F401
+    clear_caches, enable_x64, ensure_compile_time_eval, host_count, host_id, host_ids,
+    local_device_count, named_call, named_scope, process_count, process_index,
+    process_indices, typeof)
+Device = _xjit.Device
 
 __version__ = "0.1.0"

@@ -16,6 +16,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import functools
+import weakref
 import inspect
 from typing import Callable
 
@@ -489,10 +490,13 @@ def _make_jit_class():
             nums, names = self._setup(fun, static_argnums, static_argnames, donate_argnums,
                                       donate_argnames)
             _init_base(base, self, fun, self._cache_miss, nums, names)
+            _all_jitted.add(self)
 
     return JitWrapped
 
 
+# Every jitted function, for clear_caches (weakly: a dropped one is freed).
+_all_jitted: "weakref.WeakSet" = weakref.WeakSet()
 JitWrapped = _make_jit_class()
 
 

@@ -18,6 +18,7 @@ Example:
 from __future__ import annotations
 
 import collections
+import threading
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -119,9 +120,23 @@ def bind(name: str, operands: Sequence[Any], attrs: dict | None = None, *,
     """
     attrs = attrs or {}
     stack = _trace_state.stack
-    if stack:
+    if stack and not (compile_time_eval_active() and _all_concrete(operands)):
         return _bind_traced(stack[-1], name, operands, attrs, weak_type, regions)
     return _bind_eager(name, operands, attrs, weak_type, regions, region_key)
+
+
+# ensure_compile_time_eval (runtime_utils.py): ops of concrete operands run
+# eagerly even inside a trace.
+_compile_time_eval = threading.local()
+
+
+def compile_time_eval_active() -> bool:
+    """Whether ops of concrete values run eagerly now (ensure_compile_time_eval)."""
+    return getattr(_compile_time_eval, "active", False)
+
+
+def _all_concrete(operands) -> bool:
+    return not any(isinstance(x, (Tracer, core.Token)) for x in operands)
 
 
 def _weak_flags(weak_type, n: int) -> list:

@@ -85,7 +85,7 @@ def concrete_value(value: np.ndarray, weak: bool = False):
     """A concrete numpy value as an lax result: a Tracer constant inside a
     trace, otherwise an Array on the default device."""
     value = np.asarray(value, order="C")
-    trace = core.current_trace()
+    trace = None if dispatch.compile_time_eval_active() else core.current_trace()
     if trace is not None:
         return core.tracer_from_value(trace, trace.constant(value), weak,
                                       value if trace.concrete else None)

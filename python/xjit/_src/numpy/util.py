@@ -303,7 +303,7 @@ def _scalar_operand(x, dt, weak, shape):
     else:
         check_int_operand(x)
     value = np.asarray(x).astype(dt)
-    if _trace_state.stack:
+    if _trace_state.stack and not dispatch.compile_time_eval_active():
         # The same scalar at the same type and shape is one graph value per
         # trace (`x * 0.5` in every layer: one constant and one broadcast).
         cache = _trace_state.stack[-1].scalar_operands
