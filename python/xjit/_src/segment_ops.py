@@ -21,7 +21,8 @@ from xjit._src.traceback_util import api_boundary
 
 
 def _jnp():
-    import xjit.numpy as jnp
+    # The private modules' numpy functions (namespace.py; xjit.numpy imports this module).
+    from xjit._src.numpy.namespace import jnp
     return jnp
 
 

@@ -18,12 +18,13 @@ import numpy as np
 from xjit._src import core
 from xjit._src.errors import ConcretizationTypeError
 from xjit._src.numpy import util
+from xjit._src.numpy.comparison import iscomplexobj
 from xjit._src.traceback_util import api_boundary
 
 
 def _jnp():
-    # At call time: xjit.numpy imports this module.
-    import xjit.numpy as jnp
+    # The private modules' numpy functions (namespace.py; xjit.numpy imports this module).
+    from xjit._src.numpy.namespace import jnp
     return jnp
 
 
@@ -286,7 +287,7 @@ def corrcoef(x, y=None, rowvar: bool = True):
     d = jnp.diag(c)
     s = jnp.sqrt(jnp.real(d))
     c = c / s[:, None] / s[None, :]
-    if jnp.iscomplexobj(c):
+    if iscomplexobj(c):
         return jnp.clip(jnp.real(c), -1, 1) + 1j * jnp.clip(jnp.imag(c), -1, 1)
     return jnp.clip(c, -1, 1)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from xjit._src.numpy.grids import indices
 from xjit._src.traceback_util import api_boundary
 
 printoptions = np.printoptions
@@ -24,8 +25,8 @@ savez = np.savez
 
 
 def _jnp():
-    # At call time: xjit.numpy imports this module.
-    import xjit.numpy as jnp
+    # The private modules' numpy functions (namespace.py; xjit.numpy imports this module).
+    from xjit._src.numpy.namespace import jnp
     return jnp
 
 
@@ -61,7 +62,7 @@ def fromiter(*args, **kwargs):
 def fromfunction(function, shape, *, dtype=float, **kwargs):
     """``function`` called once on the index grids of ``shape`` (``dtype``)."""
     jnp = _jnp()
-    grids = jnp.indices(tuple(shape), dtype=jnp.dtype(dtype) if dtype is not float else
+    grids = indices(tuple(shape), dtype=jnp.dtype(dtype) if dtype is not float else
                         jnp.float32)
     return function(*grids, **kwargs)
 

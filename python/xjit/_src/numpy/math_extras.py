@@ -19,8 +19,8 @@ from xjit._src.traceback_util import api_boundary
 
 
 def _jnp():
-    # At call time: xjit.numpy imports this module.
-    import xjit.numpy as jnp
+    # The private modules' numpy functions (namespace.py; xjit.numpy imports this module).
+    from xjit._src.numpy.namespace import jnp
     return jnp
 
 

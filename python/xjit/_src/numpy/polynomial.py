@@ -13,13 +13,15 @@ import operator
 
 import numpy as np
 
+from xjit._src.numpy import linalg as np_linalg
 from xjit._src.numpy import util
+from xjit._src.numpy.comparison import iscomplexobj
 from xjit._src.traceback_util import api_boundary
 
 
 def _jnp():
-    # At call time: xjit.numpy imports this module.
-    import xjit.numpy as jnp
+    # The private modules' numpy functions (namespace.py; xjit.numpy imports this module).
+    from xjit._src.numpy.namespace import jnp
     return jnp
 
 
@@ -149,7 +151,7 @@ def poly(seq_of_zeros):
     util.check_arraylike("poly", seq_of_zeros)
     z = jnp.asarray(seq_of_zeros)
     if z.ndim == 2 and z.shape[0] == z.shape[1] and z.shape[0] > 0:
-        z = jnp.linalg.eigvals(z)
+        z = np_linalg.eigvals(z)
     elif z.ndim != 1:
         raise ValueError("input must be 1d or non-empty square 2d array.")
     if z.shape[0] == 0:
@@ -158,7 +160,7 @@ def poly(seq_of_zeros):
     for k in range(z.shape[0]):
         a = jnp.convolve(a, jnp.stack([jnp.ones((), a.dtype), -z[k].astype(a.dtype)]),
                          mode="full")
-    if jnp.iscomplexobj(a) and not jnp.iscomplexobj(seq_of_zeros):
+    if iscomplexobj(a) and not iscomplexobj(seq_of_zeros):
         a = jnp.real(a)
     return a
 
@@ -185,7 +187,7 @@ def roots(p, *, strip_zeros: bool = True):
         p = p.astype(dt)
         companion = jnp.diag(jnp.ones(n - 1, dt), -1)
         companion = companion.at[0, :].set(-p[1:] / p[0])
-        r = jnp.linalg.eigvals(companion)
+        r = np_linalg.eigvals(companion)
     return jnp.concatenate([r, jnp.zeros(trailing, r.dtype)]) if trailing else r
 
 
@@ -236,7 +238,7 @@ def polyfit(x, y, deg: int, rcond=None, full: bool = False, w=None, cov: bool = 
         lhs = lhs * w[:, None]
         rhs = rhs * (w if rhs.ndim == 1 else w[:, None])
     scale = jnp.sqrt(jnp.sum(lhs * lhs, axis=0))
-    c, resids, rank, s = jnp.linalg.lstsq(lhs / scale, rhs, rcond=rcond)
+    c, resids, rank, s = np_linalg.lstsq(lhs / scale, rhs, rcond=rcond)
     c = (c.T / scale).T
     if full:
         return c, resids, rank, s, jnp.asarray(rcond)

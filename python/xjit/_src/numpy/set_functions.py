@@ -15,12 +15,13 @@ from typing import NamedTuple
 import numpy as np
 
 from xjit._src.numpy import util
+from xjit._src.numpy.array_edits import isin
 from xjit._src.traceback_util import api_boundary
 
 
 def _jnp():
-    # At call time: xjit.numpy imports this module.
-    import xjit.numpy as jnp
+    # The private modules' numpy functions (namespace.py; xjit.numpy imports this module).
+    from xjit._src.numpy.namespace import jnp
     return jnp
 
 
@@ -71,7 +72,7 @@ def setdiff1d(ar1, ar2, assume_unique: bool = False, *, size=None, fill_value=No
     util.check_arraylike("setdiff1d", ar1, ar2)
     _concrete_or_sized("setdiff1d", size, ar1, ar2)
     s, first = _sorted_firsts(ar1)
-    return _select(s, first & ~jnp.isin(s, ar2), size, fill_value)
+    return _select(s, first & ~isin(s, ar2), size, fill_value)
 
 
 @api_boundary
@@ -85,14 +86,14 @@ def intersect1d(ar1, ar2, assume_unique: bool = False, return_indices: bool = Fa
     _concrete_or_sized("intersect1d", size, ar1, ar2)
     if not return_indices:
         s, first = _sorted_firsts(ar1)
-        return _select(s, first & jnp.isin(s, ar2), size, fill_value)
+        return _select(s, first & isin(s, ar2), size, fill_value)
     if size is not None:
         raise NotImplementedError("intersect1d: return_indices with size= is not supported")
     a1, a2 = jnp.ravel(ar1), jnp.ravel(ar2)
     u1, i1 = jnp.unique(a1, return_index=True)
     u2, i2 = jnp.unique(a2, return_index=True)
-    keep1 = np.asarray(jnp.isin(u1, u2))
-    keep2 = np.asarray(jnp.isin(u2, u1))
+    keep1 = np.asarray(isin(u1, u2))
+    keep2 = np.asarray(isin(u2, u1))
     return u1[keep1], i1[keep1], i2[keep2]
 
 
@@ -104,7 +105,7 @@ def setxor1d(ar1, ar2, assume_unique: bool = False, *, size=None, fill_value=Non
     util.check_arraylike("setxor1d", ar1, ar2)
     _concrete_or_sized("setxor1d", size, ar1, ar2)
     s, first = _sorted_firsts(jnp.concatenate([jnp.ravel(ar1), jnp.ravel(ar2)]))
-    return _select(s, first & (jnp.isin(s, ar1) != jnp.isin(s, ar2)), size, fill_value)
+    return _select(s, first & (isin(s, ar1) != isin(s, ar2)), size, fill_value)
 
 
 class UniqueAllResult(NamedTuple):

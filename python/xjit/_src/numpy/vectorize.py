@@ -22,8 +22,8 @@ _SIGNATURE = re.compile(rf"^{_ARGS}->{_ARGS}$")
 
 
 def _jnp():
-    # At call time: xjit.numpy imports this module.
-    import xjit.numpy as jnp
+    # The private modules' numpy functions (namespace.py; xjit.numpy imports this module).
+    from xjit._src.numpy.namespace import jnp
     return jnp
 
 
