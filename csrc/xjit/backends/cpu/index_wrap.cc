@@ -41,6 +41,8 @@ bool NarrowRange(ComparisonDirection dir, bool swapped, int64_t c, int64_t* lo, 
       default: return false;
     }
   }
+  const bool plus_one = dir == ComparisonDirection::kGt || dir == ComparisonDirection::kLe;
+  if (plus_one && c == std::numeric_limits<int64_t>::max()) return false;  // c + 1 overflows
   switch (dir) {
     case ComparisonDirection::kGe: *lo = std::max(*lo, c); return true;
     case ComparisonDirection::kGt: *lo = std::max(*lo, c + 1); return true;
