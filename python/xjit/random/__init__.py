@@ -15,3 +15,5 @@ from xjit._src.random.samplers import (  # noqa: F401
     loggamma, logistic, lognormal, maxwell, multivariate_normal, normal, orthogonal, pareto,
     permutation, poisson, rademacher, randint, rayleigh, split, t, truncated_normal, uniform,
     weibull_min)
+from xjit._src.random.compound import (  # noqa: F401
+    chisquare, f, geometric, triangular, wald)
