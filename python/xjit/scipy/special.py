@@ -11,3 +11,5 @@ from xjit._src.scipy.special import (  # noqa: F401
     logsumexp, ndtr, rel_entr, softmax, xlog1py, xlogy)
 # issue 11 (h-fft)
 from xjit._src.scipy.special import log_ndtr, ndtri  # noqa: F401,E402
+from xjit._src.scipy.gamma_family import (  # noqa: F401,E402
+    beta, betaln, comb, gamma, gammasgn, i0, i0e, i1, i1e, loggamma, poch)
