@@ -12,4 +12,5 @@ from xjit._src.nn.functions import (  # noqa: F401
     leaky_relu, log1mexp, log_sigmoid, log_softmax, logmeanexp, logsumexp, mish, one_hot,
     relu, relu6, selu, sigmoid, silu, soft_sign, softmax, softplus, sparse_plus,
     sparse_sigmoid, squareplus, standardize, swish, tanh)
+from xjit._src.nn.attention import dot_product_attention  # noqa: F401
 from xjit.nn import initializers  # noqa: F401
