@@ -56,3 +56,8 @@ from xjit._src.lax.windowed import (
 
 # h-linalg: lax.linalg
 from xjit.lax import linalg  # noqa: E402,F401
+from xjit._src.lax.extras import (  # noqa: E402,F401
+    ConvGeneralDilatedDimensionNumbers, DotAlgorithmPreset, DotDimensionNumbers, Precision,
+    PrecisionLike, approx_max_k, approx_min_k, batch_matmul, bessel_i0e, bessel_i1e,
+    broadcast_shapes, broadcast_to_rank, collapse, empty, index_take, nextafter,
+    platform_dependent, reduce_xor, split, tile, unstack)
