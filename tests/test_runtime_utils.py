@@ -105,3 +105,15 @@ def test_segment_max_of_integers_and_empty_segments():
     got = ops.segment_max(np.array([1, 5, 2], np.int32), np.array([0, 0, 2], np.int32),
                           num_segments=3)
     np.testing.assert_array_equal(np.asarray(got), [5, np.iinfo(np.int32).min, 2])
+
+
+def test_pmap_on_one_process():
+    n = xjit.local_device_count()
+    x = np.arange(n * 3, dtype=np.float32).reshape(n, 3)
+    np.testing.assert_array_equal(np.asarray(xjit.pmap(lambda v: v * 2)(x)), x * 2)
+    out = xjit.pmap(lambda v: xjit.lax.psum(v, "i"), axis_name="i")(x)
+    np.testing.assert_array_equal(np.asarray(out), np.broadcast_to(x.sum(0), x.shape))
+    out = xjit.pmap(lambda v, k: v * k, static_broadcasted_argnums=1)(x, 3)
+    np.testing.assert_array_equal(np.asarray(out), x * 3)
+    with pytest.raises(ValueError, match="device"):
+        xjit.pmap(lambda v: v)(np.zeros((n + 1, 2)))

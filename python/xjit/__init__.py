@@ -109,7 +109,7 @@ from xjit import dtypes  # noqa: E402,F401
 from xjit._src.api_transforms import float0  # noqa: E402,F401
 from xjit._src.runtime_utils import (  # noqa: E402,F401
     clear_caches, enable_x64, ensure_compile_time_eval, host_count, host_id, host_ids,
-    local_device_count, named_call, named_scope, process_count, process_index,
+    local_device_count, named_call, named_scope, pmap, process_count, process_index,
     process_indices, typeof)
 Device = _xjit.Device
 

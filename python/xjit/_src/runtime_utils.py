@@ -115,3 +115,56 @@ def enable_x64(new_val: bool = True):
         yield
     finally:
         config.update("jax_enable_x64", old)
+
+
+def pmap(fun, axis_name=None, *, in_axes=0, out_axes=0, static_broadcasted_argnums=(),
+         devices=None, backend=None, axis_size=None, donate_argnums=(),
+         global_arg_shapes=None):
+    """``fun`` mapped over a leading axis with one device per index, as
+    ``jax.pmap``: on one process the axis is vmapped under ``axis_name``
+    (collectives such as ``lax.psum`` work) and compiled once; the axis
+    may be at most as long as the devices available."""
+    from xjit._src import api_transforms
+    del global_arg_shapes
+    static = ((static_broadcasted_argnums,) if isinstance(static_broadcasted_argnums, int)
+              else tuple(static_broadcasted_argnums))
+    available = len(devices) if devices is not None else len(api.local_devices(backend=backend))
+
+    @functools.wraps(fun)
+    def mapped(*args):
+        axes = in_axes if not isinstance(in_axes, int) or not static else tuple(
+            None if i in static else in_axes for i in range(len(args)))
+        sizes = set()
+        per_arg = axes if isinstance(axes, (tuple, list)) else (axes,) * len(args)
+        for a, ax in zip(args, per_arg):
+            if ax is None:
+                continue
+            for leaf in _leaves(a):
+                shape = util.shape_of(leaf)
+                sizes.add(shape[ax] if shape else None)
+        size = axis_size if axis_size is not None else (max(s for s in sizes if s is not None)
+                                                        if sizes - {None} else None)
+        if size is not None and size > available:
+            raise ValueError(f"pmap: the mapped axis has size {size}, but only {available} "
+                             f"device(s) are available")
+        inner = api_transforms.vmap(lambda *xs: fun(*_with_static(args, xs, static)),
+                                    in_axes=_drop(axes, static, len(args)), out_axes=out_axes,
+                                    axis_name=axis_name, axis_size=axis_size)
+        return inner(*[a for i, a in enumerate(args) if i not in static])
+    return api.jit(mapped, static_argnums=static, donate_argnums=donate_argnums)
+
+
+def _leaves(x):
+    from xjit import _xjit
+    return _xjit.tree_flatten(x)[0]
+
+
+def _with_static(args, dynamic, static):
+    it = iter(dynamic)
+    return [a if i in static else next(it) for i, a in enumerate(args)]
+
+
+def _drop(axes, static, n):
+    if not isinstance(axes, (tuple, list)):
+        return axes
+    return tuple(ax for i, ax in enumerate(axes) if i not in static)
