@@ -23,9 +23,9 @@ _FUNCTIONS = {
     cumulative: "cumsum",
     diagonal: "diag diagonal trace",
     differences: "diff",
-    elementwise: "abs clip conj cos exp floor imag isfinite isinf isnan isneginf isposinf "
-                 "left_shift log log1p log2 maximum mod power real right_shift sign signbit sin sqrt "
-                 "trunc where",
+    elementwise: "abs arctan clip conj cos exp expm1 floor imag isfinite isinf isnan isneginf "
+                 "isposinf left_shift log log1p log2 maximum minimum mod power real right_shift "
+                 "sign signbit sin sqrt tan trunc where",
     indexing: "take take_along_axis",
     linalg_ops: "matmul outer",
     pad_module: "pad",
