@@ -491,3 +491,26 @@ def test_scipy_schur_real_and_complex_forms():
                                        np.sort(np.abs(np.diag(want_t))), rtol=1e-4, atol=1e-5)
     with pytest.raises(ValueError, match="output must be 'real' or 'complex'"):
         xsl.schur(a[0], output="other")
+
+
+def test_scipy_special_matrices_and_polar():
+    c = np.array([1.0, 2.0, 3.0], np.float32)
+    r = np.array([9.0, 5.0, 6.0, 7.0], np.float32)
+    for name, args in (("toeplitz", (c,)), ("toeplitz", (c, r)), ("hankel", (c,)),
+                       ("hankel", (c, r)), ("circulant", (c,)),
+                       ("companion", (np.array([2.0, -3.0, 1.0, 4.0]),)), ("hilbert", (4,))):
+        np.testing.assert_allclose(np.asarray(getattr(xsl, name)(*args)),
+                                   getattr(scipy.linalg, name)(*args), rtol=1e-6)
+    for scale in (None, "n", "sqrtn"):
+        np.testing.assert_allclose(np.asarray(xsl.dft(5, scale)), scipy.linalg.dft(5, scale),
+                                   atol=1e-6)
+    a = np.random.default_rng(6).standard_normal((4, 4)).astype(np.float32)
+    for side in ("right", "left"):
+        u, p = (np.asarray(v) for v in xsl.polar(a, side))
+        wu, wp = scipy.linalg.polar(a, side)
+        np.testing.assert_allclose(u, wu, atol=1e-5)
+        np.testing.assert_allclose(p, wp, atol=1e-5)
+    with pytest.raises(ValueError, match="at least 2"):
+        xsl.companion(np.ones(1))
+    with pytest.raises(ValueError, match="scale"):
+        xsl.dft(3, "x")

@@ -8,3 +8,5 @@ Example:
 from xjit._src.scipy.linalg import (  # noqa: F401
     block_diag, cho_factor, cho_solve, cholesky, det, eigh, expm, inv, lu, lu_factor, lu_solve,
     qr, schur, solve, solve_triangular, svd)
+from xjit._src.scipy.special_matrices import (  # noqa: F401,E402
+    circulant, companion, dft, hankel, hilbert, polar, toeplitz)
