@@ -392,3 +392,31 @@ def test_i0_kaiser_and_bit_packing():
         check(jnp.unpackbits, np.unpackbits, a, count=count, jit=False)
     with pytest.raises(TypeError, match="unsigned byte"):
         jnp.unpackbits(np.ones(2, np.int32))
+
+
+@pytest.mark.parametrize("name", ["add", "multiply", "maximum", "minimum", "subtract",
+                                  "logaddexp"])
+def test_ufunc_methods(name):
+    a = np.arange(6.0, dtype=np.float32).reshape(2, 3) + 1
+    ours, theirs = getattr(jnp, name), getattr(np, name)
+    for axis in (0, 1):
+        check(lambda x: ours.reduce(x, axis=axis), lambda x: theirs.reduce(x, axis=axis), a,
+              rtol=1e-5)
+        check(lambda x: ours.accumulate(x, axis=axis),
+              lambda x: theirs.accumulate(x, axis=axis), a, rtol=1e-5)
+    check(ours.outer, theirs.outer, a[0], a[1], rtol=1e-5)
+    assert ours.nin == 2 and ours.nout == 1
+
+
+def test_ufunc_at_and_identity():
+    x = np.zeros(4, np.float32)
+    idx = np.array([0, 1, 1, 3])
+    for name in ("add", "subtract", "multiply", "maximum", "minimum"):
+        want = x.copy() + 3
+        getattr(np, name).at(want, idx, np.float32(2))
+        got = getattr(jnp, name).at(x + 3, idx, 2.0, inplace=False)
+        np.testing.assert_array_equal(np.asarray(got), want)
+    with pytest.raises(NotImplementedError, match="inplace"):
+        jnp.add.at(x, idx, 1.0)
+    assert jnp.add.identity == 0 and jnp.multiply.identity == 1 and jnp.maximum.identity is None
+    np.testing.assert_array_equal(np.asarray(jnp.add.reduce(np.ones((2, 3)), axis=None)), 6.0)

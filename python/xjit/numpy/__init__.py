@@ -156,3 +156,18 @@ def isdtype(dtype, kind):
 from xjit.numpy import fft  # noqa: E402,F401
 # h-linalg: jnp.linalg
 from xjit.numpy import linalg  # noqa: E402,F401
+
+
+def _attach_ufunc_methods():
+    from xjit._src.numpy.ufunc_methods import attach
+    g = globals()
+    for name in ("add", "subtract", "multiply", "divide", "true_divide", "floor_divide", "power",
+                 "maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or",
+                 "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "arctan2", "hypot",
+                 "remainder", "fmod", "left_shift", "right_shift", "equal", "not_equal", "less",
+                 "less_equal", "greater", "greater_equal", "logaddexp", "logaddexp2",
+                 "copysign", "heaviside", "nextafter", "gcd", "lcm"):
+        attach(g[name], name)
+
+
+_attach_ufunc_methods()
