@@ -49,3 +49,25 @@ def test_complex_inputs_are_rejected():
     for name in ("gamma", "i0", "i1e"):
         with pytest.raises(ValueError, match="complex"):
             getattr(xs, name)(np.array([1 + 1j]))
+
+
+def test_incomplete_gamma_and_relatives():
+    a = np.array([0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 0.1, 3.0], np.float32)
+    x = np.array([0.1, 1.0, 3.0, 4.0, 12.0, 25.0, 2.0, 0.0], np.float32)
+    for name in ("gammainc", "gammaincc"):
+        for got in (getattr(xs, name)(a, x), xjit.jit(getattr(xs, name))(a, x)):
+            np.testing.assert_allclose(np.asarray(got), getattr(ss, name)(a, x), rtol=2e-5,
+                                       atol=2e-6)
+    assert np.isnan(float(xs.gammainc(np.float32(-1), 1.0)))
+    assert float(xs.gammaincc(2.0, np.inf)) == 0.0
+    np.testing.assert_allclose(float(xs.multigammaln(np.float32(3.5), 3)),
+                               ss.multigammaln(3.5, 3), rtol=1e-6)
+    v = np.float32([0.5, 1.0, 2.0, 3.0])
+    for lam in (0.0, 0.5, -1.5):
+        np.testing.assert_allclose(np.asarray(xs.boxcox(v, lam)), ss.boxcox(v, lam), rtol=1e-5,
+                                   atol=1e-6)
+        np.testing.assert_allclose(np.asarray(xs.boxcox1p(v, lam)), ss.boxcox1p(v, lam),
+                                   rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(np.asarray(xs.bernoulli(10)), ss.bernoulli(10), rtol=1e-6)
+    with pytest.raises(ValueError, match="non-negative"):
+        xs.bernoulli(-1)

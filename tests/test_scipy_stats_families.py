@@ -67,3 +67,12 @@ def test_multivariate_normal():
           st.multivariate_normal.pdf(x, mean, cov), rtol=1e-4, atol=1e-7)
     close(stats.multivariate_normal.logpdf(x, mean, 2.0),
           st.multivariate_normal.logpdf(x, mean, 2.0 * np.eye(3)), rtol=1e-5, atol=1e-5)
+
+
+def test_cdfs_from_the_incomplete_gamma():
+    x = np.array([-1.0, 0.0, 0.3, 1.0, 2.5, 9.0], np.float32)
+    close(stats.gamma.cdf(x, 2.5, 0.0, 1.5), st.gamma.cdf(x, 2.5, 0.0, 1.5), rtol=1e-4)
+    close(stats.gamma.sf(x, 2.5), st.gamma.sf(x, 2.5), rtol=1e-4)
+    close(stats.chi2.cdf(x, 3.0), st.chi2.cdf(x, 3.0), rtol=1e-4)
+    k = np.array([-1.0, 0.0, 1.0, 2.5, 5.0], np.float32)
+    close(stats.poisson.cdf(k, 2.5), st.poisson.cdf(k, 2.5), rtol=1e-4)

@@ -13,3 +13,5 @@ from xjit._src.scipy.special import (  # noqa: F401
 from xjit._src.scipy.special import log_ndtr, ndtri  # noqa: F401,E402
 from xjit._src.scipy.gamma_family import (  # noqa: F401,E402
     beta, betaln, comb, gamma, gammasgn, i0, i0e, i1, i1e, loggamma, poch)
+from xjit._src.scipy.incomplete_gamma import (  # noqa: F401,E402
+    bernoulli, boxcox, boxcox1p, gammainc, gammaincc, multigammaln)

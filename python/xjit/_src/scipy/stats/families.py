@@ -217,13 +217,38 @@ def _mvn_logpdf(x, mean, cov, allow_singular=None):
     return -0.5 * jnp.sum(y * y, axis=-1) - log_det - 0.5 * d * np.log(2 * np.pi)
 
 
+def _gamma_cdf(x, a, loc=0, scale=1):
+    from xjit._src.scipy.incomplete_gamma import gammainc
+    x, a, loc, scale = util.promote_args_inexact("gamma.cdf", x, a, loc, scale)
+    return gammainc(a, jnp.maximum((x - loc) / scale, 0))
+
+
+def _chi2_cdf(x, df, loc=0, scale=1):
+    x, df, loc, scale = util.promote_args_inexact("chi2.cdf", x, df, loc, scale)
+    return _gamma_cdf(x, df / 2, loc, scale * 2)
+
+
+def _poisson_cdf(k, mu, loc=0):
+    from xjit._src.scipy.incomplete_gamma import gammaincc
+    k, mu, loc = util.promote_args_inexact("poisson.cdf", k, mu, loc)
+    x = jnp.floor(k - loc)
+    return jnp.where(x < 0, jnp.zeros_like(x), gammaincc(jnp.maximum(x, 0) + 1, mu))
+
+
+def _with_cdf(ns, family, cdf):
+    extra = _namespace(family, {"cdf": cdf,
+                                "sf": lambda *a, **k: 1 - cdf(*a, **k),
+                                "logcdf": lambda *a, **k: jnp.log(cdf(*a, **k))})
+    return types.SimpleNamespace(**vars(ns), **vars(extra))
+
+
 t = _with_pdf("t", _t_logpdf)
-gamma = _with_pdf("gamma", _gamma_logpdf)
-chi2 = _with_pdf("chi2", _chi2_logpdf)
+gamma = _with_cdf(_with_pdf("gamma", _gamma_logpdf), "gamma", _gamma_cdf)
+chi2 = _with_cdf(_with_pdf("chi2", _chi2_logpdf), "chi2", _chi2_cdf)
 beta = _with_pdf("beta", _beta_logpdf)
 pareto = _with_pdf("pareto", _pareto_logpdf)
 multivariate_normal = _with_pdf("multivariate_normal", _mvn_logpdf)
-poisson = _with_pdf("poisson", _poisson_logpmf, pmf=True)
+poisson = _with_cdf(_with_pdf("poisson", _poisson_logpmf, pmf=True), "poisson", _poisson_cdf)
 bernoulli = _with_pdf("bernoulli", _bernoulli_logpmf, pmf=True)
 geom = _with_pdf("geom", _geom_logpmf, pmf=True)
 binom = _with_pdf("binom", _binom_logpmf, pmf=True)
