@@ -290,3 +290,21 @@ def test_custom_jvp_rule_that_declines_fails_only_when_differentiated():
     for g in (xjit.grad(f), xjit.jit(xjit.grad(f)), lambda v: xjit.jvp(f, (v,), (v,))):
         with pytest.raises(NotImplementedError, match="f has no derivative here"):
             g(x)
+
+
+def test_custom_gradient():
+    @xjit.custom_gradient
+    def f(x):
+        return x ** 2, lambda g: (g * x,)
+    assert float(f(3.0)) == 9.0
+    assert float(xjit.grad(f)(3.0)) == 3.0  # the rule's g * x, not 2x
+    assert float(xjit.jit(xjit.grad(f))(4.0)) == 4.0
+    np.testing.assert_array_equal(np.asarray(xjit.vmap(xjit.grad(f))(np.arange(3.0))),
+                                  [0.0, 1.0, 2.0])
+
+    @xjit.custom_gradient
+    def clipped(x, y):
+        return x * y, lambda g: (jnp.clip(g, -1, 1) * y, g * x)
+    assert float(xjit.grad(lambda a: clipped(a, 5.0))(2.0)) == 5.0
+    assert float(xjit.grad(lambda a: 10 * clipped(a, 5.0))(2.0)) == 5.0  # clipped to 1
+    assert float(xjit.grad(clipped, argnums=1)(2.0, 5.0)) == 2.0

@@ -65,7 +65,7 @@ from xjit._src.api_transforms import (  # noqa: E402
 make_jaxpr = make_graph  # JAX's name: prints the traced graph (StableHLO here)
 from xjit._src.core import ShapeDtypeStruct  # noqa: E402
 from xjit._src.custom_derivatives import (  # noqa: E402
-    checkpoint, checkpoint_policies, custom_jvp, custom_vjp, remat)
+    checkpoint, checkpoint_policies, custom_gradient, custom_jvp, custom_vjp, remat)
 from xjit._src.closure_conversion import closure_convert  # noqa: E402
 from xjit._src.environment import print_environment_info  # noqa: E402
 

@@ -551,3 +551,41 @@ def checkpoint(fun: Callable | None = None, *, prevent_cse: bool = True, policy=
 
 
 remat = checkpoint
+
+
+def custom_gradient(fun: Callable) -> Callable:
+    """``fun`` returns ``(value, vjp_fn)``: ``vjp_fn(g)`` gives the cotangents
+    of the inputs (a tuple, one per argument), as ``jax.custom_gradient``.
+    Built on ``custom_vjp``: the closure of ``vjp_fn`` over the forward
+    values is converted into residuals (``closure_convert``).
+
+    Example:
+        >>> @custom_gradient
+        ... def f(x):
+        ...     return x ** 2, lambda g: (g * x,)
+    """
+    from xjit._src.closure_conversion import closure_convert
+    # The converted vjp_fn of the forward pass being traced: custom_vjp traces
+    # fwd and then bwd in one bind, so bwd reads what fwd just stored.
+    converted = {}
+
+    @custom_vjp
+    def wrapped(*args):
+        return fun(*args)[0]
+
+    def fwd(*args):
+        ans, rule = fun(*args)
+        leaves, tree = _xjit.tree_flatten(ans)
+        example = tree.unflatten([core.ShapeDtypeStruct(tracing.leaf_aval(x).shape,
+                                                        tracing.leaf_aval(x).dtype)
+                                  for x in leaves])
+        rule_fn, consts = closure_convert(rule, example)
+        converted["rule"] = rule_fn
+        return ans, tuple(consts)
+
+    def bwd(consts, g):
+        cts = converted["rule"](g, *consts)
+        return tuple(cts) if isinstance(cts, (tuple, list)) else (cts,)
+
+    wrapped.defvjp(fwd, bwd)
+    return functools.wraps(fun)(wrapped)
