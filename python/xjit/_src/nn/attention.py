@@ -5,6 +5,7 @@ lengths, local windows; logits and softmax in float32, masked logits set
 to -0.7 times the dtype's largest value).
 
 Example:
+    >>> from xjit import nn
     >>> q = jnp.ones((1, 4, 2, 8))
     >>> nn.dot_product_attention(q, q, q, is_causal=True).shape
     (1, 4, 2, 8)

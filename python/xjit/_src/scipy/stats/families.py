@@ -10,7 +10,7 @@ functions of ``poisson``, ``bernoulli``, ``geom`` and ``binom``.
 Example:
     >>> from xjit.scipy.stats import expon
     >>> expon.cdf(1.0)
-    Array(0.63212055, dtype=float32)
+    Array(0.63212055, dtype=float32, weak_type=True)
 """
 from __future__ import annotations
 
