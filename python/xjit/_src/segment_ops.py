@@ -17,19 +17,13 @@ import numpy as np
 from xjit._src import core, dtypes
 from xjit._src.errors import ConcretizationTypeError
 from xjit._src.numpy import util
+from xjit._src.numpy.namespace import jnp
 from xjit._src.traceback_util import api_boundary
-
-
-def _jnp():
-    # The private modules' numpy functions (namespace.py; xjit.numpy imports this module).
-    from xjit._src.numpy.namespace import jnp
-    return jnp
 
 
 def _segment(name, combine, identity, data, segment_ids, num_segments, indices_are_sorted,
              unique_indices, bucket_size, mode):
     del bucket_size
-    jnp = _jnp()
     util.check_arraylike(name, data, segment_ids)
     data, ids = jnp.asarray(data), jnp.asarray(segment_ids)
     if dtypes.kind(ids.dtype) not in "iu":

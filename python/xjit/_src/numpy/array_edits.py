@@ -19,13 +19,8 @@ from xjit._src import core
 from xjit._src.errors import ConcretizationTypeError
 from xjit._src.numpy import util
 from xjit._src.numpy.comparison import iscomplexobj
+from xjit._src.numpy.namespace import jnp
 from xjit._src.traceback_util import api_boundary
-
-
-def _jnp():
-    # The private modules' numpy functions (namespace.py; xjit.numpy imports this module).
-    from xjit._src.numpy.namespace import jnp
-    return jnp
 
 
 @api_boundary
@@ -33,13 +28,12 @@ def copy(a, order=None):
     """A copy of ``a`` (xjit arrays are immutable: the same values, a new array)."""
     del order
     util.check_arraylike("copy", a)
-    return _jnp().array(a, copy=True)
+    return jnp.array(a, copy=True)
 
 
 @api_boundary
 def append(arr, values, axis=None):
     """``arr`` followed by ``values`` (both flattened when ``axis`` is None)."""
-    jnp = _jnp()
     util.check_arraylike("append", arr, values)
     if axis is None:
         return jnp.concatenate([jnp.ravel(arr), jnp.ravel(values)])
@@ -65,7 +59,6 @@ def _static_positions(obj, n, name):
 def delete(arr, obj, axis=None, *, assume_unique_indices: bool = False):
     """``arr`` without the entries at static positions ``obj`` along ``axis``."""
     del assume_unique_indices
-    jnp = _jnp()
     util.check_arraylike("delete", arr)
     a = jnp.asarray(arr)
     if axis is None:
@@ -84,7 +77,6 @@ def delete(arr, obj, axis=None, *, assume_unique_indices: bool = False):
 def insert(arr, obj, values, axis=None):
     """``arr`` with ``values`` inserted before static positions ``obj`` along
     ``axis`` (numpy's rules: one scalar position takes a block of values)."""
-    jnp = _jnp()
     util.check_arraylike("insert", arr, values)
     a = jnp.asarray(arr)
     if axis is None:
@@ -110,7 +102,6 @@ def insert(arr, obj, values, axis=None):
 @api_boundary
 def rot90(m, k: int = 1, axes=(0, 1)):
     """``m`` rotated by 90 degrees ``k`` times in the plane of ``axes``."""
-    jnp = _jnp()
     util.check_arraylike("rot90", m)
     m = jnp.asarray(m)
     k = operator.index(k) % 4
@@ -133,7 +124,6 @@ def rot90(m, k: int = 1, axes=(0, 1)):
 @api_boundary
 def kron(a, b):
     """Kronecker product: blocks ``a[i, j] * b``."""
-    jnp = _jnp()
     util.check_arraylike("kron", a, b)
     a, b = jnp.asarray(a), jnp.asarray(b)
     nd = max(a.ndim, b.ndim)
@@ -147,7 +137,6 @@ def kron(a, b):
 @api_boundary
 def cross(a, b, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis=None):
     """Cross product of vectors of 2 or 3 components (2-vectors: the z component)."""
-    jnp = _jnp()
     util.check_arraylike("cross", a, b)
     if axis is not None:
         axisa = axisb = axisc = axis
@@ -169,7 +158,6 @@ def cross(a, b, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis=None):
 @api_boundary
 def diagflat(v, k: int = 0):
     """A 2-d array with the flattened ``v`` on diagonal ``k``."""
-    jnp = _jnp()
     util.check_arraylike("diagflat", v)
     return jnp.diag(jnp.ravel(v), k)
 
@@ -177,7 +165,6 @@ def diagflat(v, k: int = 0):
 def _split_along(name, axis, min_ndim):
     @api_boundary
     def split(ary, indices_or_sections):
-        jnp = _jnp()
         util.check_arraylike(name, ary)
         a = jnp.asarray(ary)
         if a.ndim < min_ndim:
@@ -197,7 +184,6 @@ dsplit = _split_along("dsplit", 2, 3)
 @api_boundary
 def rollaxis(a, axis: int, start: int = 0):
     """``axis`` moved to before position ``start`` (numpy's older ``moveaxis``)."""
-    jnp = _jnp()
     util.check_arraylike("rollaxis", a)
     a = jnp.asarray(a)
     n = a.ndim
@@ -213,7 +199,6 @@ def rollaxis(a, axis: int, start: int = 0):
 @api_boundary
 def trapezoid(y, x=None, dx=1.0, axis: int = -1):
     """Integral of ``y`` over ``axis`` by the trapezoidal rule."""
-    jnp = _jnp()
     util.check_arraylike("trapezoid", y)
     y = jnp.moveaxis(jnp.asarray(y), axis, -1)
     if x is None:
@@ -228,7 +213,6 @@ def trapezoid(y, x=None, dx=1.0, axis: int = -1):
 @api_boundary
 def ediff1d(ary, to_end=None, to_begin=None):
     """Differences of the flattened ``ary``, with ``to_begin``/``to_end`` around them."""
-    jnp = _jnp()
     util.check_arraylike("ediff1d", ary)
     a = jnp.ravel(ary)
     parts = [a[1:] - a[:-1]]
@@ -243,7 +227,6 @@ def ediff1d(ary, to_end=None, to_begin=None):
 def cov(m, y=None, rowvar: bool = True, bias: bool = False, ddof=None, fweights=None,
         aweights=None):
     """Covariance matrix of the variables (rows if ``rowvar``) of ``m`` (and ``y``)."""
-    jnp = _jnp()
     util.check_arraylike("cov", m)
     x = jnp.atleast_2d(jnp.asarray(m))
     if not rowvar and x.shape[0] != 1:
@@ -280,7 +263,6 @@ def cov(m, y=None, rowvar: bool = True, bias: bool = False, ddof=None, fweights=
 @api_boundary
 def corrcoef(x, y=None, rowvar: bool = True):
     """Pearson correlation coefficients (``cov`` normalised; real parts clipped to [-1, 1])."""
-    jnp = _jnp()
     c = cov(x, y, rowvar)
     if c.ndim == 0:
         return c / c
@@ -297,7 +279,6 @@ def isin(element, test_elements, assume_unique: bool = False, invert: bool = Fal
          method: str = "auto"):
     """Element-wise: whether each element of ``element`` is in ``test_elements``."""
     del assume_unique, method
-    jnp = _jnp()
     util.check_arraylike("isin", element, test_elements)
     e = jnp.asarray(element)
     t = jnp.ravel(test_elements)

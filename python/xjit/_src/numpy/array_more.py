@@ -17,20 +17,14 @@ import numpy as np
 from xjit._src import core
 from xjit._src.errors import ConcretizationTypeError
 from xjit._src.numpy import util
+from xjit._src.numpy.namespace import jnp
 from xjit._src.traceback_util import api_boundary
-
-
-def _jnp():
-    # The private modules' numpy functions (namespace.py; xjit.numpy imports this module).
-    from xjit._src.numpy.namespace import jnp
-    return jnp
 
 
 @api_boundary
 def vecdot(x1, x2, /, *, axis: int = -1, precision=None, preferred_element_type=None):
     """Dot products of vectors along ``axis`` (the first conjugated), broadcast elsewhere."""
     del precision, preferred_element_type
-    jnp = _jnp()
     util.check_arraylike("vecdot", x1, x2)
     a, b = jnp.asarray(x1), jnp.asarray(x2)
     if a.shape[axis] != b.shape[axis]:
@@ -42,7 +36,6 @@ def vecdot(x1, x2, /, *, axis: int = -1, precision=None, preferred_element_type=
 @api_boundary
 def matvec(x1, x2, /):
     """Matrix-vector products ``x1 @ x2`` over broadcast batch dimensions."""
-    jnp = _jnp()
     util.check_arraylike("matvec", x1, x2)
     return jnp.matmul(x1, jnp.asarray(x2)[..., None])[..., 0]
 
@@ -50,7 +43,6 @@ def matvec(x1, x2, /):
 @api_boundary
 def vecmat(x1, x2, /):
     """Vector-matrix products ``conj(x1) @ x2`` over broadcast batch dimensions."""
-    jnp = _jnp()
     util.check_arraylike("vecmat", x1, x2)
     return jnp.matmul(jnp.conj(jnp.asarray(x1))[..., None, :], x2)[..., 0, :]
 
@@ -58,7 +50,6 @@ def vecmat(x1, x2, /):
 @api_boundary
 def unstack(x, /, *, axis: int = 0):
     """The slices of ``x`` along ``axis``, as a tuple."""
-    jnp = _jnp()
     util.check_arraylike("unstack", x)
     x = jnp.asarray(x)
     if x.ndim == 0:
@@ -72,7 +63,6 @@ def unstack(x, /, *, axis: int = 0):
 def compress(condition, a, axis=None, *, size=None, fill_value=0):
     """The slices of ``a`` along ``axis`` where the 1-d ``condition`` is true
     (``a`` flattened when ``axis`` is None); a traced condition needs ``size``."""
-    jnp = _jnp()
     util.check_arraylike("compress", condition, a)
     cond = jnp.asarray(condition)
     if cond.ndim != 1:
@@ -100,7 +90,6 @@ def choose(a, choices, out=None, mode: str = "raise"):
     choices (``mode``: "clip" or "wrap"; "raise" needs concrete indices)."""
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.choose is not supported.")
-    jnp = _jnp()
     util.check_arraylike("choose", a, *choices)
     a = jnp.asarray(a)
     if jnp.dtype(a.dtype).kind not in "iu":
@@ -125,7 +114,6 @@ def choose(a, choices, out=None, mode: str = "raise"):
 @api_boundary
 def resize(a, new_shape):
     """``a`` flattened, repeated as often as needed and cut to ``new_shape``."""
-    jnp = _jnp()
     util.check_arraylike("resize", a)
     shape = (operator.index(new_shape),) if np.ndim(new_shape) == 0 else tuple(
         operator.index(d) for d in new_shape)
@@ -143,7 +131,6 @@ def resize(a, new_shape):
 def unwrap(p, discont=None, axis: int = -1, period=2 * np.pi):
     """``p`` with jumps larger than ``discont`` (default ``period / 2``) along
     ``axis`` replaced by their ``period`` complement."""
-    jnp = _jnp()
     util.check_arraylike("unwrap", p)
     (p,) = util.promote_args_inexact("unwrap", p)
     if discont is None:
@@ -162,7 +149,6 @@ def unwrap(p, discont=None, axis: int = -1, period=2 * np.pi):
 def block(arrays):
     """An array assembled from nested lists of blocks (innermost lists join
     along the last axis, the next along the one before, ...)."""
-    jnp = _jnp()
 
     def depth(x):
         return 1 + depth(x[0]) if isinstance(x, list) and x else (1 if isinstance(x, list)
@@ -202,7 +188,6 @@ def put(a, ind, v, mode=None, *, inplace: bool = True):
     """``a`` with the flat positions ``ind`` set to ``v`` (repeated as needed);
     xjit arrays are immutable, so ``inplace=False`` is required, as in JAX."""
     _refuse_inplace("put", inplace)
-    jnp = _jnp()
     util.check_arraylike("put", a, ind, v)
     a = jnp.asarray(a)
     ind = jnp.ravel(ind)
@@ -231,7 +216,6 @@ def place(arr, mask, vals, *, inplace: bool = True):
     """``arr`` with the positions where ``mask`` is true set to ``vals`` in
     order (repeated); ``inplace=False`` is required, as in JAX."""
     _refuse_inplace("place", inplace)
-    jnp = _jnp()
     util.check_arraylike("place", arr, mask, vals)
     a = jnp.asarray(arr)
     m = jnp.ravel(jnp.asarray(mask)).astype(bool)
@@ -249,7 +233,6 @@ def place(arr, mask, vals, *, inplace: bool = True):
 @api_boundary
 def extract(condition, arr, *, size=None, fill_value=0):
     """The elements of ``arr`` where ``condition`` is true, flattened (``compress`` on both)."""
-    jnp = _jnp()
     util.check_arraylike("extract", condition, arr)
     return compress(jnp.ravel(condition), jnp.ravel(arr), size=size, fill_value=fill_value)
 
@@ -257,7 +240,6 @@ def extract(condition, arr, *, size=None, fill_value=0):
 @api_boundary
 def sort_complex(a):
     """``a`` sorted by real part, then imaginary part, as complex."""
-    jnp = _jnp()
     util.check_arraylike("sort_complex", a)
     a = jnp.asarray(a)
     order = jnp.lexsort((jnp.imag(a), jnp.real(a)), axis=-1)
@@ -269,7 +251,6 @@ def sort_complex(a):
 def trim_zeros(filt, trim: str = "fb"):
     """``filt`` without its leading (``"f"``) and/or trailing (``"b"``) zeros
     (concrete input: the result's length depends on the values)."""
-    jnp = _jnp()
     util.check_arraylike("trim_zeros", filt)
     if util.is_tracer(filt):
         raise ConcretizationTypeError(filt, "in trim_zeros: the result size depends on values")
@@ -287,7 +268,6 @@ def trim_zeros(filt, trim: str = "fb"):
 @api_boundary
 def apply_over_axes(func, a, axes):
     """``func(a, axis)`` applied for each axis in turn, keeping the reduced dims."""
-    jnp = _jnp()
     util.check_arraylike("apply_over_axes", a)
     a = jnp.asarray(a)
     for axis in axes:

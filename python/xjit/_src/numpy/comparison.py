@@ -13,20 +13,14 @@ import numpy as np
 
 from xjit._src import dtypes
 from xjit._src.numpy import util
+from xjit._src.numpy.namespace import jnp
 from xjit._src.traceback_util import api_boundary
-
-
-def _jnp():
-    # The private modules' numpy functions (namespace.py; xjit.numpy imports this module).
-    from xjit._src.numpy.namespace import jnp
-    return jnp
 
 
 @api_boundary
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan: bool = False):
     """``|a - b| <= atol + rtol * |b|`` element-wise; infinities equal only
     themselves, NaNs each other only with ``equal_nan``."""
-    jnp = _jnp()
     a, b = util.promote_args("isclose", a, b)
     if dtypes.kind(a.dtype) in "biu":
         return a == b
@@ -44,13 +38,12 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan: bool = False):
 @api_boundary
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan: bool = False):
     """Whether every element of ``a`` and ``b`` is close (``isclose``)."""
-    return _jnp().all(isclose(a, b, rtol, atol, equal_nan))
+    return jnp.all(isclose(a, b, rtol, atol, equal_nan))
 
 
 @api_boundary
 def array_equal(a1, a2, equal_nan: bool = False):
     """Whether ``a1`` and ``a2`` have one shape and equal elements."""
-    jnp = _jnp()
     try:
         a1, a2 = jnp.asarray(a1), jnp.asarray(a2)
     except TypeError:
@@ -66,7 +59,6 @@ def array_equal(a1, a2, equal_nan: bool = False):
 @api_boundary
 def array_equiv(a1, a2):
     """Whether ``a1`` and ``a2`` broadcast together and are equal everywhere."""
-    jnp = _jnp()
     a1, a2 = jnp.asarray(a1), jnp.asarray(a2)
     try:
         util.broadcast_shapes(a1.shape, a2.shape)
@@ -95,7 +87,6 @@ def isrealobj(x) -> bool:
 @api_boundary
 def iscomplex(x):
     """Element-wise: a nonzero imaginary part."""
-    jnp = _jnp()
     x = jnp.asarray(x)
     return jnp.imag(x) != 0 if iscomplexobj(x) else jnp.zeros(x.shape, bool)
 
@@ -103,6 +94,5 @@ def iscomplex(x):
 @api_boundary
 def isreal(x):
     """Element-wise: a zero imaginary part (every element of a real array)."""
-    jnp = _jnp()
     x = jnp.asarray(x)
     return jnp.imag(x) == 0 if iscomplexobj(x) else jnp.ones(x.shape, bool)

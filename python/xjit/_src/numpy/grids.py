@@ -14,13 +14,8 @@ import operator
 import numpy as np
 
 from xjit._src.numpy import util
+from xjit._src.numpy.namespace import jnp
 from xjit._src.traceback_util import api_boundary
-
-
-def _jnp():
-    # The private modules' numpy functions (namespace.py; xjit.numpy imports this module).
-    from xjit._src.numpy.namespace import jnp
-    return jnp
 
 
 @api_boundary
@@ -31,7 +26,6 @@ def meshgrid(*xi, copy: bool = True, sparse: bool = False, indexing: str = "xy")
     if indexing not in ("xy", "ij"):
         raise ValueError(f"Valid values for indexing are 'xy' and 'ij', got {indexing}")
     util.check_arraylike("meshgrid", *xi)
-    jnp = _jnp()
     args = [jnp.asarray(x) for x in xi]
     if any(a.ndim != 1 for a in args):
         raise ValueError(f"Arguments to jax.numpy.meshgrid must be 1D, got shapes "
@@ -54,7 +48,6 @@ def meshgrid(*xi, copy: bool = True, sparse: bool = False, indexing: str = "xy")
 def indices(dimensions, dtype=None, sparse: bool = False):
     """The grid of indices of an array of shape ``dimensions``: an array of
     ``len(dimensions)`` index arrays (a tuple of broadcastable ones if ``sparse``)."""
-    jnp = _jnp()
     dims = tuple(operator.index(d) for d in dimensions)
     dtype = jnp.int32 if dtype is None else dtype
     out = []
@@ -72,7 +65,6 @@ def indices(dimensions, dtype=None, sparse: bool = False):
 def ix_(*args):
     """Open mesh from 1-d sequences: arg i reshaped to length along axis i only."""
     util.check_arraylike("ix_", *args)
-    jnp = _jnp()
     out = []
     for i, a in enumerate(args):
         a = jnp.asarray(a)
@@ -95,7 +87,6 @@ def _static(v, name):
 
 
 def _triangle(n, k, m, lower):
-    jnp = _jnp()
     n = _static(n, "n")
     m = n if m is None else _static(m, "m")
     k = _static(k, "k")
@@ -139,7 +130,6 @@ def triu_indices_from(arr, k: int = 0):
 @api_boundary
 def diag_indices(n, ndim: int = 2):
     """The indices of the main diagonal of an ``n``-long, ``ndim``-d hypercube."""
-    jnp = _jnp()
     n, ndim = _static(n, "n"), _static(ndim, "ndim")
     if n < 0 or ndim < 0:
         raise ValueError("n and ndim must be non-negative")
@@ -163,7 +153,6 @@ def fill_diagonal(a, val, wrap: bool = False, *, inplace: bool = True):
         raise NotImplementedError("JAX arrays are immutable, must use inplace=False")
     if wrap:
         raise NotImplementedError("wrap=True is not implemented, must use wrap=False")
-    jnp = _jnp()
     util.check_arraylike("fill_diagonal", a, val)
     a = jnp.asarray(a)
     if a.ndim < 2:
@@ -186,7 +175,6 @@ class _IndexGrid:
         self._sparse = sparse
 
     def __getitem__(self, key):
-        jnp = _jnp()
         out = self._grid[key]
         if isinstance(out, (list, tuple)):
             return [jnp.asarray(o) for o in out]
@@ -201,7 +189,6 @@ class _Concatenator:
         self._np = np_obj
 
     def __getitem__(self, key):
-        jnp = _jnp()
         items = key if isinstance(key, tuple) else (key,)
         if any(util.is_tracer(k) for k in items):
             # Traced pieces: numpy's rules on their shapes, jnp's concatenation.

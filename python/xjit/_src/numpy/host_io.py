@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from xjit._src.numpy.grids import indices
+from xjit._src.numpy.namespace import jnp
 from xjit._src.traceback_util import api_boundary
 
 printoptions = np.printoptions
@@ -24,22 +25,16 @@ save = np.save
 savez = np.savez
 
 
-def _jnp():
-    # The private modules' numpy functions (namespace.py; xjit.numpy imports this module).
-    from xjit._src.numpy.namespace import jnp
-    return jnp
-
-
 @api_boundary
 def frombuffer(buffer, dtype=float, count: int = -1, offset: int = 0):
     """The bytes of ``buffer`` read as ``dtype`` (by numpy), as an xjit array."""
-    return _jnp().asarray(np.frombuffer(buffer, dtype=dtype, count=count, offset=offset))
+    return jnp.asarray(np.frombuffer(buffer, dtype=dtype, count=count, offset=offset))
 
 
 @api_boundary
 def fromstring(string, dtype=float, count: int = -1, *, sep: str):
     """Numbers in a text ``string`` separated by ``sep``, as an xjit array."""
-    return _jnp().asarray(np.fromstring(string, dtype=dtype, count=count, sep=sep))
+    return jnp.asarray(np.fromstring(string, dtype=dtype, count=count, sep=sep))
 
 
 @api_boundary
@@ -61,7 +56,6 @@ def fromiter(*args, **kwargs):
 @api_boundary
 def fromfunction(function, shape, *, dtype=float, **kwargs):
     """``function`` called once on the index grids of ``shape`` (``dtype``)."""
-    jnp = _jnp()
     grids = indices(tuple(shape), dtype=jnp.dtype(dtype) if dtype is not float else
                         jnp.float32)
     return function(*grids, **kwargs)
@@ -72,7 +66,7 @@ def load(file, *args, **kwargs):
     """``np.load``; arrays come back as xjit arrays (npz archives stay numpy's)."""
     out = np.load(file, *args, **kwargs)
     if isinstance(out, np.ndarray) and out.dtype != object:
-        return _jnp().asarray(out)
+        return jnp.asarray(out)
     return out
 
 

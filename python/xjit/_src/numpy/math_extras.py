@@ -15,13 +15,8 @@ import numpy as np
 from xjit._src import dtypes
 from xjit._src.lax import elementwise as lax_ew
 from xjit._src.numpy import util
+from xjit._src.numpy.namespace import jnp
 from xjit._src.traceback_util import api_boundary
-
-
-def _jnp():
-    # The private modules' numpy functions (namespace.py; xjit.numpy imports this module).
-    from xjit._src.numpy.namespace import jnp
-    return jnp
 
 
 def _float_unary(name, fn):
@@ -60,7 +55,6 @@ def copysign(x1, x2, /):
     a, b = util.promote_args_inexact("copysign", x1, x2)
     if dtypes.kind(a.dtype) == "c":
         raise TypeError("copysign does not support complex-valued inputs")
-    jnp = _jnp()
     return jnp.where(jnp.signbit(b), -lax_ew.abs(a), lax_ew.abs(a))
 
 
@@ -68,7 +62,6 @@ def copysign(x1, x2, /):
 def heaviside(x1, x2, /):
     """0 where ``x1 < 0``, ``x2`` where ``x1 == 0``, 1 where ``x1 > 0`` (NaN stays NaN)."""
     a, b = util.promote_args_inexact("heaviside", x1, x2)
-    jnp = _jnp()
     zero = jnp.zeros_like(a)
     return jnp.where(a < 0, zero, jnp.where(a > 0, jnp.ones_like(a), jnp.where(a == 0, b, a)))
 
@@ -77,7 +70,6 @@ def heaviside(x1, x2, /):
 def logaddexp(x1, x2, /):
     """``log(exp(x1) + exp(x2))`` without overflow (JAX's form)."""
     a, b = util.promote_args_inexact("logaddexp", x1, x2)
-    jnp = _jnp()
     amax = jnp.maximum(a, b)
     delta = a - b
     both_inf = jnp.isinf(a) & (a == b)  # inf - inf is NaN: the sum is then the infinity
@@ -97,7 +89,6 @@ def logaddexp2(x1, x2, /):
 def sinc(x, /):
     """``sin(pi x) / (pi x)``, 1 at 0 (numpy's normalised sinc)."""
     (x,) = util.promote_args_inexact("sinc", x)
-    jnp = _jnp()
     eq_zero = x == 0
     safe = jnp.where(eq_zero, jnp.ones_like(x), x)
     pi_x = safe * np.pi
@@ -115,7 +106,6 @@ def _pow2(k, dt):
     """2**k exactly, for integer k within the normal exponents of ``dt``."""
     from xjit._src.lax import bits
     int_t, nmant, bias = _float_layout(dt)
-    jnp = _jnp()
     return bits.bitcast_convert_type(
         jnp.left_shift((k + bias).astype(int_t), jnp.asarray(nmant, int_t)), dt)
 
@@ -130,7 +120,6 @@ def ldexp(x1, x2, /):
     (x,) = util.promote_args_inexact("ldexp", x1)
     if dtypes.kind(x.dtype) == "c":
         raise TypeError("ldexp does not support complex-valued inputs")
-    jnp = _jnp()
     _, _, bias = _float_layout(x.dtype)
     e = jnp.clip(jnp.asarray(x2).astype(np.int32), -3 * bias, 3 * bias)
     steps = [e // 3, e // 3]
@@ -149,7 +138,6 @@ def frexp(x, /):
     (x,) = util.promote_args_inexact("frexp", x)
     if dtypes.kind(x.dtype) == "c":
         raise TypeError("frexp does not support complex-valued inputs")
-    jnp = _jnp()
     int_t, nmant, bias = _float_layout(x.dtype)
     info = dtypes.finfo(x.dtype)
     special = (x == 0) | ~jnp.isfinite(x)
@@ -171,7 +159,6 @@ def modf(x, /, out=None):
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.modf is not supported.")
     (x,) = util.promote_args_inexact("modf", x)
-    jnp = _jnp()
     whole = jnp.trunc(x)
     frac = jnp.where(jnp.isinf(x), jnp.zeros_like(x), x - whole)
     return jnp.where(jnp.signbit(x), -jnp.abs(frac), jnp.abs(frac)), whole
@@ -182,7 +169,6 @@ def nan_to_num(x, copy: bool = True, nan=0.0, posinf=None, neginf=None):
     """NaN to ``nan``, infinities to ``posinf``/``neginf`` (default: the dtype's extremes)."""
     del copy
     util.check_arraylike("nan_to_num", x)
-    jnp = _jnp()
     x = jnp.asarray(x)
     k = dtypes.kind(x.dtype)
     if k in "biu":
@@ -215,7 +201,6 @@ def gcd(x1, x2, /):
     """Greatest common divisor of integers (non-negative; gcd(0, 0) = 0)."""
     from xjit._src.lax import control_flow
     a, b = _int_args("gcd", x1, x2)
-    jnp = _jnp()
     a, b = jnp.abs(a), jnp.abs(b)
 
     def cond(ab):
@@ -233,7 +218,6 @@ def gcd(x1, x2, /):
 def lcm(x1, x2, /):
     """Least common multiple of integers (non-negative; lcm with 0 is 0)."""
     a, b = _int_args("lcm", x1, x2)
-    jnp = _jnp()
     d = gcd(a, b)
     zero = d == 0
     return jnp.where(zero, jnp.zeros_like(d),
@@ -248,7 +232,6 @@ def nextafter(x1, x2, /):
     a, b = util.promote_args_inexact("nextafter", x1, x2)
     if dtypes.kind(a.dtype) == "c":
         raise TypeError("nextafter does not support complex-valued inputs")
-    jnp = _jnp()
     int_t, _, _ = _float_layout(a.dtype)
     ia = bits.bitcast_convert_type(a, int_t)
     one = jnp.asarray(1, int_t)
@@ -266,7 +249,6 @@ def nextafter(x1, x2, /):
 def spacing(x, /):
     """The distance from ``x`` to the next float of larger magnitude (negative for negative ``x``)."""
     (x,) = util.promote_args_inexact("spacing", x)
-    jnp = _jnp()
     toward = jnp.where(x < 0, -jnp.inf, jnp.inf).astype(x.dtype)  # -0.0 counts as 0
     out = nextafter(x, toward) - x
     return jnp.where(jnp.isinf(x), jnp.asarray(jnp.nan, x.dtype), out)
@@ -276,7 +258,6 @@ def spacing(x, /):
 def bitwise_count(x, /):
     """The number of 1 bits in ``|x|`` of an integer array (numpy's popcount), as uint8."""
     util.check_arraylike("bitwise_count", x)
-    jnp = _jnp()
     x = jnp.asarray(x)
     if dtypes.kind(x.dtype) not in "biu":
         raise TypeError(f"bitwise_count requires integer arguments, got {x.dtype}")
@@ -287,7 +268,6 @@ def bitwise_count(x, /):
 
 def _bit_layout(a, axis, bitorder):
     """``a`` (flattened when ``axis`` is None), the axis, and each bit's shift in a byte."""
-    jnp = _jnp()
     if bitorder not in ("little", "big"):
         raise ValueError("'order' must be either 'little' or 'big'")
     if axis is None:
@@ -300,7 +280,6 @@ def _bit_layout(a, axis, bitorder):
 def unpackbits(a, axis=None, count=None, bitorder: str = "big"):
     """The bits of a uint8 array as 0/1 uint8s, 8 per byte along ``axis``
     (flattened when None); ``count`` keeps that many (negative: drops)."""
-    jnp = _jnp()
     util.check_arraylike("unpackbits", a)
     a = jnp.asarray(a)
     if a.dtype != np.uint8:
@@ -326,7 +305,6 @@ def unpackbits(a, axis=None, count=None, bitorder: str = "big"):
 def packbits(a, axis=None, bitorder: str = "big"):
     """Groups of 8 elements of a boolean/integer array (nonzero: 1) along
     ``axis`` packed into uint8s (the last group zero-padded)."""
-    jnp = _jnp()
     util.check_arraylike("packbits", a)
     a = jnp.asarray(a)
     if dtypes.kind(a.dtype) not in "biu":

@@ -13,24 +13,17 @@ from __future__ import annotations
 
 from xjit._src import dtypes
 from xjit._src.numpy import util
+from xjit._src.numpy.namespace import jnp
 from xjit._src.traceback_util import api_boundary
-
-
-def _jnp():
-    # The private modules' numpy functions (namespace.py; xjit.numpy imports this module).
-    from xjit._src.numpy.namespace import jnp
-    return jnp
 
 
 def _inexact_input(name, a):
     util.check_arraylike(name, a)
-    jnp = _jnp()
     a = jnp.asarray(a)
     return a, dtypes.kind(a.dtype) in "fc"
 
 
 def _replace_nan(a, value):
-    jnp = _jnp()
     return jnp.where(jnp.isnan(a), jnp.asarray(value, a.dtype), a)
 
 
@@ -40,7 +33,7 @@ def _nan_as(name, reduce_name, identity):
     def reduce(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
         a, inexact = _inexact_input(name, a)
         a = _replace_nan(a, identity) if inexact else a
-        return getattr(_jnp(), reduce_name)(a, axis=axis, dtype=dtype, out=out,
+        return getattr(jnp, reduce_name)(a, axis=axis, dtype=dtype, out=out,
                                             keepdims=keepdims, initial=initial, where=where)
     reduce.__name__ = reduce.__qualname__ = name
     reduce.__doc__ = f"``{reduce_name}`` over ``axis`` with NaNs as {identity}s."
@@ -52,7 +45,6 @@ nanprod = _nan_as("nanprod", "prod", 1)
 
 
 def _nan_extreme(name, a, axis, out, keepdims, initial, where, largest):
-    jnp = _jnp()
     a, inexact = _inexact_input(name, a)
     reduce = jnp.max if largest else jnp.min
     if not inexact:
@@ -77,7 +69,6 @@ def nanmin(a, axis=None, out=None, keepdims=False, initial=None, where=None):
 
 
 def _count(a, axis, keepdims, where):
-    jnp = _jnp()
     valid = ~jnp.isnan(a)
     if where is not None:
         valid = valid & where
@@ -87,7 +78,6 @@ def _count(a, axis, keepdims, where):
 @api_boundary
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, where=None):
     """Mean over ``axis`` of the non-NaN elements (NaN for an all-NaN slice)."""
-    jnp = _jnp()
     a, inexact = _inexact_input("nanmean", a)
     if not inexact:
         return jnp.mean(a, axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=where)
@@ -102,7 +92,6 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, where=None):
 @api_boundary
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=None):
     """Variance over ``axis`` of the non-NaN elements, ``ddof`` delta degrees of freedom."""
-    jnp = _jnp()
     a, inexact = _inexact_input("nanvar", a)
     if not inexact:
         return jnp.var(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
@@ -122,12 +111,11 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=Non
     """Standard deviation over ``axis`` of the non-NaN elements."""
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.nanstd is not supported.")
-    return _jnp().sqrt(nanvar(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims,
+    return jnp.sqrt(nanvar(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims,
                               where=where))
 
 
 def _nan_arg(name, a, axis, keepdims, largest):
-    jnp = _jnp()
     a, inexact = _inexact_input(name, a)
     arg = jnp.argmax if largest else jnp.argmin
     if not inexact:
@@ -157,7 +145,6 @@ def nanargmin(a, axis=None, out=None, keepdims=None):
 def average(a, axis=None, weights=None, returned: bool = False, keepdims: bool = False):
     """Weighted mean over ``axis`` (``mean`` without ``weights``); with
     ``returned`` also the sum of the weights."""
-    jnp = _jnp()
     util.check_arraylike("average", a)
     a = jnp.asarray(a)
     if weights is None:

@@ -16,18 +16,12 @@ import numpy as np
 from xjit._src.numpy import linalg as np_linalg
 from xjit._src.numpy import util
 from xjit._src.numpy.comparison import iscomplexobj
+from xjit._src.numpy.namespace import jnp
 from xjit._src.traceback_util import api_boundary
-
-
-def _jnp():
-    # The private modules' numpy functions (namespace.py; xjit.numpy imports this module).
-    from xjit._src.numpy.namespace import jnp
-    return jnp
 
 
 def _coefficients(name, *ps):
     util.check_arraylike(name, *ps)
-    jnp = _jnp()
     out = [jnp.atleast_1d(jnp.asarray(p)) for p in ps]
     for p in out:
         if p.ndim != 1:
@@ -40,7 +34,6 @@ def polyval(p, x, *, unroll: int = 16):
     """``p[0] * x**(n-1) + ... + p[n-1]`` by Horner's rule."""
     del unroll
     util.check_arraylike("polyval", p, x)
-    jnp = _jnp()
     p = jnp.asarray(p)
     if p.ndim != 1:
         raise ValueError(f"polyval: p must be a 1-d array of coefficients, got shape {p.shape}")
@@ -53,13 +46,11 @@ def polyval(p, x, *, unroll: int = 16):
 
 
 def _pad_to(a, n):
-    jnp = _jnp()
     return jnp.concatenate([jnp.zeros(n - a.shape[0], a.dtype), a]) if a.shape[0] < n else a
 
 
 def _aligned(name, a1, a2):
     """Both polynomials at their common dtype, padded to one length."""
-    jnp = _jnp()
     a1, a2 = _coefficients(name, a1, a2)
     dt = jnp.result_type(a1, a2)
     n = max(a1.shape[0], a2.shape[0])
@@ -84,7 +75,6 @@ def polysub(a1, a2):
 def polymul(a1, a2, *, trim_leading_zeros: bool = False):
     """Product of two polynomials (a full convolution of the coefficients)."""
     del trim_leading_zeros
-    jnp = _jnp()
     a1, a2 = _coefficients("polymul", a1, a2)
     if a1.shape[0] == 0 or a2.shape[0] == 0:
         return jnp.zeros(1, jnp.result_type(a1, a2))
@@ -94,7 +84,6 @@ def polymul(a1, a2, *, trim_leading_zeros: bool = False):
 @api_boundary
 def polyder(p, m: int = 1):
     """The ``m``-th derivative of a polynomial."""
-    jnp = _jnp()
     (p,) = _coefficients("polyder", p)
     m = operator.index(m)
     if m < 0:
@@ -110,7 +99,6 @@ def polyder(p, m: int = 1):
 @api_boundary
 def polyint(p, m: int = 1, k=None):
     """The ``m``-th antiderivative of a polynomial, integration constants ``k``."""
-    jnp = _jnp()
     (p,) = _coefficients("polyint", p)
     m = operator.index(m)
     if m < 0:
@@ -131,7 +119,6 @@ def polyint(p, m: int = 1, k=None):
 @api_boundary
 def vander(x, N=None, increasing: bool = False):
     """The Vandermonde matrix of 1-d ``x``: columns ``x**(N-1), ..., x**0``."""
-    jnp = _jnp()
     util.check_arraylike("vander", x)
     x = jnp.asarray(x)
     if x.ndim != 1:
@@ -147,7 +134,6 @@ def vander(x, N=None, increasing: bool = False):
 def poly(seq_of_zeros):
     """The coefficients of the monic polynomial with roots ``seq_of_zeros``
     (of a square matrix: its characteristic polynomial)."""
-    jnp = _jnp()
     util.check_arraylike("poly", seq_of_zeros)
     z = jnp.asarray(seq_of_zeros)
     if z.ndim == 2 and z.shape[0] == z.shape[1] and z.shape[0] > 0:
@@ -169,7 +155,6 @@ def poly(seq_of_zeros):
 def roots(p, *, strip_zeros: bool = True):
     """The roots of a polynomial: the eigenvalues of its companion matrix
     (leading zeros stripped when concrete; trailing zeros are zero roots)."""
-    jnp = _jnp()
     (p,) = _coefficients("roots", p)
     if strip_zeros and not util.is_tracer(p):
         nz = np.nonzero(np.asarray(p))[0]
@@ -196,7 +181,6 @@ def polydiv(u, v, *, trim_leading_zeros: bool = False):
     """Quotient and remainder of polynomial division ``u / v``; the remainder
     keeps ``u``'s length (as JAX) unless ``trim_leading_zeros`` (numpy's
     result; concrete input only)."""
-    jnp = _jnp()
     u, v = _coefficients("polydiv", u, v)
     dt = jnp.result_type(u, v, 1.0)
     u, v = u.astype(dt), v.astype(dt)
@@ -218,7 +202,6 @@ def polydiv(u, v, *, trim_leading_zeros: bool = False):
 def polyfit(x, y, deg: int, rcond=None, full: bool = False, w=None, cov: bool = False):
     """Least-squares polynomial fit of degree ``deg`` (coefficients highest
     first; ``full`` adds residuals, rank, singular values and rcond)."""
-    jnp = _jnp()
     util.check_arraylike("polyfit", x, y)
     deg = operator.index(deg)
     if deg < 0:

@@ -15,20 +15,14 @@ import numpy as np
 
 from xjit._src import dtypes
 from xjit._src.numpy import util
+from xjit._src.numpy.namespace import jnp
 from xjit._src.traceback_util import api_boundary
-
-
-def _jnp():
-    # The private modules' numpy functions (namespace.py; xjit.numpy imports this module).
-    from xjit._src.numpy.namespace import jnp
-    return jnp
 
 
 @api_boundary
 def logspace(start, stop, num: int = 50, endpoint: bool = True, base=10.0, dtype=None,
              axis: int = 0):
     """``base ** linspace(start, stop, num)``."""
-    jnp = _jnp()
     exps = jnp.linspace(start, stop, num, endpoint=endpoint, axis=axis)
     out = jnp.power(jnp.asarray(base, exps.dtype), exps)
     return out if dtype is None else out.astype(dtype)
@@ -38,7 +32,6 @@ def logspace(start, stop, num: int = 50, endpoint: bool = True, base=10.0, dtype
 def geomspace(start, stop, num: int = 50, endpoint: bool = True, dtype=None, axis: int = 0):
     """Numbers spaced evenly on a log scale from ``start`` to ``stop`` (the
     ends exact; both of one sign, neither zero)."""
-    jnp = _jnp()
     util.check_arraylike("geomspace", start, stop)
     start, stop = util.promote_args_inexact("geomspace", start, stop)
     if not util.is_tracer(start) and not util.is_tracer(stop):
@@ -64,7 +57,6 @@ def geomspace(start, stop, num: int = 50, endpoint: bool = True, dtype=None, axi
 def _window_points(M, fn):
     """``fn(jnp, n, M)`` over the points n of an ``M``-point window (numpy's
     empty and one-point windows aside), as float32."""
-    jnp = _jnp()
     m = operator.index(M)
     if m <= 0:
         return jnp.zeros(0, jnp.float32)
@@ -115,7 +107,6 @@ def _i0_asymptotic(ax, jnp):
 def i0(x):
     """The modified Bessel function of the first kind, order 0 (real input):
     its power series up to 20, its asymptotic series beyond."""
-    jnp = _jnp()
     util.check_arraylike("i0", x)
     (x,) = util.promote_args_inexact("i0", x)
     if dtypes.kind(x.dtype) == "c":

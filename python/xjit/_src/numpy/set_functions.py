@@ -16,13 +16,8 @@ import numpy as np
 
 from xjit._src.numpy import util
 from xjit._src.numpy.array_edits import isin
+from xjit._src.numpy.namespace import jnp
 from xjit._src.traceback_util import api_boundary
-
-
-def _jnp():
-    # The private modules' numpy functions (namespace.py; xjit.numpy imports this module).
-    from xjit._src.numpy.namespace import jnp
-    return jnp
 
 
 def _concrete_or_sized(name, size, *arrays):
@@ -36,7 +31,6 @@ def _concrete_or_sized(name, size, *arrays):
 def _select(values, keep, size, fill_value):
     """The elements of sorted ``values`` where ``keep`` holds (``size`` of
     them, then ``fill_value``: by default the smallest kept one, as JAX)."""
-    jnp = _jnp()
     if size is None:
         return values[np.asarray(keep)]
     (idx,) = jnp.nonzero(keep, size=size, fill_value=values.shape[0])
@@ -48,7 +42,6 @@ def _select(values, keep, size, fill_value):
 
 def _sorted_firsts(x):
     """``x`` flattened and sorted, and where each distinct value first occurs in it."""
-    jnp = _jnp()
     s = jnp.sort(jnp.ravel(x))
     first = jnp.concatenate([jnp.ones(min(s.shape[0], 1), bool), s[1:] != s[:-1]])
     return s, first
@@ -57,7 +50,6 @@ def _sorted_firsts(x):
 @api_boundary
 def union1d(ar1, ar2, *, size=None, fill_value=None):
     """The sorted unique elements of either array."""
-    jnp = _jnp()
     util.check_arraylike("union1d", ar1, ar2)
     _concrete_or_sized("union1d", size, ar1, ar2)
     s, first = _sorted_firsts(jnp.concatenate([jnp.ravel(ar1), jnp.ravel(ar2)]))
@@ -68,7 +60,6 @@ def union1d(ar1, ar2, *, size=None, fill_value=None):
 def setdiff1d(ar1, ar2, assume_unique: bool = False, *, size=None, fill_value=None):
     """The sorted unique elements of ``ar1`` not in ``ar2``."""
     del assume_unique
-    jnp = _jnp()
     util.check_arraylike("setdiff1d", ar1, ar2)
     _concrete_or_sized("setdiff1d", size, ar1, ar2)
     s, first = _sorted_firsts(ar1)
@@ -81,7 +72,6 @@ def intersect1d(ar1, ar2, assume_unique: bool = False, return_indices: bool = Fa
     """The sorted unique elements in both arrays (with their first indices in
     each when ``return_indices``: concrete input)."""
     del assume_unique
-    jnp = _jnp()
     util.check_arraylike("intersect1d", ar1, ar2)
     _concrete_or_sized("intersect1d", size, ar1, ar2)
     if not return_indices:
@@ -101,7 +91,6 @@ def intersect1d(ar1, ar2, assume_unique: bool = False, return_indices: bool = Fa
 def setxor1d(ar1, ar2, assume_unique: bool = False, *, size=None, fill_value=None):
     """The sorted unique elements in exactly one of the arrays."""
     del assume_unique
-    jnp = _jnp()
     util.check_arraylike("setxor1d", ar1, ar2)
     _concrete_or_sized("setxor1d", size, ar1, ar2)
     s, first = _sorted_firsts(jnp.concatenate([jnp.ravel(ar1), jnp.ravel(ar2)]))
@@ -128,20 +117,19 @@ class UniqueInverseResult(NamedTuple):
 @api_boundary
 def unique_values(x, /, *, size=None, fill_value=None):
     """The array API's ``unique_values``: ``unique(x)``."""
-    return _jnp().unique(x, size=size, fill_value=fill_value)
+    return jnp.unique(x, size=size, fill_value=fill_value)
 
 
 @api_boundary
 def unique_counts(x, /, *, size=None, fill_value=None):
     """The array API's ``unique_counts``: values and their counts."""
-    v, c = _jnp().unique(x, return_counts=True, size=size, fill_value=fill_value)
+    v, c = jnp.unique(x, return_counts=True, size=size, fill_value=fill_value)
     return UniqueCountsResult(v, c)
 
 
 @api_boundary
 def unique_inverse(x, /, *, size=None, fill_value=None):
     """The array API's ``unique_inverse``: values and where each element of ``x`` went."""
-    jnp = _jnp()
     v, inv = jnp.unique(x, return_inverse=True, size=size, fill_value=fill_value)
     return UniqueInverseResult(v, jnp.reshape(inv, jnp.shape(x)))
 
@@ -149,7 +137,6 @@ def unique_inverse(x, /, *, size=None, fill_value=None):
 @api_boundary
 def unique_all(x, /, *, size=None, fill_value=None):
     """The array API's ``unique_all``: values, first indices, inverse, counts."""
-    jnp = _jnp()
     v, idx, inv, c = jnp.unique(x, return_index=True, return_inverse=True, return_counts=True,
                                 size=size, fill_value=fill_value)
     return UniqueAllResult(v, idx, jnp.reshape(inv, jnp.shape(x)), c)

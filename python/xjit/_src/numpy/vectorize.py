@@ -13,18 +13,13 @@ import functools
 import re
 
 from xjit._src.numpy import util
+from xjit._src.numpy.namespace import jnp
 from xjit._src.traceback_util import api_boundary
 
 _DIM = r"\w+"
 _CORE = rf"(?:{_DIM}(?:,{_DIM})*)?"
 _ARGS = rf"\({_CORE}\)(?:,\({_CORE}\))*"
 _SIGNATURE = re.compile(rf"^{_ARGS}->{_ARGS}$")
-
-
-def _jnp():
-    # The private modules' numpy functions (namespace.py; xjit.numpy imports this module).
-    from xjit._src.numpy.namespace import jnp
-    return jnp
 
 
 def _parse_signature(signature: str):
@@ -47,7 +42,6 @@ def vectorize(pyfunc, *, excluded=frozenset(), signature=None):
     @functools.wraps(pyfunc)
     @api_boundary
     def wrapped(*args, **kwargs):
-        jnp = _jnp()
         fixed_kw = {k: v for k, v in kwargs.items() if k in excluded}
         mapped_kw = {k: v for k, v in kwargs.items() if k not in excluded}
         names = list(mapped_kw)
@@ -90,7 +84,6 @@ def vectorize(pyfunc, *, excluded=frozenset(), signature=None):
 def apply_along_axis(func1d, axis: int, arr, *args, **kwargs):
     """``func1d`` applied to the 1-d slices of ``arr`` along ``axis``."""
     from xjit._src.api_transforms import vmap
-    jnp = _jnp()
     util.check_arraylike("apply_along_axis", arr)
     arr = jnp.asarray(arr)
     axis = util.canonicalize_axis(axis, arr.ndim)
