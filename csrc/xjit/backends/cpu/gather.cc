@@ -12,6 +12,17 @@
 
 namespace xjit::cpu {
 
+int64_t ClampedStartOffset(const std::vector<int64_t>& dims, const std::vector<int64_t>& sizes,
+                           const std::vector<int64_t>& strides, DType index_type,
+                           const void* const* starts) {
+  int64_t offset = 0;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    const int64_t s = LoadIndex(index_type, starts[d], 0);
+    offset += std::max<int64_t>(0, std::min(s, dims[d] - sizes[d])) * strides[d];
+  }
+  return offset;
+}
+
 int64_t ContiguousBoxBytes(const std::vector<int64_t>& dims, const std::vector<int64_t>& sizes,
                            int64_t width) {
   size_t d = 0;
@@ -154,12 +165,7 @@ class DynamicSliceThunk : public Thunk {
 
   // in: the operand, then the start of each dimension.
   void RunStep(const void* const* in, void* out) const {
-    int64_t src = 0;
-    for (size_t d = 0; d < dims_.size(); ++d) {
-      int64_t s = LoadIndex(index_type_, in[d + 1], 0);
-      s = std::max<int64_t>(0, std::min(s, dims_[d] - sizes_[d]));
-      src += s * strides_[d];
-    }
+    const int64_t src = ClampedStartOffset(dims_, sizes_, strides_, index_type_, in + 1);
     const unsigned char* from = static_cast<const unsigned char*>(in[0]) + src * width_;
     if (run_bytes_ >= 0) {
       std::memcpy(out, from, run_bytes_);

@@ -31,6 +31,12 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeDynamicSliceThunk(const Instruction& 
                                                              std::vector<SlotId> inputs,
                                                              SlotId output);
 
+// The element offset of a `sizes` window in a row-major array of `dims`
+// (`strides`) at the starts read from `starts[d]` (of `index_type`), each
+// clamped so the window fits: dynamic_slice's and dynamic_update_slice's rule.
+int64_t ClampedStartOffset(const std::vector<int64_t>& dims, const std::vector<int64_t>& sizes,
+                           const std::vector<int64_t>& strides, DType index_type,
+                           const void* const* starts);
 // The bytes of a box of `sizes` elements of `width` bytes in a row-major
 // array of `dims` when the box is one contiguous run of it (dims of one,
 // then any, then whole dims), else -1.

@@ -317,12 +317,7 @@ class DynamicUpdateSliceThunk : public Thunk {
   // Writes the update into `out`, which holds the operand. in: the update,
   // then the start of each dimension.
   void RunStep(const void* const* in, void* out) const {
-    int64_t dst = 0;
-    for (size_t d = 0; d < dims_.size(); ++d) {
-      int64_t s = LoadIndex(index_type_, in[d + 1], 0);
-      s = std::max<int64_t>(0, std::min(s, dims_[d] - sizes_[d]));
-      dst += s * strides_[d];
-    }
+    const int64_t dst = ClampedStartOffset(dims_, sizes_, strides_, index_type_, in + 1);
     unsigned char* to = static_cast<unsigned char*>(out) + dst * width_;
     if (run_bytes_ >= 0) {
       std::memcpy(to, in[0], run_bytes_);

@@ -60,9 +60,10 @@ def attach(fn, name: str):
             raise NotImplementedError(f"jnp.{name}.reduce: where/initial need an identity-based "
                                       f"reduction (add, multiply, maximum, ...)")
         from xjit._src.lax import loops
-        axis_ = util.canonicalize_axis(0 if axis is None else axis, a.ndim)
-        moved = jnp.moveaxis(a if axis is not None else jnp.ravel(a), axis_ if axis is not None
-                             else 0, 0)
+        if axis is None:
+            a, axis = jnp.ravel(a), 0
+        axis_ = util.canonicalize_axis(axis, a.ndim)
+        moved = jnp.moveaxis(a, axis_, 0)
         # The fold in order (numpy's left-to-right result for non-associative functions).
         out_v = loops.scan(lambda c, x: (fn(c, x), None), moved[0], moved[1:])[0]
         return jnp.expand_dims(out_v, axis_) if keepdims else out_v
