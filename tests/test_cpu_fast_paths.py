@@ -312,6 +312,39 @@ def test_conv_epilogue_matches_reference_and_unfused(layout, steps):
                                atol=1e-4)
 
 
+_POST_OP_SCRIPT = """
+import numpy as np, xjit, xjit.numpy as jnp
+rng = np.random.default_rng(3)
+x = rng.standard_normal((2, 12, 12, 64)).astype(np.float32)
+x[0, 3, 4, 7], x[1, 8, 8, 0], x[1, 0, 0, 5] = np.nan, -np.inf, np.inf
+w = (rng.standard_normal((3, 3, 64, 64)) / 24).astype(np.float32)
+dn = ("NHWC", "HWIO", "NHWC")
+conv = lambda a, k: xjit.lax.conv_general_dilated(a, k, (1, 1), "SAME", dimension_numbers=dn)
+got = np.asarray(xjit.jit(lambda a, k: jnp.maximum(conv(a, k), 0.0))(x, w))
+raw = np.asarray(xjit.jit(lambda a, k: (conv(a, k), a))(x, w)[0])
+want = np.where(np.isnan(raw), raw, np.maximum(raw, np.float32(0)))
+nan = np.isnan(want)
+assert nan.any() and (want == 0).any() and np.isinf(want).any()
+np.testing.assert_array_equal(np.isnan(got), nan)
+np.testing.assert_array_equal(got[~nan].view(np.uint32), want[~nan].view(np.uint32))
+print("RESULTS-MATCH")
+"""
+
+
+def test_conv_relu_runs_as_nan_keeping_onednn_post_ops():
+    """At a size oneDNN's fast kernels take, the ReLU is the primitive's
+    elu(0)+linear(1, 0) post-ops (onednn_relu.h), bit for bit the graph's max."""
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, ONEDNN_VERBOSE="1")
+    out = subprocess.run([sys.executable, "-c", _POST_OP_SCRIPT], env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "RESULTS-MATCH" in out.stdout
+    assert "attr-post-ops:eltwise_elu+eltwise_linear" in out.stdout
+
+
 def test_conv_epilogue_not_fused_when_intermediate_used_elsewhere():
     dn, x, w, b = _conv_inputs(with_specials=False)
 

@@ -11,6 +11,7 @@
 #include "dnnl.hpp"
 #include "xjit/backends/cpu/isa_clones.h"
 #include "xjit/backends/cpu/onednn.h"
+#include "xjit/backends/cpu/onednn_relu.h"
 #include "xjit/backends/cpu/parallel.h"
 #include "xjit/backends/cpu/scalar_ops.h"
 #include "xjit/ir/dtype_dispatch.h"
@@ -132,6 +133,7 @@ struct OneDnnConv {
   OneDnnArg src, weights, dst;
   mutable dnnl::memory scratchpad, bias;  // bias: the epilogue's, when it has one
   SlotId bias_slot = -1;
+  size_t fused_steps = 0;            // leading epilogue steps the primitive applies (bias, ReLU)
   int64_t scratchpad_bytes = 0;      // oneDNN's scratchpad, in our arena (scratchpad_mode::user)
   SlotId scratchpad_slot = -1;
   bool flip = false;                 // weights flipped along the spatial dims into scratch first
@@ -161,8 +163,8 @@ void FlipCopy(const std::vector<int64_t>& dims, const std::vector<bool>& flip, i
 }
 
 // A ReLU step, max(x, +0) as the graph's maximum computes it (NaN stays NaN,
-// -0 and negatives become +0), in place. Not a oneDNN post-op: its relu and
-// clip post-ops compute max with vmaxps, which turns NaN into 0.
+// -0 and negatives become +0), in place: where the primitive's kernel did not
+// pass the post-op probe (onednn_relu.h).
 XJIT_ISA_CLONES void ReluRun(float* x, int64_t n) {
 #pragma omp simd
   for (int64_t i = 0; i < n; ++i) x[i] = Maximum::Apply(x[i], 0.f);
@@ -172,7 +174,10 @@ void ReluInPlace(float* x, int64_t n) {
   ParallelFor(n, 1 << 14, n, [&](int64_t begin, int64_t end) { ReluRun(x + begin, end - begin); });
 }
 
-std::unique_ptr<OneDnnConv> TryOneDnn(const Instruction& instr, const Epilogue* epilogue) {
+// `fuse_relu`: a ReLU step right after the bias (or first) may become the
+// primitive's post-ops, kept when the kernel passes the probe.
+std::unique_ptr<OneDnnConv> TryOneDnn(const Instruction& instr, const Epilogue* epilogue,
+                                      bool fuse_relu) {
   const ConvolutionAttrs& a = instr.attrs<ConvolutionAttrs>();
   const ConvDimensionNumbers& d = a.dimension_numbers;
   const Shape& l = instr.operand(0)->shape();
@@ -256,13 +261,25 @@ std::unique_ptr<OneDnnConv> TryOneDnn(const Instruction& instr, const Epilogue* 
     const dnnl::memory::desc bias_md =
         has_bias ? dnnl::memory::desc({kout}, dt, dnnl::memory::format_tag::a)
                  : dnnl::memory::desc();
+    const size_t relu_at = has_bias ? 1 : 0;
+    const bool fused_relu = fuse_relu && dt == dnnl::memory::data_type::f32 &&
+                            epilogue != nullptr && epilogue->steps.size() > relu_at &&
+                            epilogue->steps[relu_at].kind == EpilogueStep::Kind::kRelu;
+    dnnl::primitive_attr plain_attr;  // its own handle: copies of attr share attr's
+    plain_attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    if (fused_relu) {
+      dnnl::post_ops post_ops;
+      AppendNanKeepingRelu(post_ops);
+      attr.set_post_ops(post_ops);
+    }
     struct Made {
       dnnl::primitive primitive;
       dnnl::memory::desc src, weights, dst, scratch;
       std::string impl;
     };
     auto make = [&](const dnnl::memory::desc& s, const dnnl::memory::desc& w,
-                    const dnnl::memory::desc& d) -> std::optional<Made> {
+                    const dnnl::memory::desc& d,
+                    const dnnl::primitive_attr& attr) -> std::optional<Made> {
       try {
         Made m;
         if (lhs_dilated) {
@@ -293,13 +310,22 @@ std::unique_ptr<OneDnnConv> TryOneDnn(const Instruction& instr, const Epilogue* 
     // The user's layouts with weights in oneDNN's own (a small reorder per
     // run) when a fast kernel takes them; else every layout oneDNN's, with
     // reorders of the activations; else the user's layouts as they are.
-    std::optional<Made> made = make(src_md, any(wei_dims), dst_md);
+    std::optional<Made> made = make(src_md, any(wei_dims), dst_md, attr);
     if (!fast(made)) {
-      std::optional<Made> all_any = make(any(src_dims), any(wei_dims), any(dst_dims));
+      std::optional<Made> all_any = make(any(src_dims), any(wei_dims), any(dst_dims), attr);
       if (fast(all_any) || !made) made = std::move(all_any);
     }
-    if (!made) made = make(src_md, wei_md, dst_md);
+    if (!made) made = make(src_md, wei_md, dst_md, attr);
     if (!made) return nullptr;
+    if (fused_relu) {
+      std::optional<Made> plain = make(made->src, made->weights, made->dst, plain_attr);
+      if (!plain || !ProbeNanKeepingRelu(made->impl, {made->primitive, made->scratch},
+                                         {plain->primitive, plain->scratch}, made->src,
+                                         made->weights, bias_md, made->dst)) {
+        return TryOneDnn(instr, epilogue, false);
+      }
+    }
+    conv->fused_steps = (has_bias ? 1 : 0) + (fused_relu ? 1 : 0);
     conv->primitive = made->primitive;
     conv->scratchpad_bytes = static_cast<int64_t>(made->scratch.get_size());
     conv->scratchpad = dnnl::memory(made->scratch, eng, DNNL_MEMORY_NONE);
@@ -369,11 +395,11 @@ class ConvolutionThunk : public Thunk {
       onednn_->primitive.execute(onednn_->stream, args);
       if (dst.reorder) dst.reorder->execute(onednn_->stream, dst.internal, dst.user);
       onednn_->stream.wait();
-      ApplySteps(buffers, static_cast<float*>(out), onednn_->bias_slot >= 0);
+      ApplySteps(buffers, static_cast<float*>(out), onednn_->fused_steps);
       return;
     }
     direct_(g_, lhs, rhs, out);
-    ApplySteps(buffers, static_cast<float*>(out), false);
+    ApplySteps(buffers, static_cast<float*>(out), 0);
   }
 
   // The epilogue's steps (float32: MatchEpilogue's only type) that the kernel
@@ -392,11 +418,11 @@ class ConvolutionThunk : public Thunk {
   std::vector<EpilogueStep::Kind> steps_;
   std::vector<SlotId> step_inputs_;
 
-  // `bias_done`: oneDNN added the bias (the first step) already.
-  void ApplySteps(void* const* buffers, float* out, bool bias_done) const {
+  // The steps from `first` on (oneDNN applied the ones before).
+  void ApplySteps(void* const* buffers, float* out, size_t first) const {
     const int64_t fd = g_.d.output_feature_dimension;
     const int64_t stride = g_.os[fd], features = g_.out_dims[fd];
-    for (size_t k = bias_done ? 1 : 0; k < steps_.size(); ++k) {
+    for (size_t k = first; k < steps_.size(); ++k) {
       if (steps_[k] == EpilogueStep::Kind::kRelu) {
         ReluInPlace(out, g_.out_count);
         continue;
@@ -410,7 +436,7 @@ class ConvolutionThunk : public Thunk {
 }  // namespace
 
 bool ConvolutionUsesOneDnn(const Instruction& instr) {
-  return TryOneDnn(instr, nullptr) != nullptr;
+  return TryOneDnn(instr, nullptr, false) != nullptr;
 }
 
 absl::StatusOr<std::unique_ptr<Thunk>> MakeConvolutionThunk(
@@ -427,7 +453,7 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeConvolutionThunk(
         instr.operand(1)->shape().ToString(), " -> ", instr.shape().ToString()));
   }
   ConvGeometry g = MakeGeometry(instr);
-  std::unique_ptr<OneDnnConv> onednn = TryOneDnn(instr, epilogue);
+  std::unique_ptr<OneDnnConv> onednn = TryOneDnn(instr, epilogue, true);
   if (onednn && epilogue != nullptr) {
     for (size_t k = 0; k < epilogue->steps.size(); ++k) {
       if (epilogue->steps[k].kind == EpilogueStep::Kind::kBias) onednn->bias_slot = step_inputs[k];
