@@ -384,6 +384,9 @@ void RegisterBuilderBindings(py::module_& m) {
                                return py::tuple(py::cast(s.dims));
                              })
       .def_property_readonly("dtype", &ValueDType)
+      // (dtype name, shape) in one call, as ShapeToPython: tracing reads it per op.
+      .def_property_readonly("signature",
+                             [](const PyValue& v) { return ShapeToPython(Checked(v).shape()); })
       .def_property_readonly("is_tuple", [](const PyValue& v) { return Checked(v).shape().is_tuple; })
       .def_property_readonly("tuple_shapes",
                              [](const PyValue& v) {

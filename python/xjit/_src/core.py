@@ -28,6 +28,23 @@ DTYPE_BY_NAME = {name: np.dtype(name) for name in (
 DTYPE_BY_NAME["bfloat16"] = np.dtype(ml_dtypes.bfloat16)
 DTYPE_BY_NAME.update({d.name: d for d in dtypes.NARROW_DTYPES})
 
+# numpy computes ``dtype.name`` in Python (a few microseconds); tracing asks
+# for it on most ops, so each dtype's name is looked up once.
+_NAME_OF_DTYPE: dict = {}
+
+
+def dtype_name(dt) -> str:
+    """``np.dtype(dt).name``, cached.
+
+    Example:
+        >>> dtype_name(np.dtype("float32"))
+        'float32'
+    """
+    name = _NAME_OF_DTYPE.get(dt)
+    if name is None:
+        name = _NAME_OF_DTYPE[dt] = np.dtype(dt).name
+    return name
+
 
 class _ShapeAndDtype:
     """Shape (a tuple), numpy dtype and weak-type flag: the fields that
@@ -169,6 +186,9 @@ class Trace:
         self.has_effects = False
         # Names of the module's computations (shared by the traces of one module).
         self.names: set[str] = parent.names if parent is not None else {"main"}
+        # Region computations of ops with a region_key (a reduce's add body),
+        # built once per module and called by every such op (dispatch.py).
+        self.regions: dict[tuple, list] = parent.regions if parent is not None else {}
 
     def constant(self, value) -> Any:
         """A graph constant holding concrete ``value`` (numpy or xjit.Array)."""
@@ -364,10 +384,32 @@ class Token:
         return "Token()"
 
 
+# (shape, dtype name, weak) -> ShapedArray: avals are never mutated, and a
+# traced program uses few distinct ones, so tracers share them.
+_AVALS: dict = {}
+_AVALS_LIMIT = 1 << 14
+
+
+def shaped_array(shape: tuple, dtype_name: str, weak_type: bool) -> ShapedArray:
+    """The (shared) ShapedArray of ``shape`` and dtype ``dtype_name``.
+
+    Example:
+        >>> shaped_array((2,), "float32", False)
+        ShapedArray(float32[2])
+    """
+    key = (shape, dtype_name, weak_type)
+    aval = _AVALS.get(key)
+    if aval is None:
+        if len(_AVALS) >= _AVALS_LIMIT:
+            _AVALS.clear()
+        aval = _AVALS[key] = ShapedArray(shape, DTYPE_BY_NAME[dtype_name], weak_type)
+    return aval
+
+
 def tracer_from_value(trace: Trace, value, weak_type: bool = False, concrete=None) -> Tracer:
     """Wrap builder ``value`` (a non-tuple graph value) as a Tracer of ``trace``
     (a ``Token`` when it is a token)."""
-    if value.dtype == "token":
+    dtype_name, shape = value.signature
+    if dtype_name == "token":
         return Token(trace, value)
-    return Tracer(trace, value, ShapedArray(value.shape, DTYPE_BY_NAME[value.dtype], weak_type),
-                  concrete)
+    return Tracer(trace, value, shaped_array(shape, dtype_name, bool(weak_type)), concrete)

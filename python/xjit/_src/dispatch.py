@@ -121,7 +121,7 @@ def bind(name: str, operands: Sequence[Any], attrs: dict | None = None, *,
     attrs = attrs or {}
     stack = _trace_state.stack
     if stack and not (compile_time_eval_active() and _all_concrete(operands)):
-        return _bind_traced(stack[-1], name, operands, attrs, weak_type, regions)
+        return _bind_traced(stack[-1], name, operands, attrs, weak_type, regions, region_key)
     return _bind_eager(name, operands, attrs, weak_type, regions, region_key)
 
 
@@ -175,21 +175,43 @@ def _foreign_tracer_error(x: Tracer, trace: core.Trace) -> Exception:
         f"side channel) and was used after tracing ended.")
 
 
-def _bind_traced(trace, name, operands, attrs, weak_type, regions):
-    values = [graph_value(trace, x) for x in operands]
-    called = [build(trace.mb) for build in regions]
+def _bind_traced(trace, name, operands, attrs, weak_type, regions, region_key=None):
+    # The common operand, a tracer of this trace, inline (this runs per op).
+    values = [x._value if x.__class__ is Tracer and x._trace is trace else graph_value(trace, x)
+              for x in operands]
+    called = _traced_regions(trace, name, operands, regions, region_key)
     out = trace.cb.op(name, values, attrs, called, user_location())
     pending = (_pending_value(name, operands, attrs, weak_type, called)
                if trace.concrete else None)
-    if not out.is_tuple:
-        return core.tracer_from_value(trace, out, _weak_flags(weak_type, 1)[0], pending)
-    n = len(out.tuple_shapes)
+    dtype_name, shape = out.signature
+    if dtype_name is not None:  # one result
+        weak = weak_type if weak_type.__class__ is bool else _weak_flags(weak_type, 1)[0]
+        if dtype_name == "token":
+            return core.Token(trace, out)
+        return Tracer(trace, out, core.shaped_array(shape, dtype_name, weak), pending)
+    n = len(shape)
     weak = _weak_flags(weak_type, n)
     loc = user_location()
     return [core.tracer_from_value(
         trace, trace.cb.op("get_tuple_element", [out], {"index": i}, [], loc), weak[i],
         None if pending is None else core.Pending(lambda i=i: pending.value[i], (pending,)))
         for i in range(n)]
+
+
+def _traced_regions(trace, name, operands, regions, region_key) -> list:
+    """The computations ``regions`` build in ``trace``'s module. With a
+    ``region_key`` (a fixed body such as a sum's add) they depend only on it
+    and the operand dtypes, so the module builds them once and every op with
+    that key calls the same computations."""
+    if not regions:
+        return []
+    if region_key is None:
+        return [build(trace.mb) for build in regions]
+    key = (name, region_key, tuple(getattr(x, "dtype", type(x)) for x in operands))
+    called = trace.regions.get(key)
+    if called is None:
+        called = trace.regions[key] = [build(trace.mb) for build in regions]
+    return called
 
 
 def _pending_value(name, operands, attrs, weak_type, called):
@@ -277,7 +299,7 @@ def _compile_one_op(name, args, attrs, regions, device):
     loc = user_location()
     mb = _xjit.ModuleBuilder(f"eager_{name}")
     cb = mb.computation("main")
-    params = [cb.parameter(a.dtype.name, tuple(a.shape)) for a in args]
+    params = [cb.parameter(core.dtype_name(a.dtype), tuple(a.shape)) for a in args]
     called = [build(mb) for build in regions]
     out = cb.op(name, params, attrs, called, loc)
     if out.is_tuple:

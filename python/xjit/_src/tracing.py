@@ -74,7 +74,7 @@ def _trace_function(trace: core.Trace, fun: Callable, in_treedef, in_avals,
     if concrete is None:
         concrete = [None] * len(in_avals)
     with core.new_trace(trace):
-        tracers = [core.Tracer(trace, cb.parameter(a.dtype.name, a.shape), a, c)
+        tracers = [core.Tracer(trace, cb.parameter(core.dtype_name(a.dtype), a.shape), a, c)
                    for a, c in zip(in_avals, concrete)]
         args, kwargs = in_treedef.unflatten(tracers)
         if rebuild_args is not None:
@@ -165,7 +165,7 @@ def trace_region(mb, name: str, in_avals: Sequence[core.ShapedArray], fun: Calla
     cb = mb.computation(name if parent is None else parent.unique_name(name))
     trace = core.Trace(mb, cb, f"region {name}", parent=parent, on_capture=on_capture)
     with core.new_trace(trace):
-        params = [core.Tracer(trace, cb.parameter(a.dtype.name, a.shape), a) for a in in_avals]
+        params = [core.Tracer(trace, cb.parameter(core.dtype_name(a.dtype), a.shape), a) for a in in_avals]
         out = fun(*params)
         leaves, _ = _xjit.tree_flatten(out)
         if len(leaves) != len(out_dtypes):

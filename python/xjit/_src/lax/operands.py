@@ -148,7 +148,7 @@ def broadcast_to(x, shape: tuple):
     if xs and any(a != 1 and a != b for a, b in zip(xs, shape)):
         raise TypeError(f"cannot broadcast {xs} to {shape}")
     return dispatch.bind("broadcast_in_dim", [x], {
-        "broadcast_dimensions": dims, "shape": tuple(shape), "dtype": x.dtype.name},
+        "broadcast_dimensions": dims, "shape": tuple(shape), "dtype": core.dtype_name(x.dtype)},
         weak_type=is_weak(x))
 
 

@@ -67,7 +67,7 @@ def trace_regions(name: str, funs: Sequence[Callable], in_avals: Sequence[core.S
         cb = mb.computation(base if parent is None else parent.unique_name(base))
         trace = core.Trace(mb, cb, f"region {name}", parent=parent)
         with core.new_trace(trace):
-            params = [core.Tracer(trace, cb.parameter(a.dtype.name, a.shape), a)
+            params = [core.Tracer(trace, cb.parameter(core.dtype_name(a.dtype), a.shape), a)
                       for a in in_avals]
             for x in union:  # the captures of the regions before, in their order
                 trace.lift(x)

@@ -12,7 +12,7 @@ from typing import Sequence
 
 import numpy as np
 
-from xjit._src import dispatch
+from xjit._src import core, dispatch
 from xjit._src.lax import operands as ops
 from xjit._src.lax.elementwise import _convert_element_type
 from xjit._src.traceback_util import api_boundary
@@ -59,7 +59,7 @@ def broadcast_in_dim(operand, shape: Sequence[int], broadcast_dimensions: Sequen
             x, np.ndarray):
         return x
     return bind("broadcast_in_dim", [x], {"broadcast_dimensions": dims, "shape": shape,
-                                           "dtype": x.dtype.name},
+                                           "dtype": core.dtype_name(x.dtype)},
                 weak_type=ops.is_weak(operand))
 
 
@@ -97,7 +97,7 @@ def reshape(operand, new_sizes: Sequence[int], dimensions: Sequence[int] | None 
         raise TypeError(f"reshape total size must be unchanged, got new_sizes {new_sizes} "
                         f"(of total size {math.prod(new_sizes)}) for shape "
                         f"{tuple(x.shape)} (of total size {math.prod(x.shape)}).")
-    return bind("reshape", [x], {"shape": new_sizes, "dtype": x.dtype.name},
+    return bind("reshape", [x], {"shape": new_sizes, "dtype": core.dtype_name(x.dtype)},
                 weak_type=ops.is_weak(operand))
 
 

@@ -197,8 +197,23 @@ def promote_dtypes(*args):
     return [convert(a, dt, weak) for a in args]
 
 
+def _same_tracers(args) -> bool:
+    """Whether ``args`` are tracers sharing one aval (core.shaped_array): then
+    promotion and broadcasting leave them as they are."""
+    first = args[0]
+    if first.__class__ is not core.Tracer:
+        return False
+    aval = first.aval
+    for a in args:
+        if a.__class__ is not core.Tracer or a.aval is not aval:
+            return False
+    return True
+
+
 def promote_args(fun_name: str, *args):
     """Check, promote to the common dtype (JAX rules) and broadcast to one shape."""
+    if args and _same_tracers(args):
+        return args
     plan = _promotion_plan(args, False)
     if plan is not None:
         return _apply_plan(args, *plan)
@@ -216,6 +231,8 @@ def to_inexact(dt: np.dtype) -> np.dtype:
 
 def promote_args_inexact(fun_name: str, *args):
     """Like promote_args, then integers/bools become the default float type."""
+    if args and _same_tracers(args) and dtypes.kind(args[0].aval.dtype) in "fc":
+        return args
     plan = _promotion_plan(args, True)
     if plan is not None:
         return _apply_plan(args, *plan)
