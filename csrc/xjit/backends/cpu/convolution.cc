@@ -1,6 +1,9 @@
 #include "xjit/backends/cpu/convolution.h"
 
+#include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -11,9 +14,9 @@
 #include "dnnl.hpp"
 #include "xjit/backends/cpu/isa_clones.h"
 #include "xjit/backends/cpu/onednn.h"
-#include "xjit/backends/cpu/onednn_relu.h"
 #include "xjit/backends/cpu/parallel.h"
 #include "xjit/backends/cpu/scalar_ops.h"
+#include "xjit/backends/cpu/strided_copy.h"
 #include "xjit/ir/dtype_dispatch.h"
 #include "xjit/ir/window_attrs.h"
 
@@ -123,8 +126,48 @@ using DirectKernel = void (*)(const ConvGeometry&, const void*, const void*, voi
 struct OneDnnArg {
   mutable dnnl::memory user, internal;
   std::optional<dnnl::reorder> reorder;
+  // Instead of `reorder` when both layouts are plain strided ones (NCHW and
+  // NHWC activations): our copy, several times faster than oneDNN's
+  // transposing reorder here.
+  std::optional<StridedCopy> copy;
   int64_t bytes = 0;
   SlotId slot = -1;
+  bool Reordered() const { return reorder.has_value() || copy.has_value(); }
+};
+
+// A plain strided layout (no inner blocks): its strides, else nullopt.
+std::optional<dnnl::memory::dims> PlainStrides(const dnnl::memory::desc& md) {
+  if (md.get_format_kind() != dnnl::memory::format_kind::blocked || md.get_inner_nblks() != 0) {
+    return std::nullopt;
+  }
+  return md.get_strides();
+}
+
+// The copy from layout `from` to layout `to` of the same dims, when both are plain.
+std::optional<StridedCopy> PlainCopy(const dnnl::memory::desc& from, const dnnl::memory::desc& to,
+                                     int64_t elem_bytes) {
+  std::optional<dnnl::memory::dims> fs = PlainStrides(from), ts = PlainStrides(to);
+  if (!fs || !ts || from.get_dims() != to.get_dims()) return std::nullopt;
+  StridedCopy c;
+  c.elem_bytes = elem_bytes;
+  c.sizes = from.get_dims();
+  c.src_strides = *fs;
+  c.dst_strides = *ts;
+  return SimplifyStridedCopy(std::move(c));
+}
+
+// The weights in oneDNN's layout, kept between runs with the user's weights
+// they were made from: a run with the same weights (inference; any weights
+// held fixed) checks them with one memcmp instead of flipping and reordering
+// them, as a oneDNN program reorders its weights once.
+struct WeightsCache {
+  explicit WeightsCache(int64_t user_bytes, int64_t internal_bytes)
+      : user(static_cast<size_t>(user_bytes)),
+        internal(std::aligned_alloc(64, (internal_bytes + 63) / 64 * 64), &std::free) {}
+  std::mutex mu;  // held from the check until the primitive has read `internal`
+  std::vector<unsigned char> user;
+  std::unique_ptr<void, decltype(&std::free)> internal;
+  bool valid = false;
 };
 
 struct OneDnnConv {
@@ -133,9 +176,9 @@ struct OneDnnConv {
   OneDnnArg src, weights, dst;
   mutable dnnl::memory scratchpad, bias;  // bias: the epilogue's, when it has one
   SlotId bias_slot = -1;
-  size_t fused_steps = 0;            // leading epilogue steps the primitive applies (bias, ReLU)
   int64_t scratchpad_bytes = 0;      // oneDNN's scratchpad, in our arena (scratchpad_mode::user)
   SlotId scratchpad_slot = -1;
+  std::unique_ptr<WeightsCache> weights_cache;  // when the weights are reordered
   bool flip = false;                 // weights flipped along the spatial dims into scratch first
   std::vector<bool> flip_dims;       // per rhs dimension
   SlotId flipped = -1;
@@ -163,8 +206,10 @@ void FlipCopy(const std::vector<int64_t>& dims, const std::vector<bool>& flip, i
 }
 
 // A ReLU step, max(x, +0) as the graph's maximum computes it (NaN stays NaN,
-// -0 and negatives become +0), in place: where the primitive's kernel did not
-// pass the post-op probe (onednn_relu.h).
+// -0 and negatives become +0), in place. Not a oneDNN post-op: its relu, clip
+// and binary-max post-ops compute max with vmaxps, which turns NaN into 0; its
+// elu(0) + linear(1, 0) post-ops keep NaN exactly but cost more than this pass
+// (the exp; measured against oneDNN alone, docs/performance.md).
 XJIT_ISA_CLONES void ReluRun(float* x, int64_t n) {
 #pragma omp simd
   for (int64_t i = 0; i < n; ++i) x[i] = Maximum::Apply(x[i], 0.f);
@@ -174,10 +219,7 @@ void ReluInPlace(float* x, int64_t n) {
   ParallelFor(n, 1 << 14, n, [&](int64_t begin, int64_t end) { ReluRun(x + begin, end - begin); });
 }
 
-// `fuse_relu`: a ReLU step right after the bias (or first) may become the
-// primitive's post-ops, kept when the kernel passes the probe.
-std::unique_ptr<OneDnnConv> TryOneDnn(const Instruction& instr, const Epilogue* epilogue,
-                                      bool fuse_relu) {
+std::unique_ptr<OneDnnConv> TryOneDnn(const Instruction& instr, const Epilogue* epilogue) {
   const ConvolutionAttrs& a = instr.attrs<ConvolutionAttrs>();
   const ConvDimensionNumbers& d = a.dimension_numbers;
   const Shape& l = instr.operand(0)->shape();
@@ -261,25 +303,13 @@ std::unique_ptr<OneDnnConv> TryOneDnn(const Instruction& instr, const Epilogue* 
     const dnnl::memory::desc bias_md =
         has_bias ? dnnl::memory::desc({kout}, dt, dnnl::memory::format_tag::a)
                  : dnnl::memory::desc();
-    const size_t relu_at = has_bias ? 1 : 0;
-    const bool fused_relu = fuse_relu && dt == dnnl::memory::data_type::f32 &&
-                            epilogue != nullptr && epilogue->steps.size() > relu_at &&
-                            epilogue->steps[relu_at].kind == EpilogueStep::Kind::kRelu;
-    dnnl::primitive_attr plain_attr;  // its own handle: copies of attr share attr's
-    plain_attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-    if (fused_relu) {
-      dnnl::post_ops post_ops;
-      AppendNanKeepingRelu(post_ops);
-      attr.set_post_ops(post_ops);
-    }
     struct Made {
       dnnl::primitive primitive;
       dnnl::memory::desc src, weights, dst, scratch;
       std::string impl;
     };
     auto make = [&](const dnnl::memory::desc& s, const dnnl::memory::desc& w,
-                    const dnnl::memory::desc& d,
-                    const dnnl::primitive_attr& attr) -> std::optional<Made> {
+                    const dnnl::memory::desc& d) -> std::optional<Made> {
       try {
         Made m;
         if (lhs_dilated) {
@@ -310,33 +340,28 @@ std::unique_ptr<OneDnnConv> TryOneDnn(const Instruction& instr, const Epilogue* 
     // The user's layouts with weights in oneDNN's own (a small reorder per
     // run) when a fast kernel takes them; else every layout oneDNN's, with
     // reorders of the activations; else the user's layouts as they are.
-    std::optional<Made> made = make(src_md, any(wei_dims), dst_md, attr);
+    std::optional<Made> made = make(src_md, any(wei_dims), dst_md);
     if (!fast(made)) {
-      std::optional<Made> all_any = make(any(src_dims), any(wei_dims), any(dst_dims), attr);
+      std::optional<Made> all_any = make(any(src_dims), any(wei_dims), any(dst_dims));
       if (fast(all_any) || !made) made = std::move(all_any);
     }
-    if (!made) made = make(src_md, wei_md, dst_md, attr);
+    if (!made) made = make(src_md, wei_md, dst_md);
     if (!made) return nullptr;
-    if (fused_relu) {
-      std::optional<Made> plain = make(made->src, made->weights, made->dst, plain_attr);
-      if (!plain || !ProbeNanKeepingRelu(made->impl, {made->primitive, made->scratch},
-                                         {plain->primitive, plain->scratch}, made->src,
-                                         made->weights, bias_md, made->dst)) {
-        return TryOneDnn(instr, epilogue, false);
-      }
-    }
-    conv->fused_steps = (has_bias ? 1 : 0) + (fused_relu ? 1 : 0);
     conv->primitive = made->primitive;
     conv->scratchpad_bytes = static_cast<int64_t>(made->scratch.get_size());
     conv->scratchpad = dnnl::memory(made->scratch, eng, DNNL_MEMORY_NONE);
     conv->stream = dnnl::stream(eng);
     if (has_bias) conv->bias = dnnl::memory(bias_md, eng, DNNL_MEMORY_NONE);
+    const int64_t elem_bytes = static_cast<int64_t>(dnnl::memory::data_type_size(dt));
     auto arg = [&](OneDnnArg& a, const dnnl::memory::desc& user, const dnnl::memory::desc& want,
                    bool to_user) {
       a.user = dnnl::memory(user, eng, DNNL_MEMORY_NONE);
       if (user == want) return;
       a.internal = dnnl::memory(want, eng, DNNL_MEMORY_NONE);
-      a.reorder = to_user ? dnnl::reorder(a.internal, a.user) : dnnl::reorder(a.user, a.internal);
+      a.copy = to_user ? PlainCopy(want, user, elem_bytes) : PlainCopy(user, want, elem_bytes);
+      if (!a.copy) {
+        a.reorder = to_user ? dnnl::reorder(a.internal, a.user) : dnnl::reorder(a.user, a.internal);
+      }
       a.bytes = static_cast<int64_t>(want.get_size());
     };
     arg(conv->src, src_md, made->src, false);
@@ -352,9 +377,13 @@ std::unique_ptr<OneDnnConv> TryOneDnn(const Instruction& instr, const Epilogue* 
 const dnnl::memory& In(const OneDnnArg& a, const void* data, void* const* buffers,
                        const dnnl::stream& stream) {
   a.user.set_data_handle(const_cast<void*>(data));
-  if (!a.reorder) return a.user;
+  if (!a.Reordered()) return a.user;
   a.internal.set_data_handle(buffers[a.slot]);
-  a.reorder->execute(const_cast<dnnl::stream&>(stream), a.user, a.internal);
+  if (a.copy) {
+    RunStridedCopy(*a.copy, buffers[a.slot], data);
+  } else {
+    a.reorder->execute(const_cast<dnnl::stream&>(stream), a.user, a.internal);
+  }
   return a.internal;
 }
 
@@ -371,19 +400,15 @@ class ConvolutionThunk : public Thunk {
     void* out = buffers[out_];
     if (g_.out_count == 0) return;
     if (onednn_) {
-      if (onednn_->flip) {
-        FlipCopy(g_.rhs_dims, onednn_->flip_dims, width_, static_cast<const unsigned char*>(rhs),
-                 static_cast<unsigned char*>(buffers[onednn_->flipped]));
-        rhs = buffers[onednn_->flipped];
-      }
       const dnnl::stream& st = onednn_->stream;
+      std::unique_lock<std::mutex> weights_held;
       std::unordered_map<int, dnnl::memory> args = {
           {DNNL_ARG_SRC, In(onednn_->src, lhs, buffers, st)},
-          {DNNL_ARG_WEIGHTS, In(onednn_->weights, rhs, buffers, st)}};
+          {DNNL_ARG_WEIGHTS, Weights(rhs, buffers, weights_held)}};
       const OneDnnArg& dst = onednn_->dst;
       dst.user.set_data_handle(out);
-      if (dst.reorder) dst.internal.set_data_handle(buffers[dst.slot]);
-      args[DNNL_ARG_DST] = dst.reorder ? dst.internal : dst.user;
+      if (dst.Reordered()) dst.internal.set_data_handle(buffers[dst.slot]);
+      args[DNNL_ARG_DST] = dst.Reordered() ? dst.internal : dst.user;
       if (onednn_->bias_slot >= 0) {
         onednn_->bias.set_data_handle(buffers[onednn_->bias_slot]);
         args[DNNL_ARG_BIAS] = onednn_->bias;
@@ -395,11 +420,46 @@ class ConvolutionThunk : public Thunk {
       onednn_->primitive.execute(onednn_->stream, args);
       if (dst.reorder) dst.reorder->execute(onednn_->stream, dst.internal, dst.user);
       onednn_->stream.wait();
-      ApplySteps(buffers, static_cast<float*>(out), onednn_->fused_steps);
+      if (dst.copy) RunStridedCopy(*dst.copy, out, buffers[dst.slot]);
+      ApplySteps(buffers, static_cast<float*>(out), onednn_->bias_slot >= 0);
       return;
     }
     direct_(g_, lhs, rhs, out);
-    ApplySteps(buffers, static_cast<float*>(out), 0);
+    ApplySteps(buffers, static_cast<float*>(out), false);
+  }
+
+  // The weights oneDNN reads: flipped (deconvolutions) and reordered into
+  // oneDNN's layout, from the cache when `rhs` holds the same bytes as last
+  // time (`held` then keeps the cache locked until the primitive has run).
+  const dnnl::memory& Weights(const void* rhs, void* const* buffers,
+                              std::unique_lock<std::mutex>& held) const {
+    const OneDnnArg& w = onednn_->weights;
+    WeightsCache* cache = onednn_->weights_cache.get();
+    if (cache != nullptr) {
+      held = std::unique_lock<std::mutex>(cache->mu);
+      w.internal.set_data_handle(cache->internal.get());
+      if (cache->valid && std::memcmp(cache->user.data(), rhs, cache->user.size()) == 0) {
+        return w.internal;
+      }
+      cache->valid = false;
+    }
+    const void* from = rhs;
+    if (onednn_->flip) {
+      FlipCopy(g_.rhs_dims, onednn_->flip_dims, width_, static_cast<const unsigned char*>(rhs),
+               static_cast<unsigned char*>(buffers[onednn_->flipped]));
+      from = buffers[onednn_->flipped];
+    }
+    if (cache == nullptr) return In(w, from, buffers, onednn_->stream);
+    w.user.set_data_handle(const_cast<void*>(from));
+    if (w.copy) {
+      RunStridedCopy(*w.copy, cache->internal.get(), from);
+    } else {
+      w.reorder->execute(const_cast<dnnl::stream&>(onednn_->stream), w.user, w.internal);
+      onednn_->stream.wait();
+    }
+    std::memcpy(cache->user.data(), rhs, cache->user.size());
+    cache->valid = true;
+    return w.internal;
   }
 
   // The epilogue's steps (float32: MatchEpilogue's only type) that the kernel
@@ -418,11 +478,11 @@ class ConvolutionThunk : public Thunk {
   std::vector<EpilogueStep::Kind> steps_;
   std::vector<SlotId> step_inputs_;
 
-  // The steps from `first` on (oneDNN applied the ones before).
-  void ApplySteps(void* const* buffers, float* out, size_t first) const {
+  // `bias_done`: oneDNN added the bias (the first step) already.
+  void ApplySteps(void* const* buffers, float* out, bool bias_done) const {
     const int64_t fd = g_.d.output_feature_dimension;
     const int64_t stride = g_.os[fd], features = g_.out_dims[fd];
-    for (size_t k = first; k < steps_.size(); ++k) {
+    for (size_t k = bias_done ? 1 : 0; k < steps_.size(); ++k) {
       if (steps_[k] == EpilogueStep::Kind::kRelu) {
         ReluInPlace(out, g_.out_count);
         continue;
@@ -436,7 +496,7 @@ class ConvolutionThunk : public Thunk {
 }  // namespace
 
 bool ConvolutionUsesOneDnn(const Instruction& instr) {
-  return TryOneDnn(instr, nullptr, false) != nullptr;
+  return TryOneDnn(instr, nullptr) != nullptr;
 }
 
 absl::StatusOr<std::unique_ptr<Thunk>> MakeConvolutionThunk(
@@ -453,7 +513,7 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeConvolutionThunk(
         instr.operand(1)->shape().ToString(), " -> ", instr.shape().ToString()));
   }
   ConvGeometry g = MakeGeometry(instr);
-  std::unique_ptr<OneDnnConv> onednn = TryOneDnn(instr, epilogue, true);
+  std::unique_ptr<OneDnnConv> onednn = TryOneDnn(instr, epilogue);
   if (onednn && epilogue != nullptr) {
     for (size_t k = 0; k < epilogue->steps.size(); ++k) {
       if (epilogue->steps[k].kind == EpilogueStep::Kind::kBias) onednn->bias_slot = step_inputs[k];
@@ -464,8 +524,12 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeConvolutionThunk(
     onednn->scratchpad_slot = ctx.NewScratch(onednn->scratchpad_bytes);
   }
   if (onednn) {
-    for (OneDnnArg* a : {&onednn->src, &onednn->weights, &onednn->dst}) {
-      if (a->reorder) a->slot = ctx.NewScratch(a->bytes);
+    for (OneDnnArg* a : {&onednn->src, &onednn->dst}) {
+      if (a->Reordered()) a->slot = ctx.NewScratch(a->bytes);
+    }
+    if (onednn->weights.Reordered()) {
+      onednn->weights_cache = std::make_unique<WeightsCache>(
+          instr.operand(1)->shape().byte_size(), onednn->weights.bytes);
     }
   }
   DirectKernel direct = DispatchDType(l.dtype, [](auto tag) -> DirectKernel {

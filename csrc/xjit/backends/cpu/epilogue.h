@@ -1,9 +1,9 @@
 // Epilogues: the element-wise consumers of a producer (a convolution; a
 // dot_general could reuse it) that its thunk applies as it writes the result:
 // a bias as oneDNN's bias argument (added to the f32 accumulator once, as the
-// graph's add), a ReLU as the primitive's NaN-keeping post-ops where its
-// kernel passes the probe (onednn_relu.h), else an in-place pass right after
-// it. The consumers get no thunk and no buffer.
+// graph's add), a ReLU as an in-place pass right after the primitive (oneDNN's
+// relu and clip post-ops compute max with vmaxps, which turns NaN into 0; the
+// graph's maximum keeps NaN). The consumers get no thunk and no buffer.
 // Found in the graph the cpu backend lowers, in either form the passes leave
 // it in: plain element-wise instructions, or one `fusion` instruction whose
 // region is exactly the chain (passes/elementwise_fusion.h).
