@@ -28,22 +28,7 @@ DTYPE_BY_NAME = {name: np.dtype(name) for name in (
 DTYPE_BY_NAME["bfloat16"] = np.dtype(ml_dtypes.bfloat16)
 DTYPE_BY_NAME.update({d.name: d for d in dtypes.NARROW_DTYPES})
 
-# numpy computes ``dtype.name`` in Python (a few microseconds); tracing asks
-# for it on most ops, so each dtype's name is looked up once.
-_NAME_OF_DTYPE: dict = {}
-
-
-def dtype_name(dt) -> str:
-    """``np.dtype(dt).name``, cached.
-
-    Example:
-        >>> dtype_name(np.dtype("float32"))
-        'float32'
-    """
-    name = _NAME_OF_DTYPE.get(dt)
-    if name is None:
-        name = _NAME_OF_DTYPE[dt] = np.dtype(dt).name
-    return name
+dtype_name = dtypes.dtype_name
 
 
 class _ShapeAndDtype:

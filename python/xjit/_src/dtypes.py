@@ -303,6 +303,24 @@ def python_scalar_dtype(x: Any) -> np.dtype:
     return canonicalize_dtype(python_scalar_dtypes[typ])
 
 
+# numpy computes ``dtype.name`` in Python (a few microseconds); tracing asks
+# for it on most ops, so each dtype's name is looked up once.
+_NAME_OF_DTYPE: dict = {}
+
+
+def dtype_name(dt) -> str:
+    """``np.dtype(dt).name``, cached.
+
+    Example:
+        >>> dtype_name(np.dtype("float32"))
+        'float32'
+    """
+    name = _NAME_OF_DTYPE.get(dt)
+    if name is None:
+        name = _NAME_OF_DTYPE[dt] = np.dtype(dt).name
+    return name
+
+
 def _jax_type(dt: np.dtype, weak: bool) -> str:
     """The lattice node of a (dtype, weak) pair."""
     if weak and dt != _BOOL:
@@ -313,7 +331,7 @@ def _jax_type(dt: np.dtype, weak: bool) -> str:
             return "i*"
         if k == "c":
             return "c*"
-    return dt.name
+    return dtype_name(dt)
 
 
 def _dtype_and_weak(arg) -> tuple[np.dtype, bool]:

@@ -449,7 +449,7 @@ def _convert_element_type(operand, new_dtype, weak_type: bool = False):
         return ne(operand, _full_scalar(0, operand))
     if ops.kind(old) == "c" and ops.kind(new) != "c":
         operand = real(operand)
-    return bind("convert", [operand], {"dtype": new.name}, weak_type=weak_type)
+    return bind("convert", [operand], {"dtype": core.dtype_name(new)}, weak_type=weak_type)
 
 
 def _full_like(x, value):

@@ -117,6 +117,21 @@ def reduce(operands, init_values, computation: Callable, dimensions: Sequence[in
 # ----------------------------------------------------------------- monoid reductions
 
 def _identity(monoid: str, dt: np.dtype):
+    """The monoid's identity as a read-only 0-d array of ``dt``: one object per
+    (monoid, dtype), so a trace embeds it as one constant (Trace.constant)."""
+    dt = np.dtype(dt)
+    key = (monoid, dt)
+    value = _IDENTITIES.get(key)
+    if value is None:
+        value = _IDENTITIES[key] = np.asarray(_make_identity(monoid, dt))
+        value.setflags(write=False)
+    return value
+
+
+_IDENTITIES: dict = {}
+
+
+def _make_identity(monoid: str, dt: np.dtype):
     k = ops.kind(dt)
     if monoid == "add" or monoid == "or":
         return np.zeros((), dt)

@@ -315,20 +315,30 @@ def _scalar_operand(x, dt, weak, shape):
     Eagerly, a small filled array comes from a cache (no broadcast op is run);
     inside a trace the scalar becomes a graph constant and is broadcast there.
     """
+    tracing = _trace_state.stack and not dispatch.compile_time_eval_active()
+    if tracing:
+        # The same scalar at the same type and shape is one graph value per
+        # trace (`x * 0.5` in every layer: one constant and one broadcast).
+        # Keyed first by the Python value (its checks passed when it was
+        # stored); zero and NaN by the converted bits only (-0.0 == 0.0).
+        cache = _trace_state.stack[-1].scalar_operands
+        by_value = (dt, weak, shape, x.__class__, x) if x == x and x != 0 else None
+        v = cache.get(by_value) if by_value is not None else None
+        if v is not None:
+            return v
     if dt.kind in "iu":
         _check_int_fits(x, dt)
     else:
         check_int_operand(x)
     value = np.asarray(x).astype(dt)
-    if _trace_state.stack and not dispatch.compile_time_eval_active():
-        # The same scalar at the same type and shape is one graph value per
-        # trace (`x * 0.5` in every layer: one constant and one broadcast).
-        cache = _trace_state.stack[-1].scalar_operands
+    if tracing:
         key = (dt, weak, shape, value.tobytes())
         v = cache.get(key)
         if v is None:
             c = lax_operands.concrete_value(value, weak)
             v = cache[key] = broadcast_to(c, shape) if shape else c
+        if by_value is not None:
+            cache[by_value] = v
         return v
     if size_of(shape) <= _FILL_CACHE_MAX_SIZE:
         return lax_operands.filled(value, shape, weak)
