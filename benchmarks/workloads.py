@@ -730,3 +730,26 @@ def log1p_2m():
 
 
 ALL += [sigmoid_2m, silu_2m, gelu_2m, log_softmax_rows, log_2m, log1p_2m]
+# ---- float64 and complex matmul (BLAS gemm on xjit's cpu backend; issue 12)
+
+def _matmul_args(n, dtype):
+    rng = np.random.default_rng(0)
+    if np.dtype(dtype).kind == "c":
+        return [(rng.standard_normal((n, n)) + 1j * rng.standard_normal((n, n))).astype(dtype)
+                for _ in range(2)]
+    return [rng.standard_normal((n, n)).astype(dtype) for _ in range(2)]
+
+
+def matmul_512_f64():
+    """512x512 @ 512x512 float64 (x64 on)."""
+    return _linalg(lambda a, b: a @ b, lambda xp: (lambda a, b: a @ b),
+                   _matmul_args(512, np.float64), True)
+
+
+def matmul_256_c64():
+    """256x256 @ 256x256 complex64."""
+    return _linalg(lambda a, b: a @ b, lambda xp: (lambda a, b: a @ b),
+                   _matmul_args(256, np.complex64), False)
+
+
+ALL += [matmul_512_f64, matmul_256_c64]

@@ -14,6 +14,8 @@ Example:
 """
 from __future__ import annotations
 
+import gc
+
 from typing import Callable, Sequence
 
 import numpy as np
@@ -97,7 +99,16 @@ def trace_to_module(fun: Callable, dyn_args: Sequence, dyn_kwargs: dict, *,
     mb = _xjit.ModuleBuilder(f"jit_{_sanitize(name)}")
     cb = mb.computation("main")
     trace = core.Trace(mb, cb, f"jit({name})")
-    out_treedef, pairs = _trace_function(trace, fun, in_treedef, in_avals, rebuild_args)
+    # Tracing makes many small objects that live until it ends; the cycle
+    # collector's passes over them (a tenth of a 10,000-op trace) wait
+    # until then.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        out_treedef, pairs = _trace_function(trace, fun, in_treedef, in_avals, rebuild_args)
+    finally:
+        if collecting:
+            gc.enable()
     module = dispatch.build_module(mb, cb, [v for v, _ in pairs])
     return TracedModule(module, in_treedef, in_avals, out_treedef, [w for _, w in pairs])
 

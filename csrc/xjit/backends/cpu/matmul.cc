@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "dnnl.hpp"
+#include "xjit/backends/cpu/blas_gemm.h"
 #include "xjit/backends/cpu/onednn.h"
 #include "xjit/backends/cpu/parallel.h"
 #include "xjit/backends/cpu/scalar_ops.h"
@@ -191,9 +193,10 @@ std::unique_ptr<OneDnnMatmul> TryOneDnn(DType t, const View3& l, const View3& r,
 class DotGeneralThunk : public Thunk {
  public:
   DotGeneralThunk(SlotId lhs, SlotId rhs, SlotId out, OperandPlan l, OperandPlan r,
-                  std::unique_ptr<OneDnnMatmul> onednn, LoopKernel loop, int64_t out_bytes)
+                  std::unique_ptr<OneDnnMatmul> onednn, std::optional<BlasGemm> blas,
+                  LoopKernel loop, int64_t out_bytes)
       : lhs_(lhs), rhs_(rhs), out_(out), l_(std::move(l)), r_(std::move(r)),
-        onednn_(std::move(onednn)), loop_(loop), out_bytes_(out_bytes) {}
+        onednn_(std::move(onednn)), blas_(std::move(blas)), loop_(loop), out_bytes_(out_bytes) {}
 
   void Execute(void* const* buffers) const override {
     const void* lhs = buffers[lhs_];
@@ -221,6 +224,10 @@ class DotGeneralThunk : public Thunk {
       onednn_->stream.wait();
       return;
     }
+    if (blas_) {
+      RunBlasGemm(*blas_, lhs, rhs, out);
+      return;
+    }
     loop_(l_.view, r_.view, lhs, rhs, out);
   }
 
@@ -228,6 +235,7 @@ class DotGeneralThunk : public Thunk {
   SlotId lhs_, rhs_, out_;
   OperandPlan l_, r_;
   std::unique_ptr<OneDnnMatmul> onednn_;
+  std::optional<BlasGemm> blas_;  // float64 and complex (oneDNN has no such matmul)
   LoopKernel loop_;
   int64_t out_bytes_;
 };
@@ -274,6 +282,21 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeDotGeneralThunk(const Instruction& in
       }
     }
   }
+  std::optional<BlasGemm> blas;
+  if (!onednn && l.view.dims[0] * M * N > 0 && l.view.dims[2] > 0) {
+    auto plan_blas = [&](const OperandPlan& lp, const OperandPlan& rp) {
+      return PlanBlasGemm(ls.dtype, lp.view.dims, lp.view.strides, rp.view.dims, rp.view.strides);
+    };
+    blas = plan_blas(l, r);
+    if (!blas && !(l.needs_copy && r.needs_copy)) {
+      OperandPlan lp = plan_lhs(true), rp = plan_rhs(true);
+      blas = plan_blas(lp, rp);
+      if (blas) {
+        l = std::move(lp);
+        r = std::move(rp);
+      }
+    }
+  }
   if (l.needs_copy) l.scratch = ctx.NewScratch(ls.byte_size());
   if (r.needs_copy) r.scratch = ctx.NewScratch(rs.byte_size());
   LoopKernel loop = DispatchDType(ls.dtype, [](auto tag) -> LoopKernel {
@@ -281,7 +304,7 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeDotGeneralThunk(const Instruction& in
     return &LoopMatmulErased<T>;
   });
   return std::unique_ptr<Thunk>(new DotGeneralThunk(lhs, rhs, output, std::move(l), std::move(r),
-                                                    std::move(onednn), loop,
+                                                    std::move(onednn), std::move(blas), loop,
                                                     instr.shape().byte_size()));
 }
 
