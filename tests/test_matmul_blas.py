@@ -83,3 +83,25 @@ def test_blas_gemm_propagates_nan_and_inf():
 def test_blas_gemm_empty_contraction_is_zero():
     a, b = np.zeros((4, 0)), np.zeros((0, 3))
     np.testing.assert_array_equal(_on("cpu", lambda x, y: x @ y, a, b), np.zeros((4, 3)))
+
+
+F32_BLAS_CASES = [
+    # PreferBlasForF32's shapes (sgemm where oneDNN's gemm:jit is slower) and
+    # neighbours that stay on oneDNN; results must agree either way.
+    ("rhs row of 512", lambda a, b: a @ b, (64, 256), (256, 512)),
+    ("lhs column-major 512", lambda a, b: a.T @ b, (128, 512), (128, 256)),
+    ("batched rhs row of 1024", lambda a, b: jnp.einsum("bij,bjk->bik", a, b), (2, 80, 256),
+     (2, 256, 1024)),
+    ("tiny M stays on oneDNN", lambda a, b: a @ b, (3, 256), (256, 512)),
+    ("rhs transposed stays on oneDNN", lambda a, b: a @ b.T, (64, 256), (512, 256)),
+]
+
+
+@pytest.mark.parametrize("name,f,sa,sb", F32_BLAS_CASES, ids=[c[0] for c in F32_BLAS_CASES])
+def test_float32_products_agree_with_float64_numpy(name, f, sa, sb):
+    a = RNG.standard_normal(sa).astype(np.float32)
+    b = RNG.standard_normal(sb).astype(np.float32)
+    got = _on("cpu", f, a, b)
+    want = np.asarray(f(jnp.asarray(a.astype(np.float64)), jnp.asarray(b.astype(np.float64))))
+    assert got.dtype == np.float32 and got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())

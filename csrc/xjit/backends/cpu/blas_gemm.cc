@@ -39,7 +39,9 @@ void Gemm(const BlasGemm& g, const T* a, const T* b, T* c) {
     const T* ai = a + i * g.lhs_batch_stride;
     const T* bi = b + i * g.rhs_batch_stride;
     T* ci = c + i * g.m * g.n;
-    if constexpr (std::is_same_v<T, double>) {
+    if constexpr (std::is_same_v<T, float>) {
+      cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, ai, lda, bi, ldb, 0.0f, ci, n);
+    } else if constexpr (std::is_same_v<T, double>) {
       cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, 1.0, ai, lda, bi, ldb, 0.0, ci, n);
     } else if constexpr (std::is_same_v<T, std::complex<float>>) {
       const T one(1), zero(0);
@@ -56,7 +58,10 @@ void Gemm(const BlasGemm& g, const T* a, const T* b, T* c) {
 std::optional<BlasGemm> PlanBlasGemm(DType dtype, const int64_t lhs_dims[3],
                                      const int64_t lhs_strides[3], const int64_t rhs_dims[3],
                                      const int64_t rhs_strides[3]) {
-  if (dtype != DType::kF64 && dtype != DType::kC64 && dtype != DType::kC128) return std::nullopt;
+  if (dtype != DType::kF32 && dtype != DType::kF64 && dtype != DType::kC64 &&
+      dtype != DType::kC128) {
+    return std::nullopt;
+  }
   BlasGemm g;
   g.dtype = dtype;
   g.batch = lhs_dims[0];
@@ -78,8 +83,21 @@ std::optional<BlasGemm> PlanBlasGemm(DType dtype, const int64_t lhs_dims[3],
   return g;
 }
 
+bool PreferBlasForF32(const BlasGemm& g) {
+  auto pow2_between = [](int64_t v, int64_t lo, int64_t hi) {
+    return v >= lo && v <= hi && (v & (v - 1)) == 0;
+  };
+  if (g.dtype != DType::kF32 || g.m < 64 || g.m > 1024) return false;
+  return (!g.trans_rhs && g.k >= 256 && pow2_between(g.n, 512, int64_t{1} << 20)) ||
+         (g.trans_lhs && pow2_between(g.m, 512, 1024));
+}
+
 void RunBlasGemm(const BlasGemm& g, const void* lhs, const void* rhs, void* out) {
   switch (g.dtype) {
+    case DType::kF32:
+      Gemm(g, static_cast<const float*>(lhs), static_cast<const float*>(rhs),
+           static_cast<float*>(out));
+      break;
     case DType::kF64:
       Gemm(g, static_cast<const double*>(lhs), static_cast<const double*>(rhs),
            static_cast<double*>(out));

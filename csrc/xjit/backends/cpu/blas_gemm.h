@@ -1,6 +1,8 @@
 // Matrix products through BLAS (OpenBLAS, already linked for LAPACK) for the
-// element types oneDNN's matmul lacks: float64, complex64 and complex128.
-// One gemm call per batch matrix; OpenBLAS splits each over the OpenMP team.
+// element types oneDNN's matmul lacks (float64, complex64, complex128), and
+// for the float32 shapes where oneDNN's gemm:jit kernel is measured slower
+// (PreferBlasForF32). One gemm call per batch matrix; OpenBLAS splits each
+// over the OpenMP team.
 #pragma once
 
 #include <cstdint>
@@ -20,12 +22,22 @@ struct BlasGemm {
 };
 
 // The gemm of operands seen as [batch, rows, cols] with element strides
-// (lhs [B, M, K], rhs [B, K, N]), when BLAS takes `dtype` and each matrix is
-// row- or column-major; nullopt otherwise.
+// (lhs [B, M, K], rhs [B, K, N]), when BLAS takes `dtype` (float32 too) and
+// each matrix is row- or column-major; nullopt otherwise.
 std::optional<BlasGemm> PlanBlasGemm(DType dtype, const int64_t lhs_dims[3],
                                      const int64_t lhs_strides[3], const int64_t rhs_dims[3],
                                      const int64_t rhs_strides[3]);
 
 void RunBlasGemm(const BlasGemm& g, const void* lhs, const void* rhs, void* out);
+
+// Whether a float32 product oneDNN would run with its generic gemm:jit kernel
+// (CPUs without AVX-512, where oneDNN has no brgemm matmul) is faster as
+// OpenBLAS's sgemm. Measured on the 2-core AVX2 EPYC (docs/performance.md,
+// fourth session): gemm:jit takes 1.1-1.7x sgemm's time when the row-major
+// rhs has a power-of-two row of 512+ elements (K >= 256, 64 <= M <= 1024) or the
+// lhs is column-major with 512 or 1024 rows (x.T @ g of a backward pass), and
+// is as fast or faster elsewhere. A fixed rule, not a timing at compile time, so
+// that a program computes the same bits in every run.
+bool PreferBlasForF32(const BlasGemm& g);
 
 }  // namespace xjit::cpu

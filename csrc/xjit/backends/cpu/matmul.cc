@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -161,6 +162,7 @@ dnnl::memory::desc Desc3(const View3& v, dnnl::memory::data_type t) {
 struct OneDnnMatmul {
   dnnl::matmul primitive;
   dnnl::stream stream;
+  bool generic_gemm = false;  // oneDNN's gemm:jit kernel (no brgemm matmul for this ISA)
   // Reused across runs: only the data handles change.
   mutable dnnl::memory src, weights, dst;
 };
@@ -180,6 +182,7 @@ std::unique_ptr<OneDnnMatmul> TryOneDnn(DType t, const View3& l, const View3& r,
     dnnl::matmul::primitive_desc pd(CpuEngine(), src_md, wei_md, dst_md);
     auto m = std::make_unique<OneDnnMatmul>();
     m->primitive = dnnl::matmul(pd);
+    m->generic_gemm = std::string(pd.impl_info_str()).rfind("gemm:jit", 0) == 0;
     m->stream = dnnl::stream(CpuEngine());
     m->src = dnnl::memory(src_md, CpuEngine(), DNNL_MEMORY_NONE);
     m->weights = dnnl::memory(wei_md, CpuEngine(), DNNL_MEMORY_NONE);
@@ -283,7 +286,16 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeDotGeneralThunk(const Instruction& in
     }
   }
   std::optional<BlasGemm> blas;
-  if (!onednn && l.view.dims[0] * M * N > 0 && l.view.dims[2] > 0) {
+  if (onednn && onednn->generic_gemm && !l.needs_copy && !r.needs_copy) {
+    blas = PlanBlasGemm(ls.dtype, l.view.dims, l.view.strides, r.view.dims, r.view.strides);
+    if (blas && PreferBlasForF32(*blas)) {
+      onednn = nullptr;
+    } else {
+      blas = std::nullopt;
+    }
+  }
+  if (!onednn && !blas && ls.dtype != DType::kF32 && l.view.dims[0] * M * N > 0 &&
+      l.view.dims[2] > 0) {
     auto plan_blas = [&](const OperandPlan& lp, const OperandPlan& rp) {
       return PlanBlasGemm(ls.dtype, lp.view.dims, lp.view.strides, rp.view.dims, rp.view.strides);
     };
