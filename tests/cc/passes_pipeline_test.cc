@@ -100,5 +100,32 @@ TEST(Pipeline, KeepsValuesAndReachesAFixedPointOnEverySpecExample) {
   EXPECT_GE(checked, 50);  // 60 when written
 }
 
+// What a rewrite leaves unused (x * 1 forwards x: the constant and its
+// broadcast) is deleted in place after each sweep, and the rest numbered
+// again, so no second round clones the module only to drop it.
+TEST(Pipeline, DropsWhatARewriteLeftUnusedInPlace) {
+  std::unique_ptr<Module> module = Parse(R"(module @m {
+  func.func @main(%arg0: tensor<4xf32>) -> (tensor<4xf32>) {
+    %0 = "stablehlo.constant"() {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+    %1 = "stablehlo.broadcast_in_dim"(%0) {broadcast_dimensions = array<i64>} : (tensor<f32>) -> tensor<4xf32>
+    %2 = "stablehlo.multiply"(%arg0, %1) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    %3 = "stablehlo.exponential"(%2) : (tensor<4xf32>) -> tensor<4xf32>
+    "func.return"(%3) : (tensor<4xf32>) -> ()
+  }
+}
+)");
+  ASSERT_NE(module, nullptr);
+  absl::StatusOr<std::unique_ptr<Module>> optimised = RunDefaultPipeline(*module);
+  ASSERT_TRUE(optimised.ok()) << optimised.status();
+  const Computation& entry = *(*optimised)->entry();
+  ASSERT_EQ(entry.instructions().size(), 2u);  // the parameter and the exponential
+  for (size_t i = 0; i < entry.instructions().size(); ++i) {
+    EXPECT_EQ(entry.instructions()[i]->id(), static_cast<int64_t>(i));
+  }
+  EXPECT_EQ(entry.results()[0]->opcode(), Opcode::kExponential);
+  EXPECT_EQ(entry.results()[0]->operand(0), entry.parameters()[0]);
+  ExpectSameValues(*module, **optimised);
+}
+
 }  // namespace
 }  // namespace xjit::testing

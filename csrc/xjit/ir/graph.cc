@@ -14,6 +14,17 @@ Instruction* Computation::AddInstruction(std::unique_ptr<Instruction> instr) {
   return raw;
 }
 
+void Computation::RemoveInstructions(const std::vector<bool>& keep) {
+  size_t next = 0;
+  for (size_t i = 0; i < instructions_.size(); ++i) {
+    if (!keep[i]) continue;
+    instructions_[i]->id_ = static_cast<int64_t>(next);
+    if (next != i) instructions_[next] = std::move(instructions_[i]);
+    ++next;
+  }
+  instructions_.resize(next);
+}
+
 Computation* Module::AddComputation(std::unique_ptr<Computation> c) {
   computations_.push_back(std::move(c));
   return computations_.back().get();

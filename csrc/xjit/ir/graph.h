@@ -73,6 +73,10 @@ class Computation {
 
   // Appends; operands must already belong to this computation.
   Instruction* AddInstruction(std::unique_ptr<Instruction> instr);
+  // Deletes the instructions not marked in `keep` (indexed by id) and numbers
+  // the rest in order again. Parameters, results and the operands of what is
+  // kept must be kept (LiveInstructions' answer, parameters added).
+  void RemoveInstructions(const std::vector<bool>& keep);
 
  private:
   std::string name_;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "xjit/builder/rewriter.h"
+#include "xjit/ir/walk.h"
 #include "xjit/passes/algebraic_simplification.h"
 #include "xjit/passes/call_inlining.h"
 #include "xjit/passes/common_subexpression_elimination.h"
@@ -23,6 +24,25 @@ absl::StatusOr<std::unique_ptr<Module>> RunDefaultPipeline(const Module& module)
   return CloneModule(module);
 }
 
+namespace {
+
+// Deletes, in place, the instructions a sweep's rewrites left unused (an
+// operand an algebraic rule forwarded, say): otherwise the next round would
+// find dead code and clone the whole module again only to drop it.
+void DropDeadInstructions(Module& module) {
+  for (const auto& c : module.computations()) {
+    std::vector<bool> keep = LiveInstructions(*c);
+    bool dead = false;
+    for (const auto& instr : c->instructions()) {
+      if (instr->opcode() == Opcode::kParameter) keep[instr->id()] = true;
+      dead = dead || !keep[instr->id()];
+    }
+    if (dead) c->RemoveInstructions(keep);
+  }
+}
+
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<Module>> RunDefaultPipelineIfChanged(const Module& module) {
   // Dead code first (nothing is rewritten only to be dropped), CSE last (it
   // clones what it keeps).
@@ -41,6 +61,7 @@ absl::StatusOr<std::unique_ptr<Module>> RunDefaultPipelineIfChanged(const Module
     absl::StatusOr<std::unique_ptr<Module>> next = Sweep(*current, with);
     if (!next.ok()) return next.status();
     optimised = *std::move(next);
+    DropDeadInstructions(*optimised);
     current = optimised.get();
     return absl::OkStatus();
   };
