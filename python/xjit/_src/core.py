@@ -395,6 +395,12 @@ def tracer_from_value(trace: Trace, value, weak_type: bool = False, concrete=Non
     """Wrap builder ``value`` (a non-tuple graph value) as a Tracer of ``trace``
     (a ``Token`` when it is a token)."""
     dtype_name, shape = value.signature
+    return tracer_from_signature(trace, value, dtype_name, shape, bool(weak_type), concrete)
+
+
+def tracer_from_signature(trace: Trace, value, dtype_name: str, shape: tuple, weak_type: bool,
+                          concrete=None):
+    """``tracer_from_value`` for a caller that read ``value.signature`` already."""
     if dtype_name == "token":
         return Token(trace, value)
-    return Tracer(trace, value, shaped_array(shape, dtype_name, bool(weak_type)), concrete)
+    return Tracer(trace, value, shaped_array(shape, dtype_name, weak_type), concrete)

@@ -186,9 +186,7 @@ def _bind_traced(trace, name, operands, attrs, weak_type, regions, region_key=No
     dtype_name, shape = out.signature
     if dtype_name is not None:  # one result
         weak = weak_type if weak_type.__class__ is bool else _weak_flags(weak_type, 1)[0]
-        if dtype_name == "token":
-            return core.Token(trace, out)
-        return Tracer(trace, out, core.shaped_array(shape, dtype_name, weak), pending)
+        return core.tracer_from_signature(trace, out, dtype_name, shape, weak, pending)
     n = len(shape)
     weak = _weak_flags(weak_type, n)
     loc = user_location()
