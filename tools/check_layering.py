@@ -31,9 +31,12 @@ LAYERS: dict[str, tuple[str, tuple[str, ...]]] = {
     "backends_cpu": ("backends/cpu", ("ir", "runtime", "passes", "backends_common")),
     # LAPACK custom_call targets (issue 11): registered with the runtime.
     "backends_lapack": ("backends/lapack", ("ir", "runtime")),
+    # The CUDA backend (issue 13): built only where CMake finds the toolkit.
+    "backends_cuda": ("backends/cuda", ("ir", "runtime", "passes", "backends_common")),
     "python": ("python", ("ir", "builder", "text", "passes", "transforms", "runtime",
                           "backends_common",
-                          "backends_reference", "backends_cpu", "backends_lapack")),
+                          "backends_reference", "backends_cpu", "backends_lapack",
+                          "backends_cuda")),
 }
 
 _INCLUDE = re.compile(r'^\s*#\s*include\s+"xjit/([^"]+)"')

@@ -55,6 +55,7 @@ _atexit.register(_xjit.wait_until_all_devices_idle)
 
 from xjit._src.config import config  # noqa: E402
 from xjit._src import core as _core  # noqa: E402
+from xjit._src import dispatch as _dispatch  # noqa: E402
 from xjit._src.api import (  # noqa: E402
     block_until_ready, default_backend, device_count, device_get, device_put, devices,
     disable_jit, eval_shape, jit, local_devices)
@@ -84,11 +85,13 @@ _platform_contexts = {}
 
 def _observe_platform(value):
     # Executables are compiled for the default device: a different default
-    # platform must not hit entries compiled for another one.
-    _xjit.set_jit_context(_platform_contexts.setdefault(value, len(_platform_contexts)))
+    # platform or device must not hit entries compiled for another one.
+    key = _dispatch.placement_key()
+    _xjit.set_jit_context(_platform_contexts.setdefault(key, len(_platform_contexts)))
 
 
-config.observe("jax_platform_name", _observe_platform)
+for _name in ("jax_platform_name", "jax_platforms", "jax_default_device"):
+    config.observe(_name, _observe_platform)
 if hasattr(_xjit, "set_jit_cache_size"):
     config.observe("jax_jit_cache_size", _xjit.set_jit_cache_size)
 config.observe("jax_disable_jit", _xjit.set_jit_disabled)

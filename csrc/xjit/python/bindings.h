@@ -19,6 +19,8 @@ void RegisterHostTransferBindings(py::module_& m);
 void RegisterCallbackBindings(py::module_& m);
 // xjit.ffi: foreign functions registered as custom_call targets.
 void RegisterFfiBindings(py::module_& m);
+// cuda_codegen (CUDA builds only): the cuda backend's lowering + NVRTC, no GPU needed.
+void RegisterCudaBindings(py::module_& m);
 
 // (dtype_name, dims_tuple) for an array shape; (None, [elements...]) for a tuple.
 py::tuple ShapeToPython(const Shape& shape);

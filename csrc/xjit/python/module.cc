@@ -24,6 +24,7 @@ PYBIND11_MODULE(_xjit, m) {
   xjit::python::RegisterHostTransferBindings(m);
   xjit::python::RegisterCallbackBindings(m);
   xjit::python::RegisterFfiBindings(m);
+  xjit::python::RegisterCudaBindings(m);
   xjit::python::RegisterParserBindings(m);
   xjit::python::RegisterSchemaBindings(m);
 #ifndef XJIT_SKIP_JIT_BINDINGS

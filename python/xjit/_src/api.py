@@ -318,7 +318,7 @@ class _PyJitFunction:
             return self._cache_miss(*args, **kwargs)[0]
         first_device = next((x.device for x in leaves if isinstance(x, Array)), None)
         key = (treedef, static_key, avals, first_device, self._x64(),
-               config.read("jax_platform_name"))
+               dispatch.placement_key())
         entry = self._cache.get(key)
         if entry is None:
             out, entry = self._cache_miss(*args, **kwargs)

@@ -9,6 +9,7 @@ Example:
 from __future__ import annotations
 
 import operator
+import os
 from typing import Any
 
 
@@ -21,8 +22,13 @@ class Config:
 
     _DEFAULTS = {
         "jax_enable_x64": False,
-        # "cpu" or "reference" (or "cuda" when built); None means "cpu".
+        # "cpu" or "reference" (or "cuda"/"gpu" when built); None means "cpu".
         "jax_platform_name": None,
+        # JAX's priority list of platforms, "cuda,cpu" (default from the
+        # JAX_PLATFORMS environment variable); None or "" means "cpu".
+        "jax_platforms": os.environ.get("JAX_PLATFORMS") or None,
+        # A Device (or platform name) new arrays and computations go to.
+        "jax_default_device": None,
         # "off" keeps xjit's own frames in tracebacks (for debugging xjit).
         "jax_traceback_filtering": "auto",
         # The most entries each jitted function's cache keeps (least recently

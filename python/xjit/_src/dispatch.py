@@ -38,27 +38,94 @@ _trace_state = core._state
 
 _device_cache: dict[str, list] = {}
 
+# JAX's names for a platform: jax.devices("gpu") is the CUDA backend here.
+_PLATFORM_ALIASES = {"gpu": "cuda"}
+
+
+def canonical_platform(platform: str) -> str:
+    """``platform`` with JAX's aliases resolved ("gpu" -> "cuda")."""
+    return _PLATFORM_ALIASES.get(platform, platform)
+
 
 def devices_for(platform: str) -> list:
-    """The devices of ``platform`` (cached: device lists do not change)."""
+    """The devices of ``platform`` (cached: device lists do not change).
+
+    A backend that is built in but finds no device (the CUDA backend on a
+    machine without a GPU or driver) is as absent as in JAX: RuntimeError.
+    """
     devs = _device_cache.get(platform)
     if devs is None:
+        name = canonical_platform(platform)
         try:
-            devs = list(_xjit.devices(platform))
+            devs = list(_xjit.devices(name))
         except Exception as e:  # unknown platform
             raise RuntimeError(
-                f"Unknown backend {platform!r}; available: {list(_xjit.platforms())}") from e
+                f"Unknown backend {platform!r}; available: {available_platforms()}") from e
+        if not devs:
+            raise RuntimeError(
+                f"Unknown backend: {platform!r} requested, but no {name} devices are present "
+                f"(no GPU or no driver found). Platforms present are: {available_platforms()}")
         _device_cache[platform] = devs
     return devs
 
 
+_present_platforms: list | None = None
+
+
+def available_platforms() -> list:
+    """Registered platforms that have at least one device here (cached)."""
+    global _present_platforms
+    if _present_platforms is None:
+        present = []
+        for name in _xjit.platforms():
+            try:
+                if list(_xjit.devices(name)):
+                    present.append(name)
+            except Exception:  # built in but unusable here
+                pass
+        _present_platforms = present
+    return list(_present_platforms)
+
+
 def default_backend() -> str:
-    """The platform new arrays and computations go to (``jax_platform_name``)."""
-    return config._values["jax_platform_name"] or "cpu"
+    """The platform new arrays and computations go to.
+
+    ``jax_platform_name`` when set, else the first platform of
+    ``jax_platforms`` (JAX's comma-separated priority list, also read from
+    the ``JAX_PLATFORMS`` environment variable) that has devices, else
+    "cpu". A GPU is used only when asked for: the CUDA backend does not run
+    every op yet (docs/architecture.md), so it is not the default as in JAX.
+    """
+    values = config._values
+    if values["jax_platform_name"]:
+        return canonical_platform(values["jax_platform_name"])
+    platforms = values["jax_platforms"]
+    if platforms:
+        for name in str(platforms).split(","):
+            name = name.strip()
+            if name and canonical_platform(name) in available_platforms():
+                return canonical_platform(name)
+        raise RuntimeError(f"jax_platforms={platforms!r}: none of these platforms is present; "
+                           f"present: {available_platforms()}")
+    return "cpu"
+
+
+def placement_key() -> tuple:
+    """The settings that decide where computations go (part of jit cache keys)."""
+    values = config._values
+    device = values["jax_default_device"]
+    if device is not None and not isinstance(device, str):
+        device = device_key(device)
+    return (values["jax_platform_name"], values["jax_platforms"], device)
 
 
 def default_device():
-    """The first device of the default backend."""
+    """``jax_default_device`` when set, else the first device of the default backend."""
+    device = config._values["jax_default_device"]
+    if device is not None:
+        if isinstance(device, str):  # JAX accepts a platform name too
+            return devices_for(device)[0]
+        return device
     return devices_for(default_backend())[0]
 
 

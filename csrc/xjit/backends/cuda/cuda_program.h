@@ -1,0 +1,42 @@
+// A lowered program (lowering.h) loaded onto the GPU: its kernels from the
+// NVRTC-compiled device code, its constants uploaded, one cuBLASLt matmul
+// per dot. Run enqueues every step on the device's stream and waits for
+// them; the runtime's device thread makes that asynchronous to the caller.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "xjit/backends/cuda/cublaslt_matmul.h"
+#include "xjit/backends/cuda/device_context.h"
+#include "xjit/backends/cuda/lowering.h"
+#include "xjit/runtime/backend.h"
+
+namespace xjit::cuda {
+
+class CudaProgram : public CompiledProgram {
+ public:
+  static absl::StatusOr<std::unique_ptr<CudaProgram>> Create(LoweredProgram lowered,
+                                                             const std::string& device_code,
+                                                             DeviceContext* context);
+  ~CudaProgram() override;
+
+  absl::Status Run(absl::Span<const void* const> args,
+                   absl::Span<void* const> results) override;
+
+ private:
+  CudaProgram() = default;
+
+  DeviceContext* context_ = nullptr;
+  LoweredProgram lowered_;
+  cudaLibrary_t library_ = nullptr;
+  std::vector<cudaKernel_t> kernels_;  // per step (null for other steps)
+  std::vector<std::unique_ptr<CublasLtMatmul>> matmuls_;  // per step
+  std::vector<void*> constants_;  // device copies of lowered_.constants
+};
+
+}  // namespace xjit::cuda

@@ -1,0 +1,417 @@
+#include "xjit/backends/cuda/kernel_source.h"
+
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "xjit/backends/common/reduction_geometry.h"
+#include "xjit/backends/cuda/scalar_source.h"
+#include "xjit/ir/shape.h"
+
+namespace xjit::cuda {
+namespace {
+
+constexpr int kBlock = 256;
+// Reduces of at least this many elements per result use a block each.
+constexpr int64_t kBlockReduceMin = 512;
+
+absl::Status Unsupported(const Instruction& instr, absl::string_view why) {
+  return absl::UnimplementedError(absl::StrCat(OpcodeName(instr.opcode()), ": ", why,
+                                               " is not supported by the cuda backend yet (",
+                                               instr.shape().ToString(), ")"));
+}
+
+std::string GridStrideLoop(absl::string_view var, absl::string_view bound) {
+  return absl::StrCat("  for (int64_t ", var, " = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; ",
+                      var, " < ", bound, "; ", var, " += (int64_t)gridDim.x * blockDim.x) {\n");
+}
+
+// Code that splits the row-major linear index `linear` over `dims` into
+// int64_t variables <prefix>0.. (the outermost takes what is left).
+std::string SplitIndex(const std::vector<int64_t>& dims, absl::string_view linear,
+                       absl::string_view prefix) {
+  std::string code = absl::StrCat("    int64_t ", prefix, "_rest = ", linear, ";\n");
+  for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d) {
+    if (d == 0) {
+      absl::StrAppend(&code, "    const int64_t ", prefix, d, " = ", prefix, "_rest;\n");
+    } else {
+      absl::StrAppend(&code, "    const int64_t ", prefix, d, " = ", prefix, "_rest % ", dims[d],
+                      "LL; ", prefix, "_rest /= ", dims[d], "LL;\n");
+    }
+  }
+  return code;
+}
+
+// The row-major offset of index expressions `index` in an array of `dims`.
+std::string Offset(const std::vector<int64_t>& dims, const std::vector<std::string>& index) {
+  std::vector<int64_t> strides = RowMajorStrides(dims);
+  std::vector<std::string> terms;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    if (dims[d] == 1) continue;
+    terms.push_back(strides[d] == 1 ? absl::StrCat("(", index[d], ")")
+                                    : absl::StrCat("(", index[d], ") * ", strides[d], "LL"));
+  }
+  return terms.empty() ? "0" : absl::StrJoin(terms, " + ");
+}
+
+std::vector<std::string> IndexNames(absl::string_view prefix, size_t rank) {
+  std::vector<std::string> names;
+  for (size_t d = 0; d < rank; ++d) names.push_back(absl::StrCat(prefix, d));
+  return names;
+}
+
+// The statements computing a region of element-wise ops, given an
+// expression for each parameter; `values` maps each instruction to the
+// variable (or expression) holding its value.
+struct RegionCode {
+  std::string statements;
+  absl::flat_hash_map<const Instruction*, std::string> values;
+};
+
+// `pointers` names each parameter's array (a fusion's operands, indexed
+// by "i"); empty for scalar regions (reduce bodies).
+absl::StatusOr<RegionCode> EmitRegion(const Computation& region,
+                                      const std::vector<std::string>& parameters,
+                                      const std::vector<std::string>& pointers,
+                                      absl::string_view indent) {
+  RegionCode code;
+  for (const auto& owned : region.instructions()) {
+    const Instruction& instr = *owned;
+    std::vector<std::string> operands;
+    for (const Instruction* o : instr.operands()) operands.push_back(code.values.at(o));
+    switch (instr.opcode()) {
+      case Opcode::kParameter: {
+        int64_t number = instr.attrs<ParameterAttrs>().number;
+        if (number < 0 || number >= static_cast<int64_t>(parameters.size())) {
+          return absl::InternalError("region parameter number out of range");
+        }
+        code.values[&instr] = parameters[number];
+        continue;
+      }
+      case Opcode::kBroadcastInDim:
+        if (instr.operand(0)->shape().num_elements() == 1) {  // a splat
+          code.values[&instr] = operands[0];
+          continue;
+        } else {
+          // A parameter read in place at the element this one maps to.
+          const Instruction& source = *instr.operand(0);
+          if (source.opcode() != Opcode::kParameter || pointers.empty()) {
+            return Unsupported(instr, "a broadcast of a computed value inside a fusion");
+          }
+          const std::string prefix = absl::StrCat("b", instr.id(), "_");
+          absl::StrAppend(&code.statements, SplitIndex(instr.shape().dims, "i", prefix));
+          const auto& map = instr.attrs<BroadcastInDimAttrs>().broadcast_dimensions;
+          const std::vector<int64_t>& dims = source.shape().dims;
+          std::vector<std::string> index;
+          for (size_t j = 0; j < dims.size(); ++j) {
+            index.push_back(dims[j] == 1 ? "0" : absl::StrCat(prefix, map[j]));
+          }
+          code.values[&instr] =
+              absl::StrCat(pointers[source.attrs<ParameterAttrs>().number], "[", Offset(dims, index), "]");
+          continue;
+        }
+      case Opcode::kReshape:
+      case Opcode::kOptimizationBarrier:
+        code.values[&instr] = operands[0];
+        continue;
+      case Opcode::kTuple:
+        continue;  // the region's results are read from region.results()
+      default:
+        break;
+    }
+    if (!instr.shape().is_array()) return Unsupported(instr, "a tuple value inside a fusion");
+    absl::StatusOr<std::string> expression = ElementwiseExpression(instr, operands);
+    if (!expression.ok()) return expression.status();
+    absl::StatusOr<std::string> type = CudaTypeName(instr.shape().dtype);
+    if (!type.ok()) return type.status();
+    std::string name = absl::StrCat("v", instr.id());
+    absl::StrAppend(&code.statements, indent, "const ", *type, " ", name, " = ", *expression, ";\n");
+    code.values[&instr] = name;
+  }
+  return code;
+}
+
+// "const T* p0, const U* p1, ..." for the operands, then "R* r0, ..." for
+// the results, then "int64_t n".
+absl::StatusOr<std::string> Signature(absl::string_view name, const std::vector<DType>& inputs,
+                                      const std::vector<DType>& outputs) {
+  std::vector<std::string> params;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    absl::StatusOr<std::string> type = CudaTypeName(inputs[i]);
+    if (!type.ok()) return type.status();
+    params.push_back(absl::StrCat("const ", *type, "* p", i));
+  }
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    absl::StatusOr<std::string> type = CudaTypeName(outputs[i]);
+    if (!type.ok()) return type.status();
+    params.push_back(absl::StrCat(*type, "* r", i));
+  }
+  params.push_back("int64_t n");
+  return absl::StrCat("extern \"C\" __global__ void ", name, "(", absl::StrJoin(params, ", "),
+                      ") {\n");
+}
+
+std::vector<DType> OperandTypes(const Instruction& instr) {
+  std::vector<DType> types;
+  for (const Instruction* o : instr.operands()) types.push_back(o->shape().dtype);
+  return types;
+}
+
+std::vector<DType> ResultTypes(const Shape& shape) {
+  std::vector<DType> types;
+  if (shape.is_tuple) {
+    for (const Shape& s : shape.tuple_shapes) types.push_back(s.dtype);
+  } else {
+    types.push_back(shape.dtype);
+  }
+  return types;
+}
+
+absl::Status CheckArrays(const Instruction& instr) {
+  for (const Instruction* o : instr.operands()) {
+    if (!o->shape().is_array()) return Unsupported(instr, "a tuple or token operand");
+  }
+  return absl::OkStatus();
+}
+
+// The value `index` (int64_t) as element type `dtype` (iota).
+absl::StatusOr<std::string> FromIndex(DType dtype, absl::string_view index) {
+  switch (dtype) {
+    case DType::kF16:
+      return absl::StrCat("__ll2half_rn(", index, ")");
+    case DType::kBF16:
+      return absl::StrCat("__ll2bfloat16_rn(", index, ")");
+    case DType::kC64:
+      return absl::StrCat("xjit_c64{(float)(", index, "), 0.0f}");
+    case DType::kC128:
+      return absl::StrCat("xjit_c128{(double)(", index, "), 0.0}");
+    case DType::kPred:
+      return absl::StrCat("((", index, ") != 0)");
+    default: {
+      absl::StatusOr<std::string> type = CudaTypeName(dtype);
+      if (!type.ok()) return type.status();
+      return absl::StrCat("(", *type, ")(", index, ")");
+    }
+  }
+}
+
+}  // namespace
+
+KernelSource::KernelSource() : source_(ScalarPrelude()) {}
+
+absl::StatusOr<KernelLaunch> KernelSource::AddElementwise(const Instruction& instr) {
+  if (absl::Status s = CheckArrays(instr); !s.ok()) return s;
+  const bool fusion = instr.opcode() == Opcode::kFusion;
+  const Shape& first = instr.shape().is_tuple ? instr.shape().tuple_shapes[0] : instr.shape();
+  const int64_t n = first.num_elements();
+  // Operand k as the kernel reads it at element i: a one-element operand
+  // is a splat.
+  std::vector<std::string> reads;
+  for (size_t k = 0; k < instr.operands().size(); ++k) {
+    bool splat = instr.operand(k)->shape().num_elements() == 1 && n != 1;
+    reads.push_back(absl::StrCat("p", k, splat ? "[0]" : "[i]"));
+  }
+  KernelLaunch launch{NewName(), n, kBlock};
+  absl::StatusOr<std::string> signature =
+      Signature(launch.name, OperandTypes(instr), ResultTypes(instr.shape()));
+  if (!signature.ok()) return signature.status();
+  std::string body;
+  if (fusion) {
+    const Computation& region = *instr.called_computations()[0];
+    std::vector<std::string> pointers;
+    for (size_t k = 0; k < instr.operands().size(); ++k) pointers.push_back(absl::StrCat("p", k));
+    absl::StatusOr<RegionCode> code = EmitRegion(region, reads, pointers, "    ");
+    if (!code.ok()) return code.status();
+    body = code->statements;
+    for (size_t r = 0; r < region.results().size(); ++r) {
+      absl::StrAppend(&body, "    r", r, "[i] = ", code->values.at(region.results()[r]), ";\n");
+    }
+  } else {
+    if (instr.shape().is_tuple) return Unsupported(instr, "a tuple result");
+    absl::StatusOr<std::string> expression = ElementwiseExpression(instr, reads);
+    if (!expression.ok()) return expression.status();
+    body = absl::StrCat("    r0[i] = ", *expression, ";\n");
+  }
+  absl::StrAppend(&source_, "\n", *signature, GridStrideLoop("i", "n"), body, "  }\n}\n");
+  return launch;
+}
+
+absl::StatusOr<KernelLaunch> KernelSource::AddDataMovement(const Instruction& instr) {
+  if (absl::Status s = CheckArrays(instr); !s.ok()) return s;
+  if (instr.shape().is_tuple) return Unsupported(instr, "a tuple result");
+  const std::vector<int64_t>& out_dims = instr.shape().dims;
+  const size_t rank = out_dims.size();
+  const std::vector<std::string> o = IndexNames("o", rank);
+  const std::vector<int64_t>& in_dims = instr.operand(0)->shape().dims;
+  std::string body = SplitIndex(out_dims, "i", "o");
+  switch (instr.opcode()) {
+    case Opcode::kBroadcastInDim: {
+      const auto& map = instr.attrs<BroadcastInDimAttrs>().broadcast_dimensions;
+      std::vector<std::string> index;
+      for (size_t j = 0; j < in_dims.size(); ++j) index.push_back(in_dims[j] == 1 ? "0" : o[map[j]]);
+      absl::StrAppend(&body, "    r0[i] = p0[", Offset(in_dims, index), "];\n");
+      break;
+    }
+    case Opcode::kTranspose: {
+      const auto& perm = instr.attrs<TransposeAttrs>().permutation;
+      std::vector<std::string> index(in_dims.size());
+      for (size_t d = 0; d < rank; ++d) index[perm[d]] = o[d];
+      absl::StrAppend(&body, "    r0[i] = p0[", Offset(in_dims, index), "];\n");
+      break;
+    }
+    case Opcode::kSlice: {
+      const SliceAttrs& a = instr.attrs<SliceAttrs>();
+      std::vector<std::string> index;
+      for (size_t d = 0; d < rank; ++d) {
+        int64_t stride = a.strides.empty() ? 1 : a.strides[d];
+        index.push_back(absl::StrCat(a.start_indices[d], "LL + ", o[d], " * ", stride, "LL"));
+      }
+      absl::StrAppend(&body, "    r0[i] = p0[", Offset(in_dims, index), "];\n");
+      break;
+    }
+    case Opcode::kReverse: {
+      std::vector<std::string> index = o;
+      for (int64_t d : instr.attrs<ReverseAttrs>().dimensions) {
+        index[d] = absl::StrCat(in_dims[d] - 1, "LL - ", o[d]);
+      }
+      absl::StrAppend(&body, "    r0[i] = p0[", Offset(in_dims, index), "];\n");
+      break;
+    }
+    case Opcode::kPad: {
+      const PadAttrs& a = instr.attrs<PadAttrs>();
+      // t = o - low must be a multiple of (interior + 1) and land in range.
+      std::vector<std::string> index;
+      std::string inside = "true";
+      for (size_t d = 0; d < rank; ++d) {
+        const int64_t step = a.interior_padding[d] + 1;
+        absl::StrAppend(&body, "    const int64_t t", d, " = ", o[d], " - (", a.edge_padding_low[d],
+                        "LL);\n");
+        absl::StrAppend(&inside, " && t", d, " >= 0 && t", d, " % ", step, "LL == 0 && t", d, " / ",
+                        step, "LL < ", in_dims[d], "LL");
+        index.push_back(absl::StrCat("t", d, " / ", step, "LL"));
+      }
+      absl::StrAppend(&body, "    r0[i] = (", inside, ") ? p0[", Offset(in_dims, index),
+                      "] : p1[0];\n");
+      break;
+    }
+    case Opcode::kConcatenate: {
+      const int64_t axis = instr.attrs<ConcatenateAttrs>().dimension;
+      absl::StrAppend(&body, "    int64_t c = ", o[axis], ";\n");
+      for (size_t k = 0; k < instr.operands().size(); ++k) {
+        const std::vector<int64_t>& dims = instr.operand(k)->shape().dims;
+        std::vector<std::string> index = o;
+        index[axis] = "c";
+        absl::StrAppend(&body, "    if (c < ", dims[axis], "LL) { r0[i] = p", k, "[",
+                        Offset(dims, index), "]; continue; }\n    c -= ", dims[axis], "LL;\n");
+      }
+      break;
+    }
+    default:
+      return Unsupported(instr, "this data movement op");
+  }
+  KernelLaunch launch{NewName(), instr.shape().num_elements(), kBlock};
+  absl::StatusOr<std::string> signature =
+      Signature(launch.name, OperandTypes(instr), ResultTypes(instr.shape()));
+  if (!signature.ok()) return signature.status();
+  absl::StrAppend(&source_, "\n", *signature, GridStrideLoop("i", "n"), body, "  }\n}\n");
+  return launch;
+}
+
+absl::StatusOr<KernelLaunch> KernelSource::AddIota(const Instruction& instr) {
+  const Shape& shape = instr.shape();
+  const int64_t dim = instr.attrs<IotaAttrs>().iota_dimension;
+  if (dim < 0 || dim >= shape.rank()) return Unsupported(instr, "an iota_dimension out of range");
+  const int64_t stride = RowMajorStrides(shape.dims)[dim];
+  absl::StatusOr<std::string> value =
+      FromIndex(shape.dtype, absl::StrCat("(i / ", stride, "LL) % ", shape.dims[dim], "LL"));
+  if (!value.ok()) return value.status();
+  KernelLaunch launch{NewName(), shape.num_elements(), kBlock};
+  absl::StatusOr<std::string> signature = Signature(launch.name, {}, {shape.dtype});
+  if (!signature.ok()) return signature.status();
+  absl::StrAppend(&source_, "\n", *signature, GridStrideLoop("i", "n"), "    r0[i] = ", *value,
+                  ";\n  }\n}\n");
+  return launch;
+}
+
+bool ReduceUsesBlocks(const Instruction& reduce) {
+  const Shape& input = reduce.operand(0)->shape();
+  const int64_t outputs = reduce.shape().is_tuple ? reduce.shape().tuple_shapes[0].num_elements()
+                                                  : reduce.shape().num_elements();
+  return outputs > 0 && input.num_elements() / outputs >= kBlockReduceMin;
+}
+
+absl::StatusOr<KernelLaunch> KernelSource::AddReduce(const Instruction& instr) {
+  if (absl::Status s = CheckArrays(instr); !s.ok()) return s;
+  if (instr.operands().size() != 2 || instr.shape().is_tuple) {
+    return Unsupported(instr, "a reduce of several inputs (variadic, argmax)");
+  }
+  const Shape& input = instr.operand(0)->shape();
+  const DType dtype = instr.shape().dtype;
+  absl::StatusOr<std::string> type = CudaTypeName(dtype);
+  if (!type.ok()) return type.status();
+  // The body as a device function of (accumulator, element).
+  const Computation& body = *instr.called_computations()[0];
+  if (body.results().size() != 1) return Unsupported(instr, "a reduce body with several results");
+  absl::StatusOr<RegionCode> code = EmitRegion(body, {"a", "b"}, {}, "  ");
+  if (!code.ok()) return code.status();
+  const std::string name = NewName();
+  absl::StrAppend(&source_, "\n__device__ __forceinline__ ", *type, " ", name, "_body(", *type,
+                  " a, ", *type, " b) {\n", code->statements, "  return ",
+                  code->values.at(body.results()[0]), ";\n}\n");
+
+  const common::ReductionGeometry g =
+      common::MakeReductionGeometry(input, instr.attrs<ReduceAttrs>().dimensions);
+  std::vector<int64_t> kept_sizes, reduced_sizes;
+  std::vector<std::string> kept_terms, reduced_terms;
+  for (size_t d = 0; d < g.kept.size(); ++d) {
+    kept_sizes.push_back(g.kept[d].size);
+    kept_terms.push_back(absl::StrCat("o", d, " * ", g.kept[d].stride, "LL"));
+  }
+  for (size_t d = 0; d < g.reduced.size(); ++d) {
+    reduced_sizes.push_back(g.reduced[d].size);
+    reduced_terms.push_back(absl::StrCat("e", d, " * ", g.reduced[d].stride, "LL"));
+  }
+  const std::string base = kept_terms.empty() ? "0" : absl::StrJoin(kept_terms, " + ");
+  const std::string step = reduced_terms.empty() ? "0" : absl::StrJoin(reduced_terms, " + ");
+  const int64_t outputs = instr.shape().num_elements();
+  absl::StatusOr<std::string> signature = Signature(name, {input.dtype, dtype}, {dtype});
+  if (!signature.ok()) return signature.status();
+  std::string kernel = absl::StrCat("\n", *signature);
+  const int64_t reduced = outputs == 0 ? 0 : g.num_reduced;
+  if (!ReduceUsesBlocks(instr)) {
+    // One thread per result: the elements in row-major order, the initial
+    // value first (applied once).
+    absl::StrAppend(&kernel, GridStrideLoop("i", absl::StrCat(outputs, "LL")),
+                    SplitIndex(kept_sizes, "i", "o"), "    const int64_t base = ", base, ";\n",
+                    "    ", *type, " acc = p1[0];\n", "    for (int64_t j = 0; j < ", reduced,
+                    "LL; ++j) {\n", SplitIndex(reduced_sizes, "j", "e"),
+                    "      acc = ", name, "_body(acc, p0[base + ", step, "]);\n    }\n",
+                    "    r0[i] = acc;\n  }\n}\n");
+    absl::StrAppend(&source_, kernel);
+    return KernelLaunch{name, outputs, kBlock};
+  }
+  // One block per result: each thread folds a strided share, the shares are
+  // combined in a tree in shared memory (only threads that saw elements
+  // count), and the initial value is applied once, last.
+  absl::StrAppend(
+      &kernel, "  __shared__ alignas(16) unsigned char storage[", kBlock, " * sizeof(", *type,
+      ")];\n  __shared__ bool valid[", kBlock, "];\n  ", *type, "* partial = reinterpret_cast<",
+      *type, "*>(storage);\n  const int t = threadIdx.x;\n",
+      "  for (int64_t i = blockIdx.x; i < ", outputs, "LL; i += gridDim.x) {\n",
+      SplitIndex(kept_sizes, "i", "o"), "    const int64_t base = ", base, ";\n",
+      "    bool any = false;\n    ", *type, " acc;\n", "    for (int64_t j = t; j < ", reduced,
+      "LL; j += blockDim.x) {\n", SplitIndex(reduced_sizes, "j", "e"), "      const ", *type,
+      " x = p0[base + ", step, "];\n      acc = any ? ", name, "_body(acc, x) : x;\n",
+      "      any = true;\n    }\n", "    if (any) partial[t] = acc;\n    valid[t] = any;\n",
+      "    __syncthreads();\n", "    for (int s = blockDim.x / 2; s > 0; s >>= 1) {\n",
+      "      if (t < s && valid[t + s]) {\n",
+      "        partial[t] = valid[t] ? ", name, "_body(partial[t], partial[t + s]) : partial[t + s];\n",
+      "        valid[t] = true;\n      }\n      __syncthreads();\n    }\n",
+      "    if (t == 0) r0[i] = valid[0] ? ", name, "_body(p1[0], partial[0]) : p1[0];\n",
+      "    __syncthreads();\n  }\n}\n");
+  absl::StrAppend(&source_, kernel);
+  return KernelLaunch{name, outputs * kBlock, kBlock};
+}
+
+}  // namespace xjit::cuda

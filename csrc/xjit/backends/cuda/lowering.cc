@@ -1,0 +1,188 @@
+#include "xjit/backends/cuda/lowering.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "xjit/passes/buffer_assignment.h"
+#include "xjit/passes/dot_canonicalization.h"
+#include "xjit/passes/elementwise_fusion.h"
+#include "xjit/passes/pipeline.h"
+
+namespace xjit::cuda {
+namespace {
+
+using passes::BufferAssignment;
+using passes::BufferId;
+using passes::LogicalBuffer;
+
+// Device scratch each matmul may use (cuBLASLt's workspace): what
+// CublasLtMatmul is created with at most.
+constexpr int64_t kMatmulWorkspaceBytes = int64_t{32} << 20;
+
+absl::Status Unsupported(const Instruction& instr, absl::string_view why) {
+  return absl::UnimplementedError(absl::StrCat(OpcodeName(instr.opcode()), ": ", why,
+                                               " is not supported by the cuda backend yet (",
+                                               instr.shape().ToString(), ")"));
+}
+
+// The module the cuda backend lowers: the default pipeline on a copy, every
+// dot in matmul form (transposing copies where needed: a kernel each), then
+// element-wise clusters fused (no row fusion yet).
+absl::StatusOr<std::unique_ptr<Module>> RunPasses(const Module& module) {
+  if (module.entry() == nullptr) return absl::InvalidArgumentError("module has no entry computation");
+  absl::StatusOr<std::unique_ptr<Module>> lowered = passes::LowerForBackends(module);
+  if (!lowered.ok()) return lowered.status();
+  const Module& source = *lowered != nullptr ? **lowered : module;
+  absl::StatusOr<std::unique_ptr<Module>> simplified = passes::RunDefaultPipeline(source);
+  if (!simplified.ok()) return simplified.status();
+  absl::StatusOr<bool> dots =
+      passes::RunDotCanonicalization(**simplified, passes::DotCanonicalizationOptions{true});
+  if (!dots.ok()) return dots.status();
+  absl::StatusOr<std::unique_ptr<Module>> fused =
+      passes::FuseElementwiseIfChanged(**simplified, passes::FusionOptions{});
+  if (!fused.ok()) return fused.status();
+  return *fused != nullptr ? *std::move(fused) : *std::move(simplified);
+}
+
+class Lowering {
+ public:
+  absl::StatusOr<LoweredProgram> Lower(const Module& module);
+
+ private:
+  absl::Status Emit(const Instruction& instr);
+  std::vector<int32_t> Slots(const Instruction& instr) const {
+    absl::Span<const BufferId> l = assignment_->leaves(instr);
+    return std::vector<int32_t>(l.begin(), l.end());
+  }
+  absl::Status AddKernel(const Instruction& instr, absl::StatusOr<KernelLaunch> launch) {
+    if (!launch.ok()) return launch.status();
+    Step step;
+    step.kind = Step::Kind::kKernel;
+    step.launch = *std::move(launch);
+    for (const Instruction* o : instr.operands()) {
+      std::vector<int32_t> s = Slots(*o);
+      step.slots.insert(step.slots.end(), s.begin(), s.end());
+    }
+    std::vector<int32_t> out = Slots(instr);
+    step.slots.insert(step.slots.end(), out.begin(), out.end());
+    program_.steps.push_back(std::move(step));
+    return absl::OkStatus();
+  }
+
+  std::optional<BufferAssignment> assignment_;
+  KernelSource kernels_;
+  LoweredProgram program_;
+  absl::flat_hash_map<const Instruction*, BufferId> workspace_of_;
+};
+
+absl::Status Lowering::Emit(const Instruction& instr) {
+  switch (instr.opcode()) {
+    // Aliases (row-major bytes are unchanged): the same buffers, no step.
+    case Opcode::kParameter:
+    case Opcode::kReshape:
+    case Opcode::kTuple:
+    case Opcode::kGetTupleElement:
+    case Opcode::kOptimizationBarrier:
+      return absl::OkStatus();
+    case Opcode::kConstant: {
+      const Literal& value = instr.attrs<ConstantAttrs>().value;
+      if (value.shape() != instr.shape()) {
+        return absl::InvalidArgumentError("constant: missing or mistyped literal");
+      }
+      return absl::OkStatus();  // uploaded with the program (slots)
+    }
+    case Opcode::kIota:
+      return AddKernel(instr, kernels_.AddIota(instr));
+    case Opcode::kFusion:
+    XJIT_ELEMENTWISE_UNARY_OPS(XJIT_OPCODE_CASE)
+    XJIT_ELEMENTWISE_BINARY_OPS(XJIT_OPCODE_CASE)
+    XJIT_ELEMENTWISE_TERNARY_OPS(XJIT_OPCODE_CASE)
+      return AddKernel(instr, kernels_.AddElementwise(instr));
+    case Opcode::kBitcastConvert:
+      if (ByteWidth(instr.shape().dtype) != ByteWidth(instr.operand(0)->shape().dtype)) {
+        return Unsupported(instr, "a bitcast_convert between widths");
+      }
+      return AddKernel(instr, kernels_.AddElementwise(instr));
+    case Opcode::kBroadcastInDim:
+    case Opcode::kTranspose:
+    case Opcode::kSlice:
+    case Opcode::kReverse:
+    case Opcode::kPad:
+    case Opcode::kConcatenate:
+      return AddKernel(instr, kernels_.AddDataMovement(instr));
+    case Opcode::kReduce:
+      return AddKernel(instr, kernels_.AddReduce(instr));
+    case Opcode::kDotGeneral: {
+      absl::StatusOr<MatmulPlan> plan = PlanMatmul(instr);
+      if (!plan.ok()) return plan.status();
+      Step step;
+      step.kind = Step::Kind::kMatmul;
+      step.matmul = *plan;
+      step.slots = {Slots(*instr.operand(0))[0], Slots(*instr.operand(1))[0], Slots(instr)[0],
+                    workspace_of_.at(&instr)};
+      program_.steps.push_back(std::move(step));
+      return absl::OkStatus();
+    }
+    default:
+      return Unsupported(instr, "this op");
+  }
+}
+
+absl::StatusOr<LoweredProgram> Lowering::Lower(const Module& original) {
+  absl::StatusOr<std::unique_ptr<Module>> prepared = RunPasses(original);
+  if (!prepared.ok()) return prepared.status();
+  const Computation& entry = *(*prepared)->entry();
+  passes::BufferAssignmentOptions options;
+  options.alignment = 256;  // cuBLASLt and vector loads like 256-byte alignment
+  absl::StatusOr<BufferAssignment> assignment = BufferAssignment::Create(entry, options);
+  if (!assignment.ok()) return assignment.status();
+  assignment_.emplace(*std::move(assignment));
+  for (const auto& instr : entry.instructions()) {
+    if (instr->opcode() == Opcode::kDotGeneral) {
+      workspace_of_[instr.get()] = assignment_->AddScratch(*instr, kMatmulWorkspaceBytes);
+    }
+  }
+  assignment_->AssignOffsets();
+  for (const auto& instr : entry.instructions()) {
+    if (absl::Status s = Emit(*instr); !s.ok()) return s;
+  }
+  // Results that are a parameter, a constant or another result: copied at the end.
+  for (const BufferAssignment::ResultPlacement& r : assignment_->results()) {
+    if (r.copy_from < 0) continue;
+    Step step;
+    step.kind = Step::Kind::kCopy;
+    step.slots = {r.copy_from, r.buffer};
+    step.bytes = assignment_->buffer(r.buffer).bytes;
+    program_.steps.push_back(std::move(step));
+  }
+  for (const LogicalBuffer& b : assignment_->buffers()) {
+    BufferSlot slot;
+    slot.bytes = b.bytes;
+    slot.offset = b.offset;
+    slot.number = b.number;
+    switch (b.kind) {
+      case LogicalBuffer::Kind::kParameter: slot.kind = BufferSlot::Kind::kParameter; break;
+      case LogicalBuffer::Kind::kResult: slot.kind = BufferSlot::Kind::kResult; break;
+      case LogicalBuffer::Kind::kArena: slot.kind = BufferSlot::Kind::kArena; break;
+      case LogicalBuffer::Kind::kConstant:
+        slot.kind = BufferSlot::Kind::kConstant;
+        slot.number = static_cast<int64_t>(program_.constants.size());
+        program_.constants.push_back(b.defined_by->attrs<ConstantAttrs>().value);
+        break;
+    }
+    program_.slots.push_back(slot);
+  }
+  program_.source = kernels_.source();
+  program_.arena_bytes = assignment_->arena_bytes();
+  program_.num_parameters = static_cast<int64_t>(entry.parameters().size());
+  program_.num_results = static_cast<int64_t>(entry.results().size());
+  return std::move(program_);
+}
+
+}  // namespace
+
+absl::StatusOr<LoweredProgram> LowerForCuda(const Module& module) {
+  return Lowering().Lower(module);
+}
+
+}  // namespace xjit::cuda

@@ -1,0 +1,55 @@
+// The cuda backend's compile step that needs no GPU: the passes (calls
+// inlined, dots in [B,M,K]x[B,K,N] form, element-wise clusters fused), buffer
+// assignment, and each instruction turned into a step: a generated kernel
+// (kernel_source.h), a cuBLASLt matmul (cublaslt_matmul.h), or a copy. Its
+// output is plain data that cuda_program.h loads onto a device; tests compile
+// its source with NVRTC on machines without a GPU.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "xjit/backends/cuda/cublaslt_matmul.h"
+#include "xjit/backends/cuda/kernel_source.h"
+#include "xjit/ir/graph.h"
+#include "xjit/ir/literal.h"
+
+namespace xjit::cuda {
+
+// Where a buffer of the program lives during a run.
+struct BufferSlot {
+  enum class Kind { kParameter, kResult, kArena, kConstant };
+  Kind kind = Kind::kArena;
+  int64_t number = 0;  // parameter or result number; constant index
+  int64_t bytes = 0;
+  int64_t offset = 0;  // in the arena
+};
+
+struct Step {
+  enum class Kind { kKernel, kMatmul, kCopy };
+  Kind kind = Kind::kKernel;
+  KernelLaunch launch;          // kKernel
+  MatmulPlan matmul;            // kMatmul
+  // kKernel: operand slots then result slots (the kernel's pointer
+  // parameters in order); kMatmul: lhs, rhs, result, workspace;
+  // kCopy: source, destination.
+  std::vector<int32_t> slots;
+  int64_t bytes = 0;            // kCopy
+};
+
+struct LoweredProgram {
+  std::string source;  // every kernel, one NVRTC program
+  std::vector<Step> steps;
+  std::vector<BufferSlot> slots;
+  std::vector<Literal> constants;
+  int64_t arena_bytes = 0;
+  int64_t num_parameters = 0, num_results = 0;
+};
+
+// Unimplemented naming the first op the backend cannot run yet.
+absl::StatusOr<LoweredProgram> LowerForCuda(const Module& module);
+
+}  // namespace xjit::cuda
