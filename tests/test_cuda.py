@@ -62,6 +62,19 @@ PROGRAMS = [
      (F32, F32B)),
     ("broadcast_iota", lambda x: x + jnp.arange(48, dtype=np.float32)[None, :]
      + jnp.arange(64, dtype=np.float32)[:, None], (F32,)),
+    ("argmax_argmin", lambda x: (jnp.argmax(x, axis=1), jnp.argmin(x, axis=0),
+                                 jnp.argmax(x.reshape(-1))), (F32,)),
+    ("dynamic_slices", lambda x, i: (lax.dynamic_slice(x, (i, i + 1), (8, 4)),
+                                     lax.dynamic_update_slice(x, jnp.ones((2, 3), np.float32),
+                                                              (i * 30, i))),
+     (F32, np.int32(3))),
+    ("fori_loop", lambda x: lax.fori_loop(0, 10, lambda i, v: v * 0.9 + i, x), (F32,)),
+    ("scan_rnn", lambda h, xs, w: lax.scan(lambda c, x: (jnp.tanh(c @ w + x), c.sum()), h, xs),
+     (F32[:4, :32], rng.standard_normal((20, 4, 32)).astype(np.float32),
+      (rng.standard_normal((32, 32)) * 0.1).astype(np.float32))),
+    ("cond_switch", lambda x, p, k: (lax.cond(p, lambda v: v + 1, lambda v: v * 2, x),
+                                     lax.switch(k, [jnp.sin, jnp.cos, jnp.tanh], x)),
+     (F32, np.bool_(True), np.int32(5))),
     ("constants_and_reshape", lambda x: (x.reshape(48, 64) * np.float32(3)).reshape(-1)[:10]
      + np.arange(10, dtype=np.float32), (F32,)),
 ]

@@ -4,6 +4,7 @@
 // compute capability (PTX), raising what either step reports. Absent when
 // the package was built without the CUDA toolkit.
 #include <string>
+#include <vector>
 
 #include "xjit/python/bindings.h"
 #include "xjit/python/status_casters.h"
@@ -23,12 +24,27 @@ void RegisterCudaBindings(py::module_& m) {
       [](const std::string& text, int major, int minor) {
         std::unique_ptr<Module> module = ValueOrThrow(ParseModule(text));
         cuda::LoweredProgram lowered = ValueOrThrow(cuda::LowerForCuda(*module));
-        std::string ptx = ValueOrThrow(cuda::CompileCudaSource(
-            lowered.source, cuda::ComputeCapability{major, minor}, cuda::DeviceCodeKind::kPtx));
+        // The program and the programs of its while/if/case regions.
+        size_t ptx_bytes = 0, steps = 0, programs = 0;
+        std::string source;
+        std::vector<const cuda::LoweredProgram*> todo = {&lowered};
+        while (!todo.empty()) {
+          const cuda::LoweredProgram* p = todo.back();
+          todo.pop_back();
+          ptx_bytes += ValueOrThrow(cuda::CompileCudaSource(
+                                        p->source, cuda::ComputeCapability{major, minor},
+                                        cuda::DeviceCodeKind::kPtx))
+                           .size();
+          steps += p->steps.size();
+          ++programs;
+          source += p->source;
+          for (const cuda::LoweredProgram& r : p->regions) todo.push_back(&r);
+        }
         py::dict out;
-        out["source"] = lowered.source;
-        out["ptx_bytes"] = ptx.size();
-        out["steps"] = lowered.steps.size();
+        out["source"] = source;
+        out["ptx_bytes"] = ptx_bytes;
+        out["steps"] = steps;
+        out["programs"] = programs;
         return out;
       },
       py::arg("text"), py::arg("major") = 8, py::arg("minor") = 0,

@@ -24,11 +24,8 @@ class CudaCompiler : public Compiler {
     if (!context.ok()) return context.status();
     absl::StatusOr<LoweredProgram> lowered = LowerForCuda(module);
     if (!lowered.ok()) return lowered.status();
-    absl::StatusOr<std::string> code =
-        CompileCudaSource(lowered->source, (*context)->capability(), DeviceCodeKind::kCubin);
-    if (!code.ok()) return code.status();
     absl::StatusOr<std::unique_ptr<CudaProgram>> program =
-        CudaProgram::Create(*std::move(lowered), *code, *context);
+        CudaProgram::Create(*std::move(lowered), *context);
     if (!program.ok()) return program.status();
     return std::unique_ptr<CompiledProgram>(std::move(*program));
   }

@@ -5,6 +5,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "xjit/backends/common/reduction_geometry.h"
 #include "xjit/backends/cuda/scalar_source.h"
 #include "xjit/ir/shape.h"
@@ -334,6 +335,56 @@ absl::StatusOr<KernelLaunch> KernelSource::AddIota(const Instruction& instr) {
   return launch;
 }
 
+absl::StatusOr<KernelLaunch> KernelSource::AddDynamicSlice(const Instruction& instr) {
+  if (absl::Status s = CheckArrays(instr); !s.ok()) return s;
+  const bool update = instr.opcode() == Opcode::kDynamicUpdateSlice;
+  const std::vector<int64_t>& dims = instr.operand(0)->shape().dims;
+  const size_t rank = dims.size();
+  const size_t first_start = update ? 2 : 1;
+  if (instr.operands().size() != first_start + rank) {
+    return Unsupported(instr, "start indices given as one array");
+  }
+  const std::vector<int64_t> window =
+      update ? instr.operand(1)->shape().dims : instr.attrs<DynamicSliceAttrs>().slice_sizes;
+  // Each start clamped into [0, dim - window]; unsigned starts compare
+  // unsigned, so a huge one clamps high rather than wrapping negative.
+  std::string body;
+  for (size_t d = 0; d < rank; ++d) {
+    const int64_t high = dims[d] - window[d];
+    const std::string start = absl::StrCat("p", first_start + d, "[0]");
+    if (IsUnsignedInt(instr.operand(first_start + d)->shape().dtype)) {
+      absl::StrAppend(&body, "    const int64_t s", d, " = (unsigned long long)", start, " > ", high,
+                      "ULL ? ", high, "LL : (int64_t)", start, ";\n");
+    } else {
+      absl::StrAppend(&body, "    const int64_t s", d, " = (int64_t)", start, " < 0 ? 0 : ((int64_t)",
+                      start, " > ", high, "LL ? ", high, "LL : (int64_t)", start, ");\n");
+    }
+  }
+  const std::vector<std::string> o = IndexNames("o", rank);
+  if (!update) {
+    std::vector<std::string> index;
+    for (size_t d = 0; d < rank; ++d) index.push_back(absl::StrCat("s", d, " + ", o[d]));
+    absl::StrAppend(&body, SplitIndex(window, "i", "o"), "    r0[i] = p0[", Offset(dims, index), "];\n");
+  } else {
+    // Every result element: the update's where the window covers it, else
+    // the operand's (the same element, so the result may be the operand).
+    std::vector<std::string> index;
+    std::string inside = "true";
+    for (size_t d = 0; d < rank; ++d) {
+      absl::StrAppend(&inside, " && ", o[d], " >= s", d, " && ", o[d], " - s", d, " < ", window[d], "LL");
+      index.push_back(absl::StrCat(o[d], " - s", d));
+    }
+    absl::StrAppend(&body, SplitIndex(dims, "i", "o"), "    r0[i] = (", inside, ") ? p1[",
+                    Offset(window, index), "] : p0[i];\n");
+  }
+  KernelLaunch launch{NewName(), instr.shape().num_elements(), kBlock};
+  absl::StatusOr<std::string> signature =
+      Signature(launch.name, OperandTypes(instr), ResultTypes(instr.shape()));
+  if (!signature.ok()) return signature.status();
+  absl::StrAppend(&source_, "\n", *signature, GridStrideLoop("i", "n"), body, "  }\n}\n");
+  return launch;
+}
+
 bool ReduceUsesBlocks(const Instruction& reduce) {
   const Shape& input = reduce.operand(0)->shape();
   const int64_t outputs = reduce.shape().is_tuple ? reduce.shape().tuple_shapes[0].num_elements()
@@ -343,22 +394,54 @@ bool ReduceUsesBlocks(const Instruction& reduce) {
 
 absl::StatusOr<KernelLaunch> KernelSource::AddReduce(const Instruction& instr) {
   if (absl::Status s = CheckArrays(instr); !s.ok()) return s;
-  if (instr.operands().size() != 2 || instr.shape().is_tuple) {
-    return Unsupported(instr, "a reduce of several inputs (variadic, argmax)");
-  }
+  // N inputs then N initial values; N results (a tuple when N > 1: argmax
+  // reduces values and indices together).
+  const size_t n = instr.operands().size() / 2;
   const Shape& input = instr.operand(0)->shape();
-  const DType dtype = instr.shape().dtype;
-  absl::StatusOr<std::string> type = CudaTypeName(dtype);
-  if (!type.ok()) return type.status();
-  // The body as a device function of (accumulator, element).
+  std::vector<std::string> types;
+  for (size_t k = 0; k < n; ++k) {
+    absl::StatusOr<std::string> type = CudaTypeName(instr.operand(k)->shape().dtype);
+    if (!type.ok()) return type.status();
+    types.push_back(*type);
+  }
+  // The body as a device function folding (b0..) into the accumulators (a0..).
   const Computation& body = *instr.called_computations()[0];
-  if (body.results().size() != 1) return Unsupported(instr, "a reduce body with several results");
-  absl::StatusOr<RegionCode> code = EmitRegion(body, {"a", "b"}, {}, "  ");
+  if (body.results().size() != n) return Unsupported(instr, "a reduce body of the wrong arity");
+  std::vector<std::string> params, accumulators, elements;
+  for (size_t k = 0; k < n; ++k) accumulators.push_back(absl::StrCat("a", k));
+  for (size_t k = 0; k < n; ++k) elements.push_back(absl::StrCat("b", k));
+  params = accumulators;
+  params.insert(params.end(), elements.begin(), elements.end());
+  absl::StatusOr<RegionCode> code = EmitRegion(body, params, {}, "  ");
   if (!code.ok()) return code.status();
   const std::string name = NewName();
-  absl::StrAppend(&source_, "\n__device__ __forceinline__ ", *type, " ", name, "_body(", *type,
-                  " a, ", *type, " b) {\n", code->statements, "  return ",
-                  code->values.at(body.results()[0]), ";\n}\n");
+  std::vector<std::string> decl;
+  for (size_t k = 0; k < n; ++k) decl.push_back(absl::StrCat(types[k], "& a", k));
+  for (size_t k = 0; k < n; ++k) decl.push_back(absl::StrCat(types[k], " b", k));
+  std::string fold = absl::StrCat("\n__device__ __forceinline__ void ", name, "_body(",
+                                  absl::StrJoin(decl, ", "), ") {\n", code->statements);
+  // Results into temporaries first: a result may read an accumulator.
+  for (size_t k = 0; k < n; ++k) {
+    absl::StrAppend(&fold, "  const ", types[k], " t", k, " = ", code->values.at(body.results()[k]), ";\n");
+  }
+  for (size_t k = 0; k < n; ++k) absl::StrAppend(&fold, "  a", k, " = t", k, ";\n");
+  absl::StrAppend(&fold, "}\n");
+  absl::StrAppend(&source_, fold);
+  auto each = [&](absl::string_view pattern) {  // pattern with "$" for k
+    std::string out;
+    for (size_t k = 0; k < n; ++k) {
+      absl::StrAppend(&out, absl::StrReplaceAll(pattern, {{"$", std::to_string(k)},
+                                                          {"@", std::to_string(n + k)},
+                                                          {"%T", types[k]}}));
+    }
+    return out;
+  };
+  auto call = [&](absl::string_view acc, absl::string_view element) {
+    std::vector<std::string> args;
+    for (size_t k = 0; k < n; ++k) args.push_back(absl::StrReplaceAll(acc, {{"$", std::to_string(k)}}));
+    for (size_t k = 0; k < n; ++k) args.push_back(absl::StrReplaceAll(element, {{"$", std::to_string(k)}}));
+    return absl::StrCat(name, "_body(", absl::StrJoin(args, ", "), ");\n");
+  };
 
   const common::ReductionGeometry g =
       common::MakeReductionGeometry(input, instr.attrs<ReduceAttrs>().dimensions);
@@ -374,41 +457,49 @@ absl::StatusOr<KernelLaunch> KernelSource::AddReduce(const Instruction& instr) {
   }
   const std::string base = kept_terms.empty() ? "0" : absl::StrJoin(kept_terms, " + ");
   const std::string step = reduced_terms.empty() ? "0" : absl::StrJoin(reduced_terms, " + ");
-  const int64_t outputs = instr.shape().num_elements();
-  absl::StatusOr<std::string> signature = Signature(name, {input.dtype, dtype}, {dtype});
+  const Shape& first = instr.shape().is_tuple ? instr.shape().tuple_shapes[0] : instr.shape();
+  const int64_t outputs = first.num_elements();
+  std::vector<DType> inputs_and_inits = OperandTypes(instr);
+  absl::StatusOr<std::string> signature =
+      Signature(name, inputs_and_inits, ResultTypes(instr.shape()));
   if (!signature.ok()) return signature.status();
   std::string kernel = absl::StrCat("\n", *signature);
   const int64_t reduced = outputs == 0 ? 0 : g.num_reduced;
+  const std::string element = absl::StrCat("p$[base + ", step, "]");
   if (!ReduceUsesBlocks(instr)) {
-    // One thread per result: the elements in row-major order, the initial
-    // value first (applied once).
+    // One thread per result: the elements in row-major order, folded into
+    // the initial values (each applied once).
     absl::StrAppend(&kernel, GridStrideLoop("i", absl::StrCat(outputs, "LL")),
                     SplitIndex(kept_sizes, "i", "o"), "    const int64_t base = ", base, ";\n",
-                    "    ", *type, " acc = p1[0];\n", "    for (int64_t j = 0; j < ", reduced,
-                    "LL; ++j) {\n", SplitIndex(reduced_sizes, "j", "e"),
-                    "      acc = ", name, "_body(acc, p0[base + ", step, "]);\n    }\n",
-                    "    r0[i] = acc;\n  }\n}\n");
+                    each("    %T acc$ = p@[0];\n"), "    for (int64_t j = 0; j < ", reduced,
+                    "LL; ++j) {\n", SplitIndex(reduced_sizes, "j", "e"), "      ",
+                    call("acc$", element), "    }\n", each("    r$[i] = acc$;\n"), "  }\n}\n");
     absl::StrAppend(&source_, kernel);
     return KernelLaunch{name, outputs, kBlock};
   }
   // One block per result: each thread folds a strided share, the shares are
   // combined in a tree in shared memory (only threads that saw elements
-  // count), and the initial value is applied once, last.
+  // count), and the initial values are folded with the total once, last.
   absl::StrAppend(
-      &kernel, "  __shared__ alignas(16) unsigned char storage[", kBlock, " * sizeof(", *type,
-      ")];\n  __shared__ bool valid[", kBlock, "];\n  ", *type, "* partial = reinterpret_cast<",
-      *type, "*>(storage);\n  const int t = threadIdx.x;\n",
+      &kernel,
+      each(absl::StrCat("  __shared__ alignas(16) unsigned char storage$[", kBlock,
+                        " * sizeof(%T)];\n  %T* partial$ = reinterpret_cast<%T*>(storage$);\n")),
+      "  __shared__ bool valid[", kBlock, "];\n  const int t = threadIdx.x;\n",
       "  for (int64_t i = blockIdx.x; i < ", outputs, "LL; i += gridDim.x) {\n",
       SplitIndex(kept_sizes, "i", "o"), "    const int64_t base = ", base, ";\n",
-      "    bool any = false;\n    ", *type, " acc;\n", "    for (int64_t j = t; j < ", reduced,
-      "LL; j += blockDim.x) {\n", SplitIndex(reduced_sizes, "j", "e"), "      const ", *type,
-      " x = p0[base + ", step, "];\n      acc = any ? ", name, "_body(acc, x) : x;\n",
-      "      any = true;\n    }\n", "    if (any) partial[t] = acc;\n    valid[t] = any;\n",
+      "    bool any = false;\n", each("    %T acc$;\n"), "    for (int64_t j = t; j < ", reduced,
+      "LL; j += blockDim.x) {\n", SplitIndex(reduced_sizes, "j", "e"),
+      "      if (any) {\n        ", call("acc$", element), "      } else {\n",
+      each(absl::StrCat("        acc$ = ", element, ";\n")), "        any = true;\n      }\n    }\n",
+      "    if (any) {\n", each("      partial$[t] = acc$;\n"), "    }\n    valid[t] = any;\n",
       "    __syncthreads();\n", "    for (int s = blockDim.x / 2; s > 0; s >>= 1) {\n",
-      "      if (t < s && valid[t + s]) {\n",
-      "        partial[t] = valid[t] ? ", name, "_body(partial[t], partial[t + s]) : partial[t + s];\n",
-      "        valid[t] = true;\n      }\n      __syncthreads();\n    }\n",
-      "    if (t == 0) r0[i] = valid[0] ? ", name, "_body(p1[0], partial[0]) : p1[0];\n",
+      "      if (t < s && valid[t + s]) {\n        if (valid[t]) {\n",
+      each("          %T x$ = partial$[t];\n"), "          ", call("x$", "partial$[t + s]"),
+      each("          partial$[t] = x$;\n"), "        } else {\n",
+      each("          partial$[t] = partial$[t + s];\n"),
+      "        }\n        valid[t] = true;\n      }\n      __syncthreads();\n    }\n",
+      "    if (t == 0) {\n", each("      %T total$ = p@[0];\n"), "      if (valid[0]) {\n        ",
+      call("total$", "partial$[0]"), "      }\n", each("      r$[i] = total$;\n"), "    }\n",
       "    __syncthreads();\n  }\n}\n");
   absl::StrAppend(&source_, kernel);
   return KernelLaunch{name, outputs * kBlock, kBlock};

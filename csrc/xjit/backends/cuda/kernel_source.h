@@ -33,6 +33,9 @@ class KernelSource {
   // result element reads the operand element its index maps to.
   absl::StatusOr<KernelLaunch> AddDataMovement(const Instruction& instr);
   absl::StatusOr<KernelLaunch> AddIota(const Instruction& instr);
+  // dynamic_slice and dynamic_update_slice: the start indices are read from
+  // device memory and clamped into range, as on the cpu.
+  absl::StatusOr<KernelLaunch> AddDynamicSlice(const Instruction& instr);
   // A reduce of one input whose body is element-wise: one thread per result
   // element when the reduced extent is short, else one block per result
   // element combining per-thread partial results in shared memory.

@@ -7,6 +7,7 @@
 #include "xjit/passes/dot_canonicalization.h"
 #include "xjit/passes/elementwise_fusion.h"
 #include "xjit/passes/pipeline.h"
+#include "xjit/passes/region_module.h"
 
 namespace xjit::cuda {
 namespace {
@@ -50,6 +51,7 @@ class Lowering {
 
  private:
   absl::Status Emit(const Instruction& instr);
+  absl::Status EmitControlFlow(const Instruction& instr);
   std::vector<int32_t> Slots(const Instruction& instr) const {
     absl::Span<const BufferId> l = assignment_->leaves(instr);
     return std::vector<int32_t>(l.begin(), l.end());
@@ -112,6 +114,13 @@ absl::Status Lowering::Emit(const Instruction& instr) {
       return AddKernel(instr, kernels_.AddDataMovement(instr));
     case Opcode::kReduce:
       return AddKernel(instr, kernels_.AddReduce(instr));
+    case Opcode::kWhile:
+    case Opcode::kIf:
+    case Opcode::kCase:
+      return EmitControlFlow(instr);
+    case Opcode::kDynamicSlice:
+    case Opcode::kDynamicUpdateSlice:
+      return AddKernel(instr, kernels_.AddDynamicSlice(instr));
     case Opcode::kDotGeneral: {
       absl::StatusOr<MatmulPlan> plan = PlanMatmul(instr);
       if (!plan.ok()) return plan.status();
@@ -126,6 +135,35 @@ absl::Status Lowering::Emit(const Instruction& instr) {
     default:
       return Unsupported(instr, "this op");
   }
+}
+
+absl::Status Lowering::EmitControlFlow(const Instruction& instr) {
+  Step step;
+  step.kind = instr.opcode() == Opcode::kWhile ? Step::Kind::kWhile : Step::Kind::kBranch;
+  step.is_if = instr.opcode() == Opcode::kIf;
+  for (const Instruction* o : instr.operands()) {
+    std::vector<int32_t> s = Slots(*o);
+    step.slots.insert(step.slots.end(), s.begin(), s.end());
+  }
+  step.num_operand_leaves = static_cast<int64_t>(step.slots.size());
+  std::vector<int32_t> out = Slots(instr);
+  step.slots.insert(step.slots.end(), out.begin(), out.end());
+  if (step.kind == Step::Kind::kWhile && static_cast<int64_t>(out.size()) > step.num_operand_leaves) {
+    return Unsupported(instr, "a while with more results than operands");
+  }
+  if (step.kind == Step::Kind::kBranch && step.num_operand_leaves < 1) {
+    return Unsupported(instr, "a branch without a predicate");
+  }
+  for (const Computation* region : instr.called_computations()) {
+    absl::StatusOr<std::unique_ptr<Module>> module = passes::RegionAsModule(*region);
+    if (!module.ok()) return module.status();
+    absl::StatusOr<LoweredProgram> lowered = Lowering().Lower(**module);
+    if (!lowered.ok()) return lowered.status();
+    step.regions.push_back(static_cast<int>(program_.regions.size()));
+    program_.regions.push_back(*std::move(lowered));
+  }
+  program_.steps.push_back(std::move(step));
+  return absl::OkStatus();
 }
 
 absl::StatusOr<LoweredProgram> Lowering::Lower(const Module& original) {
@@ -176,6 +214,7 @@ absl::StatusOr<LoweredProgram> Lowering::Lower(const Module& original) {
   program_.arena_bytes = assignment_->arena_bytes();
   program_.num_parameters = static_cast<int64_t>(entry.parameters().size());
   program_.num_results = static_cast<int64_t>(entry.results().size());
+  for (const Instruction* r : entry.results()) program_.result_bytes.push_back(r->shape().byte_size());
   return std::move(program_);
 }
 

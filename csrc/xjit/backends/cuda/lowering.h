@@ -28,16 +28,27 @@ struct BufferSlot {
   int64_t offset = 0;  // in the arena
 };
 
+struct LoweredProgram;
+
 struct Step {
-  enum class Kind { kKernel, kMatmul, kCopy };
+  // kWhile, kBranch: while, and if/case, whose regions are programs of their
+  // own (LoweredProgram::regions); the condition, predicate or index is
+  // read back on the host.
+  enum class Kind { kKernel, kMatmul, kCopy, kWhile, kBranch };
   Kind kind = Kind::kKernel;
   KernelLaunch launch;          // kKernel
   MatmulPlan matmul;            // kMatmul
   // kKernel: operand slots then result slots (the kernel's pointer
   // parameters in order); kMatmul: lhs, rhs, result, workspace;
-  // kCopy: source, destination.
+  // kCopy: source, destination; kWhile, kBranch: operand leaves, then
+  // result leaves.
   std::vector<int32_t> slots;
   int64_t bytes = 0;            // kCopy
+  // kWhile: {condition, body}; kBranch: the branches in order (if: true,
+  // false); indices into LoweredProgram::regions.
+  std::vector<int> regions;
+  int64_t num_operand_leaves = 0;  // kWhile, kBranch
+  bool is_if = false;              // kBranch
 };
 
 struct LoweredProgram {
@@ -47,6 +58,9 @@ struct LoweredProgram {
   std::vector<Literal> constants;
   int64_t arena_bytes = 0;
   int64_t num_parameters = 0, num_results = 0;
+  // Result leaf sizes in bytes (while keeps a second set of carried buffers).
+  std::vector<int64_t> result_bytes;
+  std::vector<LoweredProgram> regions;  // programs of while/if/case regions
 };
 
 // Unimplemented naming the first op the backend cannot run yet.
