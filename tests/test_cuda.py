@@ -75,6 +75,23 @@ PROGRAMS = [
     ("cond_switch", lambda x, p, k: (lax.cond(p, lambda v: v + 1, lambda v: v * 2, x),
                                      lax.switch(k, [jnp.sin, jnp.cos, jnp.tanh], x)),
      (F32, np.bool_(True), np.int32(5))),
+    ("gather_take", lambda x, idx: (x[idx], jnp.take(x, idx, axis=1), x[idx, 3]),
+     (F32, np.array([0, 5, 63, 2, 5], np.int32))),
+    ("scatter_add_set_max", lambda x, idx, v: (x.at[idx].add(v), x.at[idx].set(v), x.at[idx].max(v),
+                                               x.astype(np.int32).at[idx].min(v.astype(np.int32))),
+     (F32, np.array([1, 7, 1, 40], np.int32), np.ones((4, 48), np.float32))),
+    ("max_avg_pool", lambda x: (lax.reduce_window(x, -np.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID"),
+                                lax.reduce_window(x, 0.0, lax.add, (1, 3, 3, 1), (1, 1, 1, 1), "SAME")),
+     (F32.reshape(2, 8, 12, 16),)),
+    ("max_pool_grad", lambda x: xjit.grad(lambda y: lax.reduce_window(
+        y, -np.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID").sum())(x), (F32.reshape(2, 8, 12, 16),)),
+    ("conv_nhwc_and_grad", lambda x, k: (lax.conv_general_dilated(
+        x, k, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")),
+        xjit.grad(lambda k: lax.conv_general_dilated(
+            x, k, (2, 2), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")).sum())(k)),
+     (F32.reshape(2, 8, 12, 16), rng.standard_normal((3, 3, 16, 4)).astype(np.float32))),
+    ("cumsum", lambda x: (jnp.cumsum(x, axis=0), jnp.cumprod(x[:5], axis=1)), (F32,)),
+    ("random_normal", lambda key: xjit.random.normal(key, (1000,)), (np.array([0, 42], np.uint32),)),
     ("constants_and_reshape", lambda x: (x.reshape(48, 64) * np.float32(3)).reshape(-1)[:10]
      + np.arange(10, dtype=np.float32), (F32,)),
 ]

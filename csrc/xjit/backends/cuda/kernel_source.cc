@@ -8,7 +8,9 @@
 #include "absl/strings/str_replace.h"
 #include "xjit/backends/common/reduction_geometry.h"
 #include "xjit/backends/cuda/codegen_util.h"
+#include "xjit/backends/cuda/indexing_source.h"
 #include "xjit/backends/cuda/scalar_source.h"
+#include "xjit/backends/cuda/window_source.h"
 #include "xjit/ir/shape.h"
 
 namespace xjit::cuda {
@@ -224,6 +226,27 @@ absl::StatusOr<KernelLaunch> KernelSource::AddDynamicSlice(const Instruction& in
   if (!signature.ok()) return signature.status();
   absl::StrAppend(&source_, "\n", *signature, GridStrideLoop("i", "n"), body, "  }\n}\n");
   return launch;
+}
+
+absl::StatusOr<KernelLaunch> KernelSource::AddGather(const Instruction& instr) {
+  return AppendGather(instr, NewName(), &source_);
+}
+
+absl::StatusOr<std::vector<KernelLaunch>> KernelSource::AddScatter(const Instruction& instr) {
+  return AppendScatter(instr, NewName(), &source_);
+}
+
+absl::StatusOr<KernelLaunch> KernelSource::AddWindowOp(const Instruction& instr) {
+  switch (instr.opcode()) {
+    case Opcode::kReduceWindow:
+      return AppendReduceWindow(instr, NewName(), &source_);
+    case Opcode::kSelectAndScatter:
+      return AppendSelectAndScatter(instr, NewName(), &source_);
+    case Opcode::kConvolution:
+      return AppendConvolution(instr, NewName(), &source_);
+    default:
+      return Unsupported(instr, "this window op");
+  }
 }
 
 bool ReduceUsesBlocks(const Instruction& reduce) {

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "xjit/ir/graph.h"
@@ -40,6 +41,13 @@ class KernelSource {
   // element when the reduced extent is short, else one block per result
   // element combining per-thread partial results in shared memory.
   absl::StatusOr<KernelLaunch> AddReduce(const Instruction& instr);
+
+  // gather, scatter (indexing_source.h): scatter is two launches, the
+  // inputs copied into the results, then the updates applied.
+  absl::StatusOr<KernelLaunch> AddGather(const Instruction& instr);
+  absl::StatusOr<std::vector<KernelLaunch>> AddScatter(const Instruction& instr);
+  // reduce_window, select_and_scatter, convolution (window_source.h).
+  absl::StatusOr<KernelLaunch> AddWindowOp(const Instruction& instr);
 
   const std::string& source() const { return source_; }
   int num_kernels() const { return next_; }

@@ -58,16 +58,25 @@ class Lowering {
   }
   absl::Status AddKernel(const Instruction& instr, absl::StatusOr<KernelLaunch> launch) {
     if (!launch.ok()) return launch.status();
-    Step step;
-    step.kind = Step::Kind::kKernel;
-    step.launch = *std::move(launch);
+    return AddKernels(instr, std::vector<KernelLaunch>{*std::move(launch)});
+  }
+  // Launches run in order, each on every operand leaf, then every result leaf.
+  absl::Status AddKernels(const Instruction& instr, absl::StatusOr<std::vector<KernelLaunch>> launches) {
+    if (!launches.ok()) return launches.status();
+    std::vector<int32_t> slots;
     for (const Instruction* o : instr.operands()) {
       std::vector<int32_t> s = Slots(*o);
-      step.slots.insert(step.slots.end(), s.begin(), s.end());
+      slots.insert(slots.end(), s.begin(), s.end());
     }
     std::vector<int32_t> out = Slots(instr);
-    step.slots.insert(step.slots.end(), out.begin(), out.end());
-    program_.steps.push_back(std::move(step));
+    slots.insert(slots.end(), out.begin(), out.end());
+    for (KernelLaunch& launch : *launches) {
+      Step step;
+      step.kind = Step::Kind::kKernel;
+      step.launch = std::move(launch);
+      step.slots = slots;
+      program_.steps.push_back(std::move(step));
+    }
     return absl::OkStatus();
   }
 
@@ -121,6 +130,14 @@ absl::Status Lowering::Emit(const Instruction& instr) {
     case Opcode::kDynamicSlice:
     case Opcode::kDynamicUpdateSlice:
       return AddKernel(instr, kernels_.AddDynamicSlice(instr));
+    case Opcode::kGather:
+      return AddKernel(instr, kernels_.AddGather(instr));
+    case Opcode::kScatter:
+      return AddKernels(instr, kernels_.AddScatter(instr));
+    case Opcode::kReduceWindow:
+    case Opcode::kSelectAndScatter:
+    case Opcode::kConvolution:
+      return AddKernel(instr, kernels_.AddWindowOp(instr));
     case Opcode::kDotGeneral: {
       absl::StatusOr<MatmulPlan> plan = PlanMatmul(instr);
       if (!plan.ok()) return plan.status();
