@@ -128,6 +128,34 @@ def test_kernels_compile_with_nvrtc(name, fun, args, arch):
         assert 'extern "C" __global__' in out["source"]
 
 
+def _compare(got, want, what):
+    for k, (g, w) in enumerate(zip(got, want)):
+        g, w = np.asarray(g), np.asarray(w)
+        assert g.dtype == w.dtype and g.shape == w.shape, (what, k)
+        if g.dtype.kind in "fcV":  # V: bfloat16 and other ml_dtypes
+            g64 = g.astype(np.complex128 if g.dtype.kind == "c" else np.float64)
+            w64 = w.astype(np.complex128 if w.dtype.kind == "c" else np.float64)
+            np.testing.assert_allclose(g64, w64, rtol=2e-5 if g.itemsize >= 4 else 1e-2,
+                                       atol=1e-5, err_msg=f"{what} result {k}")
+        else:
+            np.testing.assert_array_equal(g, w, err_msg=f"{what} result {k}")
+
+
+@needs_build
+@pytest.mark.parametrize("name,fun,args", PROGRAMS, ids=[p[0] for p in PROGRAMS])
+def test_generated_kernels_run_on_the_host_like_the_cpu(name, fun, args):
+    """The lowered program's kernels compiled for the host (g++, one thread:
+    _xjit.cuda_emulate) compute what the cpu backend does. What this cannot
+    show: races, atomics under contention, NVRTC's code, libdevice's
+    rounding."""
+    lowered = xjit.jit(fun).lower(*args)
+    want = xjit.tree_util.tree_leaves(xjit.jit(fun)(*args))
+    leaves = [np.asarray(a) for a in xjit.tree_util.tree_leaves(args)]
+    leaves = [a.astype(np.float32) if a.dtype == np.float64 else a for a in leaves]
+    got = _xjit.cuda_emulate(lowered.as_text(), leaves)
+    _compare(got, want, name)
+
+
 @needs_build
 def test_an_op_without_a_gpu_kernel_says_so():
     text = _module_text(lambda x: jnp.sort(x), (F32[0],))
@@ -172,14 +200,7 @@ def test_programs_match_the_cpu(name, fun, args, on_gpu):
     assert all(g.device == on_gpu for g in got)
     xjit.config.update("jax_default_device", None)
     want = _as_list(xjit.jit(fun)(*args))
-    for g, w in zip(got, want):
-        g, w = np.asarray(g), np.asarray(w)
-        assert g.dtype == w.dtype and g.shape == w.shape
-        if g.dtype.kind == "f" or g.dtype.kind == "V":
-            np.testing.assert_allclose(g.astype(np.float64), w.astype(np.float64),
-                                       rtol=2e-5 if g.itemsize >= 4 else 1e-2, atol=1e-5)
-        else:
-            np.testing.assert_array_equal(g, w)
+    _compare(got, want, name)
 
 
 @needs_gpu
