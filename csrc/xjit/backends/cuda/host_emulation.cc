@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
+#include "xjit/backends/cuda/nvrtc_compile.h"
 #include "xjit/backends/cuda/scalar_source.h"
 #include "xjit/ir/dtype_dispatch.h"
 
@@ -80,15 +81,6 @@ std::string HostPrelude() {
     absl::StrAppend(&out, line, "\n");
   }
   return out;
-}
-
-std::string IncludeDir() {
-  if (const char* env = std::getenv("XJIT_CUDA_INCLUDE_DIR")) return env;
-#ifdef XJIT_CUDA_INCLUDE_DIR
-  return XJIT_CUDA_INCLUDE_DIR;
-#else
-  return "/usr/local/cuda/include";
-#endif
 }
 
 template <typename T>
@@ -170,7 +162,7 @@ absl::StatusOr<std::unique_ptr<HostEmulation>> HostEmulation::Create(LoweredProg
   const char* cxx = std::getenv("CXX");
   const std::string command =
       absl::StrCat(cxx != nullptr && *cxx ? cxx : "g++", " -std=c++17 -O1 -ffp-contract=off -w -shared -fPIC -I",
-                   IncludeDir(), " -o ", so, " ", cc, " > ", log, " 2>&1");
+                   CudaIncludeDir(), " -o ", so, " ", cc, " > ", log, " 2>&1");
   if (std::system(command.c_str()) != 0) {
     std::ifstream in(log);
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

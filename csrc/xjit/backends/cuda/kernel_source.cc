@@ -154,6 +154,11 @@ absl::StatusOr<KernelLaunch> KernelSource::AddDataMovement(const Instruction& in
     default:
       return Unsupported(instr, "this data movement op");
   }
+  return AddPerElementKernel(instr, body);
+}
+
+absl::StatusOr<KernelLaunch> KernelSource::AddPerElementKernel(const Instruction& instr,
+                                                              absl::string_view body) {
   KernelLaunch launch{NewName(), instr.shape().num_elements(), kBlock};
   absl::StatusOr<std::string> signature =
       Signature(launch.name, OperandTypes(instr), ResultTypes(instr.shape()));
@@ -220,12 +225,7 @@ absl::StatusOr<KernelLaunch> KernelSource::AddDynamicSlice(const Instruction& in
     absl::StrAppend(&body, SplitIndex(dims, "i", "o"), "    r0[i] = (", inside, ") ? p1[",
                     Offset(window, index), "] : p0[i];\n");
   }
-  KernelLaunch launch{NewName(), instr.shape().num_elements(), kBlock};
-  absl::StatusOr<std::string> signature =
-      Signature(launch.name, OperandTypes(instr), ResultTypes(instr.shape()));
-  if (!signature.ok()) return signature.status();
-  absl::StrAppend(&source_, "\n", *signature, GridStrideLoop("i", "n"), body, "  }\n}\n");
-  return launch;
+  return AddPerElementKernel(instr, body);
 }
 
 absl::StatusOr<KernelLaunch> KernelSource::AddGather(const Instruction& instr) {

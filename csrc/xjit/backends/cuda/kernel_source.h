@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "xjit/ir/graph.h"
 
 namespace xjit::cuda {
@@ -54,6 +55,9 @@ class KernelSource {
 
  private:
   std::string NewName() { return "k" + std::to_string(next_++); }
+  // A kernel of one thread per result element running `body` (statements
+  // over the result index i) on the instruction's operands and results.
+  absl::StatusOr<KernelLaunch> AddPerElementKernel(const Instruction& instr, absl::string_view body);
   std::string source_;
   int next_ = 0;
 };

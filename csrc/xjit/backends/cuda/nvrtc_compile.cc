@@ -20,16 +20,6 @@
 namespace xjit::cuda {
 namespace {
 
-// Where cuda_fp16.h and cuda_bf16.h are: NVRTC has no built-in copies.
-std::string IncludeDir() {
-  if (const char* env = std::getenv("XJIT_CUDA_INCLUDE_DIR")) return env;
-#ifdef XJIT_CUDA_INCLUDE_DIR
-  return XJIT_CUDA_INCLUDE_DIR;
-#else
-  return "/usr/local/cuda/include";
-#endif
-}
-
 std::string DiskCacheDir() {
   if (const char* dir = std::getenv("XJIT_CUDA_CACHE_DIR")) return dir;  // "" = off
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
@@ -48,7 +38,7 @@ std::vector<std::string> Options(ComputeCapability target, DeviceCodeKind kind) 
   // No fast-math flags: the kernels round as docs/semantics.md says (IEEE
   // division and square root, denormals kept), like the cpu backend.
   return {absl::StrCat("--gpu-architecture=", arch), "-std=c++17", "--device-as-default-execution-space",
-          absl::StrCat("-I", IncludeDir())};
+          absl::StrCat("-I", CudaIncludeDir())};
 }
 
 std::string WithLineNumbers(const std::string& source) {
@@ -108,6 +98,15 @@ MemoryCache& Cache() {
 }
 
 }  // namespace
+
+std::string CudaIncludeDir() {
+  if (const char* env = std::getenv("XJIT_CUDA_INCLUDE_DIR")) return env;
+#ifdef XJIT_CUDA_INCLUDE_DIR
+  return XJIT_CUDA_INCLUDE_DIR;
+#else
+  return "/usr/local/cuda/include";
+#endif
+}
 
 std::string NvrtcVersion() {
   int major = 0, minor = 0;

@@ -26,6 +26,10 @@ enum class DeviceCodeKind { kPtx, kCubin };
 absl::StatusOr<std::string> CompileCudaSource(const std::string& source, ComputeCapability target,
                                               DeviceCodeKind kind = DeviceCodeKind::kCubin);
 
+// Where cuda_fp16.h and cuda_bf16.h are ($XJIT_CUDA_INCLUDE_DIR, else the
+// toolkit CMake found): NVRTC has no built-in copies.
+std::string CudaIncludeDir();
+
 // The NVRTC version, "13.0" (tests, version_info).
 std::string NvrtcVersion();
 
