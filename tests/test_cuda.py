@@ -92,6 +92,8 @@ PROGRAMS = [
      (F32.reshape(2, 8, 12, 16), rng.standard_normal((3, 3, 16, 4)).astype(np.float32))),
     ("cumsum", lambda x: (jnp.cumsum(x, axis=0), jnp.cumprod(x[:5], axis=1)), (F32,)),
     ("random_normal", lambda key: xjit.random.normal(key, (1000,)), (np.array([0, 42], np.uint32),)),
+    ("reduce_body_with_a_constant", lambda x: lax.reduce(x, np.float32(0), lambda a, b: a + 2 * b, (1,)),
+     (F32,)),
     ("constants_and_reshape", lambda x: (x.reshape(48, 64) * np.float32(3)).reshape(-1)[:10]
      + np.arange(10, dtype=np.float32), (F32,)),
 ]

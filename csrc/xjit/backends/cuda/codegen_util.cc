@@ -100,6 +100,24 @@ absl::StatusOr<RegionCode> EmitRegion(const Computation& region,
         continue;
       case Opcode::kTuple:
         continue;  // the region's results are read from region.results()
+      case Opcode::kConstant: {
+        // A scalar constant (a body's "2 * b"): its bytes, copied into a
+        // variable of its type (exact for every type, halves included).
+        const Literal& value = instr.attrs<ConstantAttrs>().value;
+        if (instr.shape().num_elements() != 1 || value.size_bytes() != ByteWidth(instr.shape().dtype)) {
+          return Unsupported(instr, "a constant of several elements inside a region");
+        }
+        absl::StatusOr<std::string> type = CudaTypeName(instr.shape().dtype);
+        if (!type.ok()) return type.status();
+        std::vector<std::string> bytes;
+        for (int64_t b = 0; b < value.size_bytes(); ++b) bytes.push_back(std::to_string(value.data()[b]));
+        const std::string name = absl::StrCat("v", instr.id());
+        absl::StrAppend(&code.statements, indent, *type, " ", name, ";\n", indent,
+                        "{ const unsigned char bytes[] = {", absl::StrJoin(bytes, ", "), "}; memcpy(&",
+                        name, ", bytes, sizeof(", name, ")); }\n");
+        code.values[&instr] = name;
+        continue;
+      }
       default:
         break;
     }
