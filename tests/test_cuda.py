@@ -94,6 +94,9 @@ PROGRAMS = [
     ("random_normal", lambda key: xjit.random.normal(key, (1000,)), (np.array([0, 42], np.uint32),)),
     ("reduce_body_with_a_constant", lambda x: lax.reduce(x, np.float32(0), lambda a, b: a + 2 * b, (1,)),
      (F32,)),
+    ("sort_argsort_topk", lambda x, v: (jnp.sort(x, axis=1), jnp.argsort(x, axis=0), lax.top_k(x, 5),
+                                        jnp.sort(v), jnp.argsort(v, stable=True)),
+     (F32[:, :37], np.array([3, 1, 2, 3, 1, 0, 2, 3, np.nan, -0.0, 0.0, -np.inf], np.float32))),
     ("constants_and_reshape", lambda x: (x.reshape(48, 64) * np.float32(3)).reshape(-1)[:10]
      + np.arange(10, dtype=np.float32), (F32,)),
 ]
@@ -160,8 +163,8 @@ def test_generated_kernels_run_on_the_host_like_the_cpu(name, fun, args):
 
 @needs_build
 def test_an_op_without_a_gpu_kernel_says_so():
-    text = _module_text(lambda x: jnp.sort(x), (F32[0],))
-    with pytest.raises(NotImplementedError, match="sort.*cuda backend"):
+    text = _module_text(lambda x: jnp.fft.fft(x), (F32[0],))
+    with pytest.raises(NotImplementedError, match="fft.*cuda backend"):
         _xjit.cuda_codegen(text)
 
 

@@ -106,15 +106,16 @@ absl::Status CudaProgram::Run(absl::Span<const void* const> args,
     const Step& step = p.steps[s];
     switch (step.kind) {
       case Step::Kind::kKernel: {
-        int64_t n = step.launch.threads;
-        if (n == 0) break;
+        const int64_t threads = step.launch.threads;
+        if (threads == 0) break;
+        int64_t n = step.launch.argument >= 0 ? step.launch.argument : threads;
         pointers.clear();
         for (int32_t slot : step.slots) pointers.push_back(address[slot]);
         argv.clear();
         for (void*& pointer : pointers) argv.push_back(&pointer);
         argv.push_back(&n);
         const int64_t block = step.launch.block;
-        const int64_t blocks = std::min<int64_t>((n + block - 1) / block, int64_t{1} << 20);
+        const int64_t blocks = std::min<int64_t>((threads + block - 1) / block, int64_t{1} << 20);
         status = CudaStatus(cudaLaunchKernel(reinterpret_cast<const void*>(kernels_[s]),
                                              dim3(static_cast<unsigned>(blocks)),
                                              dim3(static_cast<unsigned>(block)), argv.data(), 0,

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <string>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
@@ -146,8 +147,9 @@ absl::StatusOr<std::unique_ptr<HostEmulation>> HostEmulation::Create(LoweredProg
     std::string kernels = p->lowered.source.substr(prelude_size);
     absl::StrAppend(&source, "namespace ", space, " {\n",
                     absl::StrReplaceAll(kernels, {{"extern \"C\" __global__", ""}}));
+    absl::flat_hash_set<std::string> wrapped;  // a sort's step kernel runs once per stage
     for (const Step& step : p->lowered.steps) {
-      if (step.kind != Step::Kind::kKernel) continue;
+      if (step.kind != Step::Kind::kKernel || !wrapped.insert(step.launch.name).second) continue;
       absl::StrAppend(&source, "extern \"C\" void ", space, "_", step.launch.name,
                       "(void** p, long long n) { xjit_emu_call(&", step.launch.name, ", p, n); }\n");
     }
@@ -221,7 +223,10 @@ absl::Status HostEmulation::RunProgram(const Program& program, absl::Span<const 
     for (int32_t slot : step.slots) pointers.push_back(address[slot]);
     switch (step.kind) {
       case Step::Kind::kKernel:
-        if (step.launch.threads > 0) program.kernels[s](pointers.data(), step.launch.threads);
+        if (step.launch.threads > 0) {
+          program.kernels[s](pointers.data(), step.launch.argument >= 0 ? step.launch.argument
+                                                                        : step.launch.threads);
+        }
         break;
       case Step::Kind::kMatmul: {
         const MatmulPlan& plan = step.matmul;

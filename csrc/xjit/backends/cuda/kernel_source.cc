@@ -10,6 +10,7 @@
 #include "xjit/backends/cuda/codegen_util.h"
 #include "xjit/backends/cuda/indexing_source.h"
 #include "xjit/backends/cuda/scalar_source.h"
+#include "xjit/backends/cuda/sort_source.h"
 #include "xjit/backends/cuda/window_source.h"
 #include "xjit/ir/shape.h"
 
@@ -234,6 +235,10 @@ absl::StatusOr<KernelLaunch> KernelSource::AddGather(const Instruction& instr) {
 
 absl::StatusOr<std::vector<KernelLaunch>> KernelSource::AddScatter(const Instruction& instr) {
   return AppendScatter(instr, NewName(), &source_);
+}
+
+absl::StatusOr<std::vector<KernelLaunch>> KernelSource::AddSort(const Instruction& instr) {
+  return AppendSort(instr, NewName(), &source_);
 }
 
 absl::StatusOr<KernelLaunch> KernelSource::AddWindowOp(const Instruction& instr) {

@@ -21,6 +21,9 @@ struct KernelLaunch {
   std::string name;     // the extern "C" symbol
   int64_t threads = 0;  // elements the grid-stride loop covers
   int block = 256;      // threads per block
+  // What the kernel's last parameter receives: the element count (-1), or
+  // this value (a sort's network stage).
+  int64_t argument = -1;
 };
 
 class KernelSource {
@@ -47,6 +50,9 @@ class KernelSource {
   // inputs copied into the results, then the updates applied.
   absl::StatusOr<KernelLaunch> AddGather(const Instruction& instr);
   absl::StatusOr<std::vector<KernelLaunch>> AddScatter(const Instruction& instr);
+  // sort (sort_source.h): its kernels take a permutation scratch after
+  // the results.
+  absl::StatusOr<std::vector<KernelLaunch>> AddSort(const Instruction& instr);
   // reduce_window, select_and_scatter, convolution (window_source.h).
   absl::StatusOr<KernelLaunch> AddWindowOp(const Instruction& instr);
 

@@ -1,8 +1,10 @@
 #include "xjit/backends/cuda/lowering.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "xjit/backends/cuda/sort_source.h"
 #include "xjit/passes/buffer_assignment.h"
 #include "xjit/passes/dot_canonicalization.h"
 #include "xjit/passes/elementwise_fusion.h"
@@ -61,7 +63,8 @@ class Lowering {
     return AddKernels(instr, std::vector<KernelLaunch>{*std::move(launch)});
   }
   // Launches run in order, each on every operand leaf, then every result leaf.
-  absl::Status AddKernels(const Instruction& instr, absl::StatusOr<std::vector<KernelLaunch>> launches) {
+  absl::Status AddKernels(const Instruction& instr, absl::StatusOr<std::vector<KernelLaunch>> launches,
+                          std::vector<int32_t> extra_slots = {}) {
     if (!launches.ok()) return launches.status();
     std::vector<int32_t> slots;
     for (const Instruction* o : instr.operands()) {
@@ -70,6 +73,7 @@ class Lowering {
     }
     std::vector<int32_t> out = Slots(instr);
     slots.insert(slots.end(), out.begin(), out.end());
+    slots.insert(slots.end(), extra_slots.begin(), extra_slots.end());
     for (KernelLaunch& launch : *launches) {
       Step step;
       step.kind = Step::Kind::kKernel;
@@ -84,6 +88,7 @@ class Lowering {
   KernelSource kernels_;
   LoweredProgram program_;
   absl::flat_hash_map<const Instruction*, BufferId> workspace_of_;
+  absl::flat_hash_map<const Instruction*, BufferId> scratch_of_;  // a sort's permutation
 };
 
 absl::Status Lowering::Emit(const Instruction& instr) {
@@ -134,6 +139,8 @@ absl::Status Lowering::Emit(const Instruction& instr) {
       return AddKernel(instr, kernels_.AddGather(instr));
     case Opcode::kScatter:
       return AddKernels(instr, kernels_.AddScatter(instr));
+    case Opcode::kSort:
+      return AddKernels(instr, kernels_.AddSort(instr), {scratch_of_.at(&instr)});
     case Opcode::kReduceWindow:
     case Opcode::kSelectAndScatter:
     case Opcode::kConvolution:
@@ -195,6 +202,8 @@ absl::StatusOr<LoweredProgram> Lowering::Lower(const Module& original) {
   for (const auto& instr : entry.instructions()) {
     if (instr->opcode() == Opcode::kDotGeneral) {
       workspace_of_[instr.get()] = assignment_->AddScratch(*instr, kMatmulWorkspaceBytes);
+    } else if (instr->opcode() == Opcode::kSort) {
+      scratch_of_[instr.get()] = assignment_->AddScratch(*instr, std::max<int64_t>(SortScratchBytes(*instr), 4));
     }
   }
   assignment_->AssignOffsets();
