@@ -103,6 +103,21 @@ TEST(CudaLowering, AResultThatIsAParameterIsCopied) {
 
 TEST(CudaLowering, AnOpWithoutAGpuKernelIsNamed) {
   auto m = Parse(R"(module @m {
+  func.func @main(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
+    %f = "stablehlo.fft"(%x) {fft_type = #stablehlo<fft_type FFT>, fft_length = array<i64: 4>} : (tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
+    "func.return"(%f) : (tensor<4xcomplex<f32>>) -> ()
+  }
+})");
+  ASSERT_NE(m, nullptr);
+  absl::StatusOr<LoweredProgram> p = LowerForCuda(*m);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_NE(p.status().message().find("fft"), std::string::npos) << p.status();
+  EXPECT_NE(p.status().message().find("cuda backend"), std::string::npos) << p.status();
+}
+
+TEST(CudaLowering, SortIsAnInitANetworkAndAGather) {
+  auto m = Parse(R"(module @m {
   func.func @main(%x: tensor<5xf32>) -> tensor<5xf32> {
     %s = "stablehlo.sort"(%x) ({
     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
@@ -114,10 +129,13 @@ TEST(CudaLowering, AnOpWithoutAGpuKernelIsNamed) {
 })");
   ASSERT_NE(m, nullptr);
   absl::StatusOr<LoweredProgram> p = LowerForCuda(*m);
-  ASSERT_FALSE(p.ok());
-  EXPECT_EQ(p.status().code(), absl::StatusCode::kUnimplemented);
-  EXPECT_NE(p.status().message().find("sort"), std::string::npos) << p.status();
-  EXPECT_NE(p.status().message().find("cuda backend"), std::string::npos) << p.status();
+  ASSERT_TRUE(p.ok()) << p.status();
+  // 5 elements pad to 8: stages (2,1), (4,2), (4,1), (8,4), (8,2), (8,1).
+  ASSERT_EQ(p->steps.size(), 1u + 6u + 1u);
+  EXPECT_EQ(p->steps[1].launch.argument, (int64_t{2} << 32) | 1);
+  EXPECT_EQ(p->steps[6].launch.argument, (int64_t{8} << 32) | 1);
+  EXPECT_EQ(p->steps[0].slots.size(), 3u);  // operand, result, permutation
+  ExpectCompiles(*p);
 }
 
 TEST(CudaLowering, NvrtcReportsAGeneratorBugWithTheSource) {
