@@ -89,16 +89,7 @@ absl::Status CudaProgram::Run(absl::Span<const void* const> args,
     if (!memory.ok()) return memory.status();
     arena = static_cast<char*>(*memory);
   }
-  std::vector<void*> address(p.slots.size(), nullptr);
-  for (size_t i = 0; i < p.slots.size(); ++i) {
-    const BufferSlot& slot = p.slots[i];
-    switch (slot.kind) {
-      case BufferSlot::Kind::kParameter: address[i] = const_cast<void*>(args[slot.number]); break;
-      case BufferSlot::Kind::kResult: address[i] = results[slot.number]; break;
-      case BufferSlot::Kind::kArena: address[i] = arena + slot.offset; break;
-      case BufferSlot::Kind::kConstant: address[i] = constants_[slot.number]; break;
-    }
-  }
+  const std::vector<void*> address = BindSlots(p, args, results, arena, constants_);
   absl::Status status;
   std::vector<void*> pointers;
   std::vector<void*> argv;
@@ -226,20 +217,13 @@ absl::Status CudaProgram::RunWhile(const Step& step, const std::vector<void*>& a
 
 absl::Status CudaProgram::RunBranch(const Step& step, const std::vector<void*>& address) {
   const int64_t num_in = step.num_operand_leaves;
-  size_t branch = 0;
-  if (step.is_if) {
-    bool pred = false;
-    XJIT_CUDA_RETURN_IF_ERROR(ReadToHost(&pred, address[step.slots[0]], 1, "if: reading the predicate"));
-    branch = pred ? 0 : 1;
-  } else {
-    int32_t index = 0;
-    XJIT_CUDA_RETURN_IF_ERROR(
-        ReadToHost(&index, address[step.slots[0]], sizeof(index), "case: reading the index"));
-    // Out of range selects the last branch (the spec's semantics).
-    branch = (index < 0 || static_cast<size_t>(index) >= step.regions.size())
-                 ? step.regions.size() - 1
-                 : static_cast<size_t>(index);
-  }
+  bool predicate = false;
+  int32_t index = 0;
+  XJIT_CUDA_RETURN_IF_ERROR(step.is_if ? ReadToHost(&predicate, address[step.slots[0]], 1,
+                                                    "if: reading the predicate")
+                                       : ReadToHost(&index, address[step.slots[0]], sizeof(index),
+                                                    "case: reading the index"));
+  const size_t branch = ChooseBranch(step, predicate, index);
   std::vector<const void*> args;
   for (int64_t k = 1; k < num_in; ++k) args.push_back(address[step.slots[k]]);
   std::vector<void*> results;

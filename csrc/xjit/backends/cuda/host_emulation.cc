@@ -205,18 +205,9 @@ absl::Status HostEmulation::RunProgram(const Program& program, absl::Span<const 
   }
   std::vector<char> arena(p.arena_bytes + 256);
   char* base = arena.data() + (256 - reinterpret_cast<uintptr_t>(arena.data()) % 256) % 256;
-  std::vector<void*> address(p.slots.size());
-  for (size_t i = 0; i < p.slots.size(); ++i) {
-    const BufferSlot& slot = p.slots[i];
-    switch (slot.kind) {
-      case BufferSlot::Kind::kParameter: address[i] = const_cast<void*>(args[slot.number]); break;
-      case BufferSlot::Kind::kResult: address[i] = results[slot.number]; break;
-      case BufferSlot::Kind::kArena: address[i] = base + slot.offset; break;
-      case BufferSlot::Kind::kConstant:
-        address[i] = const_cast<uint8_t*>(p.constants[slot.number].data());
-        break;
-    }
-  }
+  std::vector<void*> constants;
+  for (const Literal& c : p.constants) constants.push_back(const_cast<uint8_t*>(c.data()));
+  const std::vector<void*> address = BindSlots(p, args, results, base, constants);
   for (size_t s = 0; s < p.steps.size(); ++s) {
     const Step& step = p.steps[s];
     std::vector<void*> pointers;
@@ -278,14 +269,9 @@ absl::Status HostEmulation::RunProgram(const Program& program, absl::Span<const 
         break;
       }
       case Step::Kind::kBranch: {
-        size_t branch;
-        if (step.is_if) {
-          branch = *static_cast<const bool*>(pointers[0]) ? 0 : 1;
-        } else {
-          const int32_t i = *static_cast<const int32_t*>(pointers[0]);
-          branch = (i < 0 || static_cast<size_t>(i) >= step.regions.size()) ? step.regions.size() - 1
-                                                                            : static_cast<size_t>(i);
-        }
+        const size_t branch =
+            ChooseBranch(step, step.is_if && *static_cast<const bool*>(pointers[0]),
+                         step.is_if ? 0 : *static_cast<const int32_t*>(pointers[0]));
         std::vector<const void*> in(pointers.begin() + 1, pointers.begin() + step.num_operand_leaves);
         std::vector<void*> out(pointers.begin() + step.num_operand_leaves, pointers.end());
         if (absl::Status st = RunProgram(*program.regions[step.regions[branch]], in, out); !st.ok()) {

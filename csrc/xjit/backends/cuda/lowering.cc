@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "xjit/backends/cuda/codegen_util.h"
 #include "xjit/backends/cuda/sort_source.h"
 #include "xjit/passes/buffer_assignment.h"
 #include "xjit/passes/dot_canonicalization.h"
@@ -17,16 +18,6 @@ namespace {
 using passes::BufferAssignment;
 using passes::BufferId;
 using passes::LogicalBuffer;
-
-// Device scratch each matmul may use (cuBLASLt's workspace): what
-// CublasLtMatmul is created with at most.
-constexpr int64_t kMatmulWorkspaceBytes = int64_t{32} << 20;
-
-absl::Status Unsupported(const Instruction& instr, absl::string_view why) {
-  return absl::UnimplementedError(absl::StrCat(OpcodeName(instr.opcode()), ": ", why,
-                                               " is not supported by the cuda backend yet (",
-                                               instr.shape().ToString(), ")"));
-}
 
 // The module the cuda backend lowers: the default pipeline on a copy, every
 // dot in matmul form (transposing copies where needed: a kernel each), then
@@ -201,7 +192,7 @@ absl::StatusOr<LoweredProgram> Lowering::Lower(const Module& original) {
   assignment_.emplace(*std::move(assignment));
   for (const auto& instr : entry.instructions()) {
     if (instr->opcode() == Opcode::kDotGeneral) {
-      workspace_of_[instr.get()] = assignment_->AddScratch(*instr, kMatmulWorkspaceBytes);
+      workspace_of_[instr.get()] = assignment_->AddScratch(*instr, CublasLtMatmul::kMaxWorkspaceBytes);
     } else if (instr->opcode() == Opcode::kSort) {
       scratch_of_[instr.get()] = assignment_->AddScratch(*instr, std::max<int64_t>(SortScratchBytes(*instr), 4));
     }
@@ -248,6 +239,28 @@ absl::StatusOr<LoweredProgram> Lowering::Lower(const Module& original) {
 
 absl::StatusOr<LoweredProgram> LowerForCuda(const Module& module) {
   return Lowering().Lower(module);
+}
+
+std::vector<void*> BindSlots(const LoweredProgram& program, absl::Span<const void* const> args,
+                             absl::Span<void* const> results, char* arena,
+                             absl::Span<void* const> constants) {
+  std::vector<void*> address(program.slots.size(), nullptr);
+  for (size_t i = 0; i < program.slots.size(); ++i) {
+    const BufferSlot& slot = program.slots[i];
+    switch (slot.kind) {
+      case BufferSlot::Kind::kParameter: address[i] = const_cast<void*>(args[slot.number]); break;
+      case BufferSlot::Kind::kResult: address[i] = results[slot.number]; break;
+      case BufferSlot::Kind::kArena: address[i] = arena + slot.offset; break;
+      case BufferSlot::Kind::kConstant: address[i] = constants[slot.number]; break;
+    }
+  }
+  return address;
+}
+
+size_t ChooseBranch(const Step& step, bool predicate, int32_t index) {
+  if (step.is_if) return predicate ? 0 : 1;
+  return (index < 0 || static_cast<size_t>(index) >= step.regions.size()) ? step.regions.size() - 1
+                                                                         : static_cast<size_t>(index);
 }
 
 }  // namespace xjit::cuda

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "xjit/backends/cuda/cublaslt_matmul.h"
 #include "xjit/backends/cuda/kernel_source.h"
 #include "xjit/ir/graph.h"
@@ -65,5 +66,16 @@ struct LoweredProgram {
 
 // Unimplemented naming the first op the backend cannot run yet.
 absl::StatusOr<LoweredProgram> LowerForCuda(const Module& module);
+
+// The address of every slot of `program` for one run: parameters and
+// results bound to `args` and `results`, arena slots at their offsets from
+// `arena`, constants at `constants[i]` (the GPU's copies or the host's).
+std::vector<void*> BindSlots(const LoweredProgram& program, absl::Span<const void* const> args,
+                             absl::Span<void* const> results, char* arena,
+                             absl::Span<void* const> constants);
+
+// The region a kBranch step runs: an if's predicate (true: region 0), or a
+// case's index, out of range selecting the last branch (the spec's rule).
+size_t ChooseBranch(const Step& step, bool predicate, int32_t index);
 
 }  // namespace xjit::cuda
