@@ -92,11 +92,13 @@ def workloads(frameworks):
     return out
 
 
-def _reference_matmul(a, b, dtype):
+def _reference_matmul(a, b, dtype_name):
+    """Seconds per torch.matmul (cuBLAS) of a @ b in float32 or bfloat16."""
     try:
         import torch
     except ImportError:
         return None
+    dtype = torch.bfloat16 if dtype_name == "bf16" else torch.float32
     ta = torch.from_numpy(a).cuda().to(dtype)
     tb = torch.from_numpy(b).cuda().to(dtype)
 
@@ -156,15 +158,8 @@ def main(names):
         extra = ""
         if flops:
             row["xjit_tflops"] = flops / xs[0] / 1e12
-            dtype = "bf16" if "bf16" in name else "f32"
-            import_ok = True
-            try:
-                import torch
-                ref = _reference_matmul(arrays[0], arrays[1],
-                                        torch.bfloat16 if dtype == "bf16" else torch.float32)
-            except ImportError:
-                import_ok, ref = False, None
-            if import_ok and ref:
+            ref = _reference_matmul(arrays[0], arrays[1], "bf16" if "bf16" in name else "f32")
+            if ref:
                 row["cublas_us"] = ref * 1e6
                 row["of_cublas"] = ref / xs[0]
                 extra = f"  {row['xjit_tflops']:.0f} TFLOP/s, {row['of_cublas']:.0%} of cuBLAS alone"
