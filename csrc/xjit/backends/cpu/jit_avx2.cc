@@ -7,6 +7,7 @@
 // through the stack with masked moves.
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <utility>
 
 #include "xjit/backends/cpu/jit_avx2_code.h"
@@ -26,6 +27,7 @@ struct Avx2Value {
   int reg = -1;    // kRegister
   int32_t offset;  // kSplat: its 8 copies at [rsp + offset]; kInput in the tail: same
   int gpr = -1;    // kInput in the main loop: the register holding its address
+  std::optional<float> constant;  // kSplat of a constant: its value
 };
 
 // Emits the loop; throws Xbyak::Error when the region does not fit.
@@ -116,6 +118,7 @@ class Avx2Emitter {
     for (const Xbyak::Reg64& r : {r15, r14, r13, r12, rbp, rbx}) g_.pop(r);
     g_.vzeroupper();
     g_.ret();
+    g_.EmitColdPaths();
   }
 
  private:
@@ -130,6 +133,7 @@ class Avx2Emitter {
   // `copy`: the vector's place in the trip (0 or 1).
   Avx2Operand OperandOf(const Avx2Value& v, bool tail, const Xbyak::Reg64* gprs, int copy) const {
     if (v.kind == Avx2Value::Kind::kRegister) return Avx2Operand::Register(v.reg);
+    if (v.constant) return Avx2Operand::Constant(g_, *v.constant);
     if (v.kind == Avx2Value::Kind::kInput && !tail) {
       return Avx2Operand::Memory(g_.yword[gprs[v.gpr] + g_.rax * 4 + 32 * copy]);
     }
@@ -144,7 +148,11 @@ class Avx2Emitter {
       values_[s.parameter] = Avx2Value{Avx2Value::Kind::kInput, -1, s.offset, s.gpr};
     }
     for (const Slot& s : splats_) {
-      values_[s.parameter] = Avx2Value{Avx2Value::Kind::kSplat, -1, s.offset, -1};
+      Avx2Value v{Avx2Value::Kind::kSplat, -1, s.offset, -1};
+      if (auto c = region_.splat_constant.find(s.number); c != region_.splat_constant.end()) {
+        v.constant = c->second;
+      }
+      values_[s.parameter] = v;
     }
     for (size_t i = 0; i < region_.ops.size(); ++i) {
       const Instruction* x = region_.ops[i];

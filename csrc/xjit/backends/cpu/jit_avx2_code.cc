@@ -2,6 +2,8 @@
 
 #if defined(__x86_64__)
 
+#include <cmath>
+#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -11,7 +13,6 @@ namespace {
 // Scratch registers each op needs besides its result.
 int ScratchOf(Opcode op) {
   switch (op) {
-    case Opcode::kMaximum: case Opcode::kMinimum: return 2;
     case Opcode::kRsqrt: return 1;
     case Opcode::kExponential: case Opcode::kLog: return 6;
     case Opcode::kTanh: return 5;
@@ -28,6 +29,50 @@ void Arithmetic(Avx2Code& g, Opcode op, const Ymm& d, const Ymm& a, const Xbyak:
     case Opcode::kMultiply: g.vmulps(d, a, b); break;
     default: g.vdivps(d, a, b); break;
   }
+}
+
+// maximum or minimum of x and a constant c that is not NaN, as scalar_ops.h
+// computes them, in one instruction or three: vmaxps(c, x) is c > x ? c : x,
+// which gives x for a NaN x and for x == c, right unless the AND (OR) of
+// equal bits differs from x: c = +0 for maximum (x = -0 must give +0), -0
+// for minimum. For those, x > c ? x : c and NaN x put back by a blend.
+void MaxMinWithConstant(Avx2Code& g, Avx2RegisterPool& pool, bool max, const Ymm& d,
+                        const Avx2Operand& x, float c, std::vector<int>* temporaries) {
+  uint32_t bits;
+  std::memcpy(&bits, &c, 4);
+  if (bits != (max ? 0u : 0x80000000u)) {
+    const Xbyak::Operand& k = g.C(c);
+    Ymm first = d;
+    if (k.isREG()) {
+      first = Ymm(k.getIdx());
+    } else {
+      g.vmovups(d, k);
+    }
+    const Ymm xr(x.memory ? 0 : x.reg);
+    const Xbyak::Operand& other = x.memory ? static_cast<const Xbyak::Operand&>(*x.memory)
+                                           : static_cast<const Xbyak::Operand&>(xr);
+    if (max) {
+      g.vmaxps(d, first, other);
+    } else {
+      g.vminps(d, first, other);
+    }
+    return;
+  }
+  Ymm xr(x.reg);
+  if (x.memory) {
+    xr = Ymm(pool.Take());
+    temporaries->push_back(xr.getIdx());
+    g.vmovups(xr, *x.memory);
+  }
+  const Ymm nan(pool.Take());
+  temporaries->push_back(nan.getIdx());
+  if (max) {
+    g.vmaxps(d, xr, g.C(c));
+  } else {
+    g.vminps(d, xr, g.C(c));
+  }
+  g.vcmpps(nan, xr, xr, Avx2Code::kUnord);
+  g.vblendvps(d, d, xr, nan);
 }
 
 }  // namespace
@@ -77,6 +122,23 @@ int EmitAvx2Op(Avx2Code& g, Avx2RegisterPool& pool, Opcode op,
       }
       break;
     }
+    case Opcode::kMaximum:
+    case Opcode::kMinimum: {
+      const int k = in[1].constant && !std::isnan(*in[1].constant) ? 1
+                    : in[0].constant && !std::isnan(*in[0].constant) ? 0 : -1;
+      if (k < 0) {
+        std::vector<Ymm> r;
+        for (const Avx2Operand& v : in) r.push_back(reg(v));
+        Ymm scratch[2] = {Ymm(pool.Take()), Ymm(pool.Take())};
+        temporaries.push_back(scratch[0].getIdx());
+        temporaries.push_back(scratch[1].getIdx());
+        g.MaxMin(d, r[0], r[1], op == Opcode::kMaximum, scratch);
+      } else {
+        MaxMinWithConstant(g, pool, op == Opcode::kMaximum, d, in[1 - k], *in[k].constant,
+                           &temporaries);
+      }
+      break;
+    }
     case Opcode::kSqrt:
       if (in[0].memory) {
         g.vsqrtps(d, *in[0].memory);
@@ -93,8 +155,6 @@ int EmitAvx2Op(Avx2Code& g, Avx2RegisterPool& pool, Opcode op,
         temporaries.push_back(scratch[k].getIdx());
       }
       switch (op) {
-        case Opcode::kMaximum: g.MaxMin(d, r[0], r[1], true, scratch); break;
-        case Opcode::kMinimum: g.MaxMin(d, r[0], r[1], false, scratch); break;
         case Opcode::kRsqrt:
           g.vsqrtps(scratch[0], r[0]);
           g.vmovups(d, g.C(1.0f));

@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <cstring>
 #include <algorithm>
+#include <deque>
+#include <functional>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -32,7 +34,8 @@ class Avx2Code : public Xbyak::CodeGenerator {
   static constexpr int kRegisters = 16;
   static constexpr int kTableSize = 128;  // constants, 8 copies each (no embedded broadcast)
   // vcmpps predicates (ordered, quiet; unordered for the NaN test).
-  static constexpr uint8_t kEq = 0x00, kLt = 0x11, kLe = 0x12, kUnord = 0x03, kGt = 0x1E;
+  static constexpr uint8_t kEq = 0x00, kLt = 0x11, kLe = 0x12, kUnord = 0x03, kGt = 0x1E,
+                            kNleUq = 0x16;  // not <=, or unordered
 
   explicit Avx2Code(size_t bytes) : Xbyak::CodeGenerator(bytes) {
     for (int i = 0; i < kLanes; ++i) tail_mask_[i] = -1;
@@ -61,32 +64,72 @@ class Avx2Code : public Xbyak::CodeGenerator {
   // tail_mask() + 8 - k: k all-ones lanes, then zeros.
   const int32_t* tail_mask() const { return tail_mask_; }
 
-  // fast_math.h's FastExp; s: 6 scratch registers.
+  // fast_math.h's FastExp; s: 6 scratch registers. When every lane is in
+  // [-87, 87] (no NaN, no overflow, results normal or at worst one rounding
+  // into the denormals) 2^n is one factor read off the rounding sum's bits
+  // and no special case applies: 22 instructions instead of 34, the same
+  // bits. Other vectors take the full sequence out of line (EmitColdPaths).
   void Exp(const Ymm& d, const Ymm& x, const Ymm* s) {
     const Ymm &c = s[0], &n = s[1], &r = s[2], &p = s[3], &a = s[4], &b = s[5];
-    EmitExpSteps(*this, x, c, n, r, p, a, b);
-    // x < min ? 0 : (x <= max ? out : (x > max ? inf : x))
-    vcmpps(c, x, C(88.7228394f), kGt);
-    vblendvps(d, x, C(__builtin_inff()), c);
-    vcmpps(c, x, C(88.7228394f), kLe);
-    vblendvps(d, d, p, c);
-    vcmpps(c, x, C(-103.972076f), kLt);
-    vandnps(d, c, d);
+    Xbyak::Label &cold = NewLabel(), &back = NewLabel();
+    vandps(a, x, Bits(0x7fffffffu));
+    vcmpps(a, a, C(87.0f), kNleUq);
+    vtestps(a, a);
+    jnz(cold, T_NEAR);
+    EmitExpFastSteps(*this, x, n, r, p, b);
+    vmulps(d, p, b);
+    L(back);
+    cold_.push_back([this, d, x, c, n, r, p, a, b, &cold, &back] {
+      L(cold);
+      EmitExpSteps(*this, x, c, n, r, p, a, b);
+      // x < min ? 0 : (x <= max ? out : (x > max ? inf : x))
+      vcmpps(c, x, C(88.7228394f), kGt);
+      vblendvps(d, x, C(__builtin_inff()), c);
+      vcmpps(c, x, C(88.7228394f), kLe);
+      vblendvps(d, d, p, c);
+      vcmpps(c, x, C(-103.972076f), kLt);
+      vandnps(d, c, d);
+      jmp(back, T_NEAR);
+    });
   }
 
-  // fast_math.h's FastTanh; s: 5 scratch registers.
+  // fast_math.h's FastTanh; s: 5 scratch registers. When every lane has
+  // 0.0004 <= |x| <= the clamp (no NaN) only the rational function is
+  // needed; other vectors take the full sequence out of line.
   void Tanh(const Ymm& d, const Ymm& x, const Ymm* s) {
     constexpr float kClamp = 7.90531110763549805f, kTiny = 0.0004f;
     const Ymm &c = s[0], &t = s[1], &x2 = s[2], &p = s[3], &q = s[4];
-    EmitTanhSteps(*this, x, c, t, x2, p, q);
-    vcmpps(t, x, C(kClamp), kGt);
-    vblendvps(p, p, C(1.0f), t);
-    vcmpps(t, x, C(-kClamp), kLt);
-    vblendvps(p, p, C(-1.0f), t);
-    vcmpps(t, x, C(kTiny), kLt);
-    vcmpps(q, x, C(-kTiny), kGt);
-    vandps(t, t, q);
-    vblendvps(d, p, x, t);
+    Xbyak::Label &cold = NewLabel(), &back = NewLabel();
+    vandps(c, x, Bits(0x7fffffffu));
+    vcmpps(t, c, C(kClamp), kNleUq);
+    vcmpps(c, c, C(kTiny), kLt);
+    vorps(t, t, c);
+    vtestps(t, t);
+    jnz(cold, T_NEAR);
+    EmitTanhRational(*this, x, x2, d, q);
+    L(back);
+    cold_.push_back([this, d, x, c, t, x2, p, q, &cold, &back] {
+      L(cold);
+      EmitTanhSteps(*this, x, c, t, x2, p, q);
+      vcmpps(t, x, C(kClamp), kGt);
+      vblendvps(p, p, C(1.0f), t);
+      vcmpps(t, x, C(-kClamp), kLt);
+      vblendvps(p, p, C(-1.0f), t);
+      vcmpps(t, x, C(kTiny), kLt);
+      vcmpps(q, x, C(-kTiny), kGt);
+      vandps(t, t, q);
+      vblendvps(d, p, x, t);
+      jmp(back, T_NEAR);
+    });
+  }
+
+  // Emits the cold paths the functions above deferred; a generator calls it
+  // once, after its function's ret.
+  void EmitColdPaths() {
+    cold_emission_ = true;
+    for (size_t i = 0; i < cold_.size(); ++i) cold_[i]();
+    cold_.clear();
+    cold_emission_ = false;
   }
 
   // fast_math.h's FastLog; s: 6 scratch registers.
@@ -191,7 +234,7 @@ class Avx2Code : public Xbyak::CodeGenerator {
       if (b == bits) return registers_[reg];
     }
     const int i = Index(bits);
-    ++uses_[i];
+    if (!cold_emission_) ++uses_[i];
     if (!addresses_[i]) addresses_[i].emplace(yword[r11 + 32 * i]);
     return *addresses_[i];
   }
@@ -206,12 +249,17 @@ class Avx2Code : public Xbyak::CodeGenerator {
     return i;
   }
 
+  Xbyak::Label& NewLabel() { return labels_.emplace_back(); }
+
   alignas(32) uint32_t table_[kTableSize * kLanes] = {};
   alignas(32) int32_t tail_mask_[2 * kLanes] = {};
   int table_size_ = 0;
   int64_t uses_[kTableSize] = {};
   std::optional<Xbyak::Address> addresses_[kTableSize];
   std::vector<std::pair<uint32_t, int>> hoisted_;
+  std::deque<Xbyak::Label> labels_;  // stable addresses for the cold paths' jumps
+  std::vector<std::function<void()>> cold_;
+  bool cold_emission_ = false;  // cold code's constant uses are not counted for hoisting
   const Ymm registers_[kRegisters] = {Ymm(0), Ymm(1), Ymm(2),  Ymm(3),  Ymm(4),  Ymm(5),
                                       Ymm(6), Ymm(7), Ymm(8),  Ymm(9),  Ymm(10), Ymm(11),
                                       Ymm(12), Ymm(13), Ymm(14), Ymm(15)};
@@ -246,12 +294,21 @@ class Avx2RegisterPool {
   int peak_ = 0;
 };
 
-// An op's operand: a register, or 8 floats in memory.
+// An op's operand: a register, or 8 floats in memory; `constant` when its
+// value is a float known at compile time (in the code's table or hoisted).
 struct Avx2Operand {
   int reg = -1;
   std::optional<Xbyak::Address> memory;
+  std::optional<float> constant;
   static Avx2Operand Register(int r) { return Avx2Operand{r, std::nullopt}; }
   static Avx2Operand Memory(const Xbyak::Address& a) { return Avx2Operand{-1, a}; }
+  static Avx2Operand Constant(Avx2Code& g, float v) {
+    const Xbyak::Operand& o = g.C(v);
+    Avx2Operand result = o.isREG() ? Register(o.getIdx())
+                                   : Memory(static_cast<const Xbyak::Address&>(o));
+    result.constant = v;
+    return result;
+  }
 };
 
 // Emits `op` (one jit_region.h's JitCovers names) of `operands` into a register taken from `pool` (returned; the

@@ -8,6 +8,19 @@
 
 namespace xjit::cpu {
 
+// exp(r) on [-ln2/2, ln2/2] as FastExp's polynomial: p.
+template <class Code, class Reg>
+void EmitExpPolynomial(Code& g, const Reg& r, const Reg& p) {
+  g.LoadConstant(p, 1.9875691500e-4f);
+  for (float k : {1.3981999507e-3f, 8.3334519073e-3f, 4.1665795894e-2f, 1.6666665459e-1f,
+                  5.0000001201e-1f}) {
+    g.vfmadd213ps(p, r, g.C(k));
+  }
+  g.vmulps(p, p, r);
+  g.vfmadd213ps(p, r, r);
+  g.vaddps(p, p, g.C(1.0f));
+}
+
 // FastExp up to its result for clamped inputs: p = exp(min(max(x, lo), hi)).
 // c, n, r, a, b are scratch.
 template <class Code, class Reg>
@@ -21,14 +34,7 @@ void EmitExpSteps(Code& g, const Reg& x, const Reg& c, const Reg& n, const Reg& 
   g.vmovaps(r, c);
   g.vfmadd231ps(r, n, g.C(-0.693359375f));
   g.vfmadd231ps(r, n, g.C(2.12194440e-4f));
-  g.LoadConstant(p, 1.9875691500e-4f);
-  for (float k : {1.3981999507e-3f, 8.3334519073e-3f, 4.1665795894e-2f, 1.6666665459e-1f,
-                  5.0000001201e-1f}) {
-    g.vfmadd213ps(p, r, g.C(k));
-  }
-  g.vmulps(p, p, r);
-  g.vfmadd213ps(p, r, r);
-  g.vaddps(p, p, g.C(1.0f));
+  EmitExpPolynomial(g, r, p);
   g.vcvttps2dq(n, n);
   g.vpsrad(a, n, 1);  // half
   g.vpsubd(b, n, a);  // ni - half
@@ -40,16 +46,29 @@ void EmitExpSteps(Code& g, const Reg& x, const Reg& c, const Reg& n, const Reg& 
   g.vmulps(p, p, b);
 }
 
-// FastTanh's rational function of the clamped input: p = P(c)/Q(c) for
-// c = clamp(x). c, t, x2, q are scratch.
+// FastExp for x in [-87, 87], where no clamp or special case applies and
+// 2^n is one normal factor: p * b = exp(x), the bits of the two-factor
+// product (2^n scales exactly; a denormal result rounds once either way).
+// b = x*log2(e) + 1.5*2^23 holds kRound's bits plus n, so (b << 23) +
+// (127 << 23) are 2^n's bits. n, r are scratch.
 template <class Code, class Reg>
-void EmitTanhSteps(Code& g, const Reg& x, const Reg& c, const Reg& t, const Reg& x2, const Reg& p,
-                   const Reg& q) {
-  constexpr float kClamp = 7.90531110763549805f;
-  g.LoadConstant(t, -kClamp);
-  g.vmaxps(c, t, x);  // x < -clamp ? -clamp : x
-  g.LoadConstant(t, kClamp);
-  g.vminps(c, t, c);  // c > clamp ? clamp : c
+void EmitExpFastSteps(Code& g, const Reg& x, const Reg& n, const Reg& r, const Reg& p,
+                      const Reg& b) {
+  g.vmulps(b, x, g.C(1.44269504088896341f));
+  g.vaddps(b, b, g.C(12582912.0f));
+  g.vsubps(n, b, g.C(12582912.0f));
+  g.vmovaps(r, x);
+  g.vfmadd231ps(r, n, g.C(-0.693359375f));
+  g.vfmadd231ps(r, n, g.C(2.12194440e-4f));
+  EmitExpPolynomial(g, r, p);
+  g.vpslld(b, b, 23);
+  g.vpaddd(b, b, g.Bits(127u << 23));
+}
+
+// FastTanh's x*P(x^2)/Q(x^2) of an input already within the clamp: p. x2
+// and q are scratch.
+template <class Code, class Reg>
+void EmitTanhRational(Code& g, const Reg& c, const Reg& x2, const Reg& p, const Reg& q) {
   g.vmulps(x2, c, c);
   g.LoadConstant(p, -2.76076847742355e-16f);
   for (float k : {2.00018790482477e-13f, -8.60467152213735e-11f, 5.12229709037114e-08f,
@@ -62,6 +81,19 @@ void EmitTanhSteps(Code& g, const Reg& x, const Reg& c, const Reg& t, const Reg&
     g.vfmadd213ps(q, x2, g.C(k));
   }
   g.vdivps(p, p, q);
+}
+
+// FastTanh's rational function of the clamped input: p = P(c)/Q(c) for
+// c = clamp(x). c, t, x2, q are scratch.
+template <class Code, class Reg>
+void EmitTanhSteps(Code& g, const Reg& x, const Reg& c, const Reg& t, const Reg& x2, const Reg& p,
+                   const Reg& q) {
+  constexpr float kClamp = 7.90531110763549805f;
+  g.LoadConstant(t, -kClamp);
+  g.vmaxps(c, t, x);  // x < -clamp ? -clamp : x
+  g.LoadConstant(t, kClamp);
+  g.vminps(c, t, c);  // c > clamp ? clamp : c
+  EmitTanhRational(g, c, x2, p, q);
 }
 
 // FastLog's log(1 + f) + e * ln2 from f = m - 1 and the exponent fe (as

@@ -331,7 +331,7 @@ void EmitLoop(const LoopAnalysis& a, Avx2Code& g) {
           in.push_back(Avx2Operand::Memory(g.yword[rsp + value.slot]));
           break;
         default:  // kConstant
-          in.push_back(Avx2Operand::Memory(static_cast<const Xbyak::Address&>(g.C(value.constant))));
+          in.push_back(Avx2Operand::Constant(g, value.constant));
       }
     }
     reg_of[op.value] = EmitAvx2Op(g, pool, op.opcode, in);
@@ -357,6 +357,7 @@ void EmitLoop(const LoopAnalysis& a, Avx2Code& g) {
   for (int i = static_cast<int>(std::size(gprs)) - 1; i >= 0; --i) g.pop(gprs[i]);
   g.vzeroupper();
   g.ret();
+  g.EmitColdPaths();
 }
 
 class Avx2Loop : public GeneratedLoop {

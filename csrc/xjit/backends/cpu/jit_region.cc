@@ -1,5 +1,6 @@
 #include "xjit/backends/cpu/jit_region.h"
 
+#include <cstring>
 #include <utility>
 
 #include "xjit/backends/cpu/parallel.h"
@@ -52,6 +53,15 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
           return false;
         }
         r.input_splat[number] = elements == 1 && r.n != 1;
+        if (r.input_splat[number] && number < static_cast<int64_t>(fusion.operands().size())) {
+          const Instruction* outer = fusion.operand(number);
+          if (outer->opcode() == Opcode::kConstant && outer->shape().dtype == DType::kF32 &&
+              !outer->shape().is_tuple && outer->shape().num_elements() == 1) {
+            float value;
+            std::memcpy(&value, outer->attrs<ConstantAttrs>().value.data(), sizeof(value));
+            r.splat_constant[static_cast<int>(number)] = value;
+          }
+        }
         r.parameters.push_back(x);
         r.input_number[x] = static_cast<int>(number);
         continue;

@@ -30,6 +30,9 @@ struct JitRegion {
   std::vector<const Instruction*> parameters;
   absl::flat_hash_map<const Instruction*, int> input_number;
   std::vector<bool> input_splat;                 // by input index
+  // The splat inputs that are float32 constants, by input index: ops may
+  // use their values (maximum(x, 0.1) is one instruction).
+  absl::flat_hash_map<int, float> splat_constant;
   std::vector<const Instruction*> ops;           // the computing ops, in order
   absl::flat_hash_map<const Instruction*, int> result_of;        // op -> result index
   absl::flat_hash_map<const Instruction*, size_t> last_use;      // value -> op index

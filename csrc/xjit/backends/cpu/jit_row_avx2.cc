@@ -574,6 +574,7 @@ void RowJitGenerator::Emit(Avx2Code& g) {
   for (const Xbyak::Reg64& r : {r15, r14, r13, r12, rbp, rbx}) g.pop(r);
   g.vzeroupper();
   g.ret();
+  g.EmitColdPaths();
 }
 
 }  // namespace
