@@ -85,6 +85,27 @@ def reduce_sum_rows():
     return _frameworks(make(np), make, [x])
 
 
+def reduce_rows_and_max_4m():
+    """Issue 12's reductions on 4M float32: row sums of a 1024-row view and the maximum."""
+    x = np.random.default_rng(0).standard_normal(4 << 20).astype(np.float32)
+    def make(xp):
+        return lambda a: (a.reshape(1024, -1).sum(axis=1), a.max())
+    return _frameworks(make(np), make, [x])
+
+
+def stream_4m():
+    """x * 2 + 1 on 4M float32: one read and one write an element, bound by memory."""
+    x = np.random.default_rng(0).standard_normal(4 << 20).astype(np.float32)
+    def make(xp):
+        return lambda a: a * 2.0 + 1.0
+    return _frameworks(make(np), make, [x])
+
+
+# Bytes each workload reads and writes (run.py's bandwidth report).
+BYTES_MOVED = {"stream_4m": 2 * (16 << 20), "elementwise_chain_4m": 2 * (16 << 20),
+               "reduce_rows_and_max_4m": 16 << 20}
+
+
 def matmul_512():
     rng = np.random.default_rng(0)
     a = rng.standard_normal((512, 512)).astype(np.float32)
@@ -232,7 +253,7 @@ def argsort_1m():
 
 
 ALL = [dispatch_tiny, dispatch_ten_args, eager_add, elementwise_chain_1m, elementwise_chain_4m,
-       elementwise_chain_4m_numpy_args, reduce_sum_rows,
+       elementwise_chain_4m_numpy_args, stream_4m, reduce_sum_rows, reduce_rows_and_max_4m,
        matmul_512, mlp_step, mlp_grad_step, softmax_rows, layer_norm, random_uniform_10m,
        random_normal_10m, sort_1m, argsort_1m]
 

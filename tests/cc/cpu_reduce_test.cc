@@ -1,6 +1,10 @@
 // reduce on "cpu" against "reference": the fast path for each recognised body
 // over inner, outer, middle and all dims; a body the fast path does not know
 // (through the scalar evaluator); a variadic argmax; big multi-threaded sizes.
+#include <omp.h>
+
+#include <algorithm>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <string>
@@ -138,6 +142,30 @@ TEST(CpuReduce, LargeSumsTakeTheParallelPath) {
     auto mx = ReduceModule(Opcode::kMaximum, DType::kS64, {1000, 513}, p);
     ASSERT_TRUE(mx.ok());
     EXPECT_TRUE(CrossCheck(**mx, RandomArgs(**mx, rng), "large max"));
+  }
+}
+
+// A full reduction of 256K elements or more is split into fixed chunks
+// reduced in parallel: the same bits on one thread as on several, specials
+// (NaN, infinities, signed zeros) included, and the reference's result.
+TEST(CpuReduce, FullReductionsInChunksDoNotDependOnThreads) {
+  std::mt19937_64 rng(35);
+  for (Opcode op : {Opcode::kAdd, Opcode::kMaximum, Opcode::kMinimum}) {
+    for (int64_t n : {int64_t{256 * 1024}, int64_t{600001}}) {
+      auto m = ReduceModule(op, DType::kF32, {n}, {0});
+      ASSERT_TRUE(m.ok()) << m.status();
+      auto args = RandomArgs(**m, rng, /*special=*/op != Opcode::kAdd);
+      EXPECT_TRUE(CrossCheck(**m, args, "full reduction", 1e-3));
+      const int threads = omp_get_max_threads();
+      omp_set_num_threads(1);
+      auto one = RunOn("cpu", **m, args);
+      omp_set_num_threads(std::max(threads, 2));
+      auto several = RunOn("cpu", **m, args);
+      omp_set_num_threads(threads);
+      ASSERT_TRUE(one.ok() && several.ok());
+      EXPECT_EQ(std::memcmp((*one)[0].data(), (*several)[0].data(), 4), 0)
+          << OpcodeName(op) << " " << n;
+    }
   }
 }
 

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "xjit/ir/reduce_body.h"
@@ -53,6 +54,9 @@ XJIT_ISA_CLONES void AccumulateRow(C* __restrict acc, const T* __restrict x, int
   for (int64_t j = 0; j < n; ++j) acc[j] = Op::Apply(acc[j], C(x[j]));
 }
 
+// Elements a chunk of a parallel full reduction.
+constexpr int64_t kFullReductionChunk = 64 * 1024;
+
 template <typename Op, typename T>
 void FastReduce(const Geometry& g, const T* in, const T* init_ptr, T* out) {
   using C = Compute<T>;
@@ -62,6 +66,29 @@ void FastReduce(const Geometry& g, const T* in, const T* init_ptr, T* out) {
   const bool outer_mode = !g.kept.empty() && g.kept.back().stride == 1 &&
                           (g.reduced.empty() || g.reduced.back().stride != 1) &&
                           g.num_reduced > 0;
+  if (g.num_outputs == 1 && g.reduced.size() == 1 && g.reduced[0].stride == 1 &&
+      g.num_reduced >= 4 * kFullReductionChunk) {
+    // A full reduction of a long contiguous run: fixed chunks reduced in
+    // parallel, then combined in chunk order (the bits do not depend on the
+    // number of threads). Runs this long never take the generated row
+    // fusions (jit_row.h: their rows fit 512 KiB of scratch), whose bits
+    // match the one-run order below.
+    const int64_t n = g.num_reduced;
+    const int64_t chunks = (n + kFullReductionChunk - 1) / kFullReductionChunk;
+    std::vector<C> partial(chunks);
+    const T* x = in + OutputBase(g, 0);
+    ParallelFor(chunks, 1, total, [&](int64_t begin, int64_t end) {
+      for (int64_t c = begin; c < end; ++c) {
+        const int64_t off = c * kFullReductionChunk;
+        const int64_t len = std::min(kFullReductionChunk, n - off);
+        partial[c] = ReduceRun<Op, C, T>(x + off + 1, len - 1, 1, C(x[off]));
+      }
+    });
+    C acc = init;
+    for (const C& p : partial) acc = Op::Apply(acc, p);
+    out[0] = T(acc);
+    return;
+  }
   if (!outer_mode) {
     // Each output reduces its own runs; contiguous runs use 8 lanes so the
     // loop vectorises (a reassociation the reduce spec allows).
