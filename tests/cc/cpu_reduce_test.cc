@@ -9,6 +9,7 @@
 #include <random>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "cpu_test_util.h"
 #include "gtest/gtest.h"
 
@@ -145,17 +146,31 @@ TEST(CpuReduce, LargeSumsTakeTheParallelPath) {
   }
 }
 
-// A full reduction of 256K elements or more is split into fixed chunks
-// reduced in parallel: the same bits on one thread as on several, specials
-// (NaN, infinities, signed zeros) included, and the reference's result.
-TEST(CpuReduce, FullReductionsInChunksDoNotDependOnThreads) {
+// Full reductions of 256K elements or more, and column reductions (axis 0
+// of rows up to 4096 elements) of 512K or more, are split into chunks fixed
+// by the shape and reduced in parallel: the same bits on one thread as on
+// several, specials (NaN, infinities, signed zeros) included, and the
+// reference's result.
+TEST(CpuReduce, ChunkedReductionsDoNotDependOnThreads) {
   std::mt19937_64 rng(35);
-  for (Opcode op : {Opcode::kAdd, Opcode::kMaximum, Opcode::kMinimum}) {
-    for (int64_t n : {int64_t{256 * 1024}, int64_t{600001}}) {
-      auto m = ReduceModule(op, DType::kF32, {n}, {0});
+  struct Case {
+    std::vector<int64_t> dims, reduce;
+    bool against_reference;  // (the reference backend takes seconds on these)
+  };
+  const std::vector<Case> cases = {{{256 * 1024}, {0}, true}, {{600001}, {0}, false},
+                                   {{1000, 600}, {0}, true},  {{70001, 8}, {0}, false},
+                                   {{300, 4096}, {0}, false}, {{2000, 4097}, {0}, false}};
+  for (Opcode op : {Opcode::kAdd, Opcode::kMaximum, Opcode::kMinimum, Opcode::kOr}) {
+    for (const Case& c : cases) {
+      const DType t = op == Opcode::kOr ? DType::kPred : DType::kF32;
+      auto m = ReduceModule(op, t, c.dims, c.reduce);
       ASSERT_TRUE(m.ok()) << m.status();
       auto args = RandomArgs(**m, rng, /*special=*/op != Opcode::kAdd);
-      EXPECT_TRUE(CrossCheck(**m, args, "full reduction", 1e-3));
+      const std::string what = absl::StrCat(OpcodeName(op), " ", c.dims[0], "x",
+                                            c.dims.size() > 1 ? c.dims[1] : 1);
+      if (c.against_reference) {
+        EXPECT_TRUE(CrossCheck(**m, args, what, t == DType::kF32 ? 1e-3 : -1));
+      }
       const int threads = omp_get_max_threads();
       omp_set_num_threads(1);
       auto one = RunOn("cpu", **m, args);
@@ -163,8 +178,9 @@ TEST(CpuReduce, FullReductionsInChunksDoNotDependOnThreads) {
       auto several = RunOn("cpu", **m, args);
       omp_set_num_threads(threads);
       ASSERT_TRUE(one.ok() && several.ok());
-      EXPECT_EQ(std::memcmp((*one)[0].data(), (*several)[0].data(), 4), 0)
-          << OpcodeName(op) << " " << n;
+      const Literal &a = (*one)[0], &b = (*several)[0];
+      EXPECT_EQ(std::memcmp(a.data(), b.data(), a.shape().num_elements() * ByteWidth(t)), 0)
+          << what;
     }
   }
 }

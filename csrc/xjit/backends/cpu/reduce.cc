@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -57,6 +58,37 @@ XJIT_ISA_CLONES void AccumulateRow(C* __restrict acc, const T* __restrict x, int
 // Elements a chunk of a parallel full reduction.
 constexpr int64_t kFullReductionChunk = 64 * 1024;
 
+// A column reduction of an [R, L] array with short rows (axis 0 reduced; a
+// batch's mean, a column sum) had one task per 512 columns: a single
+// thread for L <= 512, reads 2 KiB apart otherwise. Instead: fixed chunks
+// of whole rows, each accumulated into its own row of partial results
+// (contiguous reads, the partials in L1), in parallel; then the partials
+// combined in chunk order. The chunks depend only on the shape, so the bits
+// do not depend on the number of threads.
+constexpr int64_t kColumnReductionMaxRow = 4096;       // elements
+constexpr int64_t kColumnReductionChunk = 256 * 1024;  // elements a chunk, at least
+
+template <typename Op, typename C, typename T>
+void ColumnReduce(const T* in, int64_t rows, int64_t L, int64_t row_stride, C init, T* out) {
+  const int64_t chunk_rows =
+      std::max(kColumnReductionChunk / L, (rows + 63) / 64);  // at most 64 chunks
+  const int64_t chunks = (rows + chunk_rows - 1) / chunk_rows;
+  std::unique_ptr<C[]> partial(new C[chunks * L]);  // not vector: C may be bool
+  ParallelFor(chunks, 1, rows * L, [&](int64_t begin, int64_t end) {
+    for (int64_t c = begin; c < end; ++c) {
+      C* acc = partial.get() + c * L;
+      const int64_t r0 = c * chunk_rows, r1 = std::min(rows, r0 + chunk_rows);
+      const T* first = in + r0 * row_stride;
+      for (int64_t j = 0; j < L; ++j) acc[j] = C(first[j]);
+      for (int64_t r = r0 + 1; r < r1; ++r) AccumulateRow<Op, C, T>(acc, in + r * row_stride, L);
+    }
+  });
+  std::unique_ptr<C[]> acc(new C[L]);
+  for (int64_t j = 0; j < L; ++j) acc[j] = init;
+  for (int64_t c = 0; c < chunks; ++c) AccumulateRow<Op, C, C>(acc.get(), partial.get() + c * L, L);
+  for (int64_t j = 0; j < L; ++j) out[j] = T(acc[j]);
+}
+
 template <typename Op, typename T>
 void FastReduce(const Geometry& g, const T* in, const T* init_ptr, T* out) {
   using C = Compute<T>;
@@ -108,6 +140,11 @@ void FastReduce(const Geometry& g, const T* in, const T* init_ptr, T* out) {
   // The innermost input dim is kept: sweep rows of it, updating a block of
   // accumulators per reduced index (reads stay contiguous).
   const int64_t L = g.kept.back().size;
+  if (g.kept.size() == 1 && g.reduced.size() == 1 && L <= kColumnReductionMaxRow &&
+      g.num_reduced * L >= 2 * kColumnReductionChunk) {
+    ColumnReduce<Op, C, T>(in, g.num_reduced, L, g.reduced[0].stride, init, out);
+    return;
+  }
   const int64_t outer = g.num_outputs / L;
   constexpr int64_t kBlock = 512;
   const int64_t blocks = (L + kBlock - 1) / kBlock;
