@@ -4,6 +4,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -181,6 +182,53 @@ TEST(CpuReduce, ChunkedReductionsDoNotDependOnThreads) {
       const Literal &a = (*one)[0], &b = (*several)[0];
       EXPECT_EQ(std::memcmp(a.data(), b.data(), a.shape().num_elements() * ByteWidth(t)), 0)
           << what;
+    }
+  }
+}
+
+// Float maximum and minimum of contiguous runs take a plain vector max
+// (QuickMaxMin) and rerun exactly for NaN or a zero result: rows built to
+// hit each case, compared bit for bit (signed zeros included) with the
+// reference.
+TEST(CpuReduce, MaxMinRowsWithNaNsAndSignedZeros) {
+  constexpr int64_t kRows = 9, kCols = 1000;
+  for (Opcode op : {Opcode::kMaximum, Opcode::kMinimum}) {
+    auto m = ReduceModule(op, DType::kF32, {kRows, kCols}, {1});
+    ASSERT_TRUE(m.ok()) << m.status();
+    Literal x(Shape(DType::kF32, {kRows, kCols}));
+    float* v = x.mutable_data_as<float>();
+    std::mt19937_64 rng(36);
+    std::uniform_real_distribution<float> d(-5.0f, 5.0f);
+    for (int64_t i = 0; i < kRows * kCols; ++i) v[i] = d(rng);
+    auto row = [&](int64_t r) { return v + r * kCols; };
+    row(0)[3] = NAN;                       // NaN among the first lanes
+    row(1)[700] = -NAN;                    // NaN later
+    row(2)[kCols - 1] = NAN;               // NaN in the tail
+    for (int64_t j = 0; j < kCols; ++j) {  // zeros of both signs decide
+      row(3)[j] = op == Opcode::kMaximum ? -std::fabs(row(3)[j]) : std::fabs(row(3)[j]);
+      row(4)[j] = -0.0f;
+      row(5)[j] = 0.0f;
+    }
+    row(3)[10] = -0.0f;
+    row(3)[900] = 0.0f;
+    row(4)[500] = 0.0f;
+    row(5)[37] = -0.0f;
+    row(6)[123] = op == Opcode::kMaximum ? INFINITY : -INFINITY;
+    for (int64_t j = 0; j < kCols; ++j) row(7)[j] = -INFINITY;  // and row 8 ordinary
+    std::vector<Literal> args;
+    args.push_back(std::move(x));
+    args.push_back(Literal::Scalar(DType::kF32, op == Opcode::kMaximum ? -INFINITY : INFINITY));
+    auto cpu = RunOn("cpu", **m, args);
+    auto ref = RunOn("reference", **m, args);
+    ASSERT_TRUE(cpu.ok() && ref.ok());
+    for (int64_t r = 0; r < kRows; ++r) {
+      const float a = (*cpu)[0].data_as<float>()[r], b = (*ref)[0].data_as<float>()[r];
+      if (std::isnan(a) || std::isnan(b)) {
+        EXPECT_TRUE(std::isnan(a) && std::isnan(b)) << OpcodeName(op) << " row " << r;
+        continue;
+      }
+      EXPECT_EQ(std::memcmp(&a, &b, 4), 0) << OpcodeName(op) << " row " << r << ": " << a
+                                           << " vs " << b;
     }
   }
 }

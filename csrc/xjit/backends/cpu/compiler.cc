@@ -39,6 +39,7 @@
 #include "xjit/passes/buffer_assignment.h"
 #include "xjit/passes/elementwise_fusion.h"
 #include "xjit/passes/pipeline.h"
+#include "xjit/passes/reduction_splitting.h"
 #include "xjit/passes/region_module.h"
 #include "xjit/ir/users.h"
 #include "xjit/runtime/backend.h"
@@ -80,6 +81,12 @@ absl::StatusOr<PreparedModule> RunPasses(const Module& module) {
   // Dynamic shapes, quantized and narrow types lowered first (issues 10, 11).
   if (absl::Status s = prepared.Take(passes::LowerForBackends(module)); !s.ok()) return s;
   if (absl::Status s = prepared.Take(passes::RunDefaultPipelineIfChanged(*prepared.module));
+      !s.ok()) {
+    return s;
+  }
+  // Long full reductions split into rows, which fuse with their producers
+  // and run in parallel (passes/reduction_splitting.h).
+  if (absl::Status s = prepared.Take(passes::SplitReductionsIfChanged(*prepared.module));
       !s.ok()) {
     return s;
   }

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -29,11 +30,60 @@ using Geometry = common::ReductionGeometry;
 // lanes so the loop vectorises (a reassociation the reduce spec allows).
 // Cloned per ISA; omp simd because GCC otherwise leaves select-based bodies
 // (max and min with their NaN and signed-zero rules) scalar.
+template <typename Op, typename C>
+constexpr bool kFloatMaxMin = (std::is_same_v<Op, Maximum> || std::is_same_v<Op, Minimum>) &&
+                              std::is_floating_point_v<C>;
+
+// Float maximum (minimum) of a contiguous run by the plain compare-select
+// (one vmaxps: it ignores NaN and the signed-zero rule), with a flag for
+// NaNs. Without NaNs the plain result is the exact one unless it is zero
+// (only there do equal values differ in their bits): false then, and for
+// NaN, and the caller runs the exact loop. About a third of the exact
+// body's instructions: a max reduction is bound by memory again.
+template <typename Op, typename C, typename T>
+XJIT_ISA_CLONES bool QuickMaxMin(const T* x, int64_t n, C* result) {
+  constexpr int kLanes = 32;
+  constexpr bool kMax = std::is_same_v<Op, Maximum>;
+  C lanes[kLanes];
+  int nan = 0;
+  for (int j = 0; j < kLanes; ++j) {
+    lanes[j] = C(x[j]);
+    nan |= lanes[j] != lanes[j];
+  }
+  int64_t i = kLanes;
+  for (; i + kLanes <= n; i += kLanes) {
+#pragma omp simd reduction(| : nan)
+    for (int j = 0; j < kLanes; ++j) {
+      const C v = C(x[i + j]);
+      lanes[j] = kMax ? (lanes[j] > v ? lanes[j] : v) : (lanes[j] < v ? lanes[j] : v);
+      nan |= v != v;
+    }
+  }
+  C r = lanes[0];
+  for (int j = 0; j < kLanes; ++j) {
+    r = kMax ? (r > lanes[j] ? r : lanes[j]) : (r < lanes[j] ? r : lanes[j]);
+  }
+  for (; i < n; ++i) {
+    const C v = C(x[i]);
+    nan |= v != v;
+    r = kMax ? (r > v ? r : v) : (r < v ? r : v);
+  }
+  if (nan || r == C(0)) return false;
+  *result = r;
+  return true;
+}
+
 template <typename Op, typename C, typename T>
 XJIT_ISA_CLONES C ReduceRun(const T* x, int64_t n, int64_t s, C acc) {
   // 32 lanes: several independent vector chains, so a body of many
   // dependent instructions (max: compare, blend, NaN checks) overlaps.
   constexpr int kLanes = 32;
+  if constexpr (kFloatMaxMin<Op, C>) {
+    C quick;
+    if (s == 1 && n >= 2 * kLanes && QuickMaxMin<Op, C, T>(x, n, &quick)) {
+      return Op::Apply(acc, quick);
+    }
+  }
   int64_t i = 0;
   if (s == 1 && n >= 2 * kLanes) {
     C lanes[kLanes];
