@@ -35,7 +35,7 @@ class Avx2Code : public Xbyak::CodeGenerator {
   static constexpr int kTableSize = 128;  // constants, 8 copies each (no embedded broadcast)
   // vcmpps predicates (ordered, quiet; unordered for the NaN test).
   static constexpr uint8_t kEq = 0x00, kLt = 0x11, kLe = 0x12, kUnord = 0x03, kGt = 0x1E,
-                            kNleUq = 0x16;  // not <=, or unordered
+                            kNleUq = 0x16, kNgeUq = 0x19;  // not <= (>=), or unordered
 
   explicit Avx2Code(size_t bytes) : Xbyak::CodeGenerator(bytes) {
     for (int i = 0; i < kLanes; ++i) tail_mask_[i] = -1;
@@ -132,34 +132,61 @@ class Avx2Code : public Xbyak::CodeGenerator {
     cold_emission_ = false;
   }
 
-  // fast_math.h's FastLog; s: 6 scratch registers.
-  void Log(const Ymm& d, const Ymm& x, const Ymm* s) {
-    const Ymm &sx = s[0], &e = s[1], &m = s[2], &z = s[3], &y = s[4], &sub = s[5];
-    vcmpps(sub, x, C(1.17549435e-38f), kLt);  // subnormal (or 0, negative)
-    vmulps(e, x, C(8388608.0f));
-    vblendvps(sx, x, e, sub);
-    vpsrld(e, sx, 23);
-    vpand(e, e, Bits(0xffu));
-    vpsubd(e, e, Bits(126));
-    vpand(m, sx, Bits(0x007fffffu));
-    vpor(m, m, Bits(0x3f000000u));
+  // FastLog's reduction of a normal input's mantissa m (in [1/2, 1)) and
+  // exponent e (integers): m below sqrt(1/2) doubles and e drops by one;
+  // then f = m - 1 and e as a float. z, y are scratch.
+  void LogMantissa(const Ymm& e, const Ymm& m, const Ymm& z, const Ymm& y) {
     vcmpps(z, m, C(0.707106781186547524f), kLt);  // low: all ones, -1 as an integer
     vpaddd(e, e, z);                              // e - 1 where low
     vaddps(y, m, m);
     vblendvps(m, m, y, z);
     vsubps(m, m, C(1.0f));  // f
-    vpsubd(z, e, Bits(23));
-    vblendvps(e, e, z, sub);
-    vcvtdq2ps(e, e);  // fe
-    EmitLogSteps(*this, m, e, z, y);
-    vcmpps(sub, x, C(__builtin_inff()), kEq);
-    vblendvps(y, y, x, sub);
-    vcmpps(sub, x, C(0.0f), kEq);
-    vblendvps(y, y, C(-__builtin_inff()), sub);
-    vcmpps(sub, x, C(0.0f), kLt);
-    vblendvps(y, y, C(__builtin_nanf("")), sub);
-    vcmpps(sub, x, x, kUnord);
-    vblendvps(d, y, x, sub);
+    vcvtdq2ps(e, e);        // fe
+  }
+
+  // fast_math.h's FastLog; s: 6 scratch registers. When every lane is a
+  // positive normal finite float, the subnormal scaling and the special
+  // cases are skipped (29 instructions instead of 42, the same bits);
+  // other vectors take the full sequence out of line.
+  void Log(const Ymm& d, const Ymm& x, const Ymm* s) {
+    const Ymm &sx = s[0], &e = s[1], &m = s[2], &z = s[3], &y = s[4], &sub = s[5];
+    Xbyak::Label &cold = NewLabel(), &back = NewLabel();
+    vcmpps(sub, x, C(1.17549435e-38f), kNgeUq);  // under the normals, or NaN
+    vcmpps(z, x, C(3.40282347e+38f), kNleUq);    // inf, or NaN
+    vorps(sub, sub, z);
+    vtestps(sub, sub);
+    jnz(cold, T_NEAR);
+    vpsrld(e, x, 23);  // the sign bit is clear
+    vpsubd(e, e, Bits(126));
+    vpand(m, x, Bits(0x007fffffu));
+    vpor(m, m, Bits(0x3f000000u));
+    LogMantissa(e, m, z, y);
+    EmitLogSteps(*this, m, e, z, d);
+    L(back);
+    cold_.push_back([this, d, x, sx, e, m, z, y, sub, &cold, &back] {
+      L(cold);
+      vcmpps(sub, x, C(1.17549435e-38f), kLt);  // subnormal (or 0, negative)
+      vmulps(e, x, C(8388608.0f));
+      vblendvps(sx, x, e, sub);
+      vpsrld(e, sx, 23);
+      vpand(e, e, Bits(0xffu));
+      vpsubd(e, e, Bits(126));
+      vpsubd(z, e, Bits(23));  // the scaling by 2^23 undone
+      vblendvps(e, e, z, sub);
+      vpand(m, sx, Bits(0x007fffffu));
+      vpor(m, m, Bits(0x3f000000u));
+      LogMantissa(e, m, z, y);
+      EmitLogSteps(*this, m, e, z, y);
+      vcmpps(sub, x, C(__builtin_inff()), kEq);
+      vblendvps(y, y, x, sub);
+      vcmpps(sub, x, C(0.0f), kEq);
+      vblendvps(y, y, C(-__builtin_inff()), sub);
+      vcmpps(sub, x, C(0.0f), kLt);
+      vblendvps(y, y, C(__builtin_nanf("")), sub);
+      vcmpps(sub, x, x, kUnord);
+      vblendvps(d, y, x, sub);
+      jmp(back, T_NEAR);
+    });
   }
 
   // fast_math.h's FastLog1p; s: 8 scratch registers (2 + Log's).
