@@ -21,6 +21,19 @@ void EmitExpPolynomial(Code& g, const Reg& r, const Reg& p) {
   g.vaddps(p, p, g.C(1.0f));
 }
 
+// FastExp's n = round(c / ln2) and r = c - n*ln2 (ln2 in two parts), the
+// rounding by adding and subtracting 1.5*2^23: t = c/ln2 + 1.5*2^23 (t may
+// be n's register).
+template <class Code, class Reg>
+void EmitExpRangeReduction(Code& g, const Reg& c, const Reg& t, const Reg& n, const Reg& r) {
+  g.vmulps(t, c, g.C(1.44269504088896341f));
+  g.vaddps(t, t, g.C(12582912.0f));
+  g.vsubps(n, t, g.C(12582912.0f));
+  g.vmovaps(r, c);
+  g.vfmadd231ps(r, n, g.C(-0.693359375f));
+  g.vfmadd231ps(r, n, g.C(2.12194440e-4f));
+}
+
 // FastExp up to its result for clamped inputs: p = exp(min(max(x, lo), hi)).
 // c, n, r, a, b are scratch.
 template <class Code, class Reg>
@@ -28,12 +41,7 @@ void EmitExpSteps(Code& g, const Reg& x, const Reg& c, const Reg& n, const Reg& 
                   const Reg& a, const Reg& b) {
   g.vminps(c, x, g.C(88.7228394f));   // x < max ? x : max
   g.vmaxps(c, c, g.C(-103.972076f));  // c > min ? c : min
-  g.vmulps(n, c, g.C(1.44269504088896341f));
-  g.vaddps(n, n, g.C(12582912.0f));
-  g.vsubps(n, n, g.C(12582912.0f));
-  g.vmovaps(r, c);
-  g.vfmadd231ps(r, n, g.C(-0.693359375f));
-  g.vfmadd231ps(r, n, g.C(2.12194440e-4f));
+  EmitExpRangeReduction(g, c, n, n, r);
   EmitExpPolynomial(g, r, p);
   g.vcvttps2dq(n, n);
   g.vpsrad(a, n, 1);  // half
@@ -54,12 +62,7 @@ void EmitExpSteps(Code& g, const Reg& x, const Reg& c, const Reg& n, const Reg& 
 template <class Code, class Reg>
 void EmitExpFastSteps(Code& g, const Reg& x, const Reg& n, const Reg& r, const Reg& p,
                       const Reg& b) {
-  g.vmulps(b, x, g.C(1.44269504088896341f));
-  g.vaddps(b, b, g.C(12582912.0f));
-  g.vsubps(n, b, g.C(12582912.0f));
-  g.vmovaps(r, x);
-  g.vfmadd231ps(r, n, g.C(-0.693359375f));
-  g.vfmadd231ps(r, n, g.C(2.12194440e-4f));
+  EmitExpRangeReduction(g, x, b, n, r);
   EmitExpPolynomial(g, r, p);
   g.vpslld(b, b, 23);
   g.vpaddd(b, b, g.Bits(127u << 23));
