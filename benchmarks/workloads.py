@@ -773,4 +773,48 @@ def matmul_256_c64():
                    _matmul_args(256, np.complex64), False)
 
 
-ALL += [matmul_512_f64, matmul_256_c64]
+def _matmul_jitted(n, dtype):
+    """n x n @ n x n of `dtype` on xjit and JAX (numpy has no bfloat16 matmul of its own)."""
+    a, b = _matmul_args(n, np.float32)
+    if dtype != np.float32:
+        a, b = a.astype(dtype), b.astype(dtype)
+    out = {"numpy": lambda: a @ b} if dtype == np.float32 else {}
+    xf = xjit.jit(lambda x, y: x @ y)
+    xa, xb = xjit.device_put(a), xjit.device_put(b)
+    out["xjit"] = lambda: block(xf(xa, xb))
+    if jax is not None:
+        jf = jax.jit(lambda x, y: x @ y)
+        ja, jb = jax.device_put(a), jax.device_put(b)
+        out["jax"] = lambda: block(jf(ja, jb))
+    return out
+
+
+def matmul_256():
+    return _matmul_jitted(256, np.float32)
+
+
+def matmul_1024():
+    return _matmul_jitted(1024, np.float32)
+
+
+def matmul_2048():
+    return _matmul_jitted(2048, np.float32)
+
+
+def matmul_256_bf16():
+    import ml_dtypes
+    return _matmul_jitted(256, ml_dtypes.bfloat16)
+
+
+def matmul_1024_bf16():
+    import ml_dtypes
+    return _matmul_jitted(1024, ml_dtypes.bfloat16)
+
+
+def matmul_2048_bf16():
+    import ml_dtypes
+    return _matmul_jitted(2048, ml_dtypes.bfloat16)
+
+
+ALL += [matmul_512_f64, matmul_256_c64, matmul_256, matmul_1024, matmul_2048, matmul_256_bf16,
+        matmul_1024_bf16, matmul_2048_bf16]

@@ -67,6 +67,28 @@ TEST(CpuMatmul, LargeF32AndBatchedBF16) {
   EXPECT_TRUE(CrossCheck(**b, RandomArgs(**b, rng, false), "batched bf16", 3e-2));
 }
 
+// bf16 and f16 products run in float32 where oneDNN has no kernel for them
+// (matmul.cc's Widening): with NaN and infinities among the inputs; and an
+// outer product (one product an element, so no order of summation) equal to
+// the reference bit for bit, which checks the rounding back (to nearest even).
+TEST(CpuMatmul, NarrowFloatsThroughFloat32) {
+  std::mt19937_64 rng(13);
+  for (DType t : {DType::kBF16, DType::kF16}) {
+    DotCase mm{"mm", {70, 130}, {130, 90}, {}, {}, {1}, {0}};
+    auto m = OneOpModule(Opcode::kDotGeneral, {Shape(t, mm.lhs), Shape(t, mm.rhs)}, DotAttrs(mm));
+    ASSERT_TRUE(m.ok());
+    EXPECT_TRUE(CrossCheck(**m, RandomArgs(**m, rng, /*special=*/true),
+                           "specials " + std::string(StableHloName(t)),
+                           t == DType::kBF16 ? 3e-2 : 5e-3));
+    DotCase outer{"outer", {300, 1}, {1, 200}, {}, {}, {1}, {0}};
+    auto o = OneOpModule(Opcode::kDotGeneral, {Shape(t, outer.lhs), Shape(t, outer.rhs)},
+                         DotAttrs(outer));
+    ASSERT_TRUE(o.ok());
+    EXPECT_TRUE(CrossCheck(**o, RandomArgs(**o, rng, /*special=*/false),
+                           "outer " + std::string(StableHloName(t)), 0.0));
+  }
+}
+
 TEST(CpuMatmul, SmallByHand) {
   DotCase c{"m", {2, 3}, {3, 2}, {}, {}, {1}, {0}};
   auto m = OneOpModule(Opcode::kDotGeneral, {Shape(DType::kF32, c.lhs), Shape(DType::kF32, c.rhs)}, DotAttrs(c));

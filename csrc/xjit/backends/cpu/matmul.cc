@@ -5,11 +5,13 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "dnnl.hpp"
 #include "xjit/backends/cpu/blas_gemm.h"
+#include "xjit/backends/cpu/isa_clones.h"
 #include "xjit/backends/cpu/onednn.h"
 #include "xjit/backends/cpu/parallel.h"
 #include "xjit/backends/cpu/scalar_ops.h"
@@ -193,13 +195,63 @@ std::unique_ptr<OneDnnMatmul> TryOneDnn(DType t, const View3& l, const View3& r,
   }
 }
 
+// bf16 and f16 products where oneDNN has no kernel for them (CPUs without
+// AVX-512 bf16/fp16; the loop kernel took 4-6x JAX's time): the operands
+// widened to float32 scratch, the float32 product (oneDNN or sgemm), the
+// result rounded back to nearest even, as XLA's CPU backend computes them.
+// The same float32 accumulation and one rounding as the loop kernel.
+struct Widening {
+  SlotId lhs = -1, rhs = -1, out = -1;  // float32 scratch
+  int64_t lhs_elements = 0, rhs_elements = 0, out_elements = 0;
+  void (*widen)(const void* in, float* out, int64_t n) = nullptr;
+  void (*narrow)(const float* in, void* out, int64_t n) = nullptr;
+};
+
+template <typename H>
+XJIT_ISA_CLONES void WidenChunk(const H* __restrict in, float* __restrict out, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = float(in[i]);
+}
+
+template <typename H>
+XJIT_ISA_CLONES void NarrowChunk(const float* __restrict in, H* __restrict out, int64_t n) {
+  if constexpr (std::is_same_v<H, bf16>) {
+    // bf16(float) without its branch, so the loop vectorises: round to
+    // nearest even; a NaN keeps its top bits and becomes quiet.
+    const uint32_t* bits = reinterpret_cast<const uint32_t*>(in);
+    uint16_t* o = reinterpret_cast<uint16_t*>(out);
+    for (int64_t i = 0; i < n; ++i) {
+      const uint32_t b = bits[i];
+      const uint32_t rounded = (b + 0x7FFFu + ((b >> 16) & 1u)) >> 16;
+      const bool nan = (b & 0x7FFFFFFFu) > 0x7F800000u;
+      o[i] = static_cast<uint16_t>(nan ? (b >> 16) | 0x40u : rounded);
+    }
+  } else {
+    for (int64_t i = 0; i < n; ++i) out[i] = H(in[i]);
+  }
+}
+
+constexpr int64_t kConvertChunk = 16 * 1024;
+
+template <typename H>
+void WidenAll(const void* in, float* out, int64_t n) {
+  const H* h = static_cast<const H*>(in);
+  ParallelFor(n, kConvertChunk, n, [&](int64_t b, int64_t e) { WidenChunk<H>(h + b, out + b, e - b); });
+}
+
+template <typename H>
+void NarrowAll(const float* in, void* out, int64_t n) {
+  H* h = static_cast<H*>(out);
+  ParallelFor(n, kConvertChunk, n, [&](int64_t b, int64_t e) { NarrowChunk<H>(in + b, h + b, e - b); });
+}
+
 class DotGeneralThunk : public Thunk {
  public:
   DotGeneralThunk(SlotId lhs, SlotId rhs, SlotId out, OperandPlan l, OperandPlan r,
                   std::unique_ptr<OneDnnMatmul> onednn, std::optional<BlasGemm> blas,
-                  LoopKernel loop, int64_t out_bytes)
+                  LoopKernel loop, int64_t out_bytes, std::optional<Widening> widening)
       : lhs_(lhs), rhs_(rhs), out_(out), l_(std::move(l)), r_(std::move(r)),
-        onednn_(std::move(onednn)), blas_(std::move(blas)), loop_(loop), out_bytes_(out_bytes) {}
+        onednn_(std::move(onednn)), blas_(std::move(blas)), loop_(loop), out_bytes_(out_bytes),
+        widening_(widening) {}
 
   void Execute(void* const* buffers) const override {
     const void* lhs = buffers[lhs_];
@@ -217,6 +269,25 @@ class DotGeneralThunk : public Thunk {
       std::memset(out, 0, out_bytes_);
       return;
     }
+    void* narrow_out = nullptr;
+    if (widening_) {
+      float* l32 = static_cast<float*>(buffers[widening_->lhs]);
+      float* r32 = static_cast<float*>(buffers[widening_->rhs]);
+      widening_->widen(lhs, l32, widening_->lhs_elements);
+      widening_->widen(rhs, r32, widening_->rhs_elements);
+      lhs = l32;
+      rhs = r32;
+      narrow_out = out;
+      out = buffers[widening_->out];
+    }
+    Multiply(lhs, rhs, out);
+    if (widening_) {
+      widening_->narrow(static_cast<const float*>(out), narrow_out, widening_->out_elements);
+    }
+  }
+
+ private:
+  void Multiply(const void* lhs, const void* rhs, void* out) const {
     if (onednn_) {
       onednn_->src.set_data_handle(const_cast<void*>(lhs));
       onednn_->weights.set_data_handle(const_cast<void*>(rhs));
@@ -234,13 +305,13 @@ class DotGeneralThunk : public Thunk {
     loop_(l_.view, r_.view, lhs, rhs, out);
   }
 
- private:
   SlotId lhs_, rhs_, out_;
   OperandPlan l_, r_;
   std::unique_ptr<OneDnnMatmul> onednn_;
   std::optional<BlasGemm> blas_;  // float64 and complex (oneDNN has no such matmul)
   LoopKernel loop_;
   int64_t out_bytes_;
+  std::optional<Widening> widening_;
 };
 
 }  // namespace
@@ -272,41 +343,65 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeDotGeneralThunk(const Instruction& in
   OperandPlan l = plan_lhs(false), r = plan_rhs(false);
   const int64_t M = l.view.dims[1], N = r.view.dims[2];
 
+  const bool nonempty = l.view.dims[0] * M * N > 0 && l.view.dims[2] > 0;
   std::unique_ptr<OneDnnMatmul> onednn;
-  if (l.view.dims[0] * M * N > 0 && l.view.dims[2] > 0) {
-    onednn = TryOneDnn(ls.dtype, l.view, r.view, M, N);
+  std::optional<BlasGemm> blas;
+  // oneDNN, else BLAS where it has the type, computing in type t.
+  auto choose = [&](DType t) {
+    if (!nonempty) return;
+    onednn = TryOneDnn(t, l.view, r.view, M, N);
     if (!onednn && !(l.needs_copy && r.needs_copy)) {
       // oneDNN may reject an unusual stride pattern yet take packed copies.
       OperandPlan lp = plan_lhs(true), rp = plan_rhs(true);
-      onednn = TryOneDnn(ls.dtype, lp.view, rp.view, M, N);
+      onednn = TryOneDnn(t, lp.view, rp.view, M, N);
       if (onednn) {
         l = std::move(lp);
         r = std::move(rp);
       }
     }
-  }
-  std::optional<BlasGemm> blas;
-  if (onednn && onednn->generic_gemm && !l.needs_copy && !r.needs_copy) {
-    blas = PlanBlasGemm(ls.dtype, l.view.dims, l.view.strides, r.view.dims, r.view.strides);
-    if (blas && PreferBlasForF32(*blas)) {
-      onednn = nullptr;
-    } else {
-      blas = std::nullopt;
-    }
-  }
-  if (!onednn && !blas && ls.dtype != DType::kF32 && l.view.dims[0] * M * N > 0 &&
-      l.view.dims[2] > 0) {
-    auto plan_blas = [&](const OperandPlan& lp, const OperandPlan& rp) {
-      return PlanBlasGemm(ls.dtype, lp.view.dims, lp.view.strides, rp.view.dims, rp.view.strides);
-    };
-    blas = plan_blas(l, r);
-    if (!blas && !(l.needs_copy && r.needs_copy)) {
-      OperandPlan lp = plan_lhs(true), rp = plan_rhs(true);
-      blas = plan_blas(lp, rp);
-      if (blas) {
-        l = std::move(lp);
-        r = std::move(rp);
+    if (onednn && onednn->generic_gemm && !l.needs_copy && !r.needs_copy) {
+      blas = PlanBlasGemm(t, l.view.dims, l.view.strides, r.view.dims, r.view.strides);
+      if (blas && PreferBlasForF32(*blas)) {
+        onednn = nullptr;
+      } else {
+        blas = std::nullopt;
       }
+    }
+    if (!onednn && !blas && t != DType::kF32) {
+      auto plan_blas = [&](const OperandPlan& lp, const OperandPlan& rp) {
+        return PlanBlasGemm(t, lp.view.dims, lp.view.strides, rp.view.dims, rp.view.strides);
+      };
+      blas = plan_blas(l, r);
+      if (!blas && !(l.needs_copy && r.needs_copy)) {
+        OperandPlan lp = plan_lhs(true), rp = plan_rhs(true);
+        blas = plan_blas(lp, rp);
+        if (blas) {
+          l = std::move(lp);
+          r = std::move(rp);
+        }
+      }
+    }
+  };
+  choose(ls.dtype);
+  std::optional<Widening> widening;
+  if (nonempty && !onednn && !blas && (ls.dtype == DType::kBF16 || ls.dtype == DType::kF16)) {
+    choose(DType::kF32);
+    if (onednn || blas) {
+      Widening w;
+      w.lhs_elements = ls.num_elements();
+      w.rhs_elements = rs.num_elements();
+      w.out_elements = instr.shape().num_elements();
+      w.lhs = ctx.NewScratch(4 * w.lhs_elements);
+      w.rhs = ctx.NewScratch(4 * w.rhs_elements);
+      w.out = ctx.NewScratch(4 * w.out_elements);
+      if (ls.dtype == DType::kBF16) {
+        w.widen = &WidenAll<bf16>;
+        w.narrow = &NarrowAll<bf16>;
+      } else {
+        w.widen = &WidenAll<f16>;
+        w.narrow = &NarrowAll<f16>;
+      }
+      widening = w;
     }
   }
   if (l.needs_copy) l.scratch = ctx.NewScratch(ls.byte_size());
@@ -317,7 +412,7 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeDotGeneralThunk(const Instruction& in
   });
   return std::unique_ptr<Thunk>(new DotGeneralThunk(lhs, rhs, output, std::move(l), std::move(r),
                                                     std::move(onednn), std::move(blas), loop,
-                                                    instr.shape().byte_size()));
+                                                    instr.shape().byte_size(), widening));
 }
 
 }  // namespace xjit::cpu
