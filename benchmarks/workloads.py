@@ -354,6 +354,26 @@ def _conv3x3_relu(layout):
     return out
 
 
+def conv3x3_bf16_nhwc():
+    """The 3x3 convolution (no ReLU) in bfloat16, NHWC (numpy has none)."""
+    import ml_dtypes
+    rng = np.random.default_rng(0)
+    dn = ("NHWC", "HWIO", "NHWC")
+    x = rng.standard_normal((8, 28, 28, 64)).astype(ml_dtypes.bfloat16)
+    k = (rng.standard_normal((3, 3, 64, 64)) / 24).astype(ml_dtypes.bfloat16)
+    out = {}
+    xf = xjit.jit(lambda a, b: xjit.lax.conv_general_dilated(a, b, (1, 1), "SAME",
+                                                             dimension_numbers=dn))
+    xargs = [xjit.device_put(v) for v in (x, k)]
+    out["xjit"] = lambda: block(xf(*xargs))
+    if jax is not None:
+        jf = jax.jit(lambda a, b: jax.lax.conv_general_dilated(a, b, (1, 1), "SAME",
+                                                               dimension_numbers=dn))
+        jargs = [jax.device_put(v) for v in (x, k)]
+        out["jax"] = lambda: block(jf(*jargs))
+    return out
+
+
 def conv3x3_relu_nchw():
     return _conv3x3_relu("NCHW")
 
@@ -378,7 +398,7 @@ def max_pool_2x2():
     return out
 
 
-ALL += [conv3x3_relu_nchw, conv3x3_relu_nhwc, max_pool_2x2]
+ALL += [conv3x3_relu_nchw, conv3x3_relu_nhwc, conv3x3_bf16_nhwc, max_pool_2x2]
 
 
 # ------------------------------------------------ StableHLO in (issue 10)

@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "dnnl.hpp"
+#include "xjit/backends/cpu/half_convert.h"
 #include "xjit/backends/cpu/isa_clones.h"
 #include "xjit/backends/cpu/onednn.h"
 #include "xjit/backends/cpu/parallel.h"
@@ -182,6 +183,16 @@ struct OneDnnConv {
   bool flip = false;                 // weights flipped along the spatial dims into scratch first
   std::vector<bool> flip_dims;       // per rhs dimension
   SlotId flipped = -1;
+  bool fast = false;  // not oneDNN's gemm or reference implementation
+  // bf16/f16 computed in float32 (convolutions whose own type oneDNN runs
+  // only on a slow kernel here): float32 scratch for the operands and result.
+  struct Widening {
+    SlotId lhs = -1, rhs = -1, out = -1;
+    int64_t lhs_elements = 0, rhs_elements = 0, out_elements = 0;
+    WidenFn widen = nullptr;
+    NarrowFn narrow = nullptr;
+  };
+  std::optional<Widening> widening;
 };
 
 // Flips `rhs` along the dims marked in `flip` into `dst` (same row-major layout).
@@ -219,14 +230,17 @@ void ReluInPlace(float* x, int64_t n) {
   ParallelFor(n, 1 << 14, n, [&](int64_t begin, int64_t end) { ReluRun(x + begin, end - begin); });
 }
 
-std::unique_ptr<OneDnnConv> TryOneDnn(const Instruction& instr, const Epilogue* epilogue) {
+// oneDNN's convolution of `instr` computing in `compute` (the operands' type,
+// or float32 for widened 16-bit floats).
+std::unique_ptr<OneDnnConv> TryOneDnn(const Instruction& instr, const Epilogue* epilogue,
+                                      DType compute) {
   const ConvolutionAttrs& a = instr.attrs<ConvolutionAttrs>();
   const ConvDimensionNumbers& d = a.dimension_numbers;
   const Shape& l = instr.operand(0)->shape();
   const Shape& r = instr.operand(1)->shape();
   const Shape& o = instr.shape();
   dnnl::memory::data_type dt;
-  switch (l.dtype) {
+  switch (compute) {
     case DType::kF32: dt = dnnl::memory::data_type::f32; break;
     case DType::kBF16: dt = dnnl::memory::data_type::bf16; break;
     case DType::kF16: dt = dnnl::memory::data_type::f16; break;
@@ -347,6 +361,7 @@ std::unique_ptr<OneDnnConv> TryOneDnn(const Instruction& instr, const Epilogue* 
     }
     if (!made) made = make(src_md, wei_md, dst_md);
     if (!made) return nullptr;
+    conv->fast = fast(made);
     conv->primitive = made->primitive;
     conv->scratchpad_bytes = static_cast<int64_t>(made->scratch.get_size());
     conv->scratchpad = dnnl::memory(made->scratch, eng, DNNL_MEMORY_NONE);
@@ -399,7 +414,27 @@ class ConvolutionThunk : public Thunk {
     const void* rhs = buffers[rhs_];
     void* out = buffers[out_];
     if (g_.out_count == 0) return;
+    if (onednn_ && onednn_->widening) {
+      const OneDnnConv::Widening& w = *onednn_->widening;
+      float* l32 = static_cast<float*>(buffers[w.lhs]);
+      float* r32 = static_cast<float*>(buffers[w.rhs]);
+      float* o32 = static_cast<float*>(buffers[w.out]);
+      w.widen(lhs, l32, w.lhs_elements);
+      w.widen(rhs, r32, w.rhs_elements);
+      RunOneDnn(buffers, l32, r32, o32);
+      w.narrow(o32, out, w.out_elements);
+      return;
+    }
     if (onednn_) {
+      RunOneDnn(buffers, lhs, rhs, out);
+      return;
+    }
+    direct_(g_, lhs, rhs, out);
+    ApplySteps(buffers, static_cast<float*>(out), false);
+  }
+
+  void RunOneDnn(void* const* buffers, const void* lhs, const void* rhs, void* out) const {
+    {
       const dnnl::stream& st = onednn_->stream;
       std::unique_lock<std::mutex> weights_held;
       std::unordered_map<int, dnnl::memory> args = {
@@ -422,10 +457,7 @@ class ConvolutionThunk : public Thunk {
       onednn_->stream.wait();
       if (dst.copy) RunStridedCopy(*dst.copy, out, buffers[dst.slot]);
       ApplySteps(buffers, static_cast<float*>(out), onednn_->bias_slot >= 0);
-      return;
     }
-    direct_(g_, lhs, rhs, out);
-    ApplySteps(buffers, static_cast<float*>(out), false);
   }
 
   // The weights oneDNN reads: flipped (deconvolutions) and reordered into
@@ -493,10 +525,24 @@ class ConvolutionThunk : public Thunk {
   }
 };
 
+// oneDNN's convolution for `instr`: in its own type, or for bf16/f16 in
+// float32 when oneDNN has no kernel or only a slow one for their own (no
+// AVX-512 bf16/fp16): a fast kernel in either type first, then any.
+// Widening slots are left to the caller.
+std::unique_ptr<OneDnnConv> ChooseOneDnn(const Instruction& instr, const Epilogue* epilogue) {
+  const DType t = instr.operand(0)->shape().dtype;
+  std::unique_ptr<OneDnnConv> own = TryOneDnn(instr, epilogue, t);
+  if (WidenToF32(t) == nullptr || (own && own->fast)) return own;
+  std::unique_ptr<OneDnnConv> wide = TryOneDnn(instr, epilogue, DType::kF32);
+  if (!wide || (own && !wide->fast)) return own;
+  wide->widening.emplace();
+  return wide;
+}
+
 }  // namespace
 
 bool ConvolutionUsesOneDnn(const Instruction& instr) {
-  return TryOneDnn(instr, nullptr) != nullptr;
+  return ChooseOneDnn(instr, nullptr) != nullptr;
 }
 
 absl::StatusOr<std::unique_ptr<Thunk>> MakeConvolutionThunk(
@@ -513,13 +559,27 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeConvolutionThunk(
         instr.operand(1)->shape().ToString(), " -> ", instr.shape().ToString()));
   }
   ConvGeometry g = MakeGeometry(instr);
-  std::unique_ptr<OneDnnConv> onednn = TryOneDnn(instr, epilogue);
+  std::unique_ptr<OneDnnConv> onednn = ChooseOneDnn(instr, epilogue);
+  int64_t width = ByteWidth(l.dtype);  // of the elements oneDNN reads
+  if (onednn && onednn->widening) {
+    OneDnnConv::Widening& w = *onednn->widening;
+    w.lhs_elements = l.num_elements();
+    w.rhs_elements = instr.operand(1)->shape().num_elements();
+    w.out_elements = instr.shape().num_elements();
+    w.lhs = ctx.NewScratch(4 * w.lhs_elements);
+    w.rhs = ctx.NewScratch(4 * w.rhs_elements);
+    w.out = ctx.NewScratch(4 * w.out_elements);
+    w.widen = WidenToF32(l.dtype);
+    w.narrow = NarrowFromF32(l.dtype);
+    width = 4;
+  }
+  const int64_t rhs_bytes = instr.operand(1)->shape().num_elements() * width;
   if (onednn && epilogue != nullptr) {
     for (size_t k = 0; k < epilogue->steps.size(); ++k) {
       if (epilogue->steps[k].kind == EpilogueStep::Kind::kBias) onednn->bias_slot = step_inputs[k];
     }
   }
-  if (onednn && onednn->flip) onednn->flipped = ctx.NewScratch(instr.operand(1)->shape().byte_size());
+  if (onednn && onednn->flip) onednn->flipped = ctx.NewScratch(rhs_bytes);
   if (onednn && onednn->scratchpad_bytes > 0) {
     onednn->scratchpad_slot = ctx.NewScratch(onednn->scratchpad_bytes);
   }
@@ -528,8 +588,7 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeConvolutionThunk(
       if (a->Reordered()) a->slot = ctx.NewScratch(a->bytes);
     }
     if (onednn->weights.Reordered()) {
-      onednn->weights_cache = std::make_unique<WeightsCache>(
-          instr.operand(1)->shape().byte_size(), onednn->weights.bytes);
+      onednn->weights_cache = std::make_unique<WeightsCache>(rhs_bytes, onednn->weights.bytes);
     }
   }
   DirectKernel direct = DispatchDType(l.dtype, [](auto tag) -> DirectKernel {
@@ -540,7 +599,7 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeConvolutionThunk(
     };
   });
   auto thunk = std::make_unique<ConvolutionThunk>(lhs, rhs, output, std::move(g), direct,
-                                                  std::move(onednn), ByteWidth(l.dtype),
+                                                  std::move(onednn), width,
                                                   instr.shape().byte_size());
   if (epilogue != nullptr) {
     std::vector<EpilogueStep::Kind> kinds;

@@ -5,13 +5,12 @@
 #include <cstring>
 #include <optional>
 #include <string>
-#include <type_traits>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "dnnl.hpp"
 #include "xjit/backends/cpu/blas_gemm.h"
-#include "xjit/backends/cpu/isa_clones.h"
+#include "xjit/backends/cpu/half_convert.h"
 #include "xjit/backends/cpu/onednn.h"
 #include "xjit/backends/cpu/parallel.h"
 #include "xjit/backends/cpu/scalar_ops.h"
@@ -203,46 +202,10 @@ std::unique_ptr<OneDnnMatmul> TryOneDnn(DType t, const View3& l, const View3& r,
 struct Widening {
   SlotId lhs = -1, rhs = -1, out = -1;  // float32 scratch
   int64_t lhs_elements = 0, rhs_elements = 0, out_elements = 0;
-  void (*widen)(const void* in, float* out, int64_t n) = nullptr;
-  void (*narrow)(const float* in, void* out, int64_t n) = nullptr;
+  WidenFn widen = nullptr;
+  NarrowFn narrow = nullptr;
 };
 
-template <typename H>
-XJIT_ISA_CLONES void WidenChunk(const H* __restrict in, float* __restrict out, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) out[i] = float(in[i]);
-}
-
-template <typename H>
-XJIT_ISA_CLONES void NarrowChunk(const float* __restrict in, H* __restrict out, int64_t n) {
-  if constexpr (std::is_same_v<H, bf16>) {
-    // bf16(float) without its branch, so the loop vectorises: round to
-    // nearest even; a NaN keeps its top bits and becomes quiet.
-    const uint32_t* bits = reinterpret_cast<const uint32_t*>(in);
-    uint16_t* o = reinterpret_cast<uint16_t*>(out);
-    for (int64_t i = 0; i < n; ++i) {
-      const uint32_t b = bits[i];
-      const uint32_t rounded = (b + 0x7FFFu + ((b >> 16) & 1u)) >> 16;
-      const bool nan = (b & 0x7FFFFFFFu) > 0x7F800000u;
-      o[i] = static_cast<uint16_t>(nan ? (b >> 16) | 0x40u : rounded);
-    }
-  } else {
-    for (int64_t i = 0; i < n; ++i) out[i] = H(in[i]);
-  }
-}
-
-constexpr int64_t kConvertChunk = 16 * 1024;
-
-template <typename H>
-void WidenAll(const void* in, float* out, int64_t n) {
-  const H* h = static_cast<const H*>(in);
-  ParallelFor(n, kConvertChunk, n, [&](int64_t b, int64_t e) { WidenChunk<H>(h + b, out + b, e - b); });
-}
-
-template <typename H>
-void NarrowAll(const float* in, void* out, int64_t n) {
-  H* h = static_cast<H*>(out);
-  ParallelFor(n, kConvertChunk, n, [&](int64_t b, int64_t e) { NarrowChunk<H>(in + b, h + b, e - b); });
-}
 
 class DotGeneralThunk : public Thunk {
  public:
@@ -394,13 +357,8 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeDotGeneralThunk(const Instruction& in
       w.lhs = ctx.NewScratch(4 * w.lhs_elements);
       w.rhs = ctx.NewScratch(4 * w.rhs_elements);
       w.out = ctx.NewScratch(4 * w.out_elements);
-      if (ls.dtype == DType::kBF16) {
-        w.widen = &WidenAll<bf16>;
-        w.narrow = &NarrowAll<bf16>;
-      } else {
-        w.widen = &WidenAll<f16>;
-        w.narrow = &NarrowAll<f16>;
-      }
+      w.widen = WidenToF32(ls.dtype);
+      w.narrow = NarrowFromF32(ls.dtype);
       widening = w;
     }
   }
