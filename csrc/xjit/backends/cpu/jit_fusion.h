@@ -29,7 +29,7 @@ std::unique_ptr<Thunk> MakeJitFusionThunk(const Instruction& fusion,
                                           const std::vector<SlotId>& inputs,
                                           const std::vector<SlotId>& outputs, int64_t* work);
 
-// A lone exponential or logistic of float32 (outside a fusion) as generated
+// A lone exponential, logistic or log of float32 (outside a fusion) as generated
 // code, or null as above: for those the generated code beats the
 // interpreter's kernel; for other ops (cheap ones are bound by memory) it
 // does not.
