@@ -296,6 +296,25 @@ TEST(JitRowFusion, LayerNormAndOtherReduces) {
 }
 
 // Rows that are not a multiple of 32 elements stay interpreted.
+// A long full reduction is split into rows (passes/reduction_splitting.h):
+// the sum of squares then runs as one generated row fusion.
+TEST(JitRowFusion, SplitFullReductionOfProducts) {
+  const int64_t n = 512 * 1024;
+  const std::string t = "tensor<" + std::to_string(n) + "xf32>";
+  const std::string text =
+      "func.func @main(%x: " + t + ", %y: " + t + ") -> (tensor<f32>, tensor<f32>) {\n"
+      "  %zero = stablehlo.constant dense<0.0> : tensor<f32>\n"
+      "  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
+      "  %sq = stablehlo.multiply %x, %x : " + t + "\n"
+      "  %s = stablehlo.reduce(%sq init: %zero) applies stablehlo.add across dimensions = [0]"
+      " : (" + t + ", tensor<f32>) -> tensor<f32>\n"
+      "  %e = stablehlo.exponential %y : " + t + "\n"
+      "  %m = stablehlo.reduce(%e init: %ninf) applies stablehlo.maximum across dimensions = [0]"
+      " : (" + t + ", tensor<f32>) -> tensor<f32>\n"
+      "  return %s, %m : tensor<f32>, tensor<f32>\n}";
+  CheckModule(text, 1e-3, 2, 200);
+}
+
 TEST(JitRowFusion, OtherRowSizesUseTheInterpreter) {
   const int64_t rows = 20, cols = 100;
   std::string body = RowReduce("m", "x", "ninf", "maximum", rows, cols) +

@@ -115,6 +115,14 @@ class RowJitGenerator {
 
  private:
   const RowValue& ValueOf(const Instruction* v) const { return values_.at(v); }
+  // The value a reshape reads (through reshapes): registers and last uses are
+  // keyed by it.
+  const Instruction* Root(const Instruction* v) const {
+    for (auto it = alias_of_.find(v); it != alias_of_.end(); it = alias_of_.find(v)) {
+      v = it->second;
+    }
+    return v;
+  }
   int64_t NewSlot() {
     const int64_t s = scratch_bytes_;
     scratch_bytes_ += 32;
@@ -146,6 +154,7 @@ class RowJitGenerator {
   Avx2RegisterPool pool_;
   absl::flat_hash_map<const Instruction*, int> reg_;  // values in registers in this body
   absl::flat_hash_map<const Instruction*, size_t> last_use_;  // in the current loop's ops
+  absl::flat_hash_map<const Instruction*, const Instruction*> alias_of_;  // reshape -> operand
   std::vector<Xbyak::Reg64> input_gpr_;  // per fusion operand (whole-row and invariant)
   absl::flat_hash_map<int, int> gpr_of_operand_;
 };
@@ -198,6 +207,7 @@ bool RowJitGenerator::Analyze() {
         if (result_of_.contains(&instr)) return false;
         const RowValue aliased = ValueOf(instr.operand(0));  // copied: the insert may rehash
         values_[&instr] = aliased;
+        alias_of_[&instr] = instr.operand(0);
         continue;
       }
       case Opcode::kBroadcastInDim:
@@ -336,7 +346,7 @@ std::vector<int64_t> RowJitGenerator::OutputStrides() const {
 }
 
 Avx2Operand RowJitGenerator::OperandOf(Avx2Code& g, const Instruction* v, int copy) const {
-  if (auto it = reg_.find(v); it != reg_.end()) return Avx2Operand::Register(it->second);
+  if (auto it = reg_.find(Root(v)); it != reg_.end()) return Avx2Operand::Register(it->second);
   const RowValue& value = ValueOf(v);
   const int disp = 32 * copy;
   switch (value.kind) {
@@ -377,7 +387,8 @@ void RowJitGenerator::EmitBody(Avx2Code& g, const std::vector<const Instruction*
   for (size_t i = 0; i < ops.size(); ++i) {
     const Instruction* x = ops[i];
     auto release = [&]() {  // operands read for the last time
-      for (const Instruction* o : x->operands()) {
+      for (const Instruction* operand : x->operands()) {
+        const Instruction* o = Root(operand);
         auto it = reg_.find(o);
         if (it != reg_.end() && last_use_.at(o) == i) {
           pool_.Free(it->second);
@@ -479,7 +490,7 @@ void RowJitGenerator::EmitLoop(Avx2Code& g, const std::vector<const Instruction*
                                bool first_loop) {
   last_use_.clear();
   for (size_t i = 0; i < ops.size(); ++i) {
-    for (const Instruction* o : ops[i]->operands()) last_use_[o] = i;
+    for (const Instruction* o : ops[i]->operands()) last_use_[Root(o)] = i;
   }
   // Four accumulators per reduce, held across the loop.
   pool_.Clear();
