@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/hash/hash.h"
 #include "xjit/ir/walk.h"
 
@@ -60,6 +61,8 @@ class Table {
     return nullptr;
   }
   void Insert(Instruction* kept) { buckets_[Hash(*kept, kept->operands())].push_back(kept); }
+  // Room for `n` instructions (no rehashing while a computation fills it).
+  void Reserve(size_t n) { buckets_.reserve(n); }
 
  private:
   static size_t Hash(const Instruction& instr, absl::Span<Instruction* const> operands) {
@@ -74,7 +77,9 @@ class Table {
            SameCallees(kept.called_computations(), b.called_computations());
   }
 
-  absl::flat_hash_map<size_t, std::vector<Instruction*>> buckets_;
+  // Buckets hold one instruction but for hash collisions: inline, so that
+  // no instruction costs an allocation of its own.
+  absl::flat_hash_map<size_t, absl::InlinedVector<Instruction*, 1>> buckets_;
 };
 
 // Parameters are distinct inputs; an op with side effects must run each time.
@@ -88,6 +93,7 @@ class CommonSubexpressionElimination : public RewriteRule {
     tables_.clear();
     for (const Computation* c : ComputationPostOrder(module)) {
       Table table;
+      table.Reserve(c->instructions().size());
       for (const auto& instr : c->instructions()) {
         if (!Mergeable(*instr)) continue;
         if (table.Find(*instr, instr->operands()) != nullptr) return true;
@@ -99,7 +105,9 @@ class CommonSubexpressionElimination : public RewriteRule {
 
   absl::StatusOr<CloneAction> Rewrite(const CloneContext& ctx) override {
     if (!Mergeable(ctx.old)) return CloneAction::Clone();
-    if (Instruction* kept = tables_[&ctx.builder].Find(ctx.old, ctx.operands)) {
+    auto [table, fresh] = tables_.try_emplace(&ctx.builder);
+    if (fresh) table->second.Reserve(ctx.source.instructions().size());
+    if (Instruction* kept = table->second.Find(ctx.old, ctx.operands)) {
       return CloneAction::Replace(kept);
     }
     absl::StatusOr<Instruction*> clone = ctx.cloner.CloneInstruction(

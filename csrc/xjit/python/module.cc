@@ -5,6 +5,7 @@
 #include "xjit/python/parser_bindings.h"
 #include "xjit/python/py_array.h"
 #include "xjit/python/schema_bindings.h"
+#include "xjit/python/source_location.h"
 #include "xjit/python/version_info.h"
 #ifndef XJIT_SKIP_JIT_BINDINGS
 #include "xjit/python/jit_function.h"
@@ -27,6 +28,7 @@ PYBIND11_MODULE(_xjit, m) {
   xjit::python::RegisterCudaBindings(m);
   xjit::python::RegisterParserBindings(m);
   xjit::python::RegisterSchemaBindings(m);
+  xjit::python::RegisterSourceLocation(m);
 #ifndef XJIT_SKIP_JIT_BINDINGS
   xjit::python::RegisterPytree(m);
   xjit::python::RegisterJit(m);

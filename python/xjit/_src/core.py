@@ -271,22 +271,25 @@ class Tracer:
     concrete value: converting one to a Python bool/int/float or numpy array
     raises a ``ConcretizationTypeError`` subclass.
     """
-    __slots__ = ("_trace", "_value", "aval", "_concrete", "__weakref__")
+    # shape, dtype and weak_type are aval's, copied: tracing reads them several
+    # times an op, and a property is a Python call each time.
+    __slots__ = ("_trace", "_value", "aval", "_concrete", "shape", "dtype", "weak_type",
+                 "__weakref__")
     __array_priority__ = 100
 
     def __init__(self, trace: Trace, value, aval: ShapedArray, concrete=None):
         self._trace = trace
         self._value = value
         self.aval = aval
+        self.shape = aval.shape
+        self.dtype = aval.dtype
+        self.weak_type = aval.weak_type
         # None, a concrete value (numpy/xjit.Array) or a Pending one: set only
         # in concrete traces (see Trace.concrete).
         self._concrete = concrete
 
-    shape = property(lambda self: self.aval.shape)
-    dtype = property(lambda self: self.aval.dtype)
     ndim = property(lambda self: len(self.aval.shape))
     size = property(lambda self: self.aval.size)
-    weak_type = property(lambda self: self.aval.weak_type)
 
     def __repr__(self):
         return f"Traced<{self.aval!r}>with<{self._trace!r}>"
