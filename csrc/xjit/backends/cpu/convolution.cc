@@ -185,13 +185,7 @@ struct OneDnnConv {
   SlotId flipped = -1;
   bool fast = false;  // not oneDNN's gemm or reference implementation
   // bf16/f16 computed in float32 (convolutions whose own type oneDNN runs
-  // only on a slow kernel here): float32 scratch for the operands and result.
-  struct Widening {
-    SlotId lhs = -1, rhs = -1, out = -1;
-    int64_t lhs_elements = 0, rhs_elements = 0, out_elements = 0;
-    WidenFn widen = nullptr;
-    NarrowFn narrow = nullptr;
-  };
+  // only on a slow kernel here, or not at all).
   std::optional<Widening> widening;
 };
 
@@ -415,14 +409,10 @@ class ConvolutionThunk : public Thunk {
     void* out = buffers[out_];
     if (g_.out_count == 0) return;
     if (onednn_ && onednn_->widening) {
-      const OneDnnConv::Widening& w = *onednn_->widening;
-      float* l32 = static_cast<float*>(buffers[w.lhs]);
-      float* r32 = static_cast<float*>(buffers[w.rhs]);
-      float* o32 = static_cast<float*>(buffers[w.out]);
-      w.widen(lhs, l32, w.lhs_elements);
-      w.widen(rhs, r32, w.rhs_elements);
-      RunOneDnn(buffers, l32, r32, o32);
-      w.narrow(o32, out, w.out_elements);
+      onednn_->widening->Execute(buffers, lhs, rhs, out,
+                                 [&](const float* l, const float* r, float* o) {
+                                   RunOneDnn(buffers, l, r, o);
+                                 });
       return;
     }
     if (onednn_) {
@@ -562,15 +552,7 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeConvolutionThunk(
   std::unique_ptr<OneDnnConv> onednn = ChooseOneDnn(instr, epilogue);
   int64_t width = ByteWidth(l.dtype);  // of the elements oneDNN reads
   if (onednn && onednn->widening) {
-    OneDnnConv::Widening& w = *onednn->widening;
-    w.lhs_elements = l.num_elements();
-    w.rhs_elements = instr.operand(1)->shape().num_elements();
-    w.out_elements = instr.shape().num_elements();
-    w.lhs = ctx.NewScratch(4 * w.lhs_elements);
-    w.rhs = ctx.NewScratch(4 * w.rhs_elements);
-    w.out = ctx.NewScratch(4 * w.out_elements);
-    w.widen = WidenToF32(l.dtype);
-    w.narrow = NarrowFromF32(l.dtype);
+    onednn->widening = Widening::For(instr, ctx);
     width = 4;
   }
   const int64_t rhs_bytes = instr.operand(1)->shape().num_elements() * width;

@@ -60,4 +60,17 @@ NarrowFn NarrowFromF32(DType t) {
   return nullptr;
 }
 
+Widening Widening::For(const Instruction& instr, LoweringContext& ctx) {
+  Widening w;
+  w.lhs_elements = instr.operand(0)->shape().num_elements();
+  w.rhs_elements = instr.operand(1)->shape().num_elements();
+  w.out_elements = instr.shape().num_elements();
+  w.lhs = ctx.NewScratch(4 * w.lhs_elements);
+  w.rhs = ctx.NewScratch(4 * w.rhs_elements);
+  w.out = ctx.NewScratch(4 * w.out_elements);
+  w.widen = WidenToF32(instr.operand(0)->shape().dtype);
+  w.narrow = NarrowFromF32(instr.shape().dtype);
+  return w;
+}
+
 }  // namespace xjit::cpu

@@ -195,17 +195,10 @@ std::unique_ptr<OneDnnMatmul> TryOneDnn(DType t, const View3& l, const View3& r,
 }
 
 // bf16 and f16 products where oneDNN has no kernel for them (CPUs without
-// AVX-512 bf16/fp16; the loop kernel took 4-6x JAX's time): the operands
-// widened to float32 scratch, the float32 product (oneDNN or sgemm), the
-// result rounded back to nearest even, as XLA's CPU backend computes them.
-// The same float32 accumulation and one rounding as the loop kernel.
-struct Widening {
-  SlotId lhs = -1, rhs = -1, out = -1;  // float32 scratch
-  int64_t lhs_elements = 0, rhs_elements = 0, out_elements = 0;
-  WidenFn widen = nullptr;
-  NarrowFn narrow = nullptr;
-};
-
+// AVX-512 bf16/fp16; the loop kernel took 4-6x JAX's time) run in float32
+// (half_convert.h's Widening: widened operands, the float32 product on
+// oneDNN or sgemm, the result rounded back), as XLA's CPU backend computes
+// them: the same float32 accumulation and one rounding as the loop kernel.
 
 class DotGeneralThunk : public Thunk {
  public:
@@ -232,21 +225,13 @@ class DotGeneralThunk : public Thunk {
       std::memset(out, 0, out_bytes_);
       return;
     }
-    void* narrow_out = nullptr;
     if (widening_) {
-      float* l32 = static_cast<float*>(buffers[widening_->lhs]);
-      float* r32 = static_cast<float*>(buffers[widening_->rhs]);
-      widening_->widen(lhs, l32, widening_->lhs_elements);
-      widening_->widen(rhs, r32, widening_->rhs_elements);
-      lhs = l32;
-      rhs = r32;
-      narrow_out = out;
-      out = buffers[widening_->out];
+      widening_->Execute(buffers, lhs, rhs, out, [&](const float* l, const float* r, float* o) {
+        Multiply(l, r, o);
+      });
+      return;
     }
     Multiply(lhs, rhs, out);
-    if (widening_) {
-      widening_->narrow(static_cast<const float*>(out), narrow_out, widening_->out_elements);
-    }
   }
 
  private:
@@ -349,18 +334,7 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeDotGeneralThunk(const Instruction& in
   std::optional<Widening> widening;
   if (nonempty && !onednn && !blas && (ls.dtype == DType::kBF16 || ls.dtype == DType::kF16)) {
     choose(DType::kF32);
-    if (onednn || blas) {
-      Widening w;
-      w.lhs_elements = ls.num_elements();
-      w.rhs_elements = rs.num_elements();
-      w.out_elements = instr.shape().num_elements();
-      w.lhs = ctx.NewScratch(4 * w.lhs_elements);
-      w.rhs = ctx.NewScratch(4 * w.rhs_elements);
-      w.out = ctx.NewScratch(4 * w.out_elements);
-      w.widen = WidenToF32(ls.dtype);
-      w.narrow = NarrowFromF32(ls.dtype);
-      widening = w;
-    }
+    if (onednn || blas) widening = Widening::For(instr, ctx);
   }
   if (l.needs_copy) l.scratch = ctx.NewScratch(ls.byte_size());
   if (r.needs_copy) r.scratch = ctx.NewScratch(rs.byte_size());
