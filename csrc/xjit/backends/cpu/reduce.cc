@@ -26,10 +26,6 @@ using Geometry = common::ReductionGeometry;
 
 // ----------------------------------------------------------- typed fast path
 
-// `acc` combined with the n elements x[0], x[s], ...: contiguous runs use
-// lanes so the loop vectorises (a reassociation the reduce spec allows).
-// Cloned per ISA; omp simd because GCC otherwise leaves select-based bodies
-// (max and min with their NaN and signed-zero rules) scalar.
 template <typename Op, typename C>
 constexpr bool kFloatMaxMin = (std::is_same_v<Op, Maximum> || std::is_same_v<Op, Minimum>) &&
                               std::is_floating_point_v<C>;
@@ -73,6 +69,10 @@ XJIT_ISA_CLONES bool QuickMaxMin(const T* x, int64_t n, C* result) {
   return true;
 }
 
+// `acc` combined with the n elements x[0], x[s], ...: contiguous runs use
+// lanes so the loop vectorises (a reassociation the reduce spec allows).
+// Cloned per ISA; omp simd because GCC otherwise leaves select-based bodies
+// (max and min with their NaN and signed-zero rules) scalar.
 template <typename Op, typename C, typename T>
 XJIT_ISA_CLONES C ReduceRun(const T* x, int64_t n, int64_t s, C acc) {
   // 32 lanes: several independent vector chains, so a body of many
@@ -152,12 +152,11 @@ void FastReduce(const Geometry& g, const T* in, const T* init_ptr, T* out) {
       g.num_reduced >= 4 * kFullReductionChunk) {
     // A full reduction of a long contiguous run: fixed chunks reduced in
     // parallel, then combined in chunk order (the bits do not depend on the
-    // number of threads). Runs this long never take the generated row
-    // fusions (jit_row.h: their rows fit 512 KiB of scratch), whose bits
-    // match the one-run order below.
+    // number of threads). Most arrive split into rows already
+    // (passes/reduction_splitting.h); this takes lengths no row size divides.
     const int64_t n = g.num_reduced;
     const int64_t chunks = (n + kFullReductionChunk - 1) / kFullReductionChunk;
-    std::vector<C> partial(chunks);
+    std::unique_ptr<C[]> partial(new C[chunks]);  // not vector: C may be bool
     const T* x = in + OutputBase(g, 0);
     ParallelFor(chunks, 1, total, [&](int64_t begin, int64_t end) {
       for (int64_t c = begin; c < end; ++c) {
@@ -167,7 +166,7 @@ void FastReduce(const Geometry& g, const T* in, const T* init_ptr, T* out) {
       }
     });
     C acc = init;
-    for (const C& p : partial) acc = Op::Apply(acc, p);
+    for (int64_t c = 0; c < chunks; ++c) acc = Op::Apply(acc, partial[c]);
     out[0] = T(acc);
     return;
   }
