@@ -43,10 +43,10 @@ void MaxMinWithConstant(Avx2Code& g, Avx2RegisterPool& pool, bool max, const Ymm
   if (bits != (max ? 0u : 0x80000000u)) {
     const Xbyak::Operand& k = g.C(c);
     Ymm first = d;
-    if (k.isREG()) {
-      first = Ymm(k.getIdx());
-    } else {
+    if (k.isMEM()) {
       g.vmovups(d, k);
+    } else {  // hoisted into a register
+      first = Ymm(k.getIdx());
     }
     const Ymm xr(x.memory ? 0 : x.reg);
     const Xbyak::Operand& other = x.memory ? static_cast<const Xbyak::Operand&>(*x.memory)

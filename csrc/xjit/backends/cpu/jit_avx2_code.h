@@ -330,9 +330,9 @@ struct Avx2Operand {
   static Avx2Operand Register(int r) { return Avx2Operand{r, std::nullopt}; }
   static Avx2Operand Memory(const Xbyak::Address& a) { return Avx2Operand{-1, a}; }
   static Avx2Operand Constant(Avx2Code& g, float v) {
-    const Xbyak::Operand& o = g.C(v);
-    Avx2Operand result = o.isREG() ? Register(o.getIdx())
-                                   : Memory(static_cast<const Xbyak::Address&>(o));
+    const Xbyak::Operand& o = g.C(v);  // a ymm register when hoisted (isREG is for GPRs)
+    Avx2Operand result = o.isMEM() ? Memory(static_cast<const Xbyak::Address&>(o))
+                                   : Register(o.getIdx());
     result.constant = v;
     return result;
   }
