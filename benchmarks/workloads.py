@@ -794,18 +794,11 @@ def matmul_256_c64():
 
 
 def _matmul_jitted(n, dtype):
-    """n x n @ n x n of `dtype` on xjit and JAX (numpy has no bfloat16 matmul of its own)."""
-    a, b = _matmul_args(n, np.float32)
+    """n x n @ n x n of `dtype` (numpy has no bfloat16 matmul of its own: xjit and JAX only)."""
+    args = [a.astype(dtype) for a in _matmul_args(n, np.float32)]
+    out = _frameworks(lambda a, b: a @ b, lambda xp: (lambda a, b: a @ b), args)
     if dtype != np.float32:
-        a, b = a.astype(dtype), b.astype(dtype)
-    out = {"numpy": lambda: a @ b} if dtype == np.float32 else {}
-    xf = xjit.jit(lambda x, y: x @ y)
-    xa, xb = xjit.device_put(a), xjit.device_put(b)
-    out["xjit"] = lambda: block(xf(xa, xb))
-    if jax is not None:
-        jf = jax.jit(lambda x, y: x @ y)
-        ja, jb = jax.device_put(a), jax.device_put(b)
-        out["jax"] = lambda: block(jf(ja, jb))
+        del out["numpy"]
     return out
 
 
