@@ -135,3 +135,33 @@ def test_softmax_and_layer_norm_agree_with_jax():
         np.asarray(xjit.jit(lambda a, g, b: xjit.nn.standardize(a) * g + b)(x, g, b)),
         np.asarray(jax.jit(lambda a, g, b: jax.nn.standardize(a) * g + b)(x, g, b)),
         rtol=1e-4, atol=1e-5)
+
+
+SIBLING_CASES = {
+    "row_sum_and_max": lambda a: (a.reshape(256, -1).sum(axis=1), a.max()),
+    "min_and_max": lambda a: (a.min(), a.max()),
+    "row_sum_and_row_max": lambda a: (a.reshape(512, -1).sum(1), a.reshape(512, -1).max(1)),
+    "normalise_to_range": lambda a: (a - a.min()) / (a.max() - a.min()),
+    "min_max_and_sum": lambda a: (a.min() + a.max(), a.sum()),
+}
+
+
+@pytest.mark.parametrize("case,dtype", [(c, t) for c in sorted(SIBLING_CASES)
+                                        for t in (np.float32, np.int32)
+                                        if (c, t) != ("normalise_to_range", np.int32)])
+def test_sibling_reductions_of_one_input_read_together(case, dtype):
+    """Reductions of one array (split into rows when they are full ones) fuse
+    into one pass over it (multi-output fusion); the cpu result is the
+    reference's, with a NaN or an extreme value planted far into the array."""
+    fn = SIBLING_CASES[case]
+    x = _rand((1 << 19,), dtype)
+    if dtype == np.float32:
+        x[300_001] = np.nan if case != "normalise_to_range" else 1e30
+    else:
+        x[300_001] = np.iinfo(np.int32).min
+    got = xjit.jit(fn)(x)
+    want = fn(xjit.device_put(x, xjit.devices("reference")[0]))
+    for g, w in zip(got if isinstance(got, tuple) else [got], want if isinstance(want, tuple) else [want]):
+        g, w = np.asarray(g), np.asarray(w)
+        np.testing.assert_array_equal(np.isnan(g), np.isnan(w))
+        np.testing.assert_allclose(np.nan_to_num(g), np.nan_to_num(w), rtol=2e-5, atol=1e-3)

@@ -75,5 +75,26 @@ TEST(ReductionSplitting, LeavesOtherReductionsAlone) {
   }
 }
 
+// A value with a row reduction over [R, L] splits its full reductions into
+// the same rows (then one fusion reads them for both).
+TEST(ReductionSplitting, RowIsASiblingRowReductionsRow) {
+  const std::string text = R"(
+func.func @main(%x: tensor<192xf32>) -> (tensor<12xf32>, tensor<f32>) {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %r = stablehlo.reshape %x : (tensor<192xf32>) -> tensor<12x16xf32>
+  %s = stablehlo.reduce(%r init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<12x16xf32>, tensor<f32>) -> tensor<12xf32>
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %m = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [0] : (tensor<192xf32>, tensor<f32>) -> tensor<f32>
+  return %s, %m : tensor<12xf32>, tensor<f32>
+})";
+  bool changed = false;
+  const std::string out = RunPass(Split, text, &changed);
+  EXPECT_TRUE(changed);
+  // Without the sibling the row would be 32 (the longest allowed divisor of 192).
+  EXPECT_THAT(out, Not(HasSubstr("tensor<6x32xf32>")));
+  EXPECT_THAT(out, HasSubstr("dimensions = array<i64: 1>} : (tensor<12x16xf32>, tensor<f32>) -> tensor<12xf32>"));
+  ExpectPassKeepsValues(Split, text);
+}
+
 }  // namespace
 }  // namespace xjit::testing

@@ -216,5 +216,82 @@ func.func @main(%x: tensor<33x64xf32>, %g: tensor<64xf32>, %b: tensor<64xf32>) -
   ExpectSameResults(*m, *fused);
 }
 
+// Sibling reduces of one value from outside (XLA's multi-output fusion): one
+// fusion reads the rows once for both, through reshapes of the value too.
+TEST(RowFusion, SiblingReducesOfAnInputAreOneFusion) {
+  auto m = Parse(R"(
+func.func @main(%x: tensor<2048xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %r = stablehlo.reshape %x : (tensor<2048xf32>) -> tensor<16x128xf32>
+  %s = stablehlo.reduce(%r init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<16x128xf32>, tensor<f32>) -> tensor<16xf32>
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %r2 = stablehlo.reshape %x : (tensor<2048xf32>) -> tensor<16x128xf32>
+  %m = stablehlo.reduce(%r2 init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<16x128xf32>, tensor<f32>) -> tensor<16xf32>
+  return %s, %m : tensor<16xf32>, tensor<16xf32>
+})");
+  ASSERT_NE(m, nullptr);
+  auto fused = RowFuse(*m);
+  ASSERT_NE(fused, nullptr);
+  const Computation* region = OnlyRegion(*fused);
+  ASSERT_NE(region, nullptr);
+  EXPECT_EQ(region->results().size(), 2u);
+  ExpectSameResults(*m, *fused);
+}
+
+// x.min() and x.max() once split: each partial reduce is followed by the
+// reduce that finishes it, which waits for the fusion of both partials
+// instead of closing it; a use of a waiting value closes the fusion first.
+TEST(RowFusion, FinishingReducesWaitForASiblingToJoin) {
+  auto m = Parse(R"(
+func.func @main(%x: tensor<16x128xf32>) -> (tensor<f32>, tensor<f32>, tensor<16x128xf32>) {
+  %inf = stablehlo.constant dense<0x7F800000> : tensor<f32>
+  %p0 = stablehlo.reduce(%x init: %inf) applies stablehlo.minimum across dimensions = [1] : (tensor<16x128xf32>, tensor<f32>) -> tensor<16xf32>
+  %lo = stablehlo.reduce(%p0 init: %inf) applies stablehlo.minimum across dimensions = [0] : (tensor<16xf32>, tensor<f32>) -> tensor<f32>
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %p1 = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<16x128xf32>, tensor<f32>) -> tensor<16xf32>
+  %hi = stablehlo.reduce(%p1 init: %ninf) applies stablehlo.maximum across dimensions = [0] : (tensor<16xf32>, tensor<f32>) -> tensor<f32>
+  %range = stablehlo.subtract %hi, %lo : tensor<f32>
+  %rb = stablehlo.broadcast_in_dim %range, dims = [] : (tensor<f32>) -> tensor<16x128xf32>
+  %lb = stablehlo.broadcast_in_dim %lo, dims = [] : (tensor<f32>) -> tensor<16x128xf32>
+  %d = stablehlo.subtract %x, %lb : tensor<16x128xf32>
+  %y = stablehlo.divide %d, %rb : tensor<16x128xf32>
+  return %lo, %hi, %y : tensor<f32>, tensor<f32>, tensor<16x128xf32>
+})");
+  ASSERT_NE(m, nullptr);
+  auto fused = RowFuse(*m);
+  ASSERT_NE(fused, nullptr);
+  int reduce_fusions = 0;
+  for (const auto& instr : fused->entry()->instructions()) {
+    if (instr->opcode() != Opcode::kFusion) continue;
+    const Computation& region = *instr->called_computations()[0];
+    int reduces = 0;
+    for (const auto& r : region.instructions()) reduces += r->opcode() == Opcode::kReduce;
+    if (reduces == 0) continue;
+    ++reduce_fusions;
+    EXPECT_EQ(reduces, 2) << PrintModule(*fused);
+  }
+  EXPECT_EQ(reduce_fusions, 1) << PrintModule(*fused);
+  ExpectSameResults(*m, *fused);
+}
+
+// A reduce of another value, or of other rows of the same value, is no sibling.
+TEST(RowFusion, ReducesOfOtherValuesOrRowsAreNoSiblings) {
+  auto m = Parse(R"(
+func.func @main(%x: tensor<16x128xf32>, %w: tensor<16x128xf32>) -> (tensor<16xf32>, tensor<16xf32>, tensor<32xf32>) {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %a = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<16x128xf32>, tensor<f32>) -> tensor<16xf32>
+  %b = stablehlo.reduce(%w init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<16x128xf32>, tensor<f32>) -> tensor<16xf32>
+  %r = stablehlo.reshape %x : (tensor<16x128xf32>) -> tensor<32x64xf32>
+  %c = stablehlo.reduce(%r init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<32x64xf32>, tensor<f32>) -> tensor<32xf32>
+  return %a, %b, %c : tensor<16xf32>, tensor<16xf32>, tensor<32xf32>
+})");
+  ASSERT_NE(m, nullptr);
+  auto fused = RowFuse(*m);
+  ASSERT_NE(fused, nullptr);
+  for (const auto& instr : fused->entry()->instructions()) {
+    EXPECT_NE(instr->opcode(), Opcode::kFusion) << PrintModule(*fused);
+  }
+}
+
 }  // namespace
 }  // namespace xjit::testing

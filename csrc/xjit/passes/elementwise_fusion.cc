@@ -56,10 +56,13 @@ struct Cluster {
   int64_t rows = 0;
   std::vector<const Instruction*> members;  // in schedule order
   int64_t num_elementwise = 0, num_reduces = 0;
+  // Values from outside that its reduces reduce: a sibling reduce of one of
+  // them joins (multi-output fusion: the rows are read once for both).
+  std::vector<const Instruction*> reduced_inputs;
   bool reads_broadcast = false;
   bool open = true;
   bool fused() const {
-    if (num_reduces > 0) return num_elementwise >= 1;
+    if (num_reduces > 0) return num_elementwise >= 1 || num_reduces >= 2;
     return num_elementwise >= 2 || (num_elementwise == 1 && reads_broadcast);
   }
 };
@@ -67,6 +70,13 @@ struct Cluster {
 // How a member of a row cluster is indexed: over every element (a row of
 // row-size elements per row) or one element per row.
 enum class RowKind : int8_t { kNone, kFull, kPerRow };
+
+// One value: the same instruction, or reshapes of one value to one shape
+// (reduction splitting makes its own reshape of a value a sibling reshaped).
+bool SameValue(const Instruction* a, const Instruction* b) {
+  return a == b || (a->opcode() == Opcode::kReshape && b->opcode() == Opcode::kReshape &&
+                    a->operand(0) == b->operand(0) && a->shape() == b->shape());
+}
 
 std::optional<std::pair<int64_t, int64_t>> RowReduceGeometry(const Instruction& x,
                                                              const FusionOptions& options) {
@@ -82,6 +92,10 @@ struct FusionPlan {
   std::vector<Cluster> clusters;
   std::vector<int32_t> cluster_of;                 // per instruction id; -1: none
   std::vector<std::vector<int32_t>> closes_before;  // per position, size n + 1
+  // Instructions moved after a cluster (see Defer in Plan): emitted just after
+  // the clusters closing at a position, not at their own.
+  std::vector<std::vector<const Instruction*>> deferred_before;  // per position
+  std::vector<bool> deferred;                                     // per instruction id
 };
 
 // Live instructions (ir/walk.h) plus the parameters: the signature stays.
@@ -98,6 +112,11 @@ FusionPlan Plan(const Computation& c, const std::vector<bool>& live,
   FusionPlan plan;
   plan.cluster_of.assign(n, -1);
   plan.closes_before.resize(n + 1);
+  plan.deferred_before.resize(n + 1);
+  plan.deferred.assign(n, false);
+  // The open cluster each deferred instruction waits for (-1: none).
+  std::vector<int32_t> waits_for(n, -1);
+  std::vector<std::vector<const Instruction*>> waiting;  // per cluster
   std::vector<int32_t> open;  // few: one per element count in flight
   auto open_cluster_of = [&](const Instruction* o) -> int32_t {
     int32_t k = plan.cluster_of[o->id()];
@@ -106,6 +125,11 @@ FusionPlan Plan(const Computation& c, const std::vector<bool>& live,
   auto close = [&](int32_t k, size_t position) {
     plan.clusters[k].open = false;
     plan.closes_before[position].push_back(k);
+    for (const Instruction* w : waiting[k]) {
+      plan.deferred_before[position].push_back(w);
+      waits_for[w->id()] = -1;
+    }
+    waiting[k].clear();
     open.erase(std::find(open.begin(), open.end(), k));
   };
   auto join = [&](int32_t k, const Instruction* instr) {
@@ -122,12 +146,36 @@ FusionPlan Plan(const Computation& c, const std::vector<bool>& live,
   };
   auto new_cluster = [&](int64_t elements) {
     plan.clusters.push_back(Cluster{elements});
+    waiting.emplace_back();
     open.push_back(static_cast<int32_t>(plan.clusters.size() - 1));
     return open.back();
+  };
+  // An instruction that uses values of one open row cluster with reduces of
+  // values from outside (which a sibling reduce may still join), and of no
+  // other open cluster, waits for the cluster to close instead of closing it:
+  // x.min() then x.max() are reduce, finishing reduce, reduce, finishing
+  // reduce once split (passes/reduction_splitting.h). A use of it closes the
+  // cluster.
+  auto defer = [&](const Instruction* x) {
+    int32_t k = -1;
+    for (const Instruction* o : x->operands()) {
+      const int32_t ko = open_cluster_of(o);
+      if (ko < 0) continue;
+      if (k >= 0 && ko != k) return false;
+      k = ko;
+    }
+    if (k < 0 || plan.clusters[k].reduced_inputs.empty() || HasSideEffects(*x)) return false;
+    waits_for[x->id()] = k;
+    waiting[k].push_back(x);
+    plan.deferred[x->id()] = true;
+    return true;
   };
   for (size_t i = 0; i < n; ++i) {
     const Instruction* x = instrs[i].get();
     if (!live[i]) continue;
+    for (const Instruction* o : x->operands()) {
+      if (waits_for[o->id()] >= 0) close(waits_for[o->id()], i);
+    }
     if (auto geometry = RowReduceGeometry(*x, options)) {
       const auto [rows, row_size] = *geometry;
       // Joins the cluster computing its input, unless that one has other rows.
@@ -137,9 +185,23 @@ FusionPlan Plan(const Computation& c, const std::vector<bool>& live,
                           (plan.clusters[target].rows != 0 && plan.clusters[target].rows != rows))) {
         target = -1;
       }
+      const Instruction* input = x->operand(0);
+      const bool outside = open_cluster_of(input) < 0;
+      if (target < 0 && !outside && defer(x)) continue;
+      if (target < 0 && outside) {
+        for (int32_t k : open) {
+          const Cluster& c = plan.clusters[k];
+          if (c.rows == rows && c.elements == rows * row_size &&
+              std::any_of(c.reduced_inputs.begin(), c.reduced_inputs.end(),
+                          [&](const Instruction* r) { return SameValue(r, input); })) {
+            target = k;
+          }
+        }
+      }
       close_others(x, target, i);
       if (target < 0) target = new_cluster(rows * row_size);
       plan.clusters[target].rows = rows;
+      if (outside) plan.clusters[target].reduced_inputs.push_back(input);
       join(target, x);
       ++plan.clusters[target].num_reduces;
       kind[i] = RowKind::kPerRow;
@@ -186,6 +248,7 @@ FusionPlan Plan(const Computation& c, const std::vector<bool>& live,
       kind[i] = kind[x->operand(0)->id()];
       continue;
     }
+    if (defer(x)) continue;
     for (const Instruction* o : x->operands()) {
       int32_t k = open_cluster_of(o);
       if (k >= 0) close(k, i);
@@ -365,9 +428,15 @@ absl::StatusOr<Computation*> FusionEmitter::Emit() {
       if (!plan_.clusters[k].fused()) continue;
       if (absl::Status s = EmitCluster(k); !s.ok()) return s;
     }
+    for (const Instruction* x : plan_.deferred_before[i]) {
+      if (FusedClusterOf(x) >= 0 || !needed_[x->id()]) continue;
+      auto copied = Copy(*x);
+      if (!copied.ok()) return copied.status();
+      value_[x->id()] = *copied;
+    }
     if (i == instrs.size()) break;
     const Instruction* x = instrs[i].get();
-    if (FusedClusterOf(x) >= 0 || !needed_[i]) continue;
+    if (FusedClusterOf(x) >= 0 || !needed_[i] || plan_.deferred[i]) continue;
     auto copied = Copy(*x);
     if (!copied.ok()) return copied.status();
     value_[x->id()] = *copied;

@@ -26,8 +26,11 @@
 // cluster; element-wise ops of its per-row results join it too, and so do
 // broadcast_in_dims that spread a per-row value back over its row
 // (ir/row_geometry.h). A backend then runs the region a block of whole rows at a
-// time, so a row is read from memory once. A row cluster fuses when it holds a
-// reduce and an element-wise op.
+// time, so a row is read from memory once. A reduce of a value from outside
+// also joins an open row cluster whose reduces read that value with the same
+// rows (XLA's multi-output fusion of sibling reductions: x.sum(1), x.max(1)
+// read x once). A row cluster fuses when it holds a reduce and an element-wise
+// op, or two reduces.
 #pragma once
 
 #include <cstdint>

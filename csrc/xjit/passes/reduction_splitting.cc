@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "xjit/ir/reduce_body.h"
 #include "xjit/ir/walk.h"
 
@@ -29,8 +30,29 @@ bool InitMayRepeat(const Instruction& reduce, Opcode body) {
   }
 }
 
+// Row lengths of the row reductions (over dim 1 of a 2-D reshape) each value
+// already has: a full reduction of the value split into the same rows reads
+// the same rows, and fusion then reads them once for both (multi-output row
+// fusion, passes/elementwise_fusion.h).
+using SiblingRows = absl::flat_hash_map<const Instruction*, int64_t>;
+
+void AddSiblingRows(const Instruction& instr, const ReductionSplittingOptions& o,
+                    SiblingRows& rows) {
+  if (instr.opcode() != Opcode::kReduce || instr.operands().size() != 2) return;
+  const Instruction* view = instr.operand(0);
+  if (view->opcode() != Opcode::kReshape || view->shape().is_tuple || view->shape().rank() != 2 ||
+      instr.attrs<ReduceAttrs>().dimensions != std::vector<int64_t>{1}) {
+    return;
+  }
+  const int64_t row = view->shape().dims[1];
+  if (row >= o.min_row && row <= o.max_row && view->shape().dims[0] >= 2) {
+    rows.emplace(view->operand(0), row);
+  }
+}
+
 // K for `reduce`, or nullopt when it is left alone.
-std::optional<int64_t> RowSize(const Instruction& reduce, const ReductionSplittingOptions& o) {
+std::optional<int64_t> RowSize(const Instruction& reduce, const ReductionSplittingOptions& o,
+                               const SiblingRows& sibling_rows) {
   if (reduce.opcode() != Opcode::kReduce || reduce.operands().size() != 2 ||
       reduce.called_computations().size() != 1) {
     return std::nullopt;
@@ -44,6 +66,7 @@ std::optional<int64_t> RowSize(const Instruction& reduce, const ReductionSplitti
   if (n < o.min_elements) return std::nullopt;
   const std::optional<Opcode> body = RecogniseReduceBody(reduce);
   if (!body || !InitMayRepeat(reduce, *body)) return std::nullopt;
+  if (auto it = sibling_rows.find(reduce.operand(0)); it != sibling_rows.end()) return it->second;
   for (int64_t k = o.max_row / o.row_multiple * o.row_multiple; k >= o.min_row;
        k -= o.row_multiple) {
     if (n % k == 0 && n / k >= 2) return k;
@@ -56,16 +79,21 @@ class ReductionSplitting : public RewriteRule {
   explicit ReductionSplitting(const ReductionSplittingOptions& options) : options_(options) {}
 
   bool Prepare(const Module& module) override {
-    for (const Computation* c : ComputationPostOrder(module)) {
+    sibling_rows_.clear();
+    const std::vector<Computation*> computations = ComputationPostOrder(module);
+    for (const Computation* c : computations) {
+      for (const auto& instr : c->instructions()) AddSiblingRows(*instr, options_, sibling_rows_);
+    }
+    for (const Computation* c : computations) {
       for (const auto& instr : c->instructions()) {
-        if (RowSize(*instr, options_)) return true;
+        if (RowSize(*instr, options_, sibling_rows_)) return true;
       }
     }
     return false;
   }
 
   absl::StatusOr<CloneAction> Rewrite(const CloneContext& ctx) override {
-    const std::optional<int64_t> k = RowSize(ctx.old, options_);
+    const std::optional<int64_t> k = RowSize(ctx.old, options_, sibling_rows_);
     if (!k) return CloneAction::Clone();
     const std::string& loc = ctx.old.source_location();
     absl::StatusOr<Computation*> body =
@@ -87,6 +115,7 @@ class ReductionSplitting : public RewriteRule {
 
  private:
   ReductionSplittingOptions options_;
+  SiblingRows sibling_rows_;
 };
 
 }  // namespace

@@ -3,9 +3,11 @@
 // reduce(reduce(reshape(x, [N/K, K]), dims=[1]), dims=[0]). The first reduce
 // is a row reduction: a backend fuses the element-wise ops that feed it (the
 // x * x of a sum of squares, the x - mean of a variance) and runs its rows
-// in parallel; the second reduces N/K partial results. A reassociation the
-// reduce spec allows; the split depends only on the shape, so a program
-// computes the same bits in every run.
+// in parallel; the second reduces N/K partial results. When x already has a
+// row reduction over a 2-D reshape [R, L] (L in [min_row, max_row]), K = L:
+// fusion then reads each row once for both (x.reshape(R, -1).sum(1), x.max()).
+// A reassociation the reduce spec allows; the split depends only on the
+// program, so it computes the same bits in every run.
 #pragma once
 
 #include <cstdint>
