@@ -165,3 +165,22 @@ def test_sibling_reductions_of_one_input_read_together(case, dtype):
         g, w = np.asarray(g), np.asarray(w)
         np.testing.assert_array_equal(np.isnan(g), np.isnan(w))
         np.testing.assert_allclose(np.nan_to_num(g), np.nan_to_num(w), rtol=2e-5, atol=1e-3)
+
+
+def test_chains_writing_past_the_cache_match_the_reference():
+    """Element-wise results of half the last-level cache or more are stored
+    non-temporally (jit_region.h): same values as the reference, two results,
+    a length that ends in a partial vector, and a result fed back in."""
+    x = _rand(((4 << 20) + 5,), np.float32)
+
+    def fn(a):
+        y = a * 2.0 + 1.0
+        z = jnp.tanh(y) * jnp.exp(-a * a)
+        return y, z
+
+    got = xjit.jit(fn)(x)
+    want = fn(xjit.device_put(x, xjit.devices("reference")[0]))
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=2e-6, atol=1e-7)
+    again = xjit.jit(lambda a: a * 2.0 + 1.0)(got[0])
+    np.testing.assert_allclose(np.asarray(again), (x * 2 + 1) * 2 + 1, rtol=1e-6)

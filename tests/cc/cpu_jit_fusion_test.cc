@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 #include "test_util.h"
 #include "xjit/backends/cpu/jit_fusion.h"
+#include "xjit/passes/elementwise_fusion.h"
 #include "xjit/text/parser.h"
 
 namespace xjit::testing {
@@ -194,6 +195,69 @@ TEST(JitFusion, ChainWithSeveralResults) {
                      Op("divide", "j", "%g, %i", n) + Op("add", "k", "%f, %j", n) +
                      Op("minimum", "l", "%k, %e", n);
   CheckModule(Module2(n, body, "%k, %e, %l", 3), 2e-6);
+}
+
+bool GeneratesAvx2() {
+  return !__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx2") &&
+         __builtin_cpu_supports("fma");
+}
+
+// Results past the streaming threshold (lowered here to every size) are
+// stored non-temporally: the same bits, over several parallel chunks and a
+// partial last vector.
+TEST(JitFusion, StreamedResultsMatchTheInterpreter) {
+  cpu::SetStreamingStoreBytes(1);
+  const int64_t before = cpu::NumStreamingJitKernels();
+  for (int64_t n : {8192 + 5, 3 * 16 * 1024 + 7}) {
+    std::string body = Op("multiply", "a", "%x, %ten", n) + Op("add", "b", "%a, %half", n) +
+                       Op("tanh", "c", "%b", n) + Op("exponential", "e", "%y", n) +
+                       Op("add", "k", "%c, %e", n);
+    CheckModule(Module2(n, body, "%k, %e", 2), 2e-6);
+  }
+  if (GeneratesAvx2()) EXPECT_GT(cpu::NumStreamingJitKernels(), before);
+  cpu::SetStreamingStoreBytes(-1);
+  EXPECT_GE(cpu::StreamingStoreBytes(), int64_t{1} << 20);  // half a real cache
+}
+
+// An output that is not 32-byte aligned (non-temporal stores need it) runs
+// the kernel with ordinary stores.
+TEST(JitFusion, StreamingKernelTakesMisalignedOutputs) {
+  const int64_t n = 40000;
+  auto m = ParseModule(Module2(n, Op("multiply", "a", "%x, %ten", n) + Op("add", "b", "%a, %y", n),
+                               "%b", 1));
+  ASSERT_TRUE(m.ok()) << m.status();
+  auto fused = passes::FuseElementwise(**m);
+  ASSERT_TRUE(fused.ok()) << fused.status();
+  const Instruction* fusion = nullptr;
+  for (const auto& instr : (*fused)->entry()->instructions()) {
+    if (instr->opcode() == Opcode::kFusion) fusion = instr.get();
+  }
+  ASSERT_NE(fusion, nullptr);
+  cpu::SetStreamingStoreBytes(1);
+  int64_t work = 0;
+  std::vector<cpu::SlotId> inputs;
+  for (size_t i = 0; i < fusion->operands().size(); ++i) inputs.push_back(static_cast<cpu::SlotId>(i));
+  const cpu::SlotId out = static_cast<cpu::SlotId>(inputs.size());
+  std::unique_ptr<cpu::Thunk> thunk = cpu::MakeJitFusionThunk(*fusion, inputs, {out}, &work);
+  cpu::SetStreamingStoreBytes(-1);
+  if (thunk == nullptr) GTEST_SKIP() << "no generator for this CPU";
+  // Operands: x, the splat's one element (10), y, in the fusion's order.
+  std::vector<std::vector<float>> data;
+  std::vector<void*> buffers;
+  for (const Instruction* o : fusion->operands()) {
+    data.emplace_back(o->shape().num_elements());
+    for (size_t i = 0; i < data.back().size(); ++i) data.back()[i] = 0.25f * (i % 97) - 3.0f;
+    if (data.back().size() == 1) data.back()[0] = 10.0f;
+  }
+  for (auto& d : data) buffers.push_back(d.data());
+  std::vector<float> result(n + 8, -1.0f);
+  float* misaligned = result.data() + (reinterpret_cast<uintptr_t>(result.data()) % 32 == 0 ? 1 : 0);
+  buffers.push_back(misaligned);
+  thunk->Execute(buffers.data());
+  for (int64_t i = 0; i < n; ++i) {
+    const float x = 0.25f * (i % 97) - 3.0f;
+    ASSERT_EQ(misaligned[i], x * 10.0f + x) << i;
+  }
 }
 
 TEST(JitFusion, SmallOrUncoveredRegionsUseTheInterpreter) {

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "xjit/backends/cpu/jit_avx2_code.h"
+#include "xjit/backends/cpu/jit_fusion.h"
 #include "xjit/backends/cpu/jit_region.h"
 
 #if defined(__x86_64__)
@@ -34,8 +35,10 @@ struct Avx2Value {
 class Avx2Emitter {
  public:
   // `hoisted`: registers the code's hoisted constants (Avx2Code::Hoist) hold.
-  Avx2Emitter(const JitRegion& region, Avx2Code& g, std::vector<int> hoisted = {})
-      : region_(region), g_(g), hoisted_(std::move(hoisted)) {}
+  // `streaming`: whole vectors are stored non-temporally (jit_region.h).
+  Avx2Emitter(const JitRegion& region, Avx2Code& g, std::vector<int> hoisted = {},
+              bool streaming = false)
+      : region_(region), g_(g), hoisted_(std::move(hoisted)), streaming_(streaming) {}
 
   int PeakRegisters() const { return pool_.Peak(); }
 
@@ -114,6 +117,7 @@ class Avx2Emitter {
       g_.vmaskmovps(g_.ptr[r10 + rax * 4], Ymm(0), Ymm(1));
     }
     g_.L(done);
+    if (streaming_) g_.sfence();  // the stores reach memory before the thunk returns
     g_.add(rsp, frame);
     for (const Xbyak::Reg64& r : {r15, r14, r13, r12, rbp, rbx}) g_.pop(r);
     g_.vzeroupper();
@@ -167,7 +171,11 @@ class Avx2Emitter {
           g_.vmovups(g_.yword[g_.rsp + results_offset_ + 32 * r->second], d);
         } else {
           g_.mov(g_.r10, g_.qword[g_.rsi + 8 * r->second]);
-          g_.vmovups(g_.yword[g_.r10 + g_.rax * 4 + 32 * copy], d);
+          if (streaming_) {
+            g_.vmovntps(g_.yword[g_.r10 + g_.rax * 4 + 32 * copy], d);
+          } else {
+            g_.vmovups(g_.yword[g_.r10 + g_.rax * 4 + 32 * copy], d);
+          }
         }
       }
       if (!region_.Used(x)) pool_.Free(d.getIdx());
@@ -188,6 +196,7 @@ class Avx2Emitter {
   Avx2RegisterPool pool_;
   absl::flat_hash_map<const Instruction*, Avx2Value> values_;
   std::vector<int> hoisted_;
+  bool streaming_;
 };
 
 }  // namespace
@@ -199,7 +208,7 @@ std::unique_ptr<Thunk> GenerateAvx2Kernel(const JitRegion& region,
   // A first emission counts the constants' uses and the registers the body
   // needs; the second keeps the most used constants in the registers left
   // over (the tail's masked moves use ymm0 and ymm1: hoisting starts at 15).
-  std::unique_ptr<Avx2Code> code;
+  std::unique_ptr<Avx2Code> code, streaming;
   try {
     Avx2Code trial(bytes);
     Avx2Emitter first(region, trial);
@@ -208,20 +217,30 @@ std::unique_ptr<Thunk> GenerateAvx2Kernel(const JitRegion& region,
     std::sort(uses.begin(), uses.end(), std::greater<>());
     const int spare = std::min(Avx2Code::kRegisters - first.PeakRegisters(),
                                Avx2Code::kRegisters - 2);
-    code = std::make_unique<Avx2Code>(bytes);
-    std::vector<int> hoisted;
-    for (int k = 0; k < spare && k < static_cast<int>(uses.size()) && uses[k].first > 1; ++k) {
-      const int reg = Avx2Code::kRegisters - 1 - k;
-      code->Hoist(uses[k].second, reg);
-      hoisted.push_back(reg);
+    auto emit = [&](bool stream) {
+      auto c = std::make_unique<Avx2Code>(bytes);
+      std::vector<int> hoisted;
+      for (int k = 0; k < spare && k < static_cast<int>(uses.size()) && uses[k].first > 1; ++k) {
+        const int reg = Avx2Code::kRegisters - 1 - k;
+        c->Hoist(uses[k].second, reg);
+        hoisted.push_back(reg);
+      }
+      Avx2Emitter(region, *c, std::move(hoisted), stream).Emit();
+      c->readyRE();
+      return c;
+    };
+    code = emit(false);
+    if (WritesPastTheCache(region)) {
+      streaming = emit(true);
+      CountStreamingJitKernel();
     }
-    Avx2Emitter(region, *code, std::move(hoisted)).Emit();
-    code->readyRE();
   } catch (const Xbyak::Error&) {
     return nullptr;
   }
   JitKernelFn fn = code->getCode<JitKernelFn>();
-  return MakeJitKernelThunk(std::move(code), fn, region, inputs, outputs);
+  JitKernelFn streaming_fn = streaming ? streaming->getCode<JitKernelFn>() : nullptr;
+  return MakeJitKernelThunk(std::move(code), fn, region, inputs, outputs, std::move(streaming),
+                            streaming_fn);
 }
 
 }  // namespace xjit::cpu

@@ -1,6 +1,8 @@
 #include "xjit/backends/cpu/jit_fusion.h"
 
 #include <atomic>
+#include <fstream>
+#include <string>
 
 #include "xjit/backends/cpu/jit_region.h"
 
@@ -8,9 +10,40 @@ namespace xjit::cpu {
 namespace {
 
 std::atomic<bool> jit_enabled{true};
-std::atomic<int64_t> kernels_generated{0};
+std::atomic<int64_t> kernels_generated{0}, streaming_kernels{0};
+std::atomic<int64_t> streaming_store_bytes{-1};
+
+// The size of the last-level cache a core shares, from sysfs (as lscpu reads
+// it): glibc's sysconf adds up every L3 of the package on some AMD parts (256
+// MiB on the 32 MiB EPYC here). 32 MiB where the system does not say.
+int64_t LastLevelCacheBytes() {
+  static const int64_t bytes = [] {
+    int64_t best_level = 0, size = int64_t{32} << 20;
+    for (int index = 0; index < 8; ++index) {
+      const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
+      std::ifstream level_file(dir + "/level"), size_file(dir + "/size");
+      int64_t level = 0, kib = 0;
+      std::string unit;
+      if (!(level_file >> level) || !(size_file >> kib >> unit) || unit != "K") continue;
+      if (level > best_level) best_level = level, size = kib << 10;
+    }
+    return size;
+  }();
+  return bytes;
+}
 
 }  // namespace
+
+void SetStreamingStoreBytes(int64_t bytes) { streaming_store_bytes = bytes; }
+
+int64_t StreamingStoreBytes() {
+  const int64_t bytes = streaming_store_bytes;
+  return bytes >= 0 ? bytes : LastLevelCacheBytes() / 2;
+}
+
+int64_t NumStreamingJitKernels() { return streaming_kernels; }
+
+void CountStreamingJitKernel() { ++streaming_kernels; }
 
 void SetFusionJitEnabled(bool enabled) { jit_enabled = enabled; }
 

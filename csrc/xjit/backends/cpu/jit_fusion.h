@@ -9,6 +9,7 @@
 // by step), so both give the same bits.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -44,5 +45,15 @@ bool FusionJitEnabled();
 // (tests check the generators ran); CountJitKernel adds one.
 int64_t NumJitFusionKernels();
 void CountJitKernel();
+
+// Element-wise kernels whose results of one run take this many bytes or more
+// store them non-temporally (jit_region.h: WritesPastTheCache). By default
+// half the last-level cache a core shares; tests set it (negative: back to
+// the default).
+void SetStreamingStoreBytes(int64_t bytes);
+int64_t StreamingStoreBytes();
+// Streaming variants generated so far in this process; CountStreamingJitKernel adds one.
+int64_t NumStreamingJitKernels();
+void CountStreamingJitKernel();
 
 }  // namespace xjit::cpu

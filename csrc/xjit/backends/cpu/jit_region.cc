@@ -1,8 +1,11 @@
 #include "xjit/backends/cpu/jit_region.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <utility>
 
+#include "xjit/backends/cpu/jit_fusion.h"
 #include "xjit/backends/cpu/parallel.h"
 #include "xjit/backends/cpu/work_estimate.h"
 
@@ -117,12 +120,22 @@ class JitKernelThunk : public Thunk {
  public:
   JitKernelThunk(std::unique_ptr<Xbyak::CodeGenerator> code, JitKernelFn fn,
                  std::vector<SlotId> inputs, std::vector<bool> input_splat,
-                 std::vector<SlotId> outputs, int64_t n)
+                 std::vector<SlotId> outputs, int64_t n,
+                 std::unique_ptr<Xbyak::CodeGenerator> streaming_code, JitKernelFn streaming_fn)
       : code_(std::move(code)), fn_(fn), inputs_(std::move(inputs)),
-        input_splat_(std::move(input_splat)), outputs_(std::move(outputs)), n_(n) {}
+        input_splat_(std::move(input_splat)), outputs_(std::move(outputs)), n_(n),
+        streaming_code_(std::move(streaming_code)), streaming_fn_(streaming_fn) {}
 
   void Execute(void* const* buffers) const override {
     const size_t ni = inputs_.size(), no = outputs_.size();
+    // Chunks start at multiples of kChunk elements: aligned bases stay aligned.
+    JitKernelFn fn = fn_;
+    if (streaming_fn_ != nullptr &&
+        std::all_of(outputs_.begin(), outputs_.end(), [&](SlotId s) {
+          return reinterpret_cast<uintptr_t>(buffers[s]) % 32 == 0;
+        })) {
+      fn = streaming_fn_;
+    }
     ParallelFor(n_, kChunk, n_ * 8, [&](int64_t begin, int64_t end) {
       const void* in[64];
       void* out[64];
@@ -131,7 +144,7 @@ class JitKernelThunk : public Thunk {
         in[i] = input_splat_[i] ? base : base + begin;
       }
       for (size_t j = 0; j < no; ++j) out[j] = static_cast<float*>(buffers[outputs_[j]]) + begin;
-      fn_(in, out, end - begin);
+      fn(in, out, end - begin);
     });
   }
 
@@ -142,18 +155,27 @@ class JitKernelThunk : public Thunk {
   std::vector<bool> input_splat_;
   std::vector<SlotId> outputs_;
   int64_t n_;
+  std::unique_ptr<Xbyak::CodeGenerator> streaming_code_;
+  JitKernelFn streaming_fn_;
 };
 #endif
 
 }  // namespace
 
 #if defined(__x86_64__)
+bool WritesPastTheCache(const JitRegion& region) {
+  return region.n * 4 * static_cast<int64_t>(region.result_of.size()) >= StreamingStoreBytes();
+}
+
 std::unique_ptr<Thunk> MakeJitKernelThunk(std::unique_ptr<Xbyak::CodeGenerator> code,
                                           JitKernelFn fn, const JitRegion& region,
                                           std::vector<SlotId> inputs,
-                                          std::vector<SlotId> outputs) {
+                                          std::vector<SlotId> outputs,
+                                          std::unique_ptr<Xbyak::CodeGenerator> streaming_code,
+                                          JitKernelFn streaming_fn) {
   return std::make_unique<JitKernelThunk>(std::move(code), fn, std::move(inputs),
-                                          region.input_splat, std::move(outputs), region.n);
+                                          region.input_splat, std::move(outputs), region.n,
+                                          std::move(streaming_code), streaming_fn);
 }
 #endif
 
