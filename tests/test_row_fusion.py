@@ -184,3 +184,18 @@ def test_chains_writing_past_the_cache_match_the_reference():
         np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=2e-6, atol=1e-7)
     again = xjit.jit(lambda a: a * 2.0 + 1.0)(got[0])
     np.testing.assert_allclose(np.asarray(again), (x * 2 + 1) * 2 + 1, rtol=1e-6)
+
+
+def test_softmax_writing_past_the_cache_matches_the_reference():
+    """A row fusion whose whole-row results take half the last-level cache or
+    more stores them non-temporally (jit_row.h): the reference's values, the
+    row maxima returned beside them as before."""
+    x = _rand((4096, 1024), np.float32)
+
+    def fn(a):
+        return xjit.nn.softmax(a, axis=-1), a.max(-1)
+
+    got = xjit.jit(fn)(x)
+    want = fn(xjit.device_put(x, xjit.devices("reference")[0]))
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=2e-5, atol=1e-7)

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <tuple>
 
 #include "cpu_test_util.h"
 #include "gtest/gtest.h"
@@ -312,9 +313,15 @@ std::string RowBroadcast(const std::string& dst, const std::string& in, int64_t 
          "xf32>) -> tensor<" + r + "x" + std::to_string(cols) + "xf32>\n";
 }
 
-// Softmax (max, exp and sum, divide: three loops) returning the row maxima too.
+// Softmax (max, exp and sum, divide: three loops) returning the row maxima
+// too; once more with whole rows stored non-temporally (the streaming
+// threshold lowered to every size), per-row results as before.
 TEST(JitRowFusion, SoftmaxWithItsRowMaxima) {
-  for (auto [rows, cols] : {std::pair<int64_t, int64_t>{37, 320}, {4, 64}, {300, 1024}}) {
+  const int64_t streaming_before = cpu::NumStreamingJitKernels();
+  for (auto [rows, cols, streaming] :
+       {std::tuple<int64_t, int64_t, bool>{37, 320, false}, {4, 64, false}, {300, 1024, false},
+        {37, 320, true}, {300, 1024, true}}) {
+    cpu::SetStreamingStoreBytes(streaming ? 1 : -1);
     std::string body = RowReduce("m", "x", "ninf", "maximum", rows, cols) +
                        RowBroadcast("mb", "m", rows, cols) +
                        RowOp("d", "stablehlo.subtract %x, %mb", rows, cols) +
@@ -326,6 +333,10 @@ TEST(JitRowFusion, SoftmaxWithItsRowMaxima) {
     CheckModule(RowModule(rows, cols, body, "%y, %m", t + ", tensor<" + std::to_string(rows) +
                                                           "xf32>"),
                 2e-6);
+  }
+  cpu::SetStreamingStoreBytes(-1);
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+    EXPECT_EQ(cpu::NumStreamingJitKernels(), streaming_before + 2);
   }
 }
 

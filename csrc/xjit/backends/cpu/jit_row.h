@@ -6,7 +6,7 @@
 // divide; layer norm one for both sums and one for the normalisation. Values
 // a later loop reads again are kept in a row buffer (L1), per-row values in
 // 8-lane slots. Reduces combine the row's elements in the interpreter's order
-// (reduce.cc's 32 lanes, then the lanes in turn), so both give the same bits.
+// (reduce.cc's 32 lanes, then a tree of them), so both give the same bits.
 #pragma once
 
 #include <memory>

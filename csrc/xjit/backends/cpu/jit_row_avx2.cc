@@ -55,15 +55,25 @@ struct ReduceInfo {
 
 class RowJitThunk : public Thunk {
  public:
-  RowJitThunk(std::unique_ptr<Avx2Code> code, int64_t rows, int64_t row_size,
-              std::vector<std::pair<SlotId, int64_t>> inputs,
+  // `streaming`: the same function with non-temporal stores of whole rows,
+  // run when those outputs are 32-byte aligned (or null).
+  RowJitThunk(std::unique_ptr<Avx2Code> code, std::unique_ptr<Avx2Code> streaming, int64_t rows,
+              int64_t row_size, std::vector<std::pair<SlotId, int64_t>> inputs,
               std::vector<std::pair<SlotId, int64_t>> outputs, int64_t scratch_bytes,
               int64_t cost)
-      : code_(std::move(code)), fn_(code_->getCode<Fn>()), rows_(rows), row_size_(row_size),
-        inputs_(std::move(inputs)), outputs_(std::move(outputs)), scratch_bytes_(scratch_bytes),
-        cost_(cost) {}
+      : code_(std::move(code)), streaming_(std::move(streaming)), fn_(code_->getCode<Fn>()),
+        streaming_fn_(streaming_ ? streaming_->getCode<Fn>() : nullptr), rows_(rows),
+        row_size_(row_size), inputs_(std::move(inputs)), outputs_(std::move(outputs)),
+        scratch_bytes_(scratch_bytes), cost_(cost) {}
 
   void Execute(void* const* buffers) const override {
+    Fn fn = fn_;
+    if (streaming_fn_ != nullptr &&
+        std::all_of(outputs_.begin(), outputs_.end(), [&](const std::pair<SlotId, int64_t>& o) {
+          return o.second == 4 || reinterpret_cast<uintptr_t>(buffers[o.first]) % 32 == 0;
+        })) {
+      fn = streaming_fn_;
+    }
     const int64_t block_rows = std::max<int64_t>(1, 16384 / row_size_);
     const int64_t blocks = (rows_ + block_rows - 1) / block_rows;
     const bool serial = blocks == 1 || cost_ < kParallelThreshold;
@@ -80,15 +90,15 @@ class RowJitThunk : public Thunk {
         for (size_t j = 0; j < outputs_.size(); ++j) {
           out[j] = static_cast<unsigned char*>(buffers[outputs_[j].first]) + r * outputs_[j].second;
         }
-        fn_(in, out, scratch);
+        fn(in, out, scratch);
       }
     });
   }
 
  private:
   using Fn = void (*)(const void* const* in, void* const* out, void* scratch);
-  std::unique_ptr<Avx2Code> code_;
-  Fn fn_;
+  std::unique_ptr<Avx2Code> code_, streaming_;
+  Fn fn_, streaming_fn_;
   int64_t rows_, row_size_;
   std::vector<std::pair<SlotId, int64_t>> inputs_, outputs_;  // slot, bytes per row
   int64_t scratch_bytes_, cost_;
@@ -102,8 +112,9 @@ class RowJitGenerator {
 
   // Classifies the region's values; false when the generator does not cover it.
   bool Analyze();
-  // Emits the row function (throws Xbyak::Error when it does not fit).
-  void Emit(Avx2Code& g);
+  // Emits the row function (throws Xbyak::Error when it does not fit);
+  // `streaming`: whole-row results are stored non-temporally (jit_region.h).
+  void Emit(Avx2Code& g, bool streaming = false);
 
   int64_t rows() const { return rows_; }
   int64_t row_size() const { return row_size_; }
@@ -112,6 +123,12 @@ class RowJitGenerator {
   // Bytes each fusion operand / result advances per row.
   std::vector<int64_t> InputStrides() const;
   std::vector<int64_t> OutputStrides() const;
+  // Bytes of whole-row results one run writes.
+  int64_t WholeRowResultBytes() const {
+    int64_t bytes = 0;
+    for (int64_t stride : OutputStrides()) bytes += stride == 4 ? 0 : stride * rows_;
+    return bytes;
+  }
 
  private:
   const RowValue& ValueOf(const Instruction* v) const { return values_.at(v); }
@@ -151,6 +168,7 @@ class RowJitGenerator {
   int64_t scratch_bytes_ = 0;
   int64_t work_ = 0;
   // Emission state.
+  bool streaming_ = false;
   Avx2RegisterPool pool_;
   absl::flat_hash_map<const Instruction*, int> reg_;  // values in registers in this body
   absl::flat_hash_map<const Instruction*, size_t> last_use_;  // in the current loop's ops
@@ -427,7 +445,11 @@ void RowJitGenerator::EmitBody(Avx2Code& g, const std::vector<const Instruction*
     const RowValue& v = ValueOf(x);
     if (auto r = result_of_.find(x); r != result_of_.end()) {
       g.mov(g.r10, g.qword[g.rsi + 8 * r->second]);
-      g.vmovups(g.yword[g.r10 + g.rax * 4 + 32 * copy], d);
+      if (streaming_) {
+        g.vmovntps(g.yword[g.r10 + g.rax * 4 + 32 * copy], d);
+      } else {
+        g.vmovups(g.yword[g.r10 + g.rax * 4 + 32 * copy], d);
+      }
     }
     if (v.buffer >= 0) g.vmovups(g.yword[g.rdx + g.rax * 4 + (v.buffer + 32 * copy)], d);
     if (last_use_.contains(x)) {
@@ -439,51 +461,32 @@ void RowJitGenerator::EmitBody(Avx2Code& g, const std::vector<const Instruction*
   }
 }
 
-// After the loop: the 32 lanes (stored) combined in order into init, as
-// ReduceRun does.
+// After the loop: the 32 lanes (stored) combined as a tree into init, in
+// reduce.cc's order (CombineLanes): the registers pairwise, then halves,
+// pairs and neighbours. Each step's op is commutative, so lane i and its
+// partner get the same value and lane 0 ends with the whole.
 void RowJitGenerator::EmitReduceEnd(Avx2Code& g, const Instruction* reduce) {
   const ReduceInfo& info = reduces_.at(reduce);
   pool_.Clear();
-  if (info.body == Opcode::kMaximum || info.body == Opcode::kMinimum) {
-    // Max and min give the same value in any order (NaN wins, equal values
-    // AND/OR their bits): the lanes combine as a tree.
-    auto lanes = [&](int k) { return Avx2Operand::Memory(g.yword[g.rdx + info.lanes + 32 * k]); };
-    auto op = [&](const Avx2Operand& a, const Avx2Operand& b) {
-      const int d = EmitAvx2Op(g, pool_, info.body, {a, b});
-      if (!a.memory) pool_.Free(a.reg);
-      if (!b.memory) pool_.Free(b.reg);
-      return Avx2Operand::Register(d);
-    };
-    Avx2Operand v = op(op(lanes(0), lanes(1)), op(lanes(2), lanes(3)));
-    for (int step = 0; step < 3; ++step) {  // halves, then pairs, then neighbours
-      const Ymm x(v.reg), swapped(pool_.Take());
-      if (step == 0) {
-        g.vperm2f128(swapped, x, x, 1);
-      } else {
-        g.vpermilps(swapped, x, step == 1 ? 0x4E : 0xB1);
-      }
-      v = op(v, Avx2Operand::Register(swapped.getIdx()));
+  auto lanes = [&](int k) { return Avx2Operand::Memory(g.yword[g.rdx + info.lanes + 32 * k]); };
+  auto op = [&](const Avx2Operand& a, const Avx2Operand& b) {
+    const int d = EmitAvx2Op(g, pool_, info.body, {a, b});
+    if (!a.memory) pool_.Free(a.reg);
+    if (!b.memory) pool_.Free(b.reg);
+    return Avx2Operand::Register(d);
+  };
+  Avx2Operand v = op(op(lanes(0), lanes(1)), op(lanes(2), lanes(3)));
+  for (int step = 0; step < 3; ++step) {  // halves, then pairs, then neighbours
+    const Ymm x(v.reg), swapped(pool_.Take());
+    if (step == 0) {
+      g.vperm2f128(swapped, x, x, 1);
+    } else {
+      g.vpermilps(swapped, x, step == 1 ? 0x4E : 0xB1);
     }
-    v = op(Avx2Operand::Memory(g.yword[g.rdx + ValueOf(info.init).slot]), v);
-    StoreSlotResult(g, reduce, Ymm(v.reg));
-    return;
+    v = op(v, Avx2Operand::Register(swapped.getIdx()));
   }
-  const Ymm acc(pool_.Take()), lane(pool_.Take());
-  g.vmovups(acc, g.yword[g.rdx + ValueOf(info.init).slot]);
-  for (int j = 0; j < kReduceLanes; ++j) {
-    g.vbroadcastss(lane, g.dword[g.rdx + info.lanes + 4 * j]);
-    switch (info.body) {
-      case Opcode::kAdd: g.vaddps(acc, acc, lane); break;
-      case Opcode::kMultiply: g.vmulps(acc, acc, lane); break;
-      default: {
-        const Ymm t(EmitAvx2Op(g, pool_, info.body, {Avx2Operand::Register(acc.getIdx()),
-                                                      Avx2Operand::Register(lane.getIdx())}));
-        g.vmovaps(acc, t);
-        pool_.Free(t.getIdx());
-      }
-    }
-  }
-  StoreSlotResult(g, reduce, acc);
+  v = op(Avx2Operand::Memory(g.yword[g.rdx + ValueOf(info.init).slot]), v);
+  StoreSlotResult(g, reduce, Ymm(v.reg));
 }
 
 void RowJitGenerator::EmitLoop(Avx2Code& g, const std::vector<const Instruction*>& ops,
@@ -536,7 +539,8 @@ void RowJitGenerator::EmitLoop(Avx2Code& g, const std::vector<const Instruction*
   for (const auto& [reduce, first] : accumulator) EmitReduceEnd(g, reduce);
 }
 
-void RowJitGenerator::Emit(Avx2Code& g) {
+void RowJitGenerator::Emit(Avx2Code& g, bool streaming) {
+  streaming_ = streaming;
   using namespace Xbyak::util;
   const Xbyak::Reg64 gprs[kMaxInputs] = {r8, r9, rbx, rbp, r12, r13, r14, r15};
   input_gpr_.assign(num_inputs_, Xbyak::Reg64());
@@ -582,6 +586,7 @@ void RowJitGenerator::Emit(Avx2Code& g) {
       EmitPerRow(g, x);
     }
   }
+  if (streaming_) g.sfence();  // the row's stores reach memory before the thunk returns
   for (const Xbyak::Reg64& r : {r15, r14, r13, r12, rbp, rbx}) g.pop(r);
   g.vzeroupper();
   g.ret();
@@ -600,9 +605,16 @@ std::unique_ptr<Thunk> MakeRowJitThunk(const Instruction& fusion,
   RowJitGenerator gen(*fusion.called_computations()[0], inputs.size(), outputs.size());
   if (!gen.Analyze()) return nullptr;
   auto code = std::make_unique<Avx2Code>(64 * 1024);
+  std::unique_ptr<Avx2Code> streaming;
   try {
     gen.Emit(*code);
     code->readyRE();
+    if (gen.WholeRowResultBytes() >= StreamingStoreBytes()) {
+      streaming = std::make_unique<Avx2Code>(64 * 1024);
+      gen.Emit(*streaming, /*streaming=*/true);
+      streaming->readyRE();
+      CountStreamingJitKernel();
+    }
   } catch (const Xbyak::Error&) {
     return nullptr;
   }
@@ -612,7 +624,8 @@ std::unique_ptr<Thunk> MakeRowJitThunk(const Instruction& fusion,
   for (size_t j = 0; j < outputs.size(); ++j) out.emplace_back(outputs[j], out_strides[j]);
   *work = gen.work();
   CountJitKernel();
-  return std::make_unique<RowJitThunk>(std::move(code), gen.rows(), gen.row_size(), std::move(in),
+  return std::make_unique<RowJitThunk>(std::move(code), std::move(streaming), gen.rows(),
+                                       gen.row_size(), std::move(in),
                                        std::move(out), gen.scratch_bytes(), gen.work());
 #else
   return nullptr;

@@ -69,6 +69,22 @@ XJIT_ISA_CLONES bool QuickMaxMin(const T* x, int64_t n, C* result) {
   return true;
 }
 
+// The 32 lanes of ReduceRun combined as a tree, in the order the generated
+// row reductions (jit_row_avx2.cc) combine their four 8-lane registers: the
+// registers pairwise, then the halves, pairs and neighbours of the 8 lanes.
+// Five dependent steps, not 32 (a row's sum ends sooner), and a tree rounds
+// less than a chain.
+template <typename Op, typename C>
+__attribute__((always_inline)) inline C CombineLanes(const C* lanes) {
+  C v[8];
+  for (int i = 0; i < 8; ++i) {
+    v[i] = Op::Apply(Op::Apply(lanes[i], lanes[8 + i]), Op::Apply(lanes[16 + i], lanes[24 + i]));
+  }
+  C w[4];
+  for (int i = 0; i < 4; ++i) w[i] = Op::Apply(v[i], v[i + 4]);
+  return Op::Apply(Op::Apply(w[0], w[2]), Op::Apply(w[1], w[3]));
+}
+
 // `acc` combined with the n elements x[0], x[s], ...: contiguous runs use
 // lanes so the loop vectorises (a reassociation the reduce spec allows).
 // Cloned per ISA; omp simd because GCC otherwise leaves select-based bodies
@@ -92,7 +108,7 @@ XJIT_ISA_CLONES C ReduceRun(const T* x, int64_t n, int64_t s, C acc) {
 #pragma omp simd
       for (int j = 0; j < kLanes; ++j) lanes[j] = Op::Apply(lanes[j], C(x[i + j]));
     }
-    for (int j = 0; j < kLanes; ++j) acc = Op::Apply(acc, lanes[j]);
+    acc = Op::Apply(acc, CombineLanes<Op>(lanes));
   }
   for (; i < n; ++i) acc = Op::Apply(acc, C(x[i * s]));
   return acc;
