@@ -92,7 +92,7 @@ struct FusionPlan {
   std::vector<Cluster> clusters;
   std::vector<int32_t> cluster_of;                 // per instruction id; -1: none
   std::vector<std::vector<int32_t>> closes_before;  // per position, size n + 1
-  // Instructions moved after a cluster (see Defer in Plan): emitted just after
+  // Instructions moved after a cluster (`defer` in Plan): emitted just after
   // the clusters closing at a position, not at their own.
   std::vector<std::vector<const Instruction*>> deferred_before;  // per position
   std::vector<bool> deferred;                                     // per instruction id

@@ -174,7 +174,6 @@ class RowJitGenerator {
   absl::flat_hash_map<const Instruction*, size_t> last_use_;  // in the current loop's ops
   absl::flat_hash_map<const Instruction*, const Instruction*> alias_of_;  // reshape -> operand
   std::vector<Xbyak::Reg64> input_gpr_;  // per fusion operand (whole-row and invariant)
-  absl::flat_hash_map<int, int> gpr_of_operand_;
 };
 
 bool RowJitGenerator::Analyze() {
