@@ -33,14 +33,22 @@ TEST(CpuWorkEstimate, BigProgramsGoToTheWorker) {
       OneOpModule(Opcode::kAdd, {Shape(DType::kF32, {1 << 22}), Shape(DType::kF32, {1 << 22})});
   ASSERT_TRUE(add.ok());
   EXPECT_FALSE(PrefersInline(**add));
-  // Few elements, many multiply-adds.
+  // Few elements, many multiply-adds: a 512^3 float32 product (2 ms) goes to
+  // the worker; a 256^3 one (0.2 ms: oneDNN's multiply-adds count a twentieth
+  // of an element each) runs inline; an int32 one of that size does not (our
+  // own loop: a multiply-add counts as an element).
   DotGeneralAttrs dot;
   dot.dot_dimension_numbers.lhs_contracting_dimensions = {1};
   dot.dot_dimension_numbers.rhs_contracting_dimensions = {0};
-  auto big_dot = OneOpModule(Opcode::kDotGeneral,
-                             {Shape(DType::kF32, {128, 512}), Shape(DType::kF32, {512, 128})}, dot);
-  ASSERT_TRUE(big_dot.ok());
+  auto square = [&](DType t, int64_t n) {
+    return OneOpModule(Opcode::kDotGeneral, {Shape(t, {n, n}), Shape(t, {n, n})}, dot);
+  };
+  auto big_dot = square(DType::kF32, 512), dot_256 = square(DType::kF32, 256),
+       int_dot_256 = square(DType::kS32, 256);
+  ASSERT_TRUE(big_dot.ok() && dot_256.ok() && int_dot_256.ok());
   EXPECT_FALSE(PrefersInline(**big_dot));
+  EXPECT_TRUE(PrefersInline(**dot_256));
+  EXPECT_FALSE(PrefersInline(**int_dot_256));
   // Transcendentals count as several elements each.
   auto sin = OneOpModule(Opcode::kSine, {Shape(DType::kF32, {1 << 19})});
   ASSERT_TRUE(sin.ok());

@@ -138,7 +138,7 @@ class Lowering : public LoweringContext {
   // Row gathers that apply JAX's fill mode (index_wrap.h) into the buffer
   // of the fill's fusion (in computed_by_).
   absl::flat_hash_map<const Instruction*, IndexFill> fill_of_;
-  int64_t work_ = 0;  // EstimateInstructionWork summed over the thunks
+  int64_t work_ = 0;  // InlineWork summed over the thunks
 };
 
 absl::Status Lowering::EmitInstruction(const Instruction& instr) {
@@ -318,7 +318,7 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
   }
   if (!thunk.ok()) return thunk.status();
   thunks_.push_back(std::move(*thunk));
-  work_ += work;
+  work_ += InlineWork(instr, work);
   return absl::OkStatus();
 }
 

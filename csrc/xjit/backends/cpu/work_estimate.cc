@@ -100,4 +100,16 @@ int64_t EstimateInstructionWork(const Instruction& instr) {
   return out;
 }
 
+int64_t InlineWork(const Instruction& instr, int64_t work) {
+  if (instr.opcode() != Opcode::kDotGeneral && instr.opcode() != Opcode::kConvolution) return work;
+  switch (instr.shape().dtype) {
+    case DType::kF32: case DType::kBF16: case DType::kF16:
+      return work / 20;
+    case DType::kF64:
+      return work / 10;
+    default:
+      return work;
+  }
+}
+
 }  // namespace xjit::cpu

@@ -27,4 +27,12 @@ int64_t EstimateInstructionWork(const Instruction& instr);
 // and never run at the same time as the device thread's (the queue is idle).
 inline constexpr int64_t kInlineWorkLimit = int64_t{1} << 20;
 
+// EstimateInstructionWork in the inline limit's units, which are time: a
+// floating-point dot_general or convolution runs on oneDNN or BLAS, whose
+// multiply-adds take about a twentieth of an element-wise element's time
+// (a millisecond against 50 us a million, above; float64 a tenth). Counted
+// one to one, a 256x256 float32 product (0.2 ms here) went to the device
+// thread, and the handoff's two wake-ups put it 15% over oneDNN's own time.
+int64_t InlineWork(const Instruction& instr, int64_t work);
+
 }  // namespace xjit::cpu
