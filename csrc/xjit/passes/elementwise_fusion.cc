@@ -428,8 +428,8 @@ absl::StatusOr<Computation*> FusionEmitter::Emit() {
       if (!plan_.clusters[k].fused()) continue;
       if (absl::Status s = EmitCluster(k); !s.ok()) return s;
     }
-    for (const Instruction* x : plan_.deferred_before[i]) {
-      if (FusedClusterOf(x) >= 0 || !needed_[x->id()]) continue;
+    for (const Instruction* x : plan_.deferred_before[i]) {  // never cluster members
+      if (!needed_[x->id()]) continue;
       auto copied = Copy(*x);
       if (!copied.ok()) return copied.status();
       value_[x->id()] = *copied;

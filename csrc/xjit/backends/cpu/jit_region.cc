@@ -131,9 +131,8 @@ class JitKernelThunk : public Thunk {
     // Chunks start at multiples of kChunk elements: aligned bases stay aligned.
     JitKernelFn fn = fn_;
     if (streaming_fn_ != nullptr &&
-        std::all_of(outputs_.begin(), outputs_.end(), [&](SlotId s) {
-          return reinterpret_cast<uintptr_t>(buffers[s]) % 32 == 0;
-        })) {
+        std::all_of(outputs_.begin(), outputs_.end(),
+                    [&](SlotId s) { return StreamingAligned(buffers[s]); })) {
       fn = streaming_fn_;
     }
     ParallelFor(n_, kChunk, n_ * 8, [&](int64_t begin, int64_t end) {

@@ -70,6 +70,11 @@ using JitKernelFn = void (*)(const void* const* in, void* const* out, int64_t co
 // (x * 2 + 1 on 4M float32: 20-30% less time).
 bool WritesPastTheCache(const JitRegion& region);
 
+// Whether non-temporal stores (32-byte aligned only) may write from `base`.
+inline bool StreamingAligned(const void* base) {
+  return reinterpret_cast<uintptr_t>(base) % 32 == 0;
+}
+
 // Runs `fn` (generated into `code`) over the region's elements in chunks
 // split across threads; `streaming_fn`, when given, is the same kernel with
 // non-temporal stores, run when every output is 32-byte aligned.

@@ -70,7 +70,7 @@ class RowJitThunk : public Thunk {
     Fn fn = fn_;
     if (streaming_fn_ != nullptr &&
         std::all_of(outputs_.begin(), outputs_.end(), [&](const std::pair<SlotId, int64_t>& o) {
-          return o.second == 4 || reinterpret_cast<uintptr_t>(buffers[o.first]) % 32 == 0;
+          return o.second == 4 || StreamingAligned(buffers[o.first]);  // per-row: not streamed
         })) {
       fn = streaming_fn_;
     }
