@@ -258,6 +258,49 @@ ALL = [dispatch_tiny, dispatch_ten_args, eager_add, elementwise_chain_1m, elemen
        random_normal_10m, sort_1m, argsort_1m]
 
 
+# ------------------------------------------------ bfloat16 element-wise and reductions (issue 12)
+
+def _bf16_frameworks(np_fn, make_traced, shape):
+    """A bfloat16 input of `shape`; numpy computes in float32 and rounds at the end."""
+    import ml_dtypes
+    x = np.random.default_rng(0).standard_normal(shape).astype(ml_dtypes.bfloat16)
+    out = _frameworks(lambda a: a, make_traced, [x])
+    out["numpy"] = lambda: np_fn(x.astype(np.float32)).astype(ml_dtypes.bfloat16)
+    return out
+
+
+def stream_bf16_4m():
+    """x * 2 + 1 on 4M bfloat16 (8 MB in, 8 MB out)."""
+    make = lambda xp: (lambda a: a * 2 + 1)  # noqa: E731
+    return _bf16_frameworks(make(np), make, 4 << 20)
+
+
+def elementwise_chain_bf16_4m():
+    """Issue 12's chain on 4M bfloat16 (each op rounds to bfloat16)."""
+    def make(xp):
+        return lambda a: (xp.tanh(a * 1.5 + 0.5) * xp.exp(-a * a)
+                          + xp.maximum(a, 0.1) / (1 + xp.abs(a)))
+    return _bf16_frameworks(make(np), make, 4 << 20)
+
+
+def reduce_sum_bf16_4m():
+    """The sum of 4M bfloat16 (accumulated in float32, as jnp.sum does)."""
+    make = lambda xp: (lambda a: a.sum())  # noqa: E731
+    return _bf16_frameworks(make(np), make, 4 << 20)
+
+
+def softmax_rows_bf16():
+    """Softmax over the rows of a 2048x1024 bfloat16 array."""
+    import xjit.nn
+    def make(xp):
+        nn = xjit.nn if xp is xjnp else jax.nn
+        return lambda a: nn.softmax(a, axis=-1)
+    return _bf16_frameworks(_np_softmax, make, (2048, 1024))
+
+
+ALL += [stream_bf16_4m, elementwise_chain_bf16_4m, reduce_sum_bf16_4m, softmax_rows_bf16]
+
+
 # ------------------------------------------------ control flow (issue 8)
 
 def _lax_frameworks(np_fn, make_traced, args):

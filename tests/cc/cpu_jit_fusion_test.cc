@@ -12,6 +12,7 @@
 
 #include "cpu_test_util.h"
 #include "gtest/gtest.h"
+#include "jit_test_util.h"
 #include "test_util.h"
 #include "xjit/backends/cpu/jit_fusion.h"
 #include "xjit/passes/elementwise_fusion.h"
@@ -19,106 +20,6 @@
 
 namespace xjit::testing {
 namespace {
-
-// Inputs that hit every special case the kernels branch on.
-// (Row fusions: rows holding NaN, infinities, overflowing exp, -0.)
-// `one_in`: one element in that many (on average) is special, a quarter of
-// the rest anywhere in [-110, 110], the others in [-3, 3]; with one in 8, most
-// vectors hold a lane the generated exp and tanh leave to their cold paths,
-// with one in 200 most do not.
-Literal SpecialInput(int64_t n, uint64_t seed, int one_in = 8) {
-  Literal lit(Shape(DType::kF32, {n}));
-  float* x = reinterpret_cast<float*>(lit.mutable_data());
-  std::mt19937_64 rng(seed);
-  const float specials[] = {0.0f, -0.0f, NAN, -NAN, INFINITY, -INFINITY, 88.72f, 88.73f,
-                            89.0f, -103.9f, -104.0f, -120.0f, 7.9053f, 7.906f, -7.906f,
-                            0.0004f, -0.0004f, 0.00039f, 1e-30f, -1e-30f, 1e-40f, 3.0f, -3.0f};
-  std::uniform_real_distribution<float> wide(-110.0f, 110.0f), narrow(-3.0f, 3.0f);
-  for (int64_t i = 0; i < n; ++i) {
-    const uint64_t k = rng() % one_in;
-    if (k == 0) {
-      x[i] = specials[rng() % (sizeof(specials) / sizeof(float))];
-    } else if (k <= static_cast<uint64_t>(one_in / 4)) {
-      x[i] = wide(rng);
-    } else {
-      x[i] = narrow(rng);
-    }
-  }
-  return lit;
-}
-
-std::vector<Literal> Run(const Module& m, const std::vector<Literal>& args, bool jit,
-                         int64_t* kernels = nullptr) {
-  cpu::SetFusionJitEnabled(jit);
-  const int64_t before = cpu::NumJitFusionKernels();
-  auto out = RunOn("cpu", m, args);
-  if (kernels != nullptr) *kernels = cpu::NumJitFusionKernels() - before;
-  cpu::SetFusionJitEnabled(true);
-  EXPECT_TRUE(out.ok()) << out.status();
-  return out.ok() ? *std::move(out) : std::vector<Literal>{};
-}
-
-void ExpectSameBits(const Literal& a, const Literal& b, const std::string& what) {
-  ASSERT_EQ(a.shape(), b.shape());
-  const auto* x = reinterpret_cast<const uint32_t*>(a.data());
-  const auto* y = reinterpret_cast<const uint32_t*>(b.data());
-  for (int64_t i = 0; i < a.shape().num_elements(); ++i) {
-    float fx, fy;
-    std::memcpy(&fx, &x[i], 4);
-    std::memcpy(&fy, &y[i], 4);
-    if (std::isnan(fx) && std::isnan(fy)) continue;  // NaN payloads may differ
-    ASSERT_EQ(x[i], y[i]) << what << " element " << i << ": " << fx << " vs " << fy;
-  }
-}
-
-// A module of two f32[n] inputs whose body is `body` (it may use %x, %y and
-// the splats %half and %ten) returning `results`.
-std::string Module2(int64_t n, const std::string& body, const std::string& results,
-                    int num_results) {
-  const std::string t = "tensor<" + std::to_string(n) + "xf32>";
-  std::string types;
-  for (int i = 0; i < num_results; ++i) types += (i ? ", " : "") + t;
-  return "func.func @main(%x: " + t + ", %y: " + t + ") -> (" + types + ") {\n" +
-         "  %h = stablehlo.constant dense<0.5> : tensor<f32>\n"
-         "  %half = stablehlo.broadcast_in_dim %h, dims = [] : (tensor<f32>) -> " + t + "\n" +
-         "  %tn = stablehlo.constant dense<10.0> : tensor<f32>\n"
-         "  %ten = stablehlo.broadcast_in_dim %tn, dims = [] : (tensor<f32>) -> " + t + "\n" +
-         body + "  return " + results + " : " + types + "\n}";
-}
-
-void CheckModule(const std::string& text, double tolerance, int64_t want_kernels = 1,
-                 int special_one_in = 8) {
-  auto m = ParseModule(text);
-  ASSERT_TRUE(m.ok()) << m.status() << "\n" << text;
-  std::vector<Literal> args;
-  for (const Shape& s : (*m)->ParameterShapes()) {
-    args.push_back(SpecialInput(s.num_elements(), args.size() + 3, special_one_in));
-  }
-  int64_t kernels = 0;
-  std::vector<Literal> jit = Run(**m, args, true, &kernels), interpreted = Run(**m, args, false);
-  // The generators emit AVX-512 or AVX2 with FMA; other CPUs run the
-  // interpreter, which the comparisons below still check.
-  if (!__builtin_cpu_supports("avx512f") &&
-      !(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))) {
-    want_kernels = 0;
-  }
-  EXPECT_EQ(kernels, want_kernels) << "generated kernels";
-  auto reference = RunOn("reference", **m, args);
-  ASSERT_TRUE(reference.ok()) << reference.status();
-  ASSERT_EQ(jit.size(), interpreted.size());
-  for (size_t i = 0; i < jit.size(); ++i) {
-    ExpectSameBits(jit[i], interpreted[i], "result " + std::to_string(i));
-    cpu::testing::ExpectLiteralsMatch(jit[i], (*reference)[i], tolerance,
-                                      "reference, result " + std::to_string(i));
-  }
-}
-
-std::string Op(const std::string& name, const std::string& dst, const std::string& operands,
-               int64_t n) {
-  return "  %" + dst + " = stablehlo." + name + " " + operands + " : tensor<" +
-         std::to_string(n) + "xf32>\n";
-}
-
 TEST(JitFusion, EveryBinaryOpWithSplats) {
   for (int64_t n : {8192, 8192 + 5, 16 * 1024 + 15, 40000}) {
     for (std::string op : {"add", "subtract", "multiply", "divide", "maximum", "minimum"}) {
@@ -198,11 +99,6 @@ TEST(JitFusion, ChainWithSeveralResults) {
   CheckModule(Module2(n, body, "%k, %e, %l", 3), 2e-6);
 }
 
-bool GeneratesAvx2() {
-  return !__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx2") &&
-         __builtin_cpu_supports("fma");
-}
-
 // Results past the streaming threshold (lowered here to every size) are
 // stored non-temporally: the same bits, over several parallel chunks and a
 // partial last vector.
@@ -215,13 +111,14 @@ TEST(JitFusion, StreamedResultsMatchTheInterpreter) {
                        Op("add", "k", "%c, %e", n);
     CheckModule(Module2(n, body, "%k, %e", 2), 2e-6);
   }
-  if (GeneratesAvx2()) EXPECT_GT(cpu::NumStreamingJitKernels(), before);
+  if (HasJitIsa()) EXPECT_GT(cpu::NumStreamingJitKernels(), before);
   cpu::SetStreamingStoreBytes(-1);
   EXPECT_GE(cpu::StreamingStoreBytes(), int64_t{1} << 20);  // half a real cache
 }
 
-// An output that is not 32-byte aligned (non-temporal stores need it) runs
-// the kernel with ordinary stores.
+// An output that is not aligned to the vector width (non-temporal stores
+// need it: 32 bytes for AVX2, 64 for AVX-512) runs the kernel with ordinary
+// stores: one float off, and 32 bytes off a 64-byte boundary.
 TEST(JitFusion, StreamingKernelTakesMisalignedOutputs) {
   const int64_t n = 40000;
   auto m = ParseModule(Module2(n, Op("multiply", "a", "%x, %ten", n) + Op("add", "b", "%a, %y", n),
@@ -234,14 +131,6 @@ TEST(JitFusion, StreamingKernelTakesMisalignedOutputs) {
     if (instr->opcode() == Opcode::kFusion) fusion = instr.get();
   }
   ASSERT_NE(fusion, nullptr);
-  cpu::SetStreamingStoreBytes(1);
-  int64_t work = 0;
-  std::vector<cpu::SlotId> inputs;
-  for (size_t i = 0; i < fusion->operands().size(); ++i) inputs.push_back(static_cast<cpu::SlotId>(i));
-  const cpu::SlotId out = static_cast<cpu::SlotId>(inputs.size());
-  std::unique_ptr<cpu::Thunk> thunk = cpu::MakeJitFusionThunk(*fusion, inputs, {out}, &work);
-  cpu::SetStreamingStoreBytes(-1);
-  if (thunk == nullptr) GTEST_SKIP() << "no generator for this CPU";
   // Operands: x, the splat's one element (10), y, in the fusion's order.
   std::vector<std::vector<float>> data;
   std::vector<void*> buffers;
@@ -251,14 +140,89 @@ TEST(JitFusion, StreamingKernelTakesMisalignedOutputs) {
     if (data.back().size() == 1) data.back()[0] = 10.0f;
   }
   for (auto& d : data) buffers.push_back(d.data());
-  std::vector<float> result(n + 8, -1.0f);
-  float* misaligned = result.data() + (reinterpret_cast<uintptr_t>(result.data()) % 32 == 0 ? 1 : 0);
-  buffers.push_back(misaligned);
-  thunk->Execute(buffers.data());
-  for (int64_t i = 0; i < n; ++i) {
-    const float x = 0.25f * (i % 97) - 3.0f;
-    ASSERT_EQ(misaligned[i], x * 10.0f + x) << i;
+  buffers.push_back(nullptr);
+  std::vector<float> result(n + 32, -1.0f);
+  float* aligned = result.data() + (64 - reinterpret_cast<uintptr_t>(result.data()) % 64) % 64 / 4;
+  for (cpu::JitIsa isa : GeneratorsToTest()) {
+    cpu::SetFusionJitIsa(isa);
+    cpu::SetStreamingStoreBytes(1);
+    int64_t work = 0;
+    std::vector<cpu::SlotId> inputs;
+    for (size_t i = 0; i < fusion->operands().size(); ++i) {
+      inputs.push_back(static_cast<cpu::SlotId>(i));
+    }
+    const cpu::SlotId out = static_cast<cpu::SlotId>(inputs.size());
+    std::unique_ptr<cpu::Thunk> thunk = cpu::MakeJitFusionThunk(*fusion, inputs, {out}, &work);
+    cpu::SetStreamingStoreBytes(-1);
+    cpu::SetFusionJitIsa(cpu::JitIsa::kAuto);
+    if (thunk == nullptr) GTEST_SKIP() << "no generator for this CPU";
+    for (int offset : {1, 8}) {
+      float* misaligned = aligned + offset;
+      buffers.back() = misaligned;
+      thunk->Execute(buffers.data());
+      for (int64_t i = 0; i < n; ++i) {
+        const float x = 0.25f * (i % 97) - 3.0f;
+        ASSERT_EQ(misaligned[i], x * 10.0f + x) << i << " offset " << offset;
+      }
+    }
   }
+}
+
+// bfloat16 regions: each op computes in float32 and rounds to bf16 (to
+// nearest even, NaN made quiet) as the interpreter's kernels do; inputs are
+// widened and results narrowed, in the tail's partial vector too. Inputs
+// hold NaN payloads, signalling ones among them (SpecialInputOf).
+TEST(JitFusion, Bfloat16BinaryOpsWithSplats) {
+  for (int64_t n : {8192, 8192 + 5, 40000 + 3}) {
+    for (std::string op : {"add", "subtract", "multiply", "divide", "maximum", "minimum"}) {
+      std::string body = Op(op, "a", "%x, %y", n, "bf16") + Op(op, "b", "%a, %half", n, "bf16") +
+                         Op(op, "c", "%ten, %b", n, "bf16") + Op(op, "d", "%c, %x", n, "bf16");
+      CheckModule(Module2(n, body, "%d", 1, "bf16"), 1.6e-2);
+    }
+  }
+}
+
+TEST(JitFusion, Bfloat16UnaryOps) {
+  const int64_t n = 8192 + 7;
+  for (std::string op : {"negate", "abs", "sqrt", "rsqrt", "exponential", "tanh", "log",
+                         "log_plus_one", "logistic", "exponential_minus_one"}) {
+    std::string body = Op(op, "a", "%x", n, "bf16") + Op("multiply", "b", "%a, %half", n, "bf16") +
+                       Op(op, "c", "%y", n, "bf16") + Op("add", "d", "%b, %c", n, "bf16");
+    CheckModule(Module2(n, body, "%d", 1, "bf16"), 1.6e-2);
+  }
+}
+
+// Converts inside a region, both ways: float32 inputs rounded to bf16,
+// computed on, widened again; results of both types, one of them also read
+// by a later op.
+std::string MixedModule(int64_t n) {
+  const std::string f = "tensor<" + std::to_string(n) + "xf32>";
+  const std::string h = "tensor<" + std::to_string(n) + "xbf16>";
+  return "func.func @main(%x: " + f + ", %y: " + h + ") -> (" + h + ", " + f + ", " + h + ") {\n" +
+         "  %k = stablehlo.constant dense<1.5> : tensor<bf16>\n"
+         "  %kb = stablehlo.broadcast_in_dim %k, dims = [] : (tensor<bf16>) -> " + h + "\n" +
+         "  %xh = \"stablehlo.convert\"(%x) : (" + f + ") -> " + h + "\n" +
+         Op("multiply", "a", "%xh, %kb", n, "bf16") + Op("add", "b", "%a, %y", n, "bf16") +
+         Op("tanh", "c", "%b", n, "bf16") +
+         "  %cf = \"stablehlo.convert\"(%c) : (" + h + ") -> " + f + "\n" +
+         Op("exponential", "e", "%x", n) + Op("multiply", "g", "%cf, %e", n) +
+         "  %gh = \"stablehlo.convert\"(%g) : (" + f + ") -> " + h + "\n" +
+         Op("subtract", "r", "%gh, %c", n, "bf16") +
+         "  return %c, %g, %r : " + h + ", " + f + ", " + h + "\n}";
+}
+
+TEST(JitFusion, Bfloat16ConvertsAndMixedResults) {
+  for (int64_t n : {8192 + 1, 16 * 1024 + 15, 50000}) CheckModule(MixedModule(n), 1.6e-2);
+}
+
+// bfloat16 results stream too (16-byte non-temporal stores), over several
+// chunks and a partial last vector.
+TEST(JitFusion, Bfloat16StreamedResults) {
+  cpu::SetStreamingStoreBytes(1);
+  const int64_t before = cpu::NumStreamingJitKernels();
+  CheckModule(MixedModule(3 * 16 * 1024 + 7), 1.6e-2);
+  if (HasJitIsa()) EXPECT_GT(cpu::NumStreamingJitKernels(), before);
+  cpu::SetStreamingStoreBytes(-1);
 }
 
 TEST(JitFusion, SmallOrUncoveredRegionsUseTheInterpreter) {
@@ -272,45 +236,6 @@ TEST(JitFusion, SmallOrUncoveredRegionsUseTheInterpreter) {
   CheckModule(Module2(n, body, "%e", 1), 2e-6, 0);
   std::string small = Op("tanh", "a", "%x", 100) + Op("exponential", "b", "%a", 100);
   CheckModule(Module2(100, small, "%b", 1), 2e-6, 0);
-}
-
-// A row fusion over rows x cols float32 (the passes fuse the whole body:
-// passes/elementwise_fusion.h) with `body` reading %x and %g (one row's
-// worth, broadcast to every row) and the scalars %zero, %ninf, %inf, %one.
-std::string RowModule(int64_t rows, int64_t cols, const std::string& body,
-                      const std::string& results, const std::string& result_types) {
-  const std::string c = std::to_string(cols);
-  return "func.func @main(%x: tensor<" + std::to_string(rows) + "x" + c + "xf32>, %g: tensor<" +
-         c + "xf32>) -> (" + result_types + ") {\n"
-         "  %zero = stablehlo.constant dense<0.0> : tensor<f32>\n"
-         "  %one = stablehlo.constant dense<1.0> : tensor<f32>\n"
-         "  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
-         "  %inf = stablehlo.constant dense<0x7F800000> : tensor<f32>\n" +
-         body + "  return " + results + " : " + result_types + "\n}";
-}
-
-// One line of a row module: `name` = op over the whole rows (T) or per row (R).
-std::string RowOp(const std::string& dst, const std::string& text, int64_t rows, int64_t cols,
-                  bool per_row = false) {
-  const std::string t = per_row ? "tensor<" + std::to_string(rows) + "xf32>"
-                                : "tensor<" + std::to_string(rows) + "x" + std::to_string(cols) +
-                                      "xf32>";
-  return "  %" + dst + " = " + text + " : " + t + "\n";
-}
-
-std::string RowReduce(const std::string& dst, const std::string& in, const std::string& init,
-                      const std::string& op, int64_t rows, int64_t cols) {
-  const std::string r = std::to_string(rows);
-  return "  %" + dst + " = stablehlo.reduce(%" + in + " init: %" + init + ") applies stablehlo." +
-         op + " across dimensions = [1] : (tensor<" + r + "x" + std::to_string(cols) +
-         "xf32>, tensor<f32>) -> tensor<" + r + "xf32>\n";
-}
-
-std::string RowBroadcast(const std::string& dst, const std::string& in, int64_t rows,
-                         int64_t cols) {
-  const std::string r = std::to_string(rows);
-  return "  %" + dst + " = stablehlo.broadcast_in_dim %" + in + ", dims = [0] : (tensor<" + r +
-         "xf32>) -> tensor<" + r + "x" + std::to_string(cols) + "xf32>\n";
 }
 
 // Softmax (max, exp and sum, divide: three loops) returning the row maxima
@@ -336,7 +261,9 @@ TEST(JitRowFusion, SoftmaxWithItsRowMaxima) {
   }
   cpu::SetStreamingStoreBytes(-1);
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
-    EXPECT_EQ(cpu::NumStreamingJitKernels(), streaming_before + 2);
+    // Two streaming cases, each compiled once per generator tested.
+    EXPECT_EQ(cpu::NumStreamingJitKernels(),
+              streaming_before + 2 * static_cast<int64_t>(GeneratorsToTest().size()));
   }
 }
 

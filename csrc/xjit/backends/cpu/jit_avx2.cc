@@ -4,7 +4,10 @@
 // memory and are read as instruction operands (L1 hits after the first);
 // registers hold computed values and each op's scratch, taken from the free
 // ones at that op (jit_avx2_code.h). The loop's last partial vector goes
-// through the stack with masked moves.
+// through the stack with masked moves. A bfloat16 input is widened into a
+// register at each use (two instructions), a bfloat16 op's result is rounded
+// to nearest even as bf16(float) does (ir/half.h), and a bfloat16 result is
+// stored as the top halves of its lanes.
 #include <algorithm>
 #include <functional>
 #include <optional>
@@ -50,7 +53,7 @@ class Avx2Emitter {
     for (const Instruction* p : region_.parameters) {
       if (!region_.Used(p)) continue;
       const int number = region_.input_number.at(p);
-      Slot slot{p, number, frame, -1};
+      Slot slot{p, number, frame, -1, region_.input_type[number]};
       frame += 32;
       if (!region_.input_splat[number]) {
         if (inputs_.size() == kMaxInputs) throw Xbyak::Error(Xbyak::ERR_BAD_PARAMETER);
@@ -70,7 +73,14 @@ class Avx2Emitter {
     for (const Slot& s : inputs_) g_.mov(input_gprs[s.gpr], g_.qword[rdi + 8 * s.number]);
     for (const Slot& s : splats_) {  // broadcast once, before the loop
       g_.mov(r10, g_.qword[rdi + 8 * s.number]);
-      g_.vbroadcastss(Ymm(0), g_.dword[r10]);
+      if (s.type == DType::kBF16) {
+        g_.movzx(r10d, g_.word[r10]);
+        g_.shl(r10d, 16);
+        g_.vmovd(Xbyak::Xmm(0), r10d);
+        g_.vbroadcastss(Ymm(0), Xbyak::Xmm(0));
+      } else {
+        g_.vbroadcastss(Ymm(0), g_.dword[r10]);
+      }
       g_.vmovups(g_.yword[rsp + s.offset], Ymm(0));
     }
     g_.EmitHoistedLoads();
@@ -106,14 +116,22 @@ class Avx2Emitter {
     g_.vmovups(Ymm(0), g_.yword[r10]);
     g_.vmovups(g_.yword[rsp + mask_offset_], Ymm(0));
     for (const Slot& s : inputs_) {
+      if (s.type == DType::kBF16) {
+        EmitWidenTail(input_gprs[s.gpr], s.offset);
+        continue;
+      }
       g_.vmaskmovps(Ymm(1), Ymm(0), g_.ptr[input_gprs[s.gpr] + rax * 4]);
       g_.vmovups(g_.yword[rsp + s.offset], Ymm(1));
     }
     EmitBody(true, input_gprs, 0);
     for (const auto& [op, j] : region_.result_of) {
+      g_.mov(r10, g_.qword[rsi + 8 * j]);
+      if (region_.result_type[j] == DType::kBF16) {
+        EmitNarrowTail(results_offset_ + 32 * j);
+        continue;
+      }
       g_.vmovups(Ymm(0), g_.yword[rsp + mask_offset_]);
       g_.vmovups(Ymm(1), g_.yword[rsp + results_offset_ + 32 * j]);
-      g_.mov(r10, g_.qword[rsi + 8 * j]);
       g_.vmaskmovps(g_.ptr[r10 + rax * 4], Ymm(0), Ymm(1));
     }
     g_.L(done);
@@ -131,7 +149,78 @@ class Avx2Emitter {
     int number;
     int32_t offset;
     int gpr;
+    DType type;
   };
+
+  // The tail's bfloat16 input: its last rdx - rax elements (1..7) from
+  // [base + 2 * rax] widened into the zeroed 8 floats at [rsp + offset].
+  void EmitWidenTail(const Xbyak::Reg64& base, int32_t offset) {
+    using namespace Xbyak::util;
+    Xbyak::Label loop, done;
+    g_.vxorps(Ymm(1), Ymm(1), Ymm(1));
+    g_.vmovups(g_.yword[rsp + offset], Ymm(1));
+    g_.xor_(ecx, ecx);
+    g_.L(loop);
+    g_.lea(r10, g_.ptr[rax + rcx]);
+    g_.cmp(r10, rdx);
+    g_.jge(done);
+    g_.movzx(r10d, g_.word[base + r10 * 2]);
+    g_.shl(r10d, 16);
+    g_.mov(g_.dword[rsp + rcx * 4 + offset], r10d);
+    g_.inc(rcx);
+    g_.jmp(loop);
+    g_.L(done);
+  }
+
+  // The tail's bfloat16 result: the top halves of the floats at
+  // [rsp + offset] (already rounded) stored to [r10 + 2 * rax], rdx - rax of
+  // them. Uses rcx and r11 (the constants are no longer read).
+  void EmitNarrowTail(int32_t offset) {
+    using namespace Xbyak::util;
+    Xbyak::Label loop, done;
+    g_.lea(r10, g_.ptr[r10 + rax * 2]);
+    g_.xor_(ecx, ecx);
+    g_.L(loop);
+    g_.lea(r11, g_.ptr[rax + rcx]);
+    g_.cmp(r11, rdx);
+    g_.jge(done);
+    g_.mov(r11d, g_.dword[rsp + rcx * 4 + offset]);
+    g_.shr(r11d, 16);
+    g_.mov(g_.word[r10 + rcx * 2], r11w);
+    g_.inc(rcx);
+    g_.jmp(loop);
+    g_.L(done);
+  }
+
+  void RoundToBf16(const Ymm& d) {
+    const Ymm t(pool_.Take()), nan(pool_.Take());
+    g_.RoundToBf16(d, t, nan);
+    pool_.Free(t.getIdx());
+    pool_.Free(nan.getIdx());
+  }
+
+  void StoreBf16(const Xbyak::Address& at, const Ymm& d) {
+    const Ymm t(pool_.Take()), high(pool_.Take());
+    g_.StoreBf16(at, d, t, high, streaming_);
+    pool_.Free(t.getIdx());
+    pool_.Free(high.getIdx());
+  }
+
+  // A convert between float32 and bfloat16 (either way, or to its own
+  // type): the operand copied into a register of its own, rounded when it
+  // narrows.
+  int EmitConvert(const Instruction& x, const Avx2Operand& in) {
+    const Ymm d(pool_.Take());
+    if (in.reg >= 0) {
+      g_.vmovaps(d, Ymm(in.reg));
+    } else {
+      g_.vmovups(d, *in.memory);
+    }
+    if (x.shape().dtype == DType::kBF16 && x.operand(0)->shape().dtype != DType::kBF16) {
+      RoundToBf16(d);
+    }
+    return d.getIdx();
+  }
 
   // The operand reading value v in this pass.
   // `copy`: the vector's place in the trip (0 or 1).
@@ -161,14 +250,34 @@ class Avx2Emitter {
     for (size_t i = 0; i < region_.ops.size(); ++i) {
       const Instruction* x = region_.ops[i];
       std::vector<Avx2Operand> in;
+      std::vector<int> widened;  // registers of bfloat16 inputs loaded for this op
       for (const Instruction* o : x->operands()) {
-        in.push_back(OperandOf(values_.at(region_.Root(o)), tail, gprs, copy));
+        const Instruction* v = region_.Root(o);
+        const Avx2Value& value = values_.at(v);
+        if (!tail && value.kind == Avx2Value::Kind::kInput && v->shape().dtype == DType::kBF16) {
+          const Ymm w(pool_.Take());
+          g_.LoadBf16(w, g_.xword[gprs[value.gpr] + g_.rax * 2 + 16 * copy]);
+          widened.push_back(w.getIdx());
+          in.push_back(Avx2Operand::Register(w.getIdx()));
+          continue;
+        }
+        in.push_back(OperandOf(value, tail, gprs, copy));
       }
-      const Ymm d(EmitAvx2Op(g_, pool_, x->opcode(), in));
+      Ymm d(0);
+      if (x->opcode() == Opcode::kConvert) {
+        d = Ymm(EmitConvert(*x, in[0]));
+      } else {
+        d = Ymm(EmitAvx2Op(g_, pool_, x->opcode(), in));
+        if (x->shape().dtype == DType::kBF16) RoundToBf16(d);
+      }
+      for (int w : widened) pool_.Free(w);
       values_[x] = Avx2Value{Avx2Value::Kind::kRegister, d.getIdx(), 0, -1};
       if (auto r = region_.result_of.find(x); r != region_.result_of.end()) {
         if (tail) {
           g_.vmovups(g_.yword[g_.rsp + results_offset_ + 32 * r->second], d);
+        } else if (region_.result_type[r->second] == DType::kBF16) {
+          g_.mov(g_.r10, g_.qword[g_.rsi + 8 * r->second]);
+          StoreBf16(g_.xword[g_.r10 + g_.rax * 2 + 16 * copy], d);
         } else {
           g_.mov(g_.r10, g_.qword[g_.rsi + 8 * r->second]);
           if (streaming_) {

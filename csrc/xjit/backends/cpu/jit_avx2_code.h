@@ -231,6 +231,43 @@ class Avx2Code : public Xbyak::CodeGenerator {
     vdivps(d, t, d);
   }
 
+  // bfloat16 in float32 lanes (a bf16 value is the float32 with its low 16
+  // bits zero). LoadBf16: 8 of them from memory, widened.
+  void LoadBf16(const Ymm& d, const Xbyak::Address& eight) {
+    vpmovzxwd(d, eight);
+    vpslld(d, d, 16);
+  }
+
+  // Rounds the floats in d to bfloat16 in place as bf16(float) does
+  // (ir/half.h): to nearest even; a NaN made quiet keeping its top bits.
+  // t, nan: scratch.
+  void RoundToBf16(const Ymm& d, const Ymm& t, const Ymm& nan) {
+    vpsrld(t, d, 16);
+    vpand(t, t, Bits(1));
+    vpaddd(t, t, Bits(0x7fff));
+    vpaddd(t, t, d);
+    vcmpps(nan, d, d, kUnord);
+    vpor(d, d, Bits(0x00400000));
+    vblendvps(d, t, d, nan);
+    vpand(d, d, Bits(0xffff0000u));
+  }
+
+  // Stores the 8 bfloat16 lanes of d (already rounded) to `at` (16 bytes):
+  // their top halves, packed; `streaming`: non-temporally (16-byte aligned).
+  // t, high: scratch.
+  void StoreBf16(const Xbyak::Address& at, const Ymm& d, const Ymm& t, const Ymm& high,
+                 bool streaming) {
+    const Xbyak::Xmm t128(t.getIdx()), high128(high.getIdx());
+    vpsrld(t, d, 16);
+    vextracti128(high128, t, 1);
+    vpackusdw(t128, t128, high128);
+    if (streaming) {
+      vmovntdq(at, t128);
+    } else {
+      vmovdqu(at, t128);
+    }
+  }
+
   // scalar_ops.h's Maximum/Minimum of floats: NaN wins, equal values AND/OR
   // their bits. s: 2 scratch registers.
   void MaxMin(const Ymm& d, const Ymm& a, const Ymm& b, bool max, const Ymm* s) {

@@ -10,6 +10,7 @@ namespace xjit::cpu {
 namespace {
 
 std::atomic<bool> jit_enabled{true};
+std::atomic<JitIsa> jit_isa{JitIsa::kAuto};
 std::atomic<int64_t> kernels_generated{0}, streaming_kernels{0};
 std::atomic<int64_t> streaming_store_bytes{-1};
 
@@ -49,6 +50,8 @@ void SetFusionJitEnabled(bool enabled) { jit_enabled = enabled; }
 
 bool FusionJitEnabled() { return jit_enabled; }
 
+void SetFusionJitIsa(JitIsa isa) { jit_isa = isa; }
+
 int64_t NumJitFusionKernels() { return kernels_generated; }
 
 void CountJitKernel() { ++kernels_generated; }
@@ -59,9 +62,13 @@ namespace {
 // The generator for this CPU, run on an analysed region.
 std::unique_ptr<Thunk> Generate(const JitRegion& region, const std::vector<SlotId>& inputs,
                                 const std::vector<SlotId>& outputs, int64_t* work) {
-  static const bool has_avx512 = __builtin_cpu_supports("avx512f");
-  std::unique_ptr<Thunk> thunk = has_avx512 ? GenerateAvx512Kernel(region, inputs, outputs)
-                                            : GenerateAvx2Kernel(region, inputs, outputs);
+  const bool has_avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                          jit_isa == JitIsa::kAuto;
+  static const bool has_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  std::unique_ptr<Thunk> thunk =
+      has_avx512 ? GenerateAvx512Kernel(region, inputs, outputs) : nullptr;
+  // Regions that overflow the AVX-512 generator's registers take AVX2.
+  if (thunk == nullptr && has_avx2) thunk = GenerateAvx2Kernel(region, inputs, outputs);
   if (thunk == nullptr) return nullptr;
   *work = region.work;
   ++kernels_generated;

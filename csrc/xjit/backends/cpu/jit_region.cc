@@ -10,6 +10,25 @@
 #include "xjit/backends/cpu/work_estimate.h"
 
 namespace xjit::cpu {
+namespace {
+
+// A one-element float32 or bfloat16 constant's value.
+float ConstantAsFloat(const Instruction& constant) {
+  const Literal& bytes = constant.attrs<ConstantAttrs>().value;
+  if (constant.shape().dtype == DType::kBF16) {
+    uint16_t bits;
+    std::memcpy(&bits, bytes.data(), sizeof(bits));
+    const uint32_t wide = uint32_t{bits} << 16;
+    float value;
+    std::memcpy(&value, &wide, sizeof(value));
+    return value;
+  }
+  float value;
+  std::memcpy(&value, bytes.data(), sizeof(value));
+  return value;
+}
+
+}  // namespace
 
 const Instruction* JitRegion::Root(const Instruction* v) const {
   for (auto it = alias_of.find(v); it != alias_of.end(); it = alias_of.find(v)) v = it->second;
@@ -29,6 +48,14 @@ bool JitCovers(Opcode op) {
   }
 }
 
+bool JitCarries(DType t) { return t == DType::kF32 || t == DType::kBF16; }
+
+int64_t JitRegion::ResultBytes() const {
+  int64_t bytes = 0;
+  for (DType t : result_type) bytes += n * ByteWidth(t);
+  return bytes;
+}
+
 bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* region) {
   if (fusion.called_computations().size() != 1) return false;
   const Computation& body = *fusion.called_computations()[0];
@@ -38,15 +65,18 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
   if (r.n < kMinJitElements) return false;
   for (size_t j = 0; j < body.results().size(); ++j) {
     const Instruction* x = body.results()[j];
-    if (!JitCovers(x->opcode()) || !r.result_of.emplace(x, static_cast<int>(j)).second) {
+    if ((!JitCovers(x->opcode()) && x->opcode() != Opcode::kConvert) ||
+        !r.result_of.emplace(x, static_cast<int>(j)).second) {
       return false;
     }
+    r.result_type.push_back(x->shape().dtype);
   }
   r.input_splat.assign(num_inputs, false);
+  r.input_type.assign(num_inputs, DType::kF32);
   const auto& instrs = body.instructions();
   for (size_t i = 0; i < instrs.size(); ++i) {
     const Instruction* x = instrs[i].get();
-    if (x->shape().dtype != DType::kF32 || !x->shape().is_array()) return false;
+    if (!x->shape().is_array() || !JitCarries(x->shape().dtype)) return false;
     const int64_t elements = x->shape().num_elements();
     switch (x->opcode()) {
       case Opcode::kParameter: {
@@ -56,13 +86,11 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
           return false;
         }
         r.input_splat[number] = elements == 1 && r.n != 1;
+        r.input_type[number] = x->shape().dtype;
         if (r.input_splat[number] && number < static_cast<int64_t>(fusion.operands().size())) {
           const Instruction* outer = fusion.operand(number);
-          if (outer->opcode() == Opcode::kConstant && outer->shape().dtype == DType::kF32 &&
-              !outer->shape().is_tuple && outer->shape().num_elements() == 1) {
-            float value;
-            std::memcpy(&value, outer->attrs<ConstantAttrs>().value.data(), sizeof(value));
-            r.splat_constant[static_cast<int>(number)] = value;
+          if (outer->opcode() == Opcode::kConstant && outer->shape() == x->shape()) {
+            r.splat_constant[static_cast<int>(number)] = ConstantAsFloat(*outer);
           }
         }
         r.parameters.push_back(x);
@@ -79,11 +107,12 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
       default:
         break;
     }
-    if (!JitCovers(x->opcode()) || elements != r.n) return false;
+    const bool convert = x->opcode() == Opcode::kConvert;
+    if ((!JitCovers(x->opcode()) && !convert) || elements != r.n) return false;
     const size_t position = r.ops.size();
     for (const Instruction* o : x->operands()) {
       const Instruction* v = r.Root(o);
-      if (v->shape().dtype != DType::kF32) return false;
+      if (!convert && v->shape().dtype != x->shape().dtype) return false;
       r.last_use[v] = position;
     }
     r.ops.push_back(x);
@@ -104,6 +133,8 @@ bool AnalyzeJitUnaryOp(const Instruction& op, JitRegion* region) {
   r.parameters = {x};
   r.input_number[x] = 0;
   r.input_splat = {false};
+  r.input_type = {DType::kF32};
+  r.result_type = {DType::kF32};
   r.ops = {&op};
   r.result_of[&op] = 0;
   r.last_use[x] = 0;
@@ -119,12 +150,19 @@ constexpr int64_t kChunk = 16 * 1024;  // elements per parallel chunk
 class JitKernelThunk : public Thunk {
  public:
   JitKernelThunk(std::unique_ptr<Xbyak::CodeGenerator> code, JitKernelFn fn,
-                 std::vector<SlotId> inputs, std::vector<bool> input_splat,
-                 std::vector<SlotId> outputs, int64_t n,
-                 std::unique_ptr<Xbyak::CodeGenerator> streaming_code, JitKernelFn streaming_fn)
+                 const JitRegion& region, std::vector<SlotId> inputs,
+                 std::vector<SlotId> outputs,
+                 std::unique_ptr<Xbyak::CodeGenerator> streaming_code, JitKernelFn streaming_fn,
+                 int alignment)
       : code_(std::move(code)), fn_(fn), inputs_(std::move(inputs)),
-        input_splat_(std::move(input_splat)), outputs_(std::move(outputs)), n_(n),
-        streaming_code_(std::move(streaming_code)), streaming_fn_(streaming_fn) {}
+        outputs_(std::move(outputs)), n_(region.n),
+        streaming_code_(std::move(streaming_code)), streaming_fn_(streaming_fn),
+        alignment_(alignment) {
+    for (size_t i = 0; i < inputs_.size(); ++i) {
+      input_step_.push_back(region.input_splat[i] ? 0 : ByteWidth(region.input_type[i]));
+    }
+    for (DType t : region.result_type) output_step_.push_back(ByteWidth(t));
+  }
 
   void Execute(void* const* buffers) const override {
     const size_t ni = inputs_.size(), no = outputs_.size();
@@ -132,17 +170,18 @@ class JitKernelThunk : public Thunk {
     JitKernelFn fn = fn_;
     if (streaming_fn_ != nullptr &&
         std::all_of(outputs_.begin(), outputs_.end(),
-                    [&](SlotId s) { return StreamingAligned(buffers[s]); })) {
+                    [&](SlotId s) { return StreamingAligned(buffers[s], alignment_); })) {
       fn = streaming_fn_;
     }
     ParallelFor(n_, kChunk, n_ * 8, [&](int64_t begin, int64_t end) {
       const void* in[64];
       void* out[64];
       for (size_t i = 0; i < ni; ++i) {
-        const float* base = static_cast<const float*>(buffers[inputs_[i]]);
-        in[i] = input_splat_[i] ? base : base + begin;
+        in[i] = static_cast<const char*>(buffers[inputs_[i]]) + begin * input_step_[i];
       }
-      for (size_t j = 0; j < no; ++j) out[j] = static_cast<float*>(buffers[outputs_[j]]) + begin;
+      for (size_t j = 0; j < no; ++j) {
+        out[j] = static_cast<char*>(buffers[outputs_[j]]) + begin * output_step_[j];
+      }
       fn(in, out, end - begin);
     });
   }
@@ -151,11 +190,12 @@ class JitKernelThunk : public Thunk {
   std::unique_ptr<Xbyak::CodeGenerator> code_;
   JitKernelFn fn_;
   std::vector<SlotId> inputs_;
-  std::vector<bool> input_splat_;
   std::vector<SlotId> outputs_;
+  std::vector<int64_t> input_step_, output_step_;  // bytes per element (0: a splat)
   int64_t n_;
   std::unique_ptr<Xbyak::CodeGenerator> streaming_code_;
   JitKernelFn streaming_fn_;
+  int alignment_;
 };
 #endif
 
@@ -163,7 +203,7 @@ class JitKernelThunk : public Thunk {
 
 #if defined(__x86_64__)
 bool WritesPastTheCache(const JitRegion& region) {
-  return region.n * 4 * static_cast<int64_t>(region.result_of.size()) >= StreamingStoreBytes();
+  return region.ResultBytes() >= StreamingStoreBytes();
 }
 
 std::unique_ptr<Thunk> MakeJitKernelThunk(std::unique_ptr<Xbyak::CodeGenerator> code,
@@ -171,10 +211,10 @@ std::unique_ptr<Thunk> MakeJitKernelThunk(std::unique_ptr<Xbyak::CodeGenerator> 
                                           std::vector<SlotId> inputs,
                                           std::vector<SlotId> outputs,
                                           std::unique_ptr<Xbyak::CodeGenerator> streaming_code,
-                                          JitKernelFn streaming_fn) {
-  return std::make_unique<JitKernelThunk>(std::move(code), fn, std::move(inputs),
-                                          region.input_splat, std::move(outputs), region.n,
-                                          std::move(streaming_code), streaming_fn);
+                                          JitKernelFn streaming_fn, int alignment) {
+  return std::make_unique<JitKernelThunk>(std::move(code), fn, region, std::move(inputs),
+                                          std::move(outputs), std::move(streaming_code),
+                                          streaming_fn, alignment);
 }
 #endif
 

@@ -23,6 +23,10 @@ inline constexpr int64_t kMinJitElements = 8 * 1024;
 
 // A fusion region of float32 element-wise ops the generators cover, with
 // every value at the region's element count or a splat of one element.
+// Values may also be bfloat16 (JitCarries): a lane holds one as the float32
+// of the same value (low 16 bits zero), so a load widens it, an op computes
+// in float32 and rounds its result to bfloat16 (scalar_ops.h's kernels
+// compute bf16 the same way, Compute<T>), and a store keeps the top halves.
 struct JitRegion {
   int64_t n = 0;                                 // elements of every value
   // The values read from the kernel's inputs (the region's parameters, or a
@@ -30,6 +34,8 @@ struct JitRegion {
   std::vector<const Instruction*> parameters;
   absl::flat_hash_map<const Instruction*, int> input_number;
   std::vector<bool> input_splat;                 // by input index
+  std::vector<DType> input_type;                 // by input index: kF32 or kBF16
+  std::vector<DType> result_type;                // by result index: kF32 or kBF16
   // The splat inputs that are float32 constants, by input index: ops may
   // use their values (maximum(x, 0.1) is one instruction).
   absl::flat_hash_map<int, float> splat_constant;
@@ -43,11 +49,17 @@ struct JitRegion {
   const Instruction* Root(const Instruction* v) const;
   // Whether the value is read by a later op.
   bool Used(const Instruction* v) const { return last_use.contains(v); }
+  // Bytes of the results one run writes.
+  int64_t ResultBytes() const;
 };
+
+// The element types a region's values may have: float32 and bfloat16.
+bool JitCarries(DType t);
 
 // The ops the generators emit: add, subtract, multiply, divide, maximum,
 // minimum, negate, abs, sqrt, rsqrt, exponential, exponential_minus_one,
-// tanh, log, log_plus_one and logistic.
+// tanh, log, log_plus_one and logistic; and in regions (not alone), convert
+// between the types JitCarries names.
 bool JitCovers(Opcode op);
 
 // The region of `fusion` when the generators cover it; false otherwise.
@@ -58,7 +70,7 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
 bool AnalyzeJitUnaryOp(const Instruction& op, JitRegion* region);
 
 #if defined(__x86_64__)
-// fn(const float* const* in, float* const* out, int64_t count); a splat input
+// fn(const void* const* in, void* const* out, int64_t count); a splat input
 // is its one element's address.
 using JitKernelFn = void (*)(const void* const* in, void* const* out, int64_t count);
 
@@ -70,22 +82,25 @@ using JitKernelFn = void (*)(const void* const* in, void* const* out, int64_t co
 // (x * 2 + 1 on 4M float32: 20-30% less time).
 bool WritesPastTheCache(const JitRegion& region);
 
-// Whether non-temporal stores (32-byte aligned only) may write from `base`.
-inline bool StreamingAligned(const void* base) {
-  return reinterpret_cast<uintptr_t>(base) % 32 == 0;
+// Whether non-temporal stores (of `bytes`-byte vectors, aligned only) may
+// write from `base`.
+inline bool StreamingAligned(const void* base, int bytes = 32) {
+  return reinterpret_cast<uintptr_t>(base) % bytes == 0;
 }
 
 // Runs `fn` (generated into `code`) over the region's elements in chunks
 // split across threads; `streaming_fn`, when given, is the same kernel with
-// non-temporal stores, run when every output is 32-byte aligned.
+// non-temporal stores, run when every output is `alignment`-byte aligned
+// (its vector width).
 std::unique_ptr<Thunk> MakeJitKernelThunk(
     std::unique_ptr<Xbyak::CodeGenerator> code, JitKernelFn fn, const JitRegion& region,
     std::vector<SlotId> inputs, std::vector<SlotId> outputs,
     std::unique_ptr<Xbyak::CodeGenerator> streaming_code = nullptr,
-    JitKernelFn streaming_fn = nullptr);
+    JitKernelFn streaming_fn = nullptr, int alignment = 32);
 
 // The generators (null when the region does not fit their registers or
-// constant table). Each needs its instruction set on the running CPU.
+// constant table). Each needs its instruction set on the running CPU
+// (AVX-512: F and BW).
 std::unique_ptr<Thunk> GenerateAvx512Kernel(const JitRegion& region,
                                             const std::vector<SlotId>& inputs,
                                             const std::vector<SlotId>& outputs);

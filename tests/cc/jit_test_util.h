@@ -1,0 +1,212 @@
+// What the tests of the generated kernels (cpu/jit_fusion.h, cpu/jit_row.h)
+// share: inputs with every special value the kernels branch on, runs with
+// and without the generators, bit-for-bit comparison with the interpreter
+// and comparison with the reference backend, and StableHLO module text.
+#pragma once
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cpu_test_util.h"
+#include "gtest/gtest.h"
+#include "test_util.h"
+#include "xjit/backends/cpu/jit_fusion.h"
+#include "xjit/ir/half.h"
+#include "xjit/text/parser.h"
+
+namespace xjit::testing {
+
+// Inputs that hit every special case the kernels branch on.
+// (Row fusions: rows holding NaN, infinities, overflowing exp, -0.)
+// `one_in`: one element in that many (on average) is special, a quarter of
+// the rest anywhere in [-110, 110], the others in [-3, 3]; with one in 8, most
+// vectors hold a lane the generated exp and tanh leave to their cold paths,
+// with one in 200 most do not.
+inline Literal SpecialInput(int64_t n, uint64_t seed, int one_in = 8) {
+  Literal lit(Shape(DType::kF32, {n}));
+  float* x = reinterpret_cast<float*>(lit.mutable_data());
+  std::mt19937_64 rng(seed);
+  const float specials[] = {0.0f, -0.0f, NAN, -NAN, INFINITY, -INFINITY, 88.72f, 88.73f,
+                            89.0f, -103.9f, -104.0f, -120.0f, 7.9053f, 7.906f, -7.906f,
+                            0.0004f, -0.0004f, 0.00039f, 1e-30f, -1e-30f, 1e-40f, 3.0f, -3.0f};
+  std::uniform_real_distribution<float> wide(-110.0f, 110.0f), narrow(-3.0f, 3.0f);
+  for (int64_t i = 0; i < n; ++i) {
+    const uint64_t k = rng() % one_in;
+    if (k == 0) {
+      x[i] = specials[rng() % (sizeof(specials) / sizeof(float))];
+    } else if (k <= static_cast<uint64_t>(one_in / 4)) {
+      x[i] = wide(rng);
+    } else {
+      x[i] = narrow(rng);
+    }
+  }
+  return lit;
+}
+
+
+// The same special values as `dtype` (float32 or bfloat16); bfloat16 also
+// gets NaNs with payloads, signalling ones among them, one in 64.
+inline Literal SpecialInputOf(const Shape& shape, uint64_t seed, int one_in = 8) {
+  Literal f32 = SpecialInput(shape.num_elements(), seed, one_in);
+  if (shape.dtype == DType::kF32) return Literal(shape, f32.data());
+  Literal lit(shape);
+  const float* x = reinterpret_cast<const float*>(f32.data());
+  uint16_t* h = reinterpret_cast<uint16_t*>(lit.mutable_data());
+  const uint16_t nans[] = {0x7f81, 0xffc1, 0x7fff, 0xff80 | 0x7f};
+  std::mt19937_64 rng(seed + 1000);
+  for (int64_t i = 0; i < shape.num_elements(); ++i) {
+    h[i] = rng() % 64 == 0 ? nans[rng() % 4] : bf16(x[i]).bits;
+  }
+  return lit;
+}
+
+inline std::vector<Literal> Run(const Module& m, const std::vector<Literal>& args, bool jit,
+                                int64_t* kernels = nullptr) {
+  cpu::SetFusionJitEnabled(jit);
+  const int64_t before = cpu::NumJitFusionKernels();
+  auto out = RunOn("cpu", m, args);
+  if (kernels != nullptr) *kernels = cpu::NumJitFusionKernels() - before;
+  cpu::SetFusionJitEnabled(true);
+  EXPECT_TRUE(out.ok()) << out.status();
+  return out.ok() ? *std::move(out) : std::vector<Literal>{};
+}
+
+// Bit for bit (float32 or bfloat16), but for NaN payloads.
+inline void ExpectSameBits(const Literal& a, const Literal& b, const std::string& what) {
+  ASSERT_EQ(a.shape(), b.shape());
+  const bool half = a.shape().dtype == DType::kBF16;
+  for (int64_t i = 0; i < a.shape().num_elements(); ++i) {
+    uint32_t x = 0, y = 0;
+    if (half) {
+      x = uint32_t{reinterpret_cast<const uint16_t*>(a.data())[i]} << 16;
+      y = uint32_t{reinterpret_cast<const uint16_t*>(b.data())[i]} << 16;
+    } else {
+      x = reinterpret_cast<const uint32_t*>(a.data())[i];
+      y = reinterpret_cast<const uint32_t*>(b.data())[i];
+    }
+    float fx, fy;
+    std::memcpy(&fx, &x, 4);
+    std::memcpy(&fy, &y, 4);
+    if (std::isnan(fx) && std::isnan(fy)) continue;  // NaN payloads may differ
+    ASSERT_EQ(x, y) << what << " element " << i << ": " << fx << " vs " << fy;
+  }
+}
+
+// A module of two `type`[n] inputs whose body is `body` (it may use %x, %y and
+// the splats %half and %ten) returning `results` (of that type).
+inline std::string Module2(int64_t n, const std::string& body, const std::string& results,
+                           int num_results, const std::string& type = "f32") {
+  const std::string t = "tensor<" + std::to_string(n) + "x" + type + ">";
+  const std::string scalar = "tensor<" + type + ">";
+  std::string types;
+  for (int i = 0; i < num_results; ++i) types += (i ? ", " : "") + t;
+  return "func.func @main(%x: " + t + ", %y: " + t + ") -> (" + types + ") {\n" +
+         "  %h = stablehlo.constant dense<0.5> : " + scalar + "\n" +
+         "  %half = stablehlo.broadcast_in_dim %h, dims = [] : (" + scalar + ") -> " + t + "\n" +
+         "  %tn = stablehlo.constant dense<10.0> : " + scalar + "\n" +
+         "  %ten = stablehlo.broadcast_in_dim %tn, dims = [] : (" + scalar + ") -> " + t + "\n" +
+         body + "  return " + results + " : " + types + "\n}";
+}
+
+// The element-wise generators this CPU runs: the widest, and AVX2 too on a
+// CPU with AVX-512 (jit_fusion.h: SetFusionJitIsa).
+inline std::vector<cpu::JitIsa> GeneratorsToTest() {
+  std::vector<cpu::JitIsa> isas = {cpu::JitIsa::kAuto};
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx2") &&
+      __builtin_cpu_supports("fma")) {
+    isas.push_back(cpu::JitIsa::kAvx2);
+  }
+  return isas;
+}
+
+inline bool HasJitIsa() {
+  return __builtin_cpu_supports("avx512f") ||
+         (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"));
+}
+
+// Runs `text` on special inputs with the generators (each of
+// GeneratorsToTest) and without: the same bits, `want_kernels` kernels
+// generated, and the reference backend's values within `tolerance`.
+inline void CheckModule(const std::string& text, double tolerance, int64_t want_kernels = 1,
+                        int special_one_in = 8) {
+  auto m = ParseModule(text);
+  ASSERT_TRUE(m.ok()) << m.status() << "\n" << text;
+  std::vector<Literal> args;
+  for (const Shape& s : (*m)->ParameterShapes()) {
+    args.push_back(SpecialInputOf(s, args.size() + 3, special_one_in));
+  }
+  // The generators emit AVX-512 or AVX2 with FMA; other CPUs run the
+  // interpreter, which the comparisons below still check.
+  if (!HasJitIsa()) want_kernels = 0;
+  std::vector<Literal> interpreted = Run(**m, args, false);
+  auto reference = RunOn("reference", **m, args);
+  ASSERT_TRUE(reference.ok()) << reference.status();
+  for (cpu::JitIsa isa : GeneratorsToTest()) {
+    const std::string which = isa == cpu::JitIsa::kAvx2 ? "AVX2, " : "";
+    cpu::SetFusionJitIsa(isa);
+    int64_t kernels = 0;
+    std::vector<Literal> jit = Run(**m, args, true, &kernels);
+    cpu::SetFusionJitIsa(cpu::JitIsa::kAuto);
+    EXPECT_EQ(kernels, want_kernels) << which << "generated kernels";
+    ASSERT_EQ(jit.size(), interpreted.size());
+    for (size_t i = 0; i < jit.size(); ++i) {
+      ExpectSameBits(jit[i], interpreted[i], which + "result " + std::to_string(i));
+      cpu::testing::ExpectLiteralsMatch(jit[i], (*reference)[i], tolerance,
+                                        which + "reference, result " + std::to_string(i));
+    }
+  }
+}
+
+inline std::string Op(const std::string& name, const std::string& dst,
+                      const std::string& operands, int64_t n, const std::string& type = "f32") {
+  return "  %" + dst + " = stablehlo." + name + " " + operands + " : tensor<" +
+         std::to_string(n) + "x" + type + ">\n";
+}
+
+// A row fusion over rows x cols float32 (the passes fuse the whole body:
+// passes/elementwise_fusion.h) with `body` reading %x and %g (one row's
+// worth, broadcast to every row) and the scalars %zero, %ninf, %inf, %one.
+// `type`: the element type of %x and %g.
+inline std::string RowModule(int64_t rows, int64_t cols, const std::string& body,
+                             const std::string& results, const std::string& result_types,
+                             const std::string& type = "f32") {
+  const std::string c = std::to_string(cols);
+  return "func.func @main(%x: tensor<" + std::to_string(rows) + "x" + c + "x" + type +
+         ">, %g: tensor<" + c + "x" + type + ">) -> (" + result_types + ") {\n"
+         "  %zero = stablehlo.constant dense<0.0> : tensor<f32>\n"
+         "  %one = stablehlo.constant dense<1.0> : tensor<f32>\n"
+         "  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
+         "  %inf = stablehlo.constant dense<0x7F800000> : tensor<f32>\n" +
+         body + "  return " + results + " : " + result_types + "\n}";
+}
+
+// One line of a row module: `name` = op over the whole rows (T) or per row (R).
+// `type`: its element type and its operands' (a convert, whose types
+// differ, is written out whole).
+inline std::string RowOp(const std::string& dst, const std::string& text, int64_t rows,
+                         int64_t cols, bool per_row = false, const std::string& type = "f32") {
+  const std::string t = per_row ? "tensor<" + std::to_string(rows) + "x" + type + ">"
+                                : "tensor<" + std::to_string(rows) + "x" + std::to_string(cols) +
+                                      "x" + type + ">";
+  return "  %" + dst + " = " + text + " : " + t + "\n";
+}
+
+inline std::string RowReduce(const std::string& dst, const std::string& in, const std::string& init,
+                      const std::string& op, int64_t rows, int64_t cols) {
+  const std::string r = std::to_string(rows);
+  return "  %" + dst + " = stablehlo.reduce(%" + in + " init: %" + init + ") applies stablehlo." +
+         op + " across dimensions = [1] : (tensor<" + r + "x" + std::to_string(cols) +
+         "xf32>, tensor<f32>) -> tensor<" + r + "xf32>\n";
+}
+
+inline std::string RowBroadcast(const std::string& dst, const std::string& in, int64_t rows,
+                         int64_t cols) {
+  const std::string r = std::to_string(rows);
+  return "  %" + dst + " = stablehlo.broadcast_in_dim %" + in + ", dims = [0] : (tensor<" + r +
+         "xf32>) -> tensor<" + r + "x" + std::to_string(cols) + "xf32>\n";
+}
+
+}  // namespace xjit::testing
