@@ -7,6 +7,9 @@
 // a later loop reads again are kept in a row buffer (L1), per-row values in
 // 8-lane slots. Reduces combine the row's elements in the interpreter's order
 // (reduce.cc's 32 lanes, then a tree of them), so both give the same bits.
+// bfloat16 values (a softmax of bf16 converted to float32 and back) are
+// carried as in jit_avx2.cc: widened when read, each op's result rounded to
+// bf16, stored as the top halves; reduces are of float32 only.
 #pragma once
 
 #include <memory>
@@ -20,9 +23,9 @@ namespace xjit::cpu {
 // A thunk running `fusion`'s row region as generated code, or null when it
 // cannot: a CPU without AVX2 and FMA, the generator turned off
 // (SetFusionJitEnabled), rows of a size that is not a multiple of 32 (or
-// under 64), an op or a broadcast the generator does not cover, float32
-// only, or more live values than registers. *work gets the estimate of one
-// run (work_estimate.h).
+// under 64), an op or a broadcast the generator does not cover, values not
+// float32 or bfloat16, a reduce not of float32, or more live values than
+// registers. *work gets the estimate of one run (work_estimate.h).
 std::unique_ptr<Thunk> MakeRowJitThunk(const Instruction& fusion,
                                        const std::vector<SlotId>& inputs,
                                        const std::vector<SlotId>& outputs, int64_t* work);

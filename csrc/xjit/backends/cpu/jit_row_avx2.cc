@@ -56,24 +56,24 @@ struct ReduceInfo {
 class RowJitThunk : public Thunk {
  public:
   // `streaming`: the same function with non-temporal stores of whole rows,
-  // run when those outputs are 32-byte aligned (or null).
+  // run when those outputs are 32-byte aligned (or null). `whole_row`: per
+  // output, whether it is whole rows (per-row results are not streamed).
   RowJitThunk(std::unique_ptr<Avx2Code> code, std::unique_ptr<Avx2Code> streaming, int64_t rows,
               int64_t row_size, std::vector<std::pair<SlotId, int64_t>> inputs,
-              std::vector<std::pair<SlotId, int64_t>> outputs, int64_t scratch_bytes,
-              int64_t cost)
+              std::vector<std::pair<SlotId, int64_t>> outputs, std::vector<bool> whole_row,
+              int64_t scratch_bytes, int64_t cost)
       : code_(std::move(code)), streaming_(std::move(streaming)), fn_(code_->getCode<Fn>()),
         streaming_fn_(streaming_ ? streaming_->getCode<Fn>() : nullptr), rows_(rows),
         row_size_(row_size), inputs_(std::move(inputs)), outputs_(std::move(outputs)),
-        scratch_bytes_(scratch_bytes), cost_(cost) {}
+        whole_row_(std::move(whole_row)), scratch_bytes_(scratch_bytes), cost_(cost) {}
 
   void Execute(void* const* buffers) const override {
     Fn fn = fn_;
-    if (streaming_fn_ != nullptr &&
-        std::all_of(outputs_.begin(), outputs_.end(), [&](const std::pair<SlotId, int64_t>& o) {
-          return o.second == 4 || StreamingAligned(buffers[o.first]);  // per-row: not streamed
-        })) {
-      fn = streaming_fn_;
+    bool aligned = true;
+    for (size_t j = 0; j < outputs_.size(); ++j) {
+      aligned &= !whole_row_[j] || StreamingAligned(buffers[outputs_[j].first]);
     }
+    if (streaming_fn_ != nullptr && aligned) fn = streaming_fn_;
     const int64_t block_rows = std::max<int64_t>(1, 16384 / row_size_);
     const int64_t blocks = (rows_ + block_rows - 1) / block_rows;
     const bool serial = blocks == 1 || cost_ < kParallelThreshold;
@@ -101,6 +101,7 @@ class RowJitThunk : public Thunk {
   Fn fn_, streaming_fn_;
   int64_t rows_, row_size_;
   std::vector<std::pair<SlotId, int64_t>> inputs_, outputs_;  // slot, bytes per row
+  std::vector<bool> whole_row_;  // per output
   int64_t scratch_bytes_, cost_;
   mutable std::vector<unsigned char> serial_scratch_;  // Execute is never concurrent
 };
@@ -123,10 +124,20 @@ class RowJitGenerator {
   // Bytes each fusion operand / result advances per row.
   std::vector<int64_t> InputStrides() const;
   std::vector<int64_t> OutputStrides() const;
+  // Per result: whether it is whole rows (not one element per row).
+  std::vector<bool> WholeRowResults() const {
+    std::vector<bool> whole;
+    for (const Instruction* r : region_.results()) {
+      whole.push_back(r->shape().num_elements() != rows_);
+    }
+    return whole;
+  }
   // Bytes of whole-row results one run writes.
   int64_t WholeRowResultBytes() const {
     int64_t bytes = 0;
-    for (int64_t stride : OutputStrides()) bytes += stride == 4 ? 0 : stride * rows_;
+    const std::vector<int64_t> strides = OutputStrides();
+    const std::vector<bool> whole = WholeRowResults();
+    for (size_t j = 0; j < strides.size(); ++j) bytes += whole[j] ? strides[j] * rows_ : 0;
     return bytes;
   }
 
@@ -152,7 +163,10 @@ class RowJitGenerator {
                 const absl::flat_hash_map<const Instruction*, int>& accumulator);
   void EmitReduceEnd(Avx2Code& g, const Instruction* reduce);
   void EmitPerRow(Avx2Code& g, const Instruction* op);
+  int EmitOp(Avx2Code& g, const Instruction* x, const std::vector<Avx2Operand>& in,
+             std::vector<int>* widened);
   Avx2Operand OperandOf(Avx2Code& g, const Instruction* v, int copy) const;
+  Avx2Operand Read(Avx2Code& g, const Instruction* v, int copy, std::vector<int>* widened);
   void StoreSlotResult(Avx2Code& g, const Instruction* op, const Ymm& value);
 
   const Computation& region_;
@@ -160,6 +174,7 @@ class RowJitGenerator {
   int64_t rows_ = 0, row_size_ = 0;
   // Per fusion operand: how the row function reads it (unset: not at all).
   std::vector<std::optional<RowValue::Kind>> input_kind_;
+  std::vector<int> input_width_;  // per fusion operand: bytes per element
   absl::flat_hash_map<const Instruction*, RowValue> values_;
   absl::flat_hash_map<const Instruction*, ReduceInfo> reduces_;
   absl::flat_hash_map<const Instruction*, int> result_of_;
@@ -196,10 +211,11 @@ bool RowJitGenerator::Analyze() {
     if (!result_of_.emplace(region_.results()[j], static_cast<int>(j)).second) return false;
   }
   input_kind_.assign(num_inputs_, std::nullopt);
+  input_width_.assign(num_inputs_, 4);
   const int64_t whole = rows_ * row_size_;
   for (const auto& owned : region_.instructions()) {
     const Instruction& instr = *owned;
-    if (instr.shape().dtype != DType::kF32 || !instr.shape().is_array()) return false;
+    if (!JitCarries(instr.shape().dtype) || !instr.shape().is_array()) return false;
     const int64_t n = instr.shape().num_elements();
     switch (instr.opcode()) {
       case Opcode::kParameter: {
@@ -207,6 +223,7 @@ bool RowJitGenerator::Analyze() {
         if (p < 0 || p >= static_cast<int64_t>(num_inputs_)) return false;
         RowValue v;
         v.operand = static_cast<int>(p);
+        input_width_[p] = static_cast<int>(ByteWidth(instr.shape().dtype));
         if (n == whole) {
           v.kind = RowValue::Kind::kWholeInput;
         } else if (n == rows_ || n == 1) {
@@ -236,6 +253,11 @@ bool RowJitGenerator::Analyze() {
                       *body != Opcode::kMaximum && *body != Opcode::kMinimum)) {
           return false;
         }
+        // Of float32 only: a bfloat16 reduce would round after every step.
+        if (instr.shape().dtype != DType::kF32 || instr.operand(0)->shape().dtype != DType::kF32 ||
+            instr.operand(1)->shape().dtype != DType::kF32) {
+          return false;
+        }
         const RowValue& in = ValueOf(instr.operand(0));
         const RowValue& init = ValueOf(instr.operand(1));
         if ((in.kind != RowValue::Kind::kWhole && in.kind != RowValue::Kind::kWholeInput) ||
@@ -255,8 +277,8 @@ bool RowJitGenerator::Analyze() {
         continue;
       }
       default:
-        if (!JitCovers(instr.opcode()) || (n != whole && n != rows_) ||
-            !AnalyzeElementwise(instr)) {
+        if ((!JitCovers(instr.opcode()) && instr.opcode() != Opcode::kConvert) ||
+            (n != whole && n != rows_) || !AnalyzeElementwise(instr)) {
           return false;
         }
     }
@@ -309,7 +331,10 @@ bool RowJitGenerator::AnalyzeElementwise(const Instruction& instr) {
   RowValue v;
   v.op = &instr;
   for (const Instruction* o : instr.operands()) {
-    if (o->shape().dtype != DType::kF32) return false;
+    // Operands of the op's type (a convert's: float32 or bfloat16, as checked).
+    if (instr.opcode() != Opcode::kConvert && o->shape().dtype != instr.shape().dtype) {
+      return false;
+    }
     RowValue& operand = values_.at(o);
     switch (operand.kind) {
       case RowValue::Kind::kSlot:
@@ -348,8 +373,10 @@ std::vector<int64_t> RowJitGenerator::InputStrides() const {
   std::vector<int64_t> s(num_inputs_, 0);  // invariant rows and splats: 0
   for (const Instruction* p : region_.parameters()) {
     const int64_t i = p->attrs<ParameterAttrs>().number;
-    if (input_kind_[i] == RowValue::Kind::kWholeInput) s[i] = 4 * row_size_;
-    if (input_kind_[i] == RowValue::Kind::kSlot && p->shape().num_elements() != 1) s[i] = 4;
+    if (input_kind_[i] == RowValue::Kind::kWholeInput) s[i] = input_width_[i] * row_size_;
+    if (input_kind_[i] == RowValue::Kind::kSlot && p->shape().num_elements() != 1) {
+      s[i] = input_width_[i];
+    }
   }
   return s;
 }
@@ -357,7 +384,8 @@ std::vector<int64_t> RowJitGenerator::InputStrides() const {
 std::vector<int64_t> RowJitGenerator::OutputStrides() const {
   std::vector<int64_t> s;
   for (const Instruction* r : region_.results()) {
-    s.push_back(r->shape().num_elements() == rows_ ? 4 : 4 * row_size_);
+    const int64_t width = ByteWidth(r->shape().dtype);
+    s.push_back(r->shape().num_elements() == rows_ ? width : width * row_size_);
   }
   return s;
 }
@@ -369,6 +397,8 @@ Avx2Operand RowJitGenerator::OperandOf(Avx2Code& g, const Instruction* v, int co
   switch (value.kind) {
     case RowValue::Kind::kWholeInput:
     case RowValue::Kind::kInvariantInput:
+      // bfloat16 ones are widened first (Read).
+      if (v->shape().dtype != DType::kF32) throw Xbyak::Error(Xbyak::ERR_BAD_PARAMETER);
       return Avx2Operand::Memory(g.yword[input_gpr_[value.operand] + g.rax * 4 + disp]);
     case RowValue::Kind::kSlot:
       return Avx2Operand::Memory(g.yword[g.rdx + value.slot]);
@@ -380,11 +410,64 @@ Avx2Operand RowJitGenerator::OperandOf(Avx2Code& g, const Instruction* v, int co
   return Avx2Operand::Memory(g.yword[g.rdx + g.rax * 4 + (buffer + disp)]);
 }
 
+// v read in copy `copy`: a bfloat16 input read in place is widened into a
+// register taken from the pool and added to *widened (freed after the op).
+Avx2Operand RowJitGenerator::Read(Avx2Code& g, const Instruction* v, int copy,
+                                  std::vector<int>* widened) {
+  const RowValue& value = ValueOf(v);
+  if (!ReadsInPlace(value.kind) || v->shape().dtype != DType::kBF16) {
+    return OperandOf(g, v, copy);
+  }
+  const Ymm w(pool_.Take());
+  g.LoadBf16(w, g.xword[input_gpr_[value.operand] + g.rax * 2 + 16 * copy]);
+  widened->push_back(w.getIdx());
+  return Avx2Operand::Register(w.getIdx());
+}
+
+// x of `in` into a register taken from the pool (returned). A convert
+// copies its operand (into the operand's own register when that was only
+// widened for it) and rounds when it narrows to bfloat16; any other
+// bfloat16 op computes in float32 and rounds, as the interpreter does.
+int RowJitGenerator::EmitOp(Avx2Code& g, const Instruction* x,
+                            const std::vector<Avx2Operand>& in, std::vector<int>* widened) {
+  Ymm d(0);
+  if (x->opcode() == Opcode::kConvert) {
+    auto w = std::find(widened->begin(), widened->end(), in[0].reg);
+    if (in[0].reg >= 0 && w != widened->end()) {
+      d = Ymm(in[0].reg);
+      widened->erase(w);
+    } else {
+      d = Ymm(pool_.Take());
+      if (in[0].memory) {
+        g.vmovups(d, *in[0].memory);
+      } else {
+        g.vmovaps(d, Ymm(in[0].reg));
+      }
+    }
+    if (x->operand(0)->shape().dtype == x->shape().dtype) return d.getIdx();
+  } else {
+    d = Ymm(EmitAvx2Op(g, pool_, x->opcode(), in));
+  }
+  if (x->shape().dtype == DType::kBF16) {
+    const Ymm t(pool_.Take()), nan(pool_.Take());
+    g.RoundToBf16(d, t, nan);
+    pool_.Free(t.getIdx());
+    pool_.Free(nan.getIdx());
+  }
+  return d.getIdx();
+}
+
+// A per-row value into its slot (its float32 form) and, when it is a
+// result, its one element: a bfloat16 one is the top half of lane 0.
 void RowJitGenerator::StoreSlotResult(Avx2Code& g, const Instruction* op, const Ymm& value) {
   g.vmovups(g.yword[g.rdx + ValueOf(op).slot], value);
   if (auto r = result_of_.find(op); r != result_of_.end()) {
     g.mov(g.r10, g.qword[g.rsi + 8 * r->second]);
-    g.vmovss(g.dword[g.r10], Xbyak::Xmm(value.getIdx()));
+    if (op->shape().dtype == DType::kBF16) {
+      g.vpextrw(g.word[g.r10], Xbyak::Xmm(value.getIdx()), 1);
+    } else {
+      g.vmovss(g.dword[g.r10], Xbyak::Xmm(value.getIdx()));
+    }
   }
 }
 
@@ -392,8 +475,9 @@ void RowJitGenerator::EmitPerRow(Avx2Code& g, const Instruction* op) {
   pool_.Clear();
   reg_.clear();
   std::vector<Avx2Operand> in;
+  std::vector<int> widened;  // none: per-row ops read slots only
   for (const Instruction* o : op->operands()) in.push_back(OperandOf(g, o, 0));
-  const Ymm d(EmitAvx2Op(g, pool_, op->opcode(), in));
+  const Ymm d(EmitOp(g, op, in, &widened));
   StoreSlotResult(g, op, d);
 }
 
@@ -439,12 +523,19 @@ void RowJitGenerator::EmitBody(Avx2Code& g, const std::vector<const Instruction*
       continue;
     }
     std::vector<Avx2Operand> in;
-    for (const Instruction* o : x->operands()) in.push_back(OperandOf(g, o, copy));
-    const Ymm d(EmitAvx2Op(g, pool_, x->opcode(), in));
+    std::vector<int> widened;
+    for (const Instruction* o : x->operands()) in.push_back(Read(g, o, copy, &widened));
+    const Ymm d(EmitOp(g, x, in, &widened));
+    for (int w : widened) pool_.Free(w);
     const RowValue& v = ValueOf(x);
     if (auto r = result_of_.find(x); r != result_of_.end()) {
       g.mov(g.r10, g.qword[g.rsi + 8 * r->second]);
-      if (streaming_) {
+      if (x->shape().dtype == DType::kBF16) {
+        const Ymm t(pool_.Take()), high(pool_.Take());
+        g.StoreBf16(g.xword[g.r10 + g.rax * 2 + 16 * copy], d, t, high, streaming_);
+        pool_.Free(t.getIdx());
+        pool_.Free(high.getIdx());
+      } else if (streaming_) {
         g.vmovntps(g.yword[g.r10 + g.rax * 4 + 32 * copy], d);
       } else {
         g.vmovups(g.yword[g.r10 + g.rax * 4 + 32 * copy], d);
@@ -522,8 +613,9 @@ void RowJitGenerator::EmitLoop(Avx2Code& g, const std::vector<const Instruction*
     // starts a new page, where the hardware prefetcher starts over.
     for (size_t i = 0; i < num_inputs_; ++i) {
       if (input_kind_[i] != RowValue::Kind::kWholeInput) continue;
-      for (int line = 0; line < step * 4; line += 64) {
-        g.prefetcht0(g.ptr[input_gpr_[i] + g.rax * 4 + (4 * row_size_ + line)]);
+      const int width = input_width_[i];
+      for (int line = 0; line < step * width; line += 64) {
+        g.prefetcht0(g.ptr[input_gpr_[i] + g.rax * width + (width * row_size_ + line)]);
       }
     }
   }
@@ -559,7 +651,14 @@ void RowJitGenerator::Emit(Avx2Code& g, bool streaming) {
     const RowValue& v = ValueOf(p);
     if (v.kind != RowValue::Kind::kSlot) continue;
     g.mov(r10, g.qword[rdi + 8 * v.operand]);
-    g.vbroadcastss(Ymm(0), g.dword[r10]);
+    if (p->shape().dtype == DType::kBF16) {  // widened: the float32 of the same value
+      g.movzx(r10d, g.word[r10]);
+      g.shl(r10d, 16);
+      g.vmovd(Xbyak::Xmm(0), r10d);
+      g.vbroadcastss(Ymm(0), Xbyak::Xmm(0));
+    } else {
+      g.vbroadcastss(Ymm(0), g.dword[r10]);
+    }
     g.vmovups(g.yword[rdx + v.slot], Ymm(0));
   }
   bool looped = false;
@@ -624,8 +723,8 @@ std::unique_ptr<Thunk> MakeRowJitThunk(const Instruction& fusion,
   *work = gen.work();
   CountJitKernel();
   return std::make_unique<RowJitThunk>(std::move(code), std::move(streaming), gen.rows(),
-                                       gen.row_size(), std::move(in),
-                                       std::move(out), gen.scratch_bytes(), gen.work());
+                                       gen.row_size(), std::move(in), std::move(out),
+                                       gen.WholeRowResults(), gen.scratch_bytes(), gen.work());
 #else
   return nullptr;
 #endif
