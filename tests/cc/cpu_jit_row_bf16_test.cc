@@ -151,17 +151,36 @@ TEST(JitRowBf16, SplitFullSum) {
   CheckModule(text, 1e-3, 1, 200);
 }
 
-// A reduce of bf16 values rounds after every step: left to the interpreter.
-TEST(JitRowBf16, ReduceOfBf16UsesTheInterpreter) {
-  const int64_t rows = 37, cols = 320;
-  const std::string h = Tensor(rows, cols, "bf16"), rh = "tensor<37xbf16>";
-  const std::string body =
-      "  %zh = stablehlo.constant dense<0.0> : tensor<bf16>\n"
-      "  %m = stablehlo.reduce(%x init: %zh) applies stablehlo.add across dimensions = [1] : (" +
-      h + ", tensor<bf16>) -> " + rh + "\n" +
-      "  %mb = stablehlo.broadcast_in_dim %m, dims = [0] : (" + rh + ") -> " + h + "\n" +
-      RowOp("d", "stablehlo.subtract %x, %mb", rows, cols, false, "bf16");
-  CheckModule(RowModule(rows, cols, body, "%d", h, "bf16"), kBf16Tolerance, 0);
+// Reduces of bf16 values accumulate in float32 and round their result once,
+// as the interpreter's do: a sum and a maximum per row, and softmax as
+// xjit.nn.softmax writes it for bf16 (max in bf16, the sum in float32).
+TEST(JitRowBf16, ReducesOfBf16Values) {
+  for (auto [rows, cols] : {std::pair<int64_t, int64_t>{37, 320}, {300, 1024}}) {
+    const std::string h = Tensor(rows, cols, "bf16"), f = Tensor(rows, cols, "f32");
+    const std::string r = std::to_string(rows);
+    const std::string rh = "tensor<" + r + "xbf16>", rf = "tensor<" + r + "xf32>";
+    const std::string sums =
+        "  %zh = stablehlo.constant dense<0.0> : tensor<bf16>\n"
+        "  %s = stablehlo.reduce(%x init: %zh) applies stablehlo.add across dimensions = [1] : (" +
+        h + ", tensor<bf16>) -> " + rh + "\n" +
+        "  %sb = stablehlo.broadcast_in_dim %s, dims = [0] : (" + rh + ") -> " + h + "\n" +
+        RowOp("d", "stablehlo.subtract %x, %sb", rows, cols, false, "bf16");
+    CheckModule(RowModule(rows, cols, sums, "%d, %s", h + ", " + rh, "bf16"), kBf16Tolerance);
+    const std::string softmax =
+        "  %nh = stablehlo.constant dense<0xFF80> : tensor<bf16>\n"
+        "  %m = stablehlo.reduce(%x init: %nh) applies stablehlo.maximum across dimensions = [1]"
+        " : (" + h + ", tensor<bf16>) -> " + rh + "\n" +
+        "  %mb = stablehlo.broadcast_in_dim %m, dims = [0] : (" + rh + ") -> " + h + "\n" +
+        RowOp("e0", "stablehlo.subtract %x, %mb", rows, cols, false, "bf16") +
+        RowOp("e", "stablehlo.exponential %e0", rows, cols, false, "bf16") +
+        "  %ef = \"stablehlo.convert\"(%e) : (" + h + ") -> " + f + "\n" +
+        "  %s = stablehlo.reduce(%ef init: %zero) applies stablehlo.add across dimensions = [1]"
+        " : (" + f + ", tensor<f32>) -> " + rf + "\n" +
+        "  %sh = \"stablehlo.convert\"(%s) : (" + rf + ") -> " + rh + "\n" +
+        "  %sb = stablehlo.broadcast_in_dim %sh, dims = [0] : (" + rh + ") -> " + h + "\n" +
+        RowOp("y", "stablehlo.divide %e, %sb", rows, cols, false, "bf16");
+    CheckModule(RowModule(rows, cols, softmax, "%y, %m", h + ", " + rh, "bf16"), kBf16Tolerance);
+  }
 }
 
 }  // namespace

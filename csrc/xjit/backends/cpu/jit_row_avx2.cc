@@ -253,9 +253,10 @@ bool RowJitGenerator::Analyze() {
                       *body != Opcode::kMaximum && *body != Opcode::kMinimum)) {
           return false;
         }
-        // Of float32 only: a bfloat16 reduce would round after every step.
-        if (instr.shape().dtype != DType::kF32 || instr.operand(0)->shape().dtype != DType::kF32 ||
-            instr.operand(1)->shape().dtype != DType::kF32) {
+        // Of one type; a bfloat16 one accumulates in float32 and rounds its
+        // result once, as the interpreter's (reduce.cc: Compute<T>).
+        if (instr.operand(0)->shape().dtype != instr.shape().dtype ||
+            instr.operand(1)->shape().dtype != instr.shape().dtype) {
           return false;
         }
         const RowValue& in = ValueOf(instr.operand(0));
@@ -499,7 +500,8 @@ void RowJitGenerator::EmitBody(Avx2Code& g, const std::vector<const Instruction*
     };
     if (auto r = reduces_.find(x); r != reduces_.end()) {
       const Ymm acc(accumulator.at(x) + copy);
-      const Avx2Operand in = OperandOf(g, r->second.input, copy);
+      std::vector<int> widened;
+      const Avx2Operand in = Read(g, r->second.input, copy, &widened);
       if (assign) {
         if (in.memory) {
           g.vmovups(acc, *in.memory);
@@ -519,6 +521,7 @@ void RowJitGenerator::EmitBody(Avx2Code& g, const std::vector<const Instruction*
         g.vmovaps(acc, t);
         pool_.Free(t.getIdx());
       }
+      for (int w : widened) pool_.Free(w);
       release();
       continue;
     }
@@ -576,6 +579,12 @@ void RowJitGenerator::EmitReduceEnd(Avx2Code& g, const Instruction* reduce) {
     v = op(v, Avx2Operand::Register(swapped.getIdx()));
   }
   v = op(Avx2Operand::Memory(g.yword[g.rdx + ValueOf(info.init).slot]), v);
+  if (reduce->shape().dtype == DType::kBF16) {
+    const Ymm t(pool_.Take()), nan(pool_.Take());
+    g.RoundToBf16(Ymm(v.reg), t, nan);
+    pool_.Free(t.getIdx());
+    pool_.Free(nan.getIdx());
+  }
   StoreSlotResult(g, reduce, Ymm(v.reg));
 }
 
