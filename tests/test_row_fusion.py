@@ -199,3 +199,77 @@ def test_softmax_writing_past_the_cache_matches_the_reference():
     want = fn(xjit.device_put(x, xjit.devices("reference")[0]))
     for g, w in zip(got, want):
         np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=2e-5, atol=1e-7)
+
+
+def _bf16_input(shape, seed=0):
+    """bfloat16 values of [-3, 3] and some spread to +-100, with NaN, +-inf,
+    -0 and a subnormal planted."""
+    import ml_dtypes
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal(shape).astype(np.float32)
+    flat = x.reshape(-1)
+    flat[::7] *= 30
+    for i, v in enumerate([np.nan, np.inf, -np.inf, -0.0, 1e-39, 3e38]):
+        flat[(i * 977 + 13) % flat.size] = v
+    return x.astype(ml_dtypes.bfloat16)
+
+
+def _bf16_close(got, want, rtol=2e-2):
+    got = np.asarray(got, np.float32)
+    want = np.asarray(want, np.float32)
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    ok = ~np.isnan(want)
+    np.testing.assert_allclose(got[ok], want[ok], rtol=rtol, atol=rtol)
+
+
+@pytest.mark.parametrize("n", [8192 + 5, 100_003, (1 << 22) + 7])
+def test_bfloat16_chains_run_generated_and_match_the_reference(n):
+    """bfloat16 element-wise chains long enough for the generated kernels
+    (widening loads, each op rounded to bfloat16, narrowing stores;
+    streaming stores at 4M) against the reference backend's op-by-op
+    bfloat16 arithmetic; results of both types."""
+    x = _bf16_input((n,))
+
+    def fn(a):
+        y = jnp.tanh(a * 1.5 + 0.5) * jnp.exp(-a * a) + jnp.maximum(a, 0.1) / (1 + jnp.abs(a))
+        return y, (a * 2 + 1).astype(np.float32)
+
+    got = xjit.jit(fn)(x)
+    want = fn(xjit.device_put(x, xjit.devices("reference")[0]))
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype
+        _bf16_close(g, w)
+
+
+@pytest.mark.parametrize("shape", [(64, 1024), (300, 320), (2048, 1024)])
+def test_bfloat16_row_fusions_match_the_reference(shape):
+    """bfloat16 softmax, log-softmax, layer norm and sums (row maxima in
+    bfloat16, sums accumulated in float32) through the generated row
+    kernels, against the reference backend."""
+    x = _bf16_input(shape)
+    x = np.where(np.isfinite(x.astype(np.float32)), x, 0).astype(x.dtype)  # rows stay finite
+    fns = [lambda a: xjit.nn.softmax(a, axis=-1),
+           lambda a: xjit.nn.log_softmax(a, axis=-1),
+           lambda a: xjit.nn.standardize(a, axis=-1),
+           lambda a: (a.sum(-1), a.max(-1), a - a.mean(-1, keepdims=True))]
+    ref = xjit.devices("reference")[0]
+    for fn in fns:
+        got = xjit.jit(fn)(x)
+        want = fn(xjit.device_put(x, ref))
+        got = got if isinstance(got, tuple) else (got,)
+        want = want if isinstance(want, tuple) else (want,)
+        for g, w in zip(got, want):
+            assert g.dtype == w.dtype
+            _bf16_close(g, w, rtol=4e-2)
+
+
+def test_bfloat16_full_sum_matches_float32_accumulation():
+    """x.sum() of 4M bfloat16 (split into rows, read by one generated pass):
+    the float32 sum rounded once, as jnp.sum does."""
+    import ml_dtypes
+    x = _bf16_input((1 << 22,))
+    x = np.where(np.isfinite(x.astype(np.float32)), x, 0).astype(x.dtype)
+    got = float(np.asarray(xjit.jit(lambda a: a.sum())(x), np.float32))
+    want = float(np.asarray(x, np.float64).sum())
+    assert abs(got - want) <= 1e-2 * max(1.0, abs(want))
+    assert np.asarray(xjit.jit(lambda a: a.sum())(x)).dtype == ml_dtypes.bfloat16
