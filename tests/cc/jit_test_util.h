@@ -160,6 +160,32 @@ inline void CheckModule(const std::string& text, double tolerance, int64_t want_
   }
 }
 
+// CheckModule's checks on the inputs `args` with one generator, `isa`: the
+// same bits as the interpreter, `want_kernels` kernels generated (on a CPU
+// the generators run on), and the reference backend's values within
+// `tolerance`.
+inline void CheckModuleOn(const std::string& text, const std::vector<Literal>& args,
+                          cpu::JitIsa isa, double tolerance, int64_t want_kernels = 1) {
+  auto m = ParseModule(text);
+  ASSERT_TRUE(m.ok()) << m.status() << "\n" << text;
+  if (!HasJitIsa()) want_kernels = 0;
+  std::vector<Literal> interpreted = Run(**m, args, false);
+  auto reference = RunOn("reference", **m, args);
+  ASSERT_TRUE(reference.ok()) << reference.status();
+  const std::string which = isa == cpu::JitIsa::kAvx2 ? "AVX2, " : "";
+  cpu::SetFusionJitIsa(isa);
+  int64_t kernels = 0;
+  std::vector<Literal> jit = Run(**m, args, true, &kernels);
+  cpu::SetFusionJitIsa(cpu::JitIsa::kAuto);
+  EXPECT_EQ(kernels, want_kernels) << which << "generated kernels";
+  ASSERT_EQ(jit.size(), interpreted.size());
+  for (size_t i = 0; i < jit.size(); ++i) {
+    ExpectSameBits(jit[i], interpreted[i], which + "result " + std::to_string(i));
+    cpu::testing::ExpectLiteralsMatch(jit[i], (*reference)[i], tolerance,
+                                      which + "reference, result " + std::to_string(i));
+  }
+}
+
 inline std::string Op(const std::string& name, const std::string& dst,
                       const std::string& operands, int64_t n, const std::string& type = "f32") {
   return "  %" + dst + " = stablehlo." + name + " " + operands + " : tensor<" +

@@ -52,6 +52,8 @@ bool FusionJitEnabled() { return jit_enabled; }
 
 void SetFusionJitIsa(JitIsa isa) { jit_isa = isa; }
 
+JitIsa FusionJitIsa() { return jit_isa; }
+
 int64_t NumJitFusionKernels() { return kernels_generated; }
 
 void CountJitKernel() { ++kernels_generated; }

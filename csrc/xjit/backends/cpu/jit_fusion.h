@@ -41,10 +41,12 @@ std::unique_ptr<Thunk> MakeJitUnaryThunk(const Instruction& op, SlotId input, Sl
 // covers the generated row fusions (jit_row.h) too.
 void SetFusionJitEnabled(bool enabled);
 bool FusionJitEnabled();
-// The element-wise generator the next kernels come from: the widest the CPU
-// has (kAuto), or AVX2 on a CPU with AVX-512 too (tests cover both).
+// The generator the next kernels come from, element-wise and row fusions:
+// the widest the CPU has (kAuto), or AVX2 on a CPU with AVX-512 too (tests
+// cover both).
 enum class JitIsa { kAuto, kAvx2 };
 void SetFusionJitIsa(JitIsa isa);
+JitIsa FusionJitIsa();
 
 // Kernels generated so far in this process, element-wise and row fusions
 // (tests check the generators ran); CountJitKernel adds one.

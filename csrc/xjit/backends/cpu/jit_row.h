@@ -1,15 +1,17 @@
-// Row fusions (row_fusion.h) as generated AVX2 code: one function per row
-// that runs the region's whole-row ops in a few loops over the row, 8
-// elements at a time with every value in a register, and accumulates its
-// reduces in registers on the way. A loop ends where a reduce's result is
-// needed: softmax is a loop for the max, one for exp and the sum, one for the
-// divide; layer norm one for both sums and one for the normalisation. Values
-// a later loop reads again are kept in a row buffer (L1), per-row values in
-// 8-lane slots. Reduces combine the row's elements in the interpreter's order
-// (reduce.cc's 32 lanes, then a tree of them), so both give the same bits.
+// Row fusions (row_fusion.h) as generated code: one function per row that
+// runs the region's whole-row ops in a few loops over the row, 16 elements
+// (AVX-512, jit_row_avx512.cc) or 8 (AVX2, jit_row_avx2.cc) at a time with
+// every value in a register, and accumulates its reduces in registers on the
+// way. A loop ends where a reduce's result is needed: softmax is a loop for
+// the max, one for exp and the sum, one for the divide; layer norm one for
+// both sums and one for the normalisation. Values a later loop reads again
+// are kept in a row buffer (L1), per-row values in slots (jit_row_region.h).
+// Reduces combine the row's elements in the interpreter's order (reduce.cc's
+// 32 lanes, then a tree of them), so both give the same bits.
 // bfloat16 values (a softmax of bf16 converted to float32 and back) are
-// carried as in jit_avx2.cc: widened when read, each op's result rounded to
-// bf16, stored as the top halves; reduces are of float32 only.
+// carried as in the element-wise generators: widened when read, each op's
+// result rounded to bf16, stored as the top halves; reduces are of float32
+// only.
 #pragma once
 
 #include <memory>
@@ -20,8 +22,10 @@
 
 namespace xjit::cpu {
 
-// A thunk running `fusion`'s row region as generated code, or null when it
-// cannot: a CPU without AVX2 and FMA, the generator turned off
+// A thunk running `fusion`'s row region as generated code (AVX-512 on a CPU
+// with AVX-512F and BW unless SetFusionJitIsa asks for AVX2; AVX2 where the
+// AVX-512 generator does not fit the region), or null when it cannot: a CPU
+// without AVX2 and FMA, the generator turned off
 // (SetFusionJitEnabled), rows of a size that is not a multiple of 32 (or
 // under 64), an op or a broadcast the generator does not cover, values not
 // float32 or bfloat16, a reduce not of float32, or more live values than

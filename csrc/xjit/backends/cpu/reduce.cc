@@ -70,8 +70,9 @@ XJIT_ISA_CLONES bool QuickMaxMin(const T* x, int64_t n, C* result) {
 }
 
 // The 32 lanes of ReduceRun combined as a tree, in the order the generated
-// row reductions (jit_row_avx2.cc) combine their four 8-lane registers: the
-// registers pairwise, then the halves, pairs and neighbours of the 8 lanes.
+// row reductions combine their four 8-lane registers (jit_row_avx2.cc; two
+// of 16 lanes in jit_row_avx512.cc): the registers pairwise, then the
+// halves, pairs and neighbours of the 8 lanes.
 // Five dependent steps, not 32 (a row's sum ends sooner), and a tree rounds
 // less than a chain.
 template <typename Op, typename C>

@@ -1,0 +1,319 @@
+// AVX-512 code generation shared by the generated element-wise kernels
+// (jit_avx512.cc) and row fusions (jit_row_avx512.cc): a code buffer with its
+// table of single-float constants (read by embedded broadcast), the float32
+// functions of fast_math.h instruction for instruction on zmm registers, and
+// the emission of one op. Each op rounds as the interpreter's kernel does
+// (scalar_ops.h, fast_math.h), so generated code and interpreter give the
+// same bits. exp, tanh and log take a short path when no lane of the vector
+// needs a special case (the same bits; the full sequence is out of line).
+// Values are in registers (no memory operands); zmm25..31, k2 and k3 are
+// the functions' fixed scratch.
+#pragma once
+
+#if defined(__x86_64__)
+
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <functional>
+#include <vector>
+
+#include <xbyak/xbyak.h>
+
+#include "xjit/backends/cpu/jit_fast_math.h"
+#include "xjit/ir/graph.h"
+
+namespace xjit::cpu {
+
+using Xbyak::Zmm;
+
+// A code buffer with its table of constants and the float32 functions of
+// fast_math.h (element-wise kernels run fn(const void* const* in, void* const*
+// out, int64_t count); row functions have their own signature).
+class ChainCode : public Xbyak::CodeGenerator {
+ public:
+  static constexpr int kLanes = 16;
+  // zmm0..24 hold values; zmm25..31, k2 and k3 are the functions' scratch.
+  static constexpr int kValueRegisters = 25;
+  static constexpr int kTableSize = 128;  // constants, read by broadcast
+  // vcmpps predicates (ordered, quiet; unordered for the NaN test; not <= and
+  // not >= are true for NaN too).
+  static constexpr uint8_t kEq = 0x00, kLt = 0x11, kLe = 0x12, kUnord = 0x03, kGt = 0x1E,
+                           kNleUq = 0x16, kNgeUq = 0x19;
+
+  explicit ChainCode(size_t bytes) : Xbyak::CodeGenerator(bytes) {}
+
+  using Fn = void (*)(const void* const* in, void* const* out, int64_t count);
+  Fn fn() const { return getCode<Fn>(); }
+
+  // A constant's broadcast operand, and its plain 32-bit operand (the table's
+  // base is in r11).
+  Xbyak::Address C(float v) { return ptr_b[r11 + 4 * Index(BitsOf(v))]; }
+  Xbyak::Address Bits(uint32_t bits) { return ptr_b[r11 + 4 * Index(bits)]; }
+  Xbyak::Address Scalar(float v) { return dword[r11 + 4 * Index(BitsOf(v))]; }
+  void LoadConstant(const Zmm& reg, float v) { vbroadcastss(reg, Scalar(v)); }
+  const uint32_t* table() const { return table_; }
+
+  // fast_math.h's FastExp, instruction for instruction (jit_fast_math.h).
+  // When every lane is in [-87, 87] (no NaN, no overflow) 2^n is one factor
+  // and no special case applies: the short sequence, the same bits.
+  void Exp(const Zmm& d, const Zmm& x) {
+    const Zmm c(25), n(26), r(27), p(28), a(29), b(30);
+    Xbyak::Label &cold = NewLabel(), &back = NewLabel();
+    vpandd(a, x, Bits(0x7fffffffu));
+    vcmpps(k2, a, C(87.0f), kNleUq);
+    kortestw(k2, k2);
+    jnz(cold, T_NEAR);
+    EmitExpFastSteps(*this, x, n, r, p, b);
+    vmulps(d, p, b);
+    L(back);
+    cold_.push_back([this, d, x, c, n, r, p, a, b, &cold, &back] {
+      L(cold);
+      EmitExpSteps(*this, x, c, n, r, p, a, b);
+      // x < min ? 0 : (x <= max ? out : (x > max ? inf : x))
+      vmovaps(d, x);
+      vcmpps(k2, x, C(88.7228394f), kGt);
+      vbroadcastss(d | k2, Scalar(__builtin_inff()));
+      vcmpps(k2, x, C(88.7228394f), kLe);
+      vmovaps(d | k2, p);
+      vcmpps(k2, x, C(-103.972076f), kLt);
+      vpxord(d | k2, d, d);
+      jmp(back, T_NEAR);
+    });
+  }
+
+  // fast_math.h's FastTanh, instruction for instruction. When every lane
+  // has 0.0004 <= |x| <= the clamp (no NaN) only the rational function is
+  // needed.
+  void Tanh(const Zmm& d, const Zmm& x) {
+    constexpr float kClamp = 7.90531110763549805f, kTiny = 0.0004f;
+    const Zmm c(25), t(26), x2(27), p(28), q(29);
+    Xbyak::Label &cold = NewLabel(), &back = NewLabel();
+    vpandd(c, x, Bits(0x7fffffffu));
+    vcmpps(k2, c, C(kClamp), kNleUq);
+    vcmpps(k3, c, C(kTiny), kLt);
+    kortestw(k2, k3);
+    jnz(cold, T_NEAR);
+    EmitTanhRational(*this, x, x2, d, q);
+    L(back);
+    cold_.push_back([this, d, x, c, t, x2, p, q, &cold, &back] {
+      L(cold);
+      EmitTanhSteps(*this, x, c, t, x2, p, q);
+      vcmpps(k2, x, C(kClamp), kGt);
+      vbroadcastss(p | k2, Scalar(1.0f));
+      vcmpps(k2, x, C(-kClamp), kLt);
+      vbroadcastss(p | k2, Scalar(-1.0f));
+      vmovaps(d, p);
+      vcmpps(k2, x, C(kTiny), kLt);
+      vcmpps(k2 | k2, x, C(-kTiny), kGt);
+      vmovaps(d | k2, x);
+      jmp(back, T_NEAR);
+    });
+  }
+
+  // fast_math.h's FastLog, instruction for instruction. When every lane is a
+  // positive normal finite float the subnormal scaling and the special cases
+  // are skipped (the same bits).
+  void Log(const Zmm& d, const Zmm& x) {
+    const Zmm s(25), e(26), m(27), z(28), y(29);
+    Xbyak::Label &cold = NewLabel(), &back = NewLabel();
+    vcmpps(k2, x, C(1.17549435e-38f), kNgeUq);  // under the normals, or NaN
+    vcmpps(k3, x, C(3.40282347e+38f), kNleUq);  // inf, or NaN
+    kortestw(k2, k3);
+    jnz(cold, T_NEAR);
+    vpsrld(e, x, 23);  // the sign bit is clear
+    vpsubd(e, e, Bits(126));
+    vpandd(m, x, Bits(0x007fffffu));
+    vpord(m, m, Bits(0x3f000000u));
+    vcmpps(k3, m, C(0.707106781186547524f), kLt);
+    vpsubd(e | k3, e, Bits(1));
+    vaddps(m | k3, m, m);
+    vsubps(m, m, C(1.0f));  // f
+    vcvtdq2ps(e, e);        // fe
+    EmitLogSteps(*this, m, e, z, d);
+    L(back);
+    cold_.push_back([this, d, x, s, e, m, z, y, &cold, &back] {
+      L(cold);
+      vmovaps(s, x);
+      vcmpps(k2, x, C(1.17549435e-38f), kLt);  // subnormal (or 0, negative)
+      vmulps(s | k2, x, C(8388608.0f));
+      vpsrld(e, s, 23);
+      vpandd(e, e, Bits(0xffu));
+      vpsubd(e, e, Bits(126));
+      vpandd(m, s, Bits(0x007fffffu));
+      vpord(m, m, Bits(0x3f000000u));
+      vcmpps(k3, m, C(0.707106781186547524f), kLt);
+      vpsubd(e | k3, e, Bits(1));
+      vaddps(m | k3, m, m);
+      vsubps(m, m, C(1.0f));  // f
+      vpsubd(e | k2, e, Bits(23));
+      vcvtdq2ps(e, e);        // fe
+      EmitLogSteps(*this, m, e, z, y);
+      vcmpps(k2, x, C(__builtin_inff()), kEq);
+      vmovaps(y | k2, x);
+      vcmpps(k2, x, C(0.0f), kEq);
+      vbroadcastss(y | k2, Scalar(-__builtin_inff()));
+      vcmpps(k2, x, C(0.0f), kLt);
+      vbroadcastss(y | k2, Scalar(__builtin_nanf("")));
+      vmovaps(d, y);
+      vcmpps(k2, x, x, kUnord);
+      vmovaps(d | k2, x);
+      jmp(back, T_NEAR);
+    });
+  }
+
+  // fast_math.h's FastLog1p (zmm30 and zmm31 are its own scratch).
+  void Log1p(const Zmm& d, const Zmm& x) {
+    const Zmm u(30), q(31);
+    vaddps(u, x, C(1.0f));
+    Log(d, u);
+    vsubps(q, u, C(1.0f));
+    vdivps(q, x, q);
+    vmulps(d, d, q);
+    vcmpps(k2, u, C(1.0f), kEq);
+    vmovaps(d | k2, x);
+    vcmpps(k2, x, C(__builtin_inff()), kEq);
+    vmovaps(d | k2, x);
+  }
+
+  // fast_math.h's FastExpm1 (zmm30 and zmm31 are its own scratch; Exp's
+  // full sequence uses zmm30 before um1 is set).
+  void Expm1(const Zmm& d, const Zmm& x) {
+    const Zmm u(31), um1(30);
+    Exp(u, x);
+    vsubps(um1, u, C(1.0f));
+    Log(d, u);
+    vdivps(d, x, d);
+    vmulps(d, um1, d);
+    vcmpps(k2, u, C(1.0f), kEq);
+    vmovaps(d | k2, x);
+    vcmpps(k2, um1, C(-1.0f), kEq);
+    vbroadcastss(d | k2, Scalar(-1.0f));
+    vcmpps(k2, u, C(__builtin_inff()), kEq);
+    vmovaps(d | k2, u);
+    vcmpps(k2, x, x, kUnord);
+    vmovaps(d | k2, x);
+  }
+
+  // fast_math.h's FastLogistic (zmm31 is its own scratch).
+  void Logistic(const Zmm& d, const Zmm& x) {
+    const Zmm t(31);
+    vpxord(t, x, Bits(0x80000000u));
+    Exp(d, t);
+    vaddps(d, d, C(1.0f));
+    vbroadcastss(t, Scalar(1.0f));
+    vdivps(d, t, d);
+  }
+
+  // scalar_ops.h's Maximum/Minimum of floats: NaN wins, equal values AND/OR
+  // their bits.
+  void MaxMin(const Zmm& d, const Zmm& a, const Zmm& b, bool max) {
+    vmovaps(d, a);
+    vcmpps(k2, b, a, max ? kGt : kLt);
+    vmovaps(d | k2, b);
+    vcmpps(k2, a, b, kEq);
+    if (max) {
+      vpandd(d | k2, a, b);
+    } else {
+      vpord(d | k2, a, b);
+    }
+    vcmpps(k2, b, b, kUnord);
+    vmovaps(d | k2, b);
+  }
+
+  // acc = MaxMin(acc, b) in place (a reduce's accumulator): the same
+  // selects, each mask taken from the operands before either changes.
+  void MaxMinInto(const Zmm& acc, const Zmm& b, bool max) {
+    vcmpps(k3, acc, b, kEq);
+    vcmpps(k2, b, acc, max ? kGt : kLt);
+    if (max) {
+      vpandd(acc | k3, acc, b);
+    } else {
+      vpord(acc | k3, acc, b);
+    }
+    vcmpps(k3, b, b, kUnord);
+    korw(k2, k2, k3);
+    vmovaps(acc | k2, b);
+  }
+
+  // Rounds the floats in d to bfloat16 in place as bf16(float) does
+  // (ir/half.h): to nearest even; a NaN made quiet keeping its top bits.
+  // Not vcvtneps2bf16: it flushes denormals to zero.
+  void RoundToBf16(const Zmm& d) {
+    const Zmm t(30);
+    vpsrld(t, d, 16);
+    vpandd(t, t, Bits(1));
+    vpaddd(t, t, Bits(0x7fff));
+    vpaddd(t, t, d);
+    vcmpps(k2, d, d, kUnord);
+    vpord(t | k2, d, Bits(0x00400000));
+    vpandd(d, t, Bits(0xffff0000u));
+  }
+
+  // x (an op JitCovers names, or a convert between float32 and bfloat16) of
+  // `in` into d, which is none of them; a bfloat16 result is rounded.
+  void Op(const Instruction& x, const Zmm& d, const std::vector<Zmm>& in) {
+    switch (x.opcode()) {
+      case Opcode::kAdd: vaddps(d, in[0], in[1]); break;
+      case Opcode::kSubtract: vsubps(d, in[0], in[1]); break;
+      case Opcode::kMultiply: vmulps(d, in[0], in[1]); break;
+      case Opcode::kDivide: vdivps(d, in[0], in[1]); break;
+      case Opcode::kMaximum: MaxMin(d, in[0], in[1], true); break;
+      case Opcode::kMinimum: MaxMin(d, in[0], in[1], false); break;
+      case Opcode::kNegate: vpxord(d, in[0], Bits(0x80000000u)); break;
+      case Opcode::kAbs: vpandd(d, in[0], Bits(0x7fffffffu)); break;
+      case Opcode::kSqrt: vsqrtps(d, in[0]); break;
+      case Opcode::kRsqrt:
+        vsqrtps(Zmm(25), in[0]);
+        vbroadcastss(d, Scalar(1.0f));
+        vdivps(d, d, Zmm(25));
+        break;
+      case Opcode::kExponential: Exp(d, in[0]); break;
+      case Opcode::kTanh: Tanh(d, in[0]); break;
+      case Opcode::kLog: Log(d, in[0]); break;
+      case Opcode::kLogPlusOne: Log1p(d, in[0]); break;
+      case Opcode::kLogistic: Logistic(d, in[0]); break;
+      case Opcode::kExponentialMinusOne: Expm1(d, in[0]); break;
+      case Opcode::kConvert:  // float32 <-> bfloat16: a copy, rounded when it narrows
+        vmovaps(d, in[0]);
+        if (x.operand(0)->shape().dtype == DType::kBF16) return;
+        break;
+      default: throw Xbyak::Error(Xbyak::ERR_BAD_PARAMETER);
+    }
+    if (x.shape().dtype == DType::kBF16) RoundToBf16(d);
+  }
+
+  // Emits the cold paths deferred by Exp, Tanh and Log; once, after the ret.
+  void EmitColdPaths() {
+    for (size_t i = 0; i < cold_.size(); ++i) cold_[i]();
+    cold_.clear();
+  }
+
+ private:
+  static uint32_t BitsOf(float v) {
+    uint32_t bits;
+    std::memcpy(&bits, &v, 4);
+    return bits;
+  }
+  // The constant's slot in the table, added on first use; throws once full
+  // (the generator then leaves the region to the interpreter).
+  int Index(uint32_t bits) {
+    int i = 0;
+    while (i < table_size_ && table_[i] != bits) ++i;
+    if (i == table_size_) {
+      if (table_size_ == kTableSize) throw Xbyak::Error(Xbyak::ERR_CODE_IS_TOO_BIG);
+      table_[table_size_++] = bits;
+    }
+    return i;
+  }
+  Xbyak::Label& NewLabel() { return labels_.emplace_back(); }
+
+  uint32_t table_[kTableSize] = {};
+  int table_size_ = 0;
+  std::deque<Xbyak::Label> labels_;  // stable addresses for the cold paths' jumps
+  std::vector<std::function<void()>> cold_;
+};
+
+}  // namespace xjit::cpu
+
+#endif  // __x86_64__

@@ -1,0 +1,427 @@
+// The AVX-512 generator of row fusions (jit_row.h, jit_row_region.h): each
+// loop over the row runs 32 elements a trip, two zmm registers of 16 per
+// value, so a reduce's two accumulators are reduce.cc's 32 lanes (lane i
+// takes elements i, i + 32, ...) and combine as CombineLanes does. The ops
+// are jit_avx512_code.h's (every operand in a register): whole rows and row
+// buffers are loaded once a trip, per-row values broadcast into registers
+// before the loop. Maximum and minimum reduces compare integer keys (Key).
+// bfloat16 values as in the element-wise generators: widened on load,
+// rounded after each bf16 op, narrowed by vpmovdw (BW).
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "xjit/backends/cpu/jit_fusion.h"
+#include "xjit/backends/cpu/jit_region.h"
+#include "xjit/backends/cpu/jit_row_region.h"
+
+#if defined(__x86_64__)
+#include "xjit/backends/cpu/jit_avx512_code.h"
+
+namespace xjit::cpu {
+namespace {
+
+using Xbyak::Zmm;
+
+constexpr int kLanes = ChainCode::kLanes;
+constexpr int kCopies = kRowReduceLanes / kLanes;  // registers a value takes in one trip
+constexpr int kStep = kRowReduceLanes;             // elements a trip (rows are a multiple)
+// Per-row values a loop keeps in registers; more are broadcast where read.
+constexpr int kMaxHoisted = 8;
+
+// Emits the row function; throws Xbyak::Error when the region does not fit.
+class RowAvx512Generator {
+ public:
+  // `streaming`: whole-row results are stored non-temporally (jit_region.h).
+  RowAvx512Generator(const RowRegion& region, ChainCode& g, bool streaming)
+      : r_(region), g_(g), streaming_(streaming) {}
+
+  void Emit();
+
+ private:
+  const RowValue& ValueOf(const Instruction* v) const { return r_.ValueOf(v); }
+  int Take() {
+    for (int r = 0; r < ChainCode::kValueRegisters; ++r) {
+      if (!busy_[r]) {
+        busy_[r] = true;
+        return r;
+      }
+    }
+    throw Xbyak::Error(Xbyak::ERR_BAD_PARAMETER);  // more live values than registers
+  }
+  void Free(int r) { busy_[r] = false; }
+  void FreeAll() {
+    for (bool& b : busy_) b = false;
+  }
+  void EmitLoop(const std::vector<const Instruction*>& ops, bool first_loop);
+  void EmitBody(const std::vector<const Instruction*>& ops, int copy, bool assign,
+                const absl::flat_hash_map<const Instruction*, int>& accumulator);
+  void Accumulate(const Instruction* x, const Zmm& acc, const Zmm& in, int copy, bool assign);
+  void Key(const Zmm& d, const Zmm& x);
+  void Combine(Opcode body, const Zmm& d, const Zmm& a, const Zmm& b);
+  void EmitReduceEnd(const Instruction* reduce, int first);
+  void EmitPerRow(const Instruction* op);
+  Zmm Read(const Instruction* v, int copy);
+  void StoreRow(const Zmm& d, const Instruction* x, int j, int copy);
+  void StoreSlotResult(const Instruction* op, const Zmm& value);
+
+  const RowRegion& r_;
+  ChainCode& g_;
+  bool streaming_;
+  bool busy_[ChainCode::kValueRegisters] = {};
+  absl::flat_hash_map<const Instruction*, int> reg_;  // values in registers in this body
+  absl::flat_hash_map<const Instruction*, size_t> last_use_;  // in the current loop's ops
+  absl::flat_hash_map<int64_t, int> hoisted_;  // slot -> register, for the current loop
+  // Maximum and minimum reduces accumulating keys: their first NaN mask
+  // (k4 or k6; the next is the second copy's).
+  absl::flat_hash_map<const Instruction*, int> nan_mask_;
+  std::vector<Xbyak::Reg64> input_gpr_;  // per fusion operand (whole-row and invariant)
+};
+
+// v in copy `copy` of the trip, in a register: its own (computed in this
+// body, or loaded for an earlier op), a hoisted per-row value's, or a new
+// one loaded here (freed after v's last use in the loop).
+Zmm RowAvx512Generator::Read(const Instruction* v, int copy) {
+  using namespace Xbyak::util;
+  const Instruction* root = r_.Root(v);
+  if (auto it = reg_.find(root); it != reg_.end()) return Zmm(it->second);
+  const RowValue& value = ValueOf(v);
+  if (value.kind == RowValue::Kind::kSlot) {
+    if (auto it = hoisted_.find(value.slot); it != hoisted_.end()) return Zmm(it->second);
+  }
+  const Zmm t(Take());
+  switch (value.kind) {
+    case RowValue::Kind::kWholeInput:
+    case RowValue::Kind::kInvariantInput:
+      if (v->shape().dtype == DType::kBF16) {
+        g_.vpmovzxwd(t, g_.yword[input_gpr_[value.operand] + rax * 2 + 32 * copy]);
+        g_.vpslld(t, t, 16);
+      } else {
+        g_.vmovups(t, g_.zword[input_gpr_[value.operand] + rax * 4 + 64 * copy]);
+      }
+      break;
+    case RowValue::Kind::kSlot:
+      g_.vbroadcastss(t, g_.dword[rdx + value.slot]);
+      break;
+    case RowValue::Kind::kWhole: {
+      const int64_t buffer = r_.BufferOf(v);
+      if (buffer < 0) throw Xbyak::Error(Xbyak::ERR_BAD_PARAMETER);  // not kept: a bug
+      g_.vmovups(t, g_.zword[rdx + rax * 4 + (buffer + 64 * copy)]);
+      break;
+    }
+  }
+  reg_[root] = t.getIdx();
+  return t;
+}
+
+// Whole-row result j's 16 elements of this copy (bfloat16: the top halves).
+void RowAvx512Generator::StoreRow(const Zmm& d, const Instruction* x, int j, int copy) {
+  using namespace Xbyak::util;
+  g_.mov(r10, g_.qword[rsi + 8 * j]);
+  if (x->shape().dtype == DType::kBF16) {
+    const Zmm t(31);
+    g_.vpsrld(t, d, 16);
+    if (streaming_) {
+      g_.vpmovdw(Xbyak::Ymm(31), t);
+      g_.vmovntdq(g_.yword[r10 + rax * 2 + 32 * copy], Xbyak::Ymm(31));
+    } else {
+      g_.vpmovdw(g_.yword[r10 + rax * 2 + 32 * copy], t);
+    }
+  } else if (streaming_) {
+    g_.vmovntps(g_.zword[r10 + rax * 4 + 64 * copy], d);
+  } else {
+    g_.vmovups(g_.zword[r10 + rax * 4 + 64 * copy], d);
+  }
+}
+
+// A per-row value into its slot (the float32 form, lane 0) and, when it is
+// a result, its one element: a bfloat16 one is the top half of lane 0.
+void RowAvx512Generator::StoreSlotResult(const Instruction* op, const Zmm& value) {
+  using namespace Xbyak::util;
+  const Xbyak::Xmm x(value.getIdx());
+  g_.vmovss(g_.dword[rdx + ValueOf(op).slot], x);
+  if (const int j = r_.ResultOf(op); j >= 0) {
+    g_.mov(r10, g_.qword[rsi + 8 * j]);
+    if (op->shape().dtype == DType::kBF16) {
+      g_.vpextrw(g_.word[r10], x, 1);
+    } else {
+      g_.vmovss(g_.dword[r10], x);
+    }
+  }
+}
+
+void RowAvx512Generator::EmitPerRow(const Instruction* op) {
+  using namespace Xbyak::util;
+  FreeAll();
+  std::vector<Zmm> in;
+  for (const Instruction* o : op->operands()) {  // per-row values and splats: slots
+    in.emplace_back(Take());
+    g_.vbroadcastss(in.back(), g_.dword[rdx + ValueOf(o).slot]);
+  }
+  const Zmm d(Take());
+  g_.Op(*op, d, in);
+  StoreSlotResult(op, d);
+  FreeAll();
+}
+
+// Maximum and minimum reduces (two a loop: the mask registers) accumulate
+// keys: a float's bits with the 31 below the sign inverted when the sign is
+// set, which compare as signed integers as the floats do, -0 below +0. One
+// vpmaxsd (latency 1, where MaxMinInto chains a compare and two selects)
+// then gives what the exact selects give in any order: they AND (max) or OR
+// (min) equal values' bits, the larger (smaller) of +0 and -0. Each lane's
+// NaNs are flagged in a mask (a NaN wins) and put back after the loop. A
+// key's key is the float: d = x ^ ((x >> 31, arithmetic) & 0x7fffffff).
+void RowAvx512Generator::Key(const Zmm& d, const Zmm& x) {
+  g_.vpsrad(d, x, 31);
+  g_.vpternlogd(d, x, g_.Bits(0x7fffffffu), 0x6C);  // x ^ (d & c)
+}
+
+// acc (x's accumulator for copy `copy`) combined with in, as the
+// interpreter's ReduceRun (its first 32 elements set the lanes).
+void RowAvx512Generator::Accumulate(const Instruction* x, const Zmm& acc, const Zmm& in, int copy,
+                                    bool assign) {
+  const ReduceInfo& reduce = *r_.Reduce(x);
+  const bool max = reduce.body == Opcode::kMaximum;
+  if (auto it = nan_mask_.find(x); it != nan_mask_.end()) {
+    const Xbyak::Opmask nan(it->second + copy);
+    if (assign) {
+      g_.vcmpps(nan, in, in, ChainCode::kUnord);
+      Key(acc, in);
+      return;
+    }
+    const Zmm key(31);
+    g_.vcmpps(g_.k2, in, in, ChainCode::kUnord);
+    g_.korw(nan, nan, g_.k2);
+    Key(key, in);
+    max ? g_.vpmaxsd(acc, acc, key) : g_.vpminsd(acc, acc, key);
+    return;
+  }
+  if (assign) {
+    g_.vmovaps(acc, in);
+    return;
+  }
+  switch (reduce.body) {
+    case Opcode::kAdd: g_.vaddps(acc, acc, in); break;
+    case Opcode::kMultiply: g_.vmulps(acc, acc, in); break;
+    default: g_.MaxMinInto(acc, in, max); break;
+  }
+}
+
+void RowAvx512Generator::EmitBody(const std::vector<const Instruction*>& ops, int copy,
+                                  bool assign,
+                                  const absl::flat_hash_map<const Instruction*, int>& accumulator) {
+  reg_.clear();
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const Instruction* x = ops[i];
+    if (const ReduceInfo* reduce = r_.Reduce(x)) {
+      Accumulate(x, Zmm(accumulator.at(x) + copy), Read(reduce->input, copy), copy, assign);
+    } else {
+      std::vector<Zmm> in;
+      for (const Instruction* o : x->operands()) in.push_back(Read(o, copy));
+      const Zmm d(Take());
+      g_.Op(*x, d, in);
+      if (const int j = r_.ResultOf(x); j >= 0) StoreRow(d, x, j, copy);
+      if (const int64_t buffer = ValueOf(x).buffer; buffer >= 0) {
+        g_.vmovups(g_.zword[g_.rdx + g_.rax * 4 + (buffer + 64 * copy)], d);
+      }
+      if (last_use_.contains(x)) {
+        reg_[x] = d.getIdx();
+      } else {
+        Free(d.getIdx());
+      }
+    }
+    // Operands read for the last time.
+    for (const Instruction* operand : x->operands()) {
+      const Instruction* o = r_.Root(operand);
+      auto it = reg_.find(o);
+      if (it != reg_.end() && last_use_.at(o) == i) {
+        Free(it->second);
+        reg_.erase(it);
+      }
+    }
+  }
+}
+
+void RowAvx512Generator::Combine(Opcode body, const Zmm& d, const Zmm& a, const Zmm& b) {
+  switch (body) {
+    case Opcode::kAdd: g_.vaddps(d, a, b); break;
+    case Opcode::kMultiply: g_.vmulps(d, a, b); break;
+    default: g_.MaxMin(d, a, b, body == Opcode::kMaximum); break;
+  }
+}
+
+// After the loop: the 32 lanes (accumulators `first`: lanes 0-15, `first`
+// + 1: lanes 16-31) combined as a tree into init, in CombineLanes' order:
+// lanes i, 8 + i, 16 + i, 24 + i as (l[i] op l[8+i]) op (l[16+i] op
+// l[24+i]), then halves, pairs and neighbours of those 8. Each step's op is
+// commutative, so lane 0 ends with the whole.
+void RowAvx512Generator::EmitReduceEnd(const Instruction* reduce, int first) {
+  using namespace Xbyak::util;
+  const ReduceInfo& info = *r_.Reduce(reduce);
+  const Zmm a(first), b(first + 1), t(Take()), u(Take()), v(Take()), w(Take());
+  g_.vshuff64x2(t, a, a, 0x4E);  // the 256-bit halves swapped
+  Combine(info.body, u, a, t);
+  g_.vshuff64x2(t, b, b, 0x4E);
+  Combine(info.body, v, b, t);
+  Combine(info.body, w, u, v);
+  g_.vshuff32x4(t, w, w, 0xB1);  // the 128-bit halves of each 256 swapped
+  Combine(info.body, u, w, t);
+  g_.vpermilps(t, u, 0x4E);  // pairs
+  Combine(info.body, v, u, t);
+  g_.vpermilps(t, v, 0xB1);  // neighbours
+  Combine(info.body, w, v, t);
+  g_.vbroadcastss(t, g_.dword[rdx + ValueOf(info.init).slot]);
+  Combine(info.body, u, t, w);
+  if (reduce->shape().dtype == DType::kBF16) g_.RoundToBf16(u);
+  StoreSlotResult(reduce, u);
+  for (const Zmm& r : {t, u, v, w}) Free(r.getIdx());
+}
+
+void RowAvx512Generator::EmitLoop(const std::vector<const Instruction*>& ops, bool first_loop) {
+  using namespace Xbyak::util;
+  last_use_ = r_.LastUses(ops);
+  FreeAll();
+  // Two accumulators per reduce, held across the loop.
+  absl::flat_hash_map<const Instruction*, int> accumulator;
+  for (const Instruction* x : ops) {
+    if (!r_.Reduce(x)) continue;
+    accumulator[x] = Take();
+    if (Take() != accumulator[x] + 1) throw Xbyak::Error(Xbyak::ERR_BAD_PARAMETER);
+  }
+  nan_mask_.clear();
+  int next_mask = 4;  // k4..k7 (k2 and k3 are ChainCode's)
+  for (const Instruction* x : ops) {
+    const ReduceInfo* reduce = r_.Reduce(x);
+    if (reduce && (reduce->body == Opcode::kMaximum || reduce->body == Opcode::kMinimum) &&
+        next_mask + kCopies <= 8) {
+      nan_mask_[x] = next_mask;
+      next_mask += kCopies;
+    }
+  }
+  // Per-row values the loop reads: the same in every trip.
+  hoisted_.clear();
+  for (const Instruction* x : ops) {
+    if (r_.Reduce(x)) continue;  // reads a whole row (its init only after the loop)
+    for (const Instruction* o : x->operands()) {
+      const RowValue& v = ValueOf(o);
+      if (v.kind != RowValue::Kind::kSlot || hoisted_.contains(v.slot) ||
+          hoisted_.size() >= static_cast<size_t>(kMaxHoisted)) {
+        continue;
+      }
+      hoisted_[v.slot] = Take();
+      g_.vbroadcastss(Zmm(hoisted_[v.slot]), g_.dword[rdx + v.slot]);
+    }
+  }
+  g_.xor_(eax, eax);
+  if (!accumulator.empty()) {  // the first 32 elements set the lanes (ReduceRun's first step)
+    for (int c = 0; c < kCopies; ++c) EmitBody(ops, c, true, accumulator);
+    g_.mov(eax, kStep);
+  }
+  // Rows hold at least 64 elements: every loop runs at least once.
+  Xbyak::Label loop;
+  g_.L(loop);
+  for (int c = 0; c < kCopies; ++c) EmitBody(ops, c, false, accumulator);
+  if (first_loop) {
+    // The next row of each whole-row input, a trip's worth ahead: a row
+    // starts a new page, where the hardware prefetcher starts over.
+    for (size_t i = 0; i < r_.num_inputs(); ++i) {
+      if (r_.input_kind(i) != RowValue::Kind::kWholeInput) continue;
+      const int width = r_.input_width(i);
+      for (int line = 0; line < kStep * width; line += 64) {
+        g_.prefetcht0(g_.ptr[input_gpr_[i] + rax * width + (width * r_.row_size() + line)]);
+      }
+    }
+  }
+  g_.add(rax, kStep);
+  g_.cmp(rax, r_.row_size());
+  g_.jl(loop, Xbyak::CodeGenerator::T_NEAR);
+  for (const auto& [slot, reg] : hoisted_) Free(reg);
+  hoisted_.clear();
+  for (const auto& [reduce, mask] : nan_mask_) {  // keys back to floats; NaN where flagged
+    for (int c = 0; c < kCopies; ++c) {
+      const Zmm acc(accumulator.at(reduce) + c), sign(31);
+      g_.vpsrad(sign, acc, 31);
+      g_.vpternlogd(acc, sign, g_.Bits(0x7fffffffu), 0x78);  // acc ^ (sign & c)
+      g_.vbroadcastss(acc | Xbyak::Opmask(mask + c), g_.Scalar(__builtin_nanf("")));
+    }
+  }
+  for (const auto& [reduce, first] : accumulator) EmitReduceEnd(reduce, first);
+}
+
+void RowAvx512Generator::Emit() {
+  using namespace Xbyak::util;
+  const Xbyak::Reg64 gprs[kMaxRowInputs] = {r8, r9, rbx, rbp, r12, r13, r14, r15};
+  input_gpr_.assign(r_.num_inputs(), Xbyak::Reg64());
+  int used = 0;
+  for (size_t i = 0; i < r_.num_inputs(); ++i) {
+    if (!ReadsInPlace(r_.input_kind(i))) continue;
+    if (used == kMaxRowInputs) throw Xbyak::Error(Xbyak::ERR_BAD_PARAMETER);
+    input_gpr_[i] = gprs[used++];
+  }
+  for (const Xbyak::Reg64& r : {rbx, rbp, r12, r13, r14, r15}) g_.push(r);
+  g_.mov(r11, reinterpret_cast<size_t>(g_.table()));
+  for (size_t i = 0; i < r_.num_inputs(); ++i) {
+    if (ReadsInPlace(r_.input_kind(i))) g_.mov(input_gpr_[i], g_.qword[rdi + 8 * i]);
+  }
+  // This row's per-row inputs and the splats, into their slots (bfloat16
+  // widened: the float32 of the same value).
+  for (const Instruction* p : r_.computation().parameters()) {
+    const RowValue& v = ValueOf(p);
+    if (v.kind != RowValue::Kind::kSlot) continue;
+    g_.mov(r10, g_.qword[rdi + 8 * v.operand]);
+    if (p->shape().dtype == DType::kBF16) {
+      g_.movzx(ecx, g_.word[r10]);
+      g_.shl(ecx, 16);
+    } else {
+      g_.mov(ecx, g_.dword[r10]);
+    }
+    g_.mov(g_.dword[rdx + v.slot], ecx);
+  }
+  bool looped = false;
+  for (int stage = 0; stage <= r_.max_stage() + 1; ++stage) {
+    // Per-row values known before this loop, then the loop's whole-row ops
+    // and the reduces of them.
+    for (const Instruction* x : r_.PerRowOps(stage)) EmitPerRow(x);
+    const std::vector<const Instruction*> ops =
+        stage <= r_.max_stage() ? r_.LoopOps(stage) : std::vector<const Instruction*>{};
+    if (!ops.empty()) {
+      EmitLoop(ops, !looped);
+      looped = true;
+    }
+  }
+  if (streaming_) g_.sfence();  // the row's stores reach memory before the thunk returns
+  for (const Xbyak::Reg64& r : {r15, r14, r13, r12, rbp, rbx}) g_.pop(r);
+  g_.vzeroupper();
+  g_.ret();
+  g_.EmitColdPaths();
+}
+
+}  // namespace
+
+std::unique_ptr<Thunk> GenerateAvx512RowKernel(const RowRegion& region,
+                                               const std::vector<SlotId>& inputs,
+                                               const std::vector<SlotId>& outputs) {
+  std::unique_ptr<ChainCode> code, streaming;
+  try {
+    auto emit = [&](bool stream) {
+      auto c = std::make_unique<ChainCode>(64 * 1024);
+      RowAvx512Generator(region, *c, stream).Emit();
+      c->readyRE();
+      return c;
+    };
+    code = emit(false);
+    if (region.WholeRowResultBytes() >= StreamingStoreBytes()) streaming = emit(true);
+  } catch (const Xbyak::Error&) {
+    return nullptr;
+  }
+  if (streaming) CountStreamingJitKernel();
+  const RowJitFn fn = code->getCode<RowJitFn>();
+  const RowJitFn streaming_fn = streaming ? streaming->getCode<RowJitFn>() : nullptr;
+  return MakeRowKernelThunk(region, std::move(code), fn, std::move(streaming), streaming_fn,
+                            /*alignment=*/64, inputs, outputs);
+}
+
+}  // namespace xjit::cpu
+
+#endif  // __x86_64__

@@ -1,0 +1,168 @@
+// What the row fusion generators (jit_row_avx2.cc, jit_row_avx512.cc) share:
+// the analysis of a row region (jit_row.h) into whole-row values computed in
+// loops over the row, per-row values, reduces and the row buffers between
+// loops, and the thunk that runs a generated row function over the rows.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "xjit/backends/cpu/thunk.h"
+#include "xjit/ir/graph.h"
+
+#if defined(__x86_64__)
+#include <xbyak/xbyak.h>
+#endif
+
+namespace xjit::cpu {
+
+// Reduces accumulate in reduce.cc's 32 lanes (ReduceRun): lane i takes the
+// row's elements i, i + 32, ...; they are then combined as CombineLanes does.
+inline constexpr int kRowReduceLanes = 32;
+// Whole-row inputs (and rows shared by every row), each in a general register.
+inline constexpr int kMaxRowInputs = 8;
+
+// A region value as the generated row function sees it.
+struct RowValue {
+  enum class Kind {
+    kWholeInput,      // a fusion operand, one row of it per call
+    kInvariantInput,  // a fusion operand broadcast to every row (same for each)
+    kSlot,            // a per-row value or a splat, in 32 bytes of scratch
+    kWhole,           // computed over the row in loop `stage`
+  } kind = Kind::kSlot;
+  int operand = -1;           // inputs: the fusion operand
+  int64_t slot = -1;          // kSlot: its byte offset (AVX2: 8 copies; AVX-512: lane 0)
+  int stage = 0;              // kWhole: its loop; kSlot: the loop after which it is known
+  int64_t buffer = -1;        // kWhole read by a later loop: its row buffer's offset
+  const Instruction* op = nullptr;  // kWhole/kSlot computed: the instruction
+};
+
+// An operand read in place by the loops (a whole row, or the row every row
+// shares), through a general register.
+inline bool ReadsInPlace(const std::optional<RowValue::Kind>& kind) {
+  return kind == RowValue::Kind::kWholeInput || kind == RowValue::Kind::kInvariantInput;
+}
+
+struct ReduceInfo {
+  Opcode body;
+  const Instruction* input;
+  const Instruction* init;
+  int64_t lanes = -1;  // 128 bytes of scratch for its 32 lanes, for combining in order
+};
+
+// A row fusion's region as the generators see it: rows of row_size elements
+// (a multiple of 32, at least 64), values float32 or bfloat16, reduces of
+// float32 (add, multiply, maximum, minimum) in loop order. The scratch (one
+// per thread, 64-byte aligned) holds the slots, the reduces' lanes and the
+// row buffers (64-byte aligned).
+class RowRegion {
+ public:
+  RowRegion(const Computation& region, size_t num_inputs, size_t num_outputs)
+      : region_(region), num_inputs_(num_inputs), num_outputs_(num_outputs) {}
+
+  // Classifies the region's values; false when the generators do not cover it.
+  bool Analyze();
+
+  const Computation& computation() const { return region_; }
+  size_t num_inputs() const { return num_inputs_; }
+  int64_t rows() const { return rows_; }
+  int64_t row_size() const { return row_size_; }
+  int64_t scratch_bytes() const { return scratch_bytes_; }
+  int64_t work() const { return work_; }
+  int max_stage() const { return max_stage_; }
+  // Per fusion operand: how the row function reads it (unset: not at all),
+  // and its bytes per element.
+  const std::optional<RowValue::Kind>& input_kind(size_t i) const { return input_kind_[i]; }
+  int input_width(size_t i) const { return input_width_[i]; }
+
+  const RowValue& ValueOf(const Instruction* v) const { return values_.at(v); }
+  // The value a reshape reads (through reshapes): registers and last uses are
+  // keyed by it.
+  const Instruction* Root(const Instruction* v) const;
+  // x's reduce (null when x is not one).
+  const ReduceInfo* Reduce(const Instruction* x) const {
+    auto it = reduces_.find(x);
+    return it == reduces_.end() ? nullptr : &it->second;
+  }
+  // x's index among the region's results (-1 when it is not one).
+  int ResultOf(const Instruction* x) const {
+    auto it = result_of_.find(x);
+    return it == result_of_.end() ? -1 : it->second;
+  }
+  // The scratch offset of the row buffer holding v's value (computed by an
+  // earlier loop); -1 when it has none.
+  int64_t BufferOf(const Instruction* v) const;
+
+  // The per-row ops computed before loop `stage` (stage max_stage() + 1:
+  // after the last), in order.
+  std::vector<const Instruction*> PerRowOps(int stage) const;
+  // Loop `stage`'s whole-row ops and the reduces of them, in order.
+  std::vector<const Instruction*> LoopOps(int stage) const;
+  // Per value (Root) read by `ops`: the index of the last op reading it.
+  absl::flat_hash_map<const Instruction*, size_t> LastUses(
+      const std::vector<const Instruction*>& ops) const;
+
+  // Bytes each fusion operand / result advances per row.
+  std::vector<int64_t> InputStrides() const;
+  std::vector<int64_t> OutputStrides() const;
+  // Per result: whether it is whole rows (not one element per row).
+  std::vector<bool> WholeRowResults() const;
+  // Bytes of whole-row results one run writes.
+  int64_t WholeRowResultBytes() const;
+
+ private:
+  int64_t NewSlot() {
+    const int64_t s = scratch_bytes_;
+    scratch_bytes_ += 32;
+    return s;
+  }
+  bool AnalyzeBroadcast(const Instruction& instr);
+  bool AnalyzeElementwise(const Instruction& instr);
+
+  const Computation& region_;
+  size_t num_inputs_, num_outputs_;
+  int64_t rows_ = 0, row_size_ = 0;
+  std::vector<std::optional<RowValue::Kind>> input_kind_;
+  std::vector<int> input_width_;
+  absl::flat_hash_map<const Instruction*, RowValue> values_;
+  absl::flat_hash_map<const Instruction*, ReduceInfo> reduces_;
+  absl::flat_hash_map<const Instruction*, int> result_of_;
+  absl::flat_hash_map<const Instruction*, const Instruction*> alias_of_;  // reshape -> operand
+  std::vector<const Instruction*> order_;  // computing instructions, in order
+  int max_stage_ = 0;
+  int64_t scratch_bytes_ = 0;
+  int64_t work_ = 0;
+};
+
+#if defined(__x86_64__)
+// fn(in, out, scratch): one row; in[i] / out[j] point at the row's part of
+// operand i / result j (a splat: its one element).
+using RowJitFn = void (*)(const void* const* in, void* const* out, void* scratch);
+
+// Runs `fn` (generated into `code`) over the region's rows in blocks split
+// across threads; `streaming_fn`, when given, is the same function with
+// non-temporal stores of whole rows, run when every whole-row output is
+// `alignment`-byte aligned (its vector width).
+std::unique_ptr<Thunk> MakeRowKernelThunk(const RowRegion& region,
+                                          std::unique_ptr<Xbyak::CodeGenerator> code,
+                                          RowJitFn fn,
+                                          std::unique_ptr<Xbyak::CodeGenerator> streaming_code,
+                                          RowJitFn streaming_fn, int alignment,
+                                          const std::vector<SlotId>& inputs,
+                                          const std::vector<SlotId>& outputs);
+
+// The generators (null when the region does not fit their registers, code
+// buffer or constant table). Each needs its instruction set on the running
+// CPU (AVX-512: F and BW; AVX2: with FMA).
+std::unique_ptr<Thunk> GenerateAvx512RowKernel(const RowRegion& region,
+                                               const std::vector<SlotId>& inputs,
+                                               const std::vector<SlotId>& outputs);
+std::unique_ptr<Thunk> GenerateAvx2RowKernel(const RowRegion& region,
+                                             const std::vector<SlotId>& inputs,
+                                             const std::vector<SlotId>& outputs);
+#endif
+
+}  // namespace xjit::cpu
