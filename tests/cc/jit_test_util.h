@@ -127,6 +127,45 @@ inline bool HasJitIsa() {
          (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"));
 }
 
+// CheckModule's checks of `m` on `args` with one generator, `isa`: the same
+// bits as `interpreted` (the interpreter's results), `want_kernels` kernels
+// generated, and the reference backend's values (`reference`) within
+// `tolerance`.
+inline void CheckGenerated(const Module& m, const std::vector<Literal>& args, cpu::JitIsa isa,
+                           const std::vector<Literal>& interpreted,
+                           const std::vector<Literal>& reference, double tolerance,
+                           int64_t want_kernels) {
+  // The generators emit AVX-512 or AVX2 with FMA; other CPUs run the
+  // interpreter, which the comparisons still check.
+  if (!HasJitIsa()) want_kernels = 0;
+  const std::string which = isa == cpu::JitIsa::kAvx2 ? "AVX2, " : "";
+  cpu::SetFusionJitIsa(isa);
+  int64_t kernels = 0;
+  std::vector<Literal> jit = Run(m, args, true, &kernels);
+  cpu::SetFusionJitIsa(cpu::JitIsa::kAuto);
+  EXPECT_EQ(kernels, want_kernels) << which << "generated kernels";
+  ASSERT_EQ(jit.size(), interpreted.size());
+  for (size_t i = 0; i < jit.size(); ++i) {
+    ExpectSameBits(jit[i], interpreted[i], which + "result " + std::to_string(i));
+    cpu::testing::ExpectLiteralsMatch(jit[i], reference[i], tolerance,
+                                      which + "reference, result " + std::to_string(i));
+  }
+}
+
+// CheckGenerated for `text` on `args` with the generators `isas`.
+inline void CheckModuleWith(const std::string& text, const std::vector<Literal>& args,
+                            const std::vector<cpu::JitIsa>& isas, double tolerance,
+                            int64_t want_kernels) {
+  auto m = ParseModule(text);
+  ASSERT_TRUE(m.ok()) << m.status() << "\n" << text;
+  std::vector<Literal> interpreted = Run(**m, args, false);
+  auto reference = RunOn("reference", **m, args);
+  ASSERT_TRUE(reference.ok()) << reference.status();
+  for (cpu::JitIsa isa : isas) {
+    CheckGenerated(**m, args, isa, interpreted, *reference, tolerance, want_kernels);
+  }
+}
+
 // Runs `text` on special inputs with the generators (each of
 // GeneratorsToTest) and without: the same bits, `want_kernels` kernels
 // generated, and the reference backend's values within `tolerance`.
@@ -138,52 +177,13 @@ inline void CheckModule(const std::string& text, double tolerance, int64_t want_
   for (const Shape& s : (*m)->ParameterShapes()) {
     args.push_back(SpecialInputOf(s, args.size() + 3, special_one_in));
   }
-  // The generators emit AVX-512 or AVX2 with FMA; other CPUs run the
-  // interpreter, which the comparisons below still check.
-  if (!HasJitIsa()) want_kernels = 0;
-  std::vector<Literal> interpreted = Run(**m, args, false);
-  auto reference = RunOn("reference", **m, args);
-  ASSERT_TRUE(reference.ok()) << reference.status();
-  for (cpu::JitIsa isa : GeneratorsToTest()) {
-    const std::string which = isa == cpu::JitIsa::kAvx2 ? "AVX2, " : "";
-    cpu::SetFusionJitIsa(isa);
-    int64_t kernels = 0;
-    std::vector<Literal> jit = Run(**m, args, true, &kernels);
-    cpu::SetFusionJitIsa(cpu::JitIsa::kAuto);
-    EXPECT_EQ(kernels, want_kernels) << which << "generated kernels";
-    ASSERT_EQ(jit.size(), interpreted.size());
-    for (size_t i = 0; i < jit.size(); ++i) {
-      ExpectSameBits(jit[i], interpreted[i], which + "result " + std::to_string(i));
-      cpu::testing::ExpectLiteralsMatch(jit[i], (*reference)[i], tolerance,
-                                        which + "reference, result " + std::to_string(i));
-    }
-  }
+  CheckModuleWith(text, args, GeneratorsToTest(), tolerance, want_kernels);
 }
 
-// CheckModule's checks on the inputs `args` with one generator, `isa`: the
-// same bits as the interpreter, `want_kernels` kernels generated (on a CPU
-// the generators run on), and the reference backend's values within
-// `tolerance`.
+// CheckModule's checks on the inputs `args` with one generator, `isa`.
 inline void CheckModuleOn(const std::string& text, const std::vector<Literal>& args,
                           cpu::JitIsa isa, double tolerance, int64_t want_kernels = 1) {
-  auto m = ParseModule(text);
-  ASSERT_TRUE(m.ok()) << m.status() << "\n" << text;
-  if (!HasJitIsa()) want_kernels = 0;
-  std::vector<Literal> interpreted = Run(**m, args, false);
-  auto reference = RunOn("reference", **m, args);
-  ASSERT_TRUE(reference.ok()) << reference.status();
-  const std::string which = isa == cpu::JitIsa::kAvx2 ? "AVX2, " : "";
-  cpu::SetFusionJitIsa(isa);
-  int64_t kernels = 0;
-  std::vector<Literal> jit = Run(**m, args, true, &kernels);
-  cpu::SetFusionJitIsa(cpu::JitIsa::kAuto);
-  EXPECT_EQ(kernels, want_kernels) << which << "generated kernels";
-  ASSERT_EQ(jit.size(), interpreted.size());
-  for (size_t i = 0; i < jit.size(); ++i) {
-    ExpectSameBits(jit[i], interpreted[i], which + "result " + std::to_string(i));
-    cpu::testing::ExpectLiteralsMatch(jit[i], (*reference)[i], tolerance,
-                                      which + "reference, result " + std::to_string(i));
-  }
+  CheckModuleWith(text, args, {isa}, tolerance, want_kernels);
 }
 
 inline std::string Op(const std::string& name, const std::string& dst,

@@ -73,14 +73,7 @@ class Avx2Emitter {
     for (const Slot& s : inputs_) g_.mov(input_gprs[s.gpr], g_.qword[rdi + 8 * s.number]);
     for (const Slot& s : splats_) {  // broadcast once, before the loop
       g_.mov(r10, g_.qword[rdi + 8 * s.number]);
-      if (s.type == DType::kBF16) {
-        g_.movzx(r10d, g_.word[r10]);
-        g_.shl(r10d, 16);
-        g_.vmovd(Xbyak::Xmm(0), r10d);
-        g_.vbroadcastss(Ymm(0), Xbyak::Xmm(0));
-      } else {
-        g_.vbroadcastss(Ymm(0), g_.dword[r10]);
-      }
+      g_.BroadcastElement(Ymm(0), r10, s.type == DType::kBF16);
       g_.vmovups(g_.yword[rsp + s.offset], Ymm(0));
     }
     g_.EmitHoistedLoads();
@@ -317,39 +310,31 @@ std::unique_ptr<Thunk> GenerateAvx2Kernel(const JitRegion& region,
   // A first emission counts the constants' uses and the registers the body
   // needs; the second keeps the most used constants in the registers left
   // over (the tail's masked moves use ymm0 and ymm1: hoisting starts at 15).
-  std::unique_ptr<Avx2Code> code, streaming;
+  std::vector<std::pair<int64_t, uint32_t>> uses;
+  int spare = 0;
   try {
     Avx2Code trial(bytes);
     Avx2Emitter first(region, trial);
     first.Emit();
-    auto uses = trial.Uses();
+    uses = trial.Uses();
     std::sort(uses.begin(), uses.end(), std::greater<>());
-    const int spare = std::min(Avx2Code::kRegisters - first.PeakRegisters(),
-                               Avx2Code::kRegisters - 2);
-    auto emit = [&](bool stream) {
-      auto c = std::make_unique<Avx2Code>(bytes);
-      std::vector<int> hoisted;
-      for (int k = 0; k < spare && k < static_cast<int>(uses.size()) && uses[k].first > 1; ++k) {
-        const int reg = Avx2Code::kRegisters - 1 - k;
-        c->Hoist(uses[k].second, reg);
-        hoisted.push_back(reg);
-      }
-      Avx2Emitter(region, *c, std::move(hoisted), stream).Emit();
-      c->readyRE();
-      return c;
-    };
-    code = emit(false);
-    if (WritesPastTheCache(region)) {
-      streaming = emit(true);
-      CountStreamingJitKernel();
-    }
+    spare = std::min(Avx2Code::kRegisters - first.PeakRegisters(), Avx2Code::kRegisters - 2);
   } catch (const Xbyak::Error&) {
     return nullptr;
   }
-  JitKernelFn fn = code->getCode<JitKernelFn>();
-  JitKernelFn streaming_fn = streaming ? streaming->getCode<JitKernelFn>() : nullptr;
-  return MakeJitKernelThunk(std::move(code), fn, region, inputs, outputs, std::move(streaming),
-                            streaming_fn);
+  auto emit = [&](bool stream) {
+    auto c = std::make_unique<Avx2Code>(bytes);
+    std::vector<int> hoisted;
+    for (int k = 0; k < spare && k < static_cast<int>(uses.size()) && uses[k].first > 1; ++k) {
+      const int reg = Avx2Code::kRegisters - 1 - k;
+      c->Hoist(uses[k].second, reg);
+      hoisted.push_back(reg);
+    }
+    Avx2Emitter(region, *c, std::move(hoisted), stream).Emit();
+    c->readyRE();
+    return c;
+  };
+  return MakeJitKernelThunkFrom(region, emit, inputs, outputs, /*alignment=*/32);
 }
 
 }  // namespace xjit::cpu

@@ -28,14 +28,11 @@ namespace xjit::cpu {
 
 using Xbyak::Ymm;
 
-class Avx2Code : public Xbyak::CodeGenerator {
+class Avx2Code : public Xbyak::CodeGenerator, public CmpPredicates {
  public:
   static constexpr int kLanes = 8;
   static constexpr int kRegisters = 16;
   static constexpr int kTableSize = 128;  // constants, 8 copies each (no embedded broadcast)
-  // vcmpps predicates (ordered, quiet; unordered for the NaN test).
-  static constexpr uint8_t kEq = 0x00, kLt = 0x11, kLe = 0x12, kUnord = 0x03, kGt = 0x1E,
-                            kNleUq = 0x16, kNgeUq = 0x19;  // not <= (>=), or unordered
 
   explicit Avx2Code(size_t bytes) : Xbyak::CodeGenerator(bytes) {
     for (int i = 0; i < kLanes; ++i) tail_mask_[i] = -1;
@@ -236,6 +233,20 @@ class Avx2Code : public Xbyak::CodeGenerator {
   void LoadBf16(const Ymm& d, const Xbyak::Address& eight) {
     vpmovzxwd(d, eight);
     vpslld(d, d, 16);
+  }
+
+  // d = 8 copies of the float32 (or bfloat16, widened) element at [ptr];
+  // ptr's register is overwritten.
+  void BroadcastElement(const Ymm& d, const Xbyak::Reg64& ptr, bool bf16) {
+    if (!bf16) {
+      vbroadcastss(d, dword[ptr]);
+      return;
+    }
+    const Xbyak::Reg32 bits(ptr.getIdx());
+    movzx(bits, word[ptr]);
+    shl(bits, 16);
+    vmovd(Xbyak::Xmm(d.getIdx()), bits);
+    vbroadcastss(d, Xbyak::Xmm(d.getIdx()));
   }
 
   // Rounds the floats in d to bfloat16 in place as bf16(float) does

@@ -202,26 +202,13 @@ std::unique_ptr<Thunk> GenerateAvx512Kernel(const JitRegion& region,
                                             const std::vector<SlotId>& inputs,
                                             const std::vector<SlotId>& outputs) {
   const size_t bytes = 16384 + 2048 * region.ops.size();
-  std::unique_ptr<ChainCode> code, streaming;
-  try {
-    auto emit = [&](bool stream) {
-      auto c = std::make_unique<ChainCode>(bytes);
-      Avx512Emitter(region, *c, stream).Emit();
-      c->readyRE();
-      return c;
-    };
-    code = emit(false);
-    if (WritesPastTheCache(region)) {
-      streaming = emit(true);
-      CountStreamingJitKernel();
-    }
-  } catch (const Xbyak::Error&) {
-    return nullptr;
-  }
-  ChainCode::Fn fn = code->fn();
-  ChainCode::Fn streaming_fn = streaming ? streaming->fn() : nullptr;
-  return MakeJitKernelThunk(std::move(code), fn, region, inputs, outputs, std::move(streaming),
-                            streaming_fn, /*alignment=*/64);
+  auto emit = [&](bool stream) {
+    auto c = std::make_unique<ChainCode>(bytes);
+    Avx512Emitter(region, *c, stream).Emit();
+    c->readyRE();
+    return c;
+  };
+  return MakeJitKernelThunkFrom(region, emit, inputs, outputs, /*alignment=*/64);
 }
 
 }  // namespace xjit::cpu

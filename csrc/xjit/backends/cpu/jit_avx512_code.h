@@ -30,16 +30,12 @@ using Xbyak::Zmm;
 // A code buffer with its table of constants and the float32 functions of
 // fast_math.h (element-wise kernels run fn(const void* const* in, void* const*
 // out, int64_t count); row functions have their own signature).
-class ChainCode : public Xbyak::CodeGenerator {
+class ChainCode : public Xbyak::CodeGenerator, public CmpPredicates {
  public:
   static constexpr int kLanes = 16;
   // zmm0..24 hold values; zmm25..31, k2 and k3 are the functions' scratch.
   static constexpr int kValueRegisters = 25;
   static constexpr int kTableSize = 128;  // constants, read by broadcast
-  // vcmpps predicates (ordered, quiet; unordered for the NaN test; not <= and
-  // not >= are true for NaN too).
-  static constexpr uint8_t kEq = 0x00, kLt = 0x11, kLe = 0x12, kUnord = 0x03, kGt = 0x1E,
-                           kNleUq = 0x16, kNgeUq = 0x19;
 
   explicit ChainCode(size_t bytes) : Xbyak::CodeGenerator(bytes) {}
 

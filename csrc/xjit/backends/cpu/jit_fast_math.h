@@ -6,7 +6,16 @@
 // generator's own (masks on AVX-512, blends on AVX2).
 #pragma once
 
+#include <cstdint>
+
 namespace xjit::cpu {
+
+// vcmpps predicates both generators use (ordered, quiet; unordered for the
+// NaN test; not <= and not >= are true for NaN too).
+struct CmpPredicates {
+  static constexpr uint8_t kEq = 0x00, kLt = 0x11, kLe = 0x12, kUnord = 0x03, kGt = 0x1E,
+                           kNleUq = 0x16, kNgeUq = 0x19;
+};
 
 // exp(r) on [-ln2/2, ln2/2] as FastExp's polynomial: p.
 template <class Code, class Reg>

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "xjit/backends/cpu/jit_fusion.h"
 #include "xjit/backends/cpu/thunk.h"
 #include "xjit/ir/graph.h"
 
@@ -97,6 +98,32 @@ std::unique_ptr<Thunk> MakeJitKernelThunk(
     std::vector<SlotId> inputs, std::vector<SlotId> outputs,
     std::unique_ptr<Xbyak::CodeGenerator> streaming_code = nullptr,
     JitKernelFn streaming_fn = nullptr, int alignment = 32);
+
+// A generator's thunk: emit(streaming) returns the finished code of the
+// kernel (as a unique_ptr of an Xbyak::CodeGenerator), called again with
+// true for the streaming variant when the region writes past the cache;
+// null when an emission throws Xbyak::Error (the region does not fit).
+// `alignment`: as MakeJitKernelThunk's.
+template <class Emit>
+std::unique_ptr<Thunk> MakeJitKernelThunkFrom(const JitRegion& region, const Emit& emit,
+                                              const std::vector<SlotId>& inputs,
+                                              const std::vector<SlotId>& outputs,
+                                              int alignment) {
+  std::unique_ptr<Xbyak::CodeGenerator> code, streaming;
+  try {
+    code = emit(false);
+    if (WritesPastTheCache(region)) {
+      streaming = emit(true);
+      CountStreamingJitKernel();
+    }
+  } catch (const Xbyak::Error&) {
+    return nullptr;
+  }
+  JitKernelFn fn = code->getCode<JitKernelFn>();
+  JitKernelFn streaming_fn = streaming ? streaming->getCode<JitKernelFn>() : nullptr;
+  return MakeJitKernelThunk(std::move(code), fn, region, inputs, outputs, std::move(streaming),
+                            streaming_fn, alignment);
+}
 
 // The generators (null when the region does not fit their registers or
 // constant table). Each needs its instruction set on the running CPU

@@ -295,32 +295,14 @@ void RowAvx2Generator::EmitLoop(Avx2Code& g, const std::vector<const Instruction
 void RowAvx2Generator::Emit(Avx2Code& g, bool streaming) {
   streaming_ = streaming;
   using namespace Xbyak::util;
-  const Xbyak::Reg64 gprs[kMaxRowInputs] = {r8, r9, rbx, rbp, r12, r13, r14, r15};
-  input_gpr_.assign(r_.num_inputs(), Xbyak::Reg64());
-  int used = 0;
-  for (size_t i = 0; i < r_.num_inputs(); ++i) {
-    if (!ReadsInPlace(r_.input_kind(i))) continue;
-    if (used == kMaxRowInputs) throw Xbyak::Error(Xbyak::ERR_BAD_PARAMETER);
-    input_gpr_[i] = gprs[used++];
-  }
-  for (const Xbyak::Reg64& r : {rbx, rbp, r12, r13, r14, r15}) g.push(r);
+  input_gpr_ = EmitRowPrologue(r_, g);
   g.mov(r11, reinterpret_cast<size_t>(g.table()));
-  for (size_t i = 0; i < r_.num_inputs(); ++i) {
-    if (ReadsInPlace(r_.input_kind(i))) g.mov(input_gpr_[i], g.qword[rdi + 8 * i]);
-  }
   // This row's per-row inputs and the splats, into their slots.
   for (const Instruction* p : r_.computation().parameters()) {
     const RowValue& v = ValueOf(p);
     if (v.kind != RowValue::Kind::kSlot) continue;
     g.mov(r10, g.qword[rdi + 8 * v.operand]);
-    if (p->shape().dtype == DType::kBF16) {  // widened: the float32 of the same value
-      g.movzx(r10d, g.word[r10]);
-      g.shl(r10d, 16);
-      g.vmovd(Xbyak::Xmm(0), r10d);
-      g.vbroadcastss(Ymm(0), Xbyak::Xmm(0));
-    } else {
-      g.vbroadcastss(Ymm(0), g.dword[r10]);
-    }
+    g.BroadcastElement(Ymm(0), r10, p->shape().dtype == DType::kBF16);
     g.vmovups(g.yword[rdx + v.slot], Ymm(0));
   }
   bool looped = false;
@@ -336,7 +318,7 @@ void RowAvx2Generator::Emit(Avx2Code& g, bool streaming) {
     }
   }
   if (streaming_) g.sfence();  // the row's stores reach memory before the thunk returns
-  for (const Xbyak::Reg64& r : {r15, r14, r13, r12, rbp, rbx}) g.pop(r);
+  EmitRowEpilogue(g);
   g.vzeroupper();
   g.ret();
   g.EmitColdPaths();

@@ -351,19 +351,8 @@ void RowAvx512Generator::EmitLoop(const std::vector<const Instruction*>& ops, bo
 
 void RowAvx512Generator::Emit() {
   using namespace Xbyak::util;
-  const Xbyak::Reg64 gprs[kMaxRowInputs] = {r8, r9, rbx, rbp, r12, r13, r14, r15};
-  input_gpr_.assign(r_.num_inputs(), Xbyak::Reg64());
-  int used = 0;
-  for (size_t i = 0; i < r_.num_inputs(); ++i) {
-    if (!ReadsInPlace(r_.input_kind(i))) continue;
-    if (used == kMaxRowInputs) throw Xbyak::Error(Xbyak::ERR_BAD_PARAMETER);
-    input_gpr_[i] = gprs[used++];
-  }
-  for (const Xbyak::Reg64& r : {rbx, rbp, r12, r13, r14, r15}) g_.push(r);
+  input_gpr_ = EmitRowPrologue(r_, g_);
   g_.mov(r11, reinterpret_cast<size_t>(g_.table()));
-  for (size_t i = 0; i < r_.num_inputs(); ++i) {
-    if (ReadsInPlace(r_.input_kind(i))) g_.mov(input_gpr_[i], g_.qword[rdi + 8 * i]);
-  }
   // This row's per-row inputs and the splats, into their slots (bfloat16
   // widened: the float32 of the same value).
   for (const Instruction* p : r_.computation().parameters()) {
@@ -391,7 +380,7 @@ void RowAvx512Generator::Emit() {
     }
   }
   if (streaming_) g_.sfence();  // the row's stores reach memory before the thunk returns
-  for (const Xbyak::Reg64& r : {r15, r14, r13, r12, rbp, rbx}) g_.pop(r);
+  EmitRowEpilogue(g_);
   g_.vzeroupper();
   g_.ret();
   g_.EmitColdPaths();

@@ -335,6 +335,28 @@ class RowJitThunk : public Thunk {
 
 }  // namespace
 
+std::vector<Xbyak::Reg64> EmitRowPrologue(const RowRegion& region, Xbyak::CodeGenerator& g) {
+  using namespace Xbyak::util;
+  const Xbyak::Reg64 gprs[kMaxRowInputs] = {r8, r9, rbx, rbp, r12, r13, r14, r15};
+  std::vector<Xbyak::Reg64> input_gpr(region.num_inputs());
+  int used = 0;
+  for (size_t i = 0; i < region.num_inputs(); ++i) {
+    if (!ReadsInPlace(region.input_kind(i))) continue;
+    if (used == kMaxRowInputs) throw Xbyak::Error(Xbyak::ERR_BAD_PARAMETER);
+    input_gpr[i] = gprs[used++];
+  }
+  for (const Xbyak::Reg64& r : {rbx, rbp, r12, r13, r14, r15}) g.push(r);
+  for (size_t i = 0; i < region.num_inputs(); ++i) {
+    if (ReadsInPlace(region.input_kind(i))) g.mov(input_gpr[i], g.qword[rdi + 8 * i]);
+  }
+  return input_gpr;
+}
+
+void EmitRowEpilogue(Xbyak::CodeGenerator& g) {
+  using namespace Xbyak::util;
+  for (const Xbyak::Reg64& r : {r15, r14, r13, r12, rbp, rbx}) g.pop(r);
+}
+
 std::unique_ptr<Thunk> MakeRowKernelThunk(const RowRegion& region,
                                           std::unique_ptr<Xbyak::CodeGenerator> code,
                                           RowJitFn fn,

@@ -154,6 +154,13 @@ std::unique_ptr<Thunk> MakeRowKernelThunk(const RowRegion& region,
                                           const std::vector<SlotId>& inputs,
                                           const std::vector<SlotId>& outputs);
 
+// The row function's prologue: pushes the callee-saved registers and loads
+// the address of each operand read in place into a general register of its
+// own (r8, r9, rbx, ...; Xbyak::Error past kMaxRowInputs), returned per
+// fusion operand. EmitRowEpilogue pops them again.
+std::vector<Xbyak::Reg64> EmitRowPrologue(const RowRegion& region, Xbyak::CodeGenerator& g);
+void EmitRowEpilogue(Xbyak::CodeGenerator& g);
+
 // The generators (null when the region does not fit their registers, code
 // buffer or constant table). Each needs its instruction set on the running
 // CPU (AVX-512: F and BW; AVX2: with FMA).
