@@ -258,47 +258,69 @@ ALL = [dispatch_tiny, dispatch_ten_args, eager_add, elementwise_chain_1m, elemen
        random_normal_10m, sort_1m, argsort_1m]
 
 
-# ------------------------------------------------ bfloat16 element-wise and reductions (issue 12)
+# ------------------------------------------------ bfloat16 / float16 element-wise and reductions (issue 12)
 
-def _bf16_frameworks(np_fn, make_traced, shape):
-    """A bfloat16 input of `shape`; numpy computes in float32 and rounds at the end."""
+def _half_frameworks(np_fn, make_traced, shape, dtype="bfloat16"):
+    """A 16-bit float input of `shape`; numpy computes in float32 and rounds at the end."""
     import ml_dtypes
-    x = np.random.default_rng(0).standard_normal(shape).astype(ml_dtypes.bfloat16)
+    t = ml_dtypes.bfloat16 if dtype == "bfloat16" else np.float16
+    x = np.random.default_rng(0).standard_normal(shape).astype(t)
     out = _frameworks(lambda a: a, make_traced, [x])
-    out["numpy"] = lambda: np_fn(x.astype(np.float32)).astype(ml_dtypes.bfloat16)
+    out["numpy"] = lambda: np_fn(x.astype(np.float32)).astype(t)
     return out
+
+
+def _chain(xp):
+    return lambda a: (xp.tanh(a * 1.5 + 0.5) * xp.exp(-a * a)
+                      + xp.maximum(a, 0.1) / (1 + xp.abs(a)))
+
+
+def _softmax(xp):
+    import xjit.nn
+    nn = xjit.nn if xp is xjnp else jax.nn
+    return lambda a: nn.softmax(a, axis=-1)
 
 
 def stream_bf16_4m():
     """x * 2 + 1 on 4M bfloat16 (8 MB in, 8 MB out)."""
     make = lambda xp: (lambda a: a * 2 + 1)  # noqa: E731
-    return _bf16_frameworks(make(np), make, 4 << 20)
+    return _half_frameworks(make(np), make, 4 << 20)
 
 
 def elementwise_chain_bf16_4m():
     """Issue 12's chain on 4M bfloat16 (each op rounds to bfloat16)."""
-    def make(xp):
-        return lambda a: (xp.tanh(a * 1.5 + 0.5) * xp.exp(-a * a)
-                          + xp.maximum(a, 0.1) / (1 + xp.abs(a)))
-    return _bf16_frameworks(make(np), make, 4 << 20)
+    return _half_frameworks(_chain(np), _chain, 4 << 20)
 
 
 def reduce_sum_bf16_4m():
     """The sum of 4M bfloat16 (accumulated in float32, as jnp.sum does)."""
     make = lambda xp: (lambda a: a.sum())  # noqa: E731
-    return _bf16_frameworks(make(np), make, 4 << 20)
+    return _half_frameworks(make(np), make, 4 << 20)
 
 
 def softmax_rows_bf16():
     """Softmax over the rows of a 2048x1024 bfloat16 array."""
-    import xjit.nn
-    def make(xp):
-        nn = xjit.nn if xp is xjnp else jax.nn
-        return lambda a: nn.softmax(a, axis=-1)
-    return _bf16_frameworks(_np_softmax, make, (2048, 1024))
+    return _half_frameworks(_np_softmax, _softmax, (2048, 1024))
 
 
-ALL += [stream_bf16_4m, elementwise_chain_bf16_4m, reduce_sum_bf16_4m, softmax_rows_bf16]
+def elementwise_chain_f16_4m():
+    """Issue 12's chain on 4M float16 (each op rounds to float16)."""
+    return _half_frameworks(_chain(np), _chain, 4 << 20, "float16")
+
+
+def reduce_sum_f16_4m():
+    """The sum of 4M float16 (accumulated in float32)."""
+    make = lambda xp: (lambda a: a.sum())  # noqa: E731
+    return _half_frameworks(make(np), make, 4 << 20, "float16")
+
+
+def softmax_rows_f16():
+    """Softmax over the rows of a 2048x1024 float16 array."""
+    return _half_frameworks(_np_softmax, _softmax, (2048, 1024), "float16")
+
+
+ALL += [stream_bf16_4m, elementwise_chain_bf16_4m, reduce_sum_bf16_4m, softmax_rows_bf16,
+        elementwise_chain_f16_4m, reduce_sum_f16_4m, softmax_rows_f16]
 
 
 # ------------------------------------------------ control flow (issue 8)

@@ -201,20 +201,22 @@ def test_softmax_writing_past_the_cache_matches_the_reference():
         np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=2e-5, atol=1e-7)
 
 
-def _bf16_input(shape, seed=0):
-    """bfloat16 values of [-3, 3] and some spread to +-100, with NaN, +-inf,
-    -0 and a subnormal planted."""
+def _half_input(shape, dtype="bfloat16", seed=0):
+    """16-bit float values of [-3, 3] and some spread to +-100, with NaN,
+    +-inf, -0 and a tiny value planted."""
     import ml_dtypes
     rng = np.random.default_rng(seed)
     x = rng.standard_normal(shape).astype(np.float32)
     flat = x.reshape(-1)
     flat[::7] *= 30
-    for i, v in enumerate([np.nan, np.inf, -np.inf, -0.0, 1e-39, 3e38]):
+    tiny = 1e-39 if dtype == "bfloat16" else 3e-6
+    for i, v in enumerate([np.nan, np.inf, -np.inf, -0.0, tiny, 3e38]):
         flat[(i * 977 + 13) % flat.size] = v
-    return x.astype(ml_dtypes.bfloat16)
+    with np.errstate(over="ignore"):  # 3e38 is inf in float16
+        return x.astype(ml_dtypes.bfloat16 if dtype == "bfloat16" else np.float16)
 
 
-def _bf16_close(got, want, rtol=2e-2):
+def _half_close(got, want, rtol=2e-2):
     got = np.asarray(got, np.float32)
     want = np.asarray(want, np.float32)
     np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
@@ -222,13 +224,14 @@ def _bf16_close(got, want, rtol=2e-2):
     np.testing.assert_allclose(got[ok], want[ok], rtol=rtol, atol=rtol)
 
 
-@pytest.mark.parametrize("n", [8192 + 5, 100_003, (1 << 22) + 7])
-def test_bfloat16_chains_run_generated_and_match_the_reference(n):
-    """bfloat16 element-wise chains long enough for the generated kernels
-    (widening loads, each op rounded to bfloat16, narrowing stores;
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+@pytest.mark.parametrize("n", [2048 + 3, 8192 + 5, 100_003, (1 << 22) + 7])
+def test_half_chains_run_generated_and_match_the_reference(dtype, n):
+    """bfloat16 / float16 element-wise chains long enough for the generated
+    kernels (widening loads, each op rounded to its type, narrowing stores;
     streaming stores at 4M) against the reference backend's op-by-op
-    bfloat16 arithmetic; results of both types."""
-    x = _bf16_input((n,))
+    arithmetic; results of both widths."""
+    x = _half_input((n,), dtype)
 
     def fn(a):
         y = jnp.tanh(a * 1.5 + 0.5) * jnp.exp(-a * a) + jnp.maximum(a, 0.1) / (1 + jnp.abs(a))
@@ -238,15 +241,16 @@ def test_bfloat16_chains_run_generated_and_match_the_reference(n):
     want = fn(xjit.device_put(x, xjit.devices("reference")[0]))
     for g, w in zip(got, want):
         assert g.dtype == w.dtype
-        _bf16_close(g, w)
+        _half_close(g, w)
 
 
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
 @pytest.mark.parametrize("shape", [(64, 1024), (300, 320), (2048, 1024)])
-def test_bfloat16_row_fusions_match_the_reference(shape):
-    """bfloat16 softmax, log-softmax, layer norm and sums (row maxima in
-    bfloat16, sums accumulated in float32) through the generated row
-    kernels, against the reference backend."""
-    x = _bf16_input(shape)
+def test_half_row_fusions_match_the_reference(dtype, shape):
+    """bfloat16 / float16 softmax, log-softmax, layer norm and sums (row
+    maxima in the 16-bit type, sums accumulated in float32) through the
+    generated row kernels, against the reference backend."""
+    x = _half_input(shape, dtype)
     x = np.where(np.isfinite(x.astype(np.float32)), x, 0).astype(x.dtype)  # rows stay finite
     fns = [lambda a: xjit.nn.softmax(a, axis=-1),
            lambda a: xjit.nn.log_softmax(a, axis=-1),
@@ -260,16 +264,16 @@ def test_bfloat16_row_fusions_match_the_reference(shape):
         want = want if isinstance(want, tuple) else (want,)
         for g, w in zip(got, want):
             assert g.dtype == w.dtype
-            _bf16_close(g, w, rtol=4e-2)
+            _half_close(g, w, rtol=4e-2)
 
 
-def test_bfloat16_full_sum_matches_float32_accumulation():
-    """x.sum() of 4M bfloat16 (split into rows, read by one generated pass):
-    the float32 sum rounded once, as jnp.sum does."""
-    import ml_dtypes
-    x = _bf16_input((1 << 22,))
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+def test_half_full_sum_matches_float32_accumulation(dtype):
+    """x.sum() of 4M 16-bit floats (split into rows, read by one generated
+    pass): the float32 sum rounded once, as jnp.sum does."""
+    x = _half_input((1 << 22,), dtype)
     x = np.where(np.isfinite(x.astype(np.float32)), x, 0).astype(x.dtype)
-    got = float(np.asarray(xjit.jit(lambda a: a.sum())(x), np.float32))
+    got = xjit.jit(lambda a: a.sum())(x)
     want = float(np.asarray(x, np.float64).sum())
-    assert abs(got - want) <= 1e-2 * max(1.0, abs(want))
-    assert np.asarray(xjit.jit(lambda a: a.sum())(x)).dtype == ml_dtypes.bfloat16
+    assert np.asarray(got).dtype == x.dtype
+    assert abs(float(np.asarray(got, np.float32)) - want) <= 1e-2 * max(1.0, abs(want))

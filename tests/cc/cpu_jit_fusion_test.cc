@@ -168,61 +168,96 @@ TEST(JitFusion, StreamingKernelTakesMisalignedOutputs) {
   }
 }
 
-// bfloat16 regions: each op computes in float32 and rounds to bf16 (to
-// nearest even, NaN made quiet) as the interpreter's kernels do; inputs are
-// widened and results narrowed, in the tail's partial vector too. Inputs
-// hold NaN payloads, signalling ones among them (SpecialInputOf).
-TEST(JitFusion, Bfloat16BinaryOpsWithSplats) {
-  for (int64_t n : {8192, 8192 + 5, 40000 + 3}) {
-    for (std::string op : {"add", "subtract", "multiply", "divide", "maximum", "minimum"}) {
-      std::string body = Op(op, "a", "%x, %y", n, "bf16") + Op(op, "b", "%a, %half", n, "bf16") +
-                         Op(op, "c", "%ten, %b", n, "bf16") + Op(op, "d", "%c, %x", n, "bf16");
-      CheckModule(Module2(n, body, "%d", 1, "bf16"), 1.6e-2);
+// 16-bit float regions (bfloat16, float16): each op computes in float32 and
+// rounds to its type (to nearest even) as the interpreter's kernels do;
+// inputs are widened and results narrowed, in the tail's partial vector too.
+// Inputs hold NaN payloads, signalling ones among them (SpecialInputOf).
+struct HalfType {
+  const char* name;
+  double tolerance;  // against the reference (which rounds libm's functions)
+};
+constexpr HalfType kHalfTypes[] = {{"bf16", 1.6e-2}, {"f16", 4e-3}};
+
+TEST(JitFusion, HalfBinaryOpsWithSplats) {
+  for (const HalfType& h : kHalfTypes) {
+    for (int64_t n : {8192, 8192 + 5, 40000 + 3}) {
+      for (std::string op : {"add", "subtract", "multiply", "divide", "maximum", "minimum"}) {
+        std::string body = Op(op, "a", "%x, %y", n, h.name) + Op(op, "b", "%a, %half", n, h.name) +
+                           Op(op, "c", "%ten, %b", n, h.name) + Op(op, "d", "%c, %x", n, h.name);
+        CheckModule(Module2(n, body, "%d", 1, h.name), h.tolerance);
+      }
     }
   }
 }
 
-TEST(JitFusion, Bfloat16UnaryOps) {
+TEST(JitFusion, HalfUnaryOps) {
   const int64_t n = 8192 + 7;
-  for (std::string op : {"negate", "abs", "sqrt", "rsqrt", "exponential", "tanh", "log",
-                         "log_plus_one", "logistic", "exponential_minus_one"}) {
-    std::string body = Op(op, "a", "%x", n, "bf16") + Op("multiply", "b", "%a, %half", n, "bf16") +
-                       Op(op, "c", "%y", n, "bf16") + Op("add", "d", "%b, %c", n, "bf16");
-    CheckModule(Module2(n, body, "%d", 1, "bf16"), 1.6e-2);
+  for (const HalfType& h : kHalfTypes) {
+    for (std::string op : {"negate", "abs", "sqrt", "rsqrt", "exponential", "tanh", "log",
+                           "log_plus_one", "logistic", "exponential_minus_one"}) {
+      std::string body = Op(op, "a", "%x", n, h.name) +
+                         Op("multiply", "b", "%a, %half", n, h.name) +
+                         Op(op, "c", "%y", n, h.name) + Op("add", "d", "%b, %c", n, h.name);
+      CheckModule(Module2(n, body, "%d", 1, h.name), h.tolerance);
+    }
   }
 }
 
-// Converts inside a region, both ways: float32 inputs rounded to bf16,
-// computed on, widened again; results of both types, one of them also read
-// by a later op.
-std::string MixedModule(int64_t n) {
+// Converts inside a region, every way: float32 inputs rounded to the 16-bit
+// type `h`, computed on, widened again, and converted to the other 16-bit
+// type and back; results of three types, one of them also read by a later op.
+std::string MixedModule(int64_t n, const std::string& h, const std::string& other) {
   const std::string f = "tensor<" + std::to_string(n) + "xf32>";
-  const std::string h = "tensor<" + std::to_string(n) + "xbf16>";
-  return "func.func @main(%x: " + f + ", %y: " + h + ") -> (" + h + ", " + f + ", " + h + ") {\n" +
-         "  %k = stablehlo.constant dense<1.5> : tensor<bf16>\n"
-         "  %kb = stablehlo.broadcast_in_dim %k, dims = [] : (tensor<bf16>) -> " + h + "\n" +
-         "  %xh = \"stablehlo.convert\"(%x) : (" + f + ") -> " + h + "\n" +
-         Op("multiply", "a", "%xh, %kb", n, "bf16") + Op("add", "b", "%a, %y", n, "bf16") +
-         Op("tanh", "c", "%b", n, "bf16") +
-         "  %cf = \"stablehlo.convert\"(%c) : (" + h + ") -> " + f + "\n" +
+  const std::string t = "tensor<" + std::to_string(n) + "x" + h + ">";
+  const std::string o = "tensor<" + std::to_string(n) + "x" + other + ">";
+  return "func.func @main(%x: " + f + ", %y: " + t + ") -> (" + t + ", " + f + ", " + t + ", " +
+         o + ") {\n" +
+         "  %k = stablehlo.constant dense<1.5> : tensor<" + h + ">\n"
+         "  %kb = stablehlo.broadcast_in_dim %k, dims = [] : (tensor<" + h + ">) -> " + t + "\n" +
+         "  %xh = \"stablehlo.convert\"(%x) : (" + f + ") -> " + t + "\n" +
+         Op("multiply", "a", "%xh, %kb", n, h) + Op("add", "b", "%a, %y", n, h) +
+         Op("tanh", "c", "%b", n, h) +
+         "  %cf = \"stablehlo.convert\"(%c) : (" + t + ") -> " + f + "\n" +
          Op("exponential", "e", "%x", n) + Op("multiply", "g", "%cf, %e", n) +
-         "  %gh = \"stablehlo.convert\"(%g) : (" + f + ") -> " + h + "\n" +
-         Op("subtract", "r", "%gh, %c", n, "bf16") +
-         "  return %c, %g, %r : " + h + ", " + f + ", " + h + "\n}";
+         "  %gh = \"stablehlo.convert\"(%g) : (" + f + ") -> " + t + "\n" +
+         Op("subtract", "r", "%gh, %c", n, h) +
+         "  %ro = \"stablehlo.convert\"(%r) : (" + t + ") -> " + o + "\n" +
+         Op("multiply", "s", "%ro, %ro", n, other) +
+         "  return %c, %g, %r, %s : " + t + ", " + f + ", " + t + ", " + o + "\n}";
 }
 
-TEST(JitFusion, Bfloat16ConvertsAndMixedResults) {
-  for (int64_t n : {8192 + 1, 16 * 1024 + 15, 50000}) CheckModule(MixedModule(n), 1.6e-2);
+TEST(JitFusion, HalfConvertsAndMixedResults) {
+  for (int64_t n : {8192 + 1, 16 * 1024 + 15, 50000}) {
+    CheckModule(MixedModule(n, "bf16", "f16"), 1.6e-2);
+    CheckModule(MixedModule(n, "f16", "bf16"), 1.6e-2);
+  }
 }
 
-// bfloat16 results stream too (16-byte non-temporal stores), over several
-// chunks and a partial last vector.
-TEST(JitFusion, Bfloat16StreamedResults) {
+// 16-bit results stream too (16- or 32-byte non-temporal stores), over
+// several chunks and a partial last vector.
+TEST(JitFusion, HalfStreamedResults) {
   cpu::SetStreamingStoreBytes(1);
   const int64_t before = cpu::NumStreamingJitKernels();
-  CheckModule(MixedModule(3 * 16 * 1024 + 7), 1.6e-2);
+  CheckModule(MixedModule(3 * 16 * 1024 + 7, "bf16", "f16"), 1.6e-2);
+  CheckModule(MixedModule(3 * 16 * 1024 + 7, "f16", "bf16"), 1.6e-2);
   if (HasJitIsa()) EXPECT_GT(cpu::NumStreamingJitKernels(), before);
   cpu::SetStreamingStoreBytes(-1);
+}
+
+// Regions with 16-bit values are generated from 1K elements (the
+// interpreter converts them one by one); float32 ones from 8K.
+TEST(JitFusion, HalfRegionsFromAThousandElements) {
+  const int64_t n = 2048 + 5;
+  for (const HalfType& h : kHalfTypes) {
+    std::string body = Op("multiply", "a", "%x, %ten", n, h.name) +
+                       Op("add", "b", "%a, %y", n, h.name);
+    CheckModule(Module2(n, body, "%b", 1, h.name), h.tolerance);
+  }
+  std::string body = Op("multiply", "a", "%x, %ten", n) + Op("add", "b", "%a, %y", n);
+  CheckModule(Module2(n, body, "%b", 1), 1e-6, 0);
+  CheckModule(Module2(1000, Op("multiply", "a", "%x, %ten", 1000, "f16") +
+                                Op("add", "b", "%a, %y", 1000, "f16"), "%b", 1, "f16"),
+              4e-3, 0);
 }
 
 TEST(JitFusion, SmallOrUncoveredRegionsUseTheInterpreter) {

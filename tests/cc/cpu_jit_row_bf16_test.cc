@@ -2,8 +2,9 @@
 // the interpreter, bit for bit, and against the reference backend within
 // tolerance: bf16 inputs widened (whole rows, a row shared by every row,
 // per-row values, splats), converts both ways, bf16 ops rounded after each
-// step, bf16 results of whole rows and per row, streamed or not. A reduce of
-// bf16 values stays interpreted.
+// step, bf16 results of whole rows and per row, streamed or not, reduces of
+// bf16 values accumulated in float32. Each module runs once more with every
+// bf16 made float16 (CheckBothHalves).
 #include <string>
 #include <utility>
 
@@ -15,6 +16,25 @@ namespace xjit::testing {
 namespace {
 
 constexpr double kBf16Tolerance = 1.6e-2;
+
+// `text` with its bfloat16 made float16 (-inf's bits too).
+std::string AsFloat16(std::string text) {
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"bf16", "f16"},
+                                 {"0xFF80", "0xFC00"}}) {
+    for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at)) {
+      text.replace(at, from.size(), to);
+      at += to.size();
+    }
+  }
+  return text;
+}
+
+// CheckModule of `text` (bfloat16) and of AsFloat16(text).
+void CheckBothHalves(const std::string& text, double tolerance, int64_t want_kernels = 1,
+                     int special_one_in = 8) {
+  CheckModule(text, tolerance, want_kernels, special_one_in);
+  CheckModule(AsFloat16(text), tolerance, want_kernels, special_one_in);
+}
 
 std::string Tensor(int64_t rows, int64_t cols, const std::string& type) {
   return "tensor<" + std::to_string(rows) + "x" + std::to_string(cols) + "x" + type + ">";
@@ -44,7 +64,7 @@ std::string Bf16Softmax(int64_t rows, int64_t cols, const std::string& pre = "",
 
 TEST(JitRowBf16, Softmax) {
   for (auto [rows, cols] : {std::pair<int64_t, int64_t>{37, 320}, {4, 64}, {300, 1024}}) {
-    CheckModule(Bf16Softmax(rows, cols), kBf16Tolerance);
+    CheckBothHalves(Bf16Softmax(rows, cols), kBf16Tolerance);
   }
 }
 
@@ -53,13 +73,13 @@ TEST(JitRowBf16, SoftmaxStreamed) {
   const int64_t before = cpu::NumStreamingJitKernels();
   cpu::SetStreamingStoreBytes(1);
   for (auto [rows, cols] : {std::pair<int64_t, int64_t>{37, 320}, {300, 1024}}) {
-    CheckModule(Bf16Softmax(rows, cols), kBf16Tolerance);
+    CheckBothHalves(Bf16Softmax(rows, cols), kBf16Tolerance);
   }
   cpu::SetStreamingStoreBytes(-1);
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
-    // CheckModule compiles once per generator set (GeneratorsToTest).
+    // Two cases, two types, compiled once per generator (GeneratorsToTest).
     EXPECT_EQ(cpu::NumStreamingJitKernels(),
-              before + 2 * static_cast<int64_t>(GeneratorsToTest().size()));
+              before + 4 * static_cast<int64_t>(GeneratorsToTest().size()));
   }
 }
 
@@ -75,7 +95,7 @@ TEST(JitRowBf16, SoftmaxOfBf16Ops) {
         "\n" + RowOp("sq", "stablehlo.multiply %x, %x", rows, cols, false, "bf16") +
         RowOp("a", "stablehlo.add %sq, %gb", rows, cols, false, "bf16") +
         RowOp("xh", "stablehlo.multiply %a, %kb", rows, cols, false, "bf16");
-    CheckModule(Bf16Softmax(rows, cols, pre, "xh"), kBf16Tolerance);
+    CheckBothHalves(Bf16Softmax(rows, cols, pre, "xh"), kBf16Tolerance);
   }
 }
 
@@ -110,7 +130,7 @@ TEST(JitRowBf16, LayerNorm) {
   // Streamed too: whole rows non-temporally, the per-row results as before.
   for (int64_t streaming_bytes : {-1, 1}) {
     cpu::SetStreamingStoreBytes(streaming_bytes);
-    CheckModule(RowModule(rows, cols, body, "%y, %meanh, %mh2, %yc",
+    CheckBothHalves(RowModule(rows, cols, body, "%y, %meanh, %mh2, %yc",
                           h + ", " + rh + ", " + rh + ", " + h, "bf16"),
                 kBf16Tolerance);
   }
@@ -132,7 +152,7 @@ TEST(JitRowBf16, PerRowInputAndMixedResults) {
       RowOp("e", "stablehlo.exponential %tf", rows, cols) +
       RowReduce("s", "e", "zero", "add", rows, cols) +
       "  return %t, %e, %s : " + h + ", " + f + ", " + rf + "\n}";
-  CheckModule(text, kBf16Tolerance);
+  CheckBothHalves(text, kBf16Tolerance);
 }
 
 // A long full sum of bf16 values widened to float32, split into rows
@@ -148,7 +168,7 @@ TEST(JitRowBf16, SplitFullSum) {
       "  %s = stablehlo.reduce(%xf init: %zero) applies stablehlo.add across dimensions = [0]"
       " : (" + f + ", tensor<f32>) -> tensor<f32>\n"
       "  return %s : tensor<f32>\n}";
-  CheckModule(text, 1e-3, 1, 200);
+  CheckBothHalves(text, 1e-3, 1, 200);
 }
 
 // Reduces of bf16 values accumulate in float32 and round their result once,
@@ -165,7 +185,7 @@ TEST(JitRowBf16, ReducesOfBf16Values) {
         h + ", tensor<bf16>) -> " + rh + "\n" +
         "  %sb = stablehlo.broadcast_in_dim %s, dims = [0] : (" + rh + ") -> " + h + "\n" +
         RowOp("d", "stablehlo.subtract %x, %sb", rows, cols, false, "bf16");
-    CheckModule(RowModule(rows, cols, sums, "%d, %s", h + ", " + rh, "bf16"), kBf16Tolerance);
+    CheckBothHalves(RowModule(rows, cols, sums, "%d, %s", h + ", " + rh, "bf16"), kBf16Tolerance);
     const std::string softmax =
         "  %nh = stablehlo.constant dense<0xFF80> : tensor<bf16>\n"
         "  %m = stablehlo.reduce(%x init: %nh) applies stablehlo.maximum across dimensions = [1]"
@@ -179,7 +199,7 @@ TEST(JitRowBf16, ReducesOfBf16Values) {
         "  %sh = \"stablehlo.convert\"(%s) : (" + rf + ") -> " + rh + "\n" +
         "  %sb = stablehlo.broadcast_in_dim %sh, dims = [0] : (" + rh + ") -> " + h + "\n" +
         RowOp("y", "stablehlo.divide %e, %sb", rows, cols, false, "bf16");
-    CheckModule(RowModule(rows, cols, softmax, "%y, %m", h + ", " + rh, "bf16"), kBf16Tolerance);
+    CheckBothHalves(RowModule(rows, cols, softmax, "%y, %m", h + ", " + rh, "bf16"), kBf16Tolerance);
   }
 }
 

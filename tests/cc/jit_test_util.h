@@ -47,18 +47,25 @@ inline Literal SpecialInput(int64_t n, uint64_t seed, int one_in = 8) {
 }
 
 
-// The same special values as `dtype` (float32 or bfloat16); bfloat16 also
-// gets NaNs with payloads, signalling ones among them, one in 64.
+// The same special values as `dtype` (float32, bfloat16 or float16; the
+// 16-bit types also get NaNs with payloads, signalling ones among them, one
+// in 64).
 inline Literal SpecialInputOf(const Shape& shape, uint64_t seed, int one_in = 8) {
   Literal f32 = SpecialInput(shape.num_elements(), seed, one_in);
   if (shape.dtype == DType::kF32) return Literal(shape, f32.data());
   Literal lit(shape);
   const float* x = reinterpret_cast<const float*>(f32.data());
   uint16_t* h = reinterpret_cast<uint16_t*>(lit.mutable_data());
-  const uint16_t nans[] = {0x7f81, 0xffc1, 0x7fff, 0xff80 | 0x7f};
+  const bool is_f16 = shape.dtype == DType::kF16;
+  const uint16_t bf16_nans[] = {0x7f81, 0xffc1, 0x7fff, 0xffff};
+  const uint16_t f16_nans[] = {0x7c01, 0xfe01, 0x7fff, 0xffff};
   std::mt19937_64 rng(seed + 1000);
   for (int64_t i = 0; i < shape.num_elements(); ++i) {
-    h[i] = rng() % 64 == 0 ? nans[rng() % 4] : bf16(x[i]).bits;
+    if (rng() % 64 == 0) {
+      h[i] = (is_f16 ? f16_nans : bf16_nans)[rng() % 4];
+    } else {
+      h[i] = is_f16 ? f16(x[i]).bits : bf16(x[i]).bits;
+    }
   }
   return lit;
 }
@@ -74,24 +81,27 @@ inline std::vector<Literal> Run(const Module& m, const std::vector<Literal>& arg
   return out.ok() ? *std::move(out) : std::vector<Literal>{};
 }
 
-// Bit for bit (float32 or bfloat16), but for NaN payloads.
+// Bit for bit (float32, bfloat16 or float16), but for NaN payloads.
 inline void ExpectSameBits(const Literal& a, const Literal& b, const std::string& what) {
   ASSERT_EQ(a.shape(), b.shape());
-  const bool half = a.shape().dtype == DType::kBF16;
+  const DType t = a.shape().dtype;
+  auto value = [t](const Literal& l, int64_t i) -> float {
+    if (t == DType::kF32) return reinterpret_cast<const float*>(l.data())[i];
+    const uint16_t h = reinterpret_cast<const uint16_t*>(l.data())[i];
+    if (t == DType::kF16) return f16::ToFloat(h);
+    const uint32_t wide = uint32_t{h} << 16;
+    float f;
+    std::memcpy(&f, &wide, 4);
+    return f;
+  };
+  auto bits = [t](const Literal& l, int64_t i) -> uint32_t {
+    if (t == DType::kF32) return reinterpret_cast<const uint32_t*>(l.data())[i];
+    return reinterpret_cast<const uint16_t*>(l.data())[i];
+  };
   for (int64_t i = 0; i < a.shape().num_elements(); ++i) {
-    uint32_t x = 0, y = 0;
-    if (half) {
-      x = uint32_t{reinterpret_cast<const uint16_t*>(a.data())[i]} << 16;
-      y = uint32_t{reinterpret_cast<const uint16_t*>(b.data())[i]} << 16;
-    } else {
-      x = reinterpret_cast<const uint32_t*>(a.data())[i];
-      y = reinterpret_cast<const uint32_t*>(b.data())[i];
-    }
-    float fx, fy;
-    std::memcpy(&fx, &x, 4);
-    std::memcpy(&fy, &y, 4);
+    const float fx = value(a, i), fy = value(b, i);
     if (std::isnan(fx) && std::isnan(fy)) continue;  // NaN payloads may differ
-    ASSERT_EQ(x, y) << what << " element " << i << ": " << fx << " vs " << fy;
+    ASSERT_EQ(bits(a, i), bits(b, i)) << what << " element " << i << ": " << fx << " vs " << fy;
   }
 }
 

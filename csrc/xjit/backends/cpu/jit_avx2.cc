@@ -4,10 +4,10 @@
 // memory and are read as instruction operands (L1 hits after the first);
 // registers hold computed values and each op's scratch, taken from the free
 // ones at that op (jit_avx2_code.h). The loop's last partial vector goes
-// through the stack with masked moves. A bfloat16 input is widened into a
-// register at each use (two instructions), a bfloat16 op's result is rounded
-// to nearest even as bf16(float) does (ir/half.h), and a bfloat16 result is
-// stored as the top halves of its lanes.
+// through the stack with masked moves. A 16-bit float input is widened into
+// a register at each use, a 16-bit op's result is rounded to nearest even
+// (bfloat16 with integer ops as bf16(float) does, ir/half.h; float16 with
+// F16C), and a 16-bit result is stored narrowed.
 #include <algorithm>
 #include <functional>
 #include <optional>
@@ -73,7 +73,7 @@ class Avx2Emitter {
     for (const Slot& s : inputs_) g_.mov(input_gprs[s.gpr], g_.qword[rdi + 8 * s.number]);
     for (const Slot& s : splats_) {  // broadcast once, before the loop
       g_.mov(r10, g_.qword[rdi + 8 * s.number]);
-      g_.BroadcastElement(Ymm(0), r10, s.type == DType::kBF16);
+      g_.BroadcastElement(Ymm(0), r10, s.type);
       g_.vmovups(g_.yword[rsp + s.offset], Ymm(0));
     }
     g_.EmitHoistedLoads();
@@ -109,8 +109,8 @@ class Avx2Emitter {
     g_.vmovups(Ymm(0), g_.yword[r10]);
     g_.vmovups(g_.yword[rsp + mask_offset_], Ymm(0));
     for (const Slot& s : inputs_) {
-      if (s.type == DType::kBF16) {
-        EmitWidenTail(input_gprs[s.gpr], s.offset);
+      if (s.type != DType::kF32) {
+        EmitWidenTail(input_gprs[s.gpr], s.offset, s.type);
         continue;
       }
       g_.vmaskmovps(Ymm(1), Ymm(0), g_.ptr[input_gprs[s.gpr] + rax * 4]);
@@ -119,8 +119,8 @@ class Avx2Emitter {
     EmitBody(true, input_gprs, 0);
     for (const auto& [op, j] : region_.result_of) {
       g_.mov(r10, g_.qword[rsi + 8 * j]);
-      if (region_.result_type[j] == DType::kBF16) {
-        EmitNarrowTail(results_offset_ + 32 * j);
+      if (region_.result_type[j] != DType::kF32) {
+        EmitNarrowTail(results_offset_ + 32 * j, region_.result_type[j]);
         continue;
       }
       g_.vmovups(Ymm(0), g_.yword[rsp + mask_offset_]);
@@ -145,9 +145,10 @@ class Avx2Emitter {
     DType type;
   };
 
-  // The tail's bfloat16 input: its last rdx - rax elements (1..7) from
-  // [base + 2 * rax] widened into the zeroed 8 floats at [rsp + offset].
-  void EmitWidenTail(const Xbyak::Reg64& base, int32_t offset) {
+  // The tail's 16-bit input (JitCarries): its last rdx - rax elements
+  // (1..7) from [base + 2 * rax] widened into the zeroed 8 floats at
+  // [rsp + offset].
+  void EmitWidenTail(const Xbyak::Reg64& base, int32_t offset, DType type) {
     using namespace Xbyak::util;
     Xbyak::Label loop, done;
     g_.vxorps(Ymm(1), Ymm(1), Ymm(1));
@@ -158,18 +159,30 @@ class Avx2Emitter {
     g_.cmp(r10, rdx);
     g_.jge(done);
     g_.movzx(r10d, g_.word[base + r10 * 2]);
-    g_.shl(r10d, 16);
-    g_.mov(g_.dword[rsp + rcx * 4 + offset], r10d);
+    if (type == DType::kBF16) {
+      g_.shl(r10d, 16);
+      g_.mov(g_.dword[rsp + rcx * 4 + offset], r10d);
+    } else {
+      g_.mov(g_.word[rsp + rcx * 2 + offset], r10w);  // widened below, all 8 at once
+    }
     g_.inc(rcx);
     g_.jmp(loop);
     g_.L(done);
+    if (type == DType::kF16) {
+      g_.vcvtph2ps(Ymm(1), g_.xword[rsp + offset]);
+      g_.vmovups(g_.yword[rsp + offset], Ymm(1));
+    }
   }
 
-  // The tail's bfloat16 result: the top halves of the floats at
-  // [rsp + offset] (already rounded) stored to [r10 + 2 * rax], rdx - rax of
-  // them. Uses rcx and r11 (the constants are no longer read).
-  void EmitNarrowTail(int32_t offset) {
+  // The tail's 16-bit result: the floats at [rsp + offset] (already
+  // rounded) narrowed and stored to [r10 + 2 * rax], rdx - rax of them.
+  // Uses rcx, r11 (the constants are no longer read) and ymm1.
+  void EmitNarrowTail(int32_t offset, DType type) {
     using namespace Xbyak::util;
+    if (type == DType::kF16) {  // narrowed in place, all 8 at once
+      g_.vmovups(Ymm(1), g_.yword[rsp + offset]);
+      g_.vcvtps2ph(g_.xword[rsp + offset], Ymm(1), 0);
+    }
     Xbyak::Label loop, done;
     g_.lea(r10, g_.ptr[r10 + rax * 2]);
     g_.xor_(ecx, ecx);
@@ -177,24 +190,30 @@ class Avx2Emitter {
     g_.lea(r11, g_.ptr[rax + rcx]);
     g_.cmp(r11, rdx);
     g_.jge(done);
-    g_.mov(r11d, g_.dword[rsp + rcx * 4 + offset]);
-    g_.shr(r11d, 16);
+    if (type == DType::kBF16) {
+      g_.mov(r11d, g_.dword[rsp + rcx * 4 + offset]);
+      g_.shr(r11d, 16);
+    } else {
+      g_.mov(r11w, g_.word[rsp + rcx * 2 + offset]);
+    }
     g_.mov(g_.word[r10 + rcx * 2], r11w);
     g_.inc(rcx);
     g_.jmp(loop);
     g_.L(done);
   }
 
-  void RoundToBf16(const Ymm& d) {
+  // Rounds d to `type` in place (float32: nothing to do).
+  void RoundTo(const Ymm& d, DType type) {
+    if (type == DType::kF32) return;
     const Ymm t(pool_.Take()), nan(pool_.Take());
-    g_.RoundToBf16(d, t, nan);
+    g_.RoundTo(d, type, t, nan);
     pool_.Free(t.getIdx());
     pool_.Free(nan.getIdx());
   }
 
-  void StoreBf16(const Xbyak::Address& at, const Ymm& d) {
+  void StoreNarrow(const Xbyak::Address& at, const Ymm& d, DType type) {
     const Ymm t(pool_.Take()), high(pool_.Take());
-    g_.StoreBf16(at, d, t, high, streaming_);
+    g_.StoreNarrow(at, d, type, t, high, streaming_);
     pool_.Free(t.getIdx());
     pool_.Free(high.getIdx());
   }
@@ -209,9 +228,7 @@ class Avx2Emitter {
     } else {
       g_.vmovups(d, *in.memory);
     }
-    if (x.shape().dtype == DType::kBF16 && x.operand(0)->shape().dtype != DType::kBF16) {
-      RoundToBf16(d);
-    }
+    if (x.shape().dtype != x.operand(0)->shape().dtype) RoundTo(d, x.shape().dtype);
     return d.getIdx();
   }
 
@@ -247,9 +264,9 @@ class Avx2Emitter {
       for (const Instruction* o : x->operands()) {
         const Instruction* v = region_.Root(o);
         const Avx2Value& value = values_.at(v);
-        if (!tail && value.kind == Avx2Value::Kind::kInput && v->shape().dtype == DType::kBF16) {
+        if (!tail && value.kind == Avx2Value::Kind::kInput && v->shape().dtype != DType::kF32) {
           const Ymm w(pool_.Take());
-          g_.LoadBf16(w, g_.xword[gprs[value.gpr] + g_.rax * 2 + 16 * copy]);
+          g_.LoadNarrow(w, g_.xword[gprs[value.gpr] + g_.rax * 2 + 16 * copy], v->shape().dtype);
           widened.push_back(w.getIdx());
           in.push_back(Avx2Operand::Register(w.getIdx()));
           continue;
@@ -261,16 +278,16 @@ class Avx2Emitter {
         d = Ymm(EmitConvert(*x, in[0]));
       } else {
         d = Ymm(EmitAvx2Op(g_, pool_, x->opcode(), in));
-        if (x->shape().dtype == DType::kBF16) RoundToBf16(d);
+        RoundTo(d, x->shape().dtype);
       }
       for (int w : widened) pool_.Free(w);
       values_[x] = Avx2Value{Avx2Value::Kind::kRegister, d.getIdx(), 0, -1};
       if (auto r = region_.result_of.find(x); r != region_.result_of.end()) {
         if (tail) {
           g_.vmovups(g_.yword[g_.rsp + results_offset_ + 32 * r->second], d);
-        } else if (region_.result_type[r->second] == DType::kBF16) {
+        } else if (region_.result_type[r->second] != DType::kF32) {
           g_.mov(g_.r10, g_.qword[g_.rsi + 8 * r->second]);
-          StoreBf16(g_.xword[g_.r10 + g_.rax * 2 + 16 * copy], d);
+          StoreNarrow(g_.xword[g_.r10 + g_.rax * 2 + 16 * copy], d, region_.result_type[r->second]);
         } else {
           g_.mov(g_.r10, g_.qword[g_.rsi + 8 * r->second]);
           if (streaming_) {

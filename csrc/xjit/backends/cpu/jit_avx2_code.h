@@ -22,6 +22,7 @@
 
 #include "absl/types/span.h"
 #include "xjit/backends/cpu/jit_fast_math.h"
+#include "xjit/ir/dtype.h"
 #include "xjit/ir/opcode.h"
 
 namespace xjit::cpu {
@@ -235,18 +236,52 @@ class Avx2Code : public Xbyak::CodeGenerator, public CmpPredicates {
     vpslld(d, d, 16);
   }
 
-  // d = 8 copies of the float32 (or bfloat16, widened) element at [ptr];
-  // ptr's register is overwritten.
-  void BroadcastElement(const Ymm& d, const Xbyak::Reg64& ptr, bool bf16) {
-    if (!bf16) {
+  // d = 8 copies of the float32 (or bfloat16 or float16, widened) element
+  // at [ptr]; ptr's register is overwritten.
+  void BroadcastElement(const Ymm& d, const Xbyak::Reg64& ptr, DType type) {
+    if (type == DType::kF32) {
       vbroadcastss(d, dword[ptr]);
       return;
     }
     const Xbyak::Reg32 bits(ptr.getIdx());
+    const Xbyak::Xmm d128(d.getIdx());
     movzx(bits, word[ptr]);
-    shl(bits, 16);
-    vmovd(Xbyak::Xmm(d.getIdx()), bits);
-    vbroadcastss(d, Xbyak::Xmm(d.getIdx()));
+    if (type == DType::kBF16) shl(bits, 16);
+    vmovd(d128, bits);
+    if (type == DType::kF16) vcvtph2ps(d128, d128);
+    vbroadcastss(d, d128);
+  }
+
+  // The same for any 16-bit type (JitCarries): 8 of them widened, rounded
+  // to it in place (float16: F16C's vcvtps2ph, to nearest even), stored
+  // narrowed (t, nan, high: scratch).
+  void LoadNarrow(const Ymm& d, const Xbyak::Address& eight, DType type) {
+    if (type == DType::kF16) {
+      vcvtph2ps(d, eight);
+    } else {
+      LoadBf16(d, eight);
+    }
+  }
+  void RoundTo(const Ymm& d, DType type, const Ymm& t, const Ymm& nan) {
+    if (type == DType::kBF16) RoundToBf16(d, t, nan);
+    if (type == DType::kF16) {
+      vcvtps2ph(Xbyak::Xmm(t.getIdx()), d, 0);
+      vcvtph2ps(d, Xbyak::Xmm(t.getIdx()));
+    }
+  }
+  void StoreNarrow(const Xbyak::Address& at, const Ymm& d, DType type, const Ymm& t,
+                   const Ymm& high, bool streaming) {
+    if (type == DType::kBF16) {
+      StoreBf16(at, d, t, high, streaming);
+      return;
+    }
+    const Xbyak::Xmm t128(t.getIdx());
+    vcvtps2ph(t128, d, 0);
+    if (streaming) {
+      vmovntdq(at, t128);
+    } else {
+      vmovdqu(at, t128);
+    }
   }
 
   // Rounds the floats in d to bfloat16 in place as bf16(float) does

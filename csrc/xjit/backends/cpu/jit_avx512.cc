@@ -5,9 +5,10 @@
 // (jit_avx512_code.h: scalar_ops.h; exp, tanh and log as fast_math.h, step
 // by step), so both give the same bits. exp, tanh and log take a short path
 // when no lane of the vector needs a special case (the same bits; the full
-// sequence is out of line). bfloat16 values live in float32 lanes as in the
-// AVX2 generator (jit_region.h): loads widen, bf16 ops round to nearest
-// even, stores narrow (vpmovdw, AVX-512BW). Results past half the
+// sequence is out of line). 16-bit float values live in float32 lanes as in
+// the AVX2 generator (jit_region.h): loads widen, their ops round to nearest
+// even, stores narrow (bfloat16: vpmovdw, AVX-512BW; float16: F16C's
+// vcvtph2ps / vcvtps2ph). Results past half the
 // last-level cache have a streaming variant (jit_region.h:
 // WritesPastTheCache).
 #include <utility>
@@ -55,6 +56,11 @@ class Avx512Emitter {
           g_.movzx(r8d, g_.word[r8]);
           g_.shl(r8d, 16);
           g_.vpbroadcastd(Zmm(v.reg), r8d);
+        } else if (region_.input_type[number] == DType::kF16) {
+          g_.movzx(r8d, g_.word[r8]);
+          g_.vmovd(Xbyak::Xmm(v.reg), r8d);
+          g_.vcvtph2ps(Xbyak::Xmm(v.reg), Xbyak::Xmm(v.reg));
+          g_.vbroadcastss(Zmm(v.reg), Xbyak::Xmm(v.reg));
         } else {
           g_.vbroadcastss(Zmm(v.reg), g_.dword[r8]);
         }
@@ -64,13 +70,24 @@ class Avx512Emitter {
     g_.xor_(eax, eax);
     g_.mov(rcx, rdx);
     g_.and_(rcx, -kLanes);  // the whole vectors end here
-    Xbyak::Label loop, tail, done;
-    g_.L(loop);
+    // Two vectors a trip (their independent chains overlap in the core),
+    // then one.
+    Xbyak::Label pairs, single, tail, done;
+    g_.L(pairs);
+    g_.lea(r10, g_.ptr[rax + 2 * kLanes]);
+    g_.cmp(r10, rcx);
+    g_.jg(single, Xbyak::CodeGenerator::T_NEAR);
+    EmitBody(false);
+    copy_ = 1;
+    EmitBody(false);
+    copy_ = 0;
+    g_.add(rax, 2 * kLanes);
+    g_.jmp(pairs, Xbyak::CodeGenerator::T_NEAR);
+    g_.L(single);
     g_.cmp(rax, rcx);
     g_.jge(tail, Xbyak::CodeGenerator::T_NEAR);
     EmitBody(false);
     g_.add(rax, kLanes);
-    g_.jmp(loop, Xbyak::CodeGenerator::T_NEAR);
     // The last 1..15 elements under k1.
     g_.L(tail);
     g_.cmp(rax, rdx);
@@ -120,13 +137,19 @@ class Avx512Emitter {
       if (tail) {
         g_.vpmovzxwd(d | k1 | T_z, g_.yword[r8 + rax * 2]);
       } else {
-        g_.vpmovzxwd(d, g_.yword[r8 + rax * 2]);
+        g_.vpmovzxwd(d, g_.yword[r8 + rax * 2 + 32 * copy_]);
       }
       g_.vpslld(d, d, 16);
+    } else if (type == DType::kF16) {
+      if (tail) {
+        g_.vcvtph2ps(d | k1 | T_z, g_.yword[r8 + rax * 2]);
+      } else {
+        g_.vcvtph2ps(d, g_.yword[r8 + rax * 2 + 32 * copy_]);
+      }
     } else if (tail) {
       g_.vmovups(d | k1 | T_z, g_.zword[r8 + rax * 4]);
     } else {
-      g_.vmovups(d, g_.zword[r8 + rax * 4]);
+      g_.vmovups(d, g_.zword[r8 + rax * 4 + 64 * copy_]);
     }
   }
 
@@ -141,16 +164,25 @@ class Avx512Emitter {
         g_.vpmovdw(g_.yword[r9 + rax * 2] | k1, t);
       } else if (streaming_) {
         g_.vpmovdw(Xbyak::Ymm(31), t);
-        g_.vmovntdq(g_.yword[r9 + rax * 2], Xbyak::Ymm(31));
+        g_.vmovntdq(g_.yword[r9 + rax * 2 + 32 * copy_], Xbyak::Ymm(31));
       } else {
-        g_.vpmovdw(g_.yword[r9 + rax * 2], t);
+        g_.vpmovdw(g_.yword[r9 + rax * 2 + 32 * copy_], t);
+      }
+    } else if (region_.result_type[j] == DType::kF16) {  // exact: d is rounded already
+      if (tail) {
+        g_.vcvtps2ph(g_.yword[r9 + rax * 2] | k1, d, 0);
+      } else if (streaming_) {
+        g_.vcvtps2ph(Xbyak::Ymm(31), d, 0);
+        g_.vmovntdq(g_.yword[r9 + rax * 2 + 32 * copy_], Xbyak::Ymm(31));
+      } else {
+        g_.vcvtps2ph(g_.yword[r9 + rax * 2 + 32 * copy_], d, 0);
       }
     } else if (tail) {
       g_.vmovups(g_.zword[r9 + rax * 4] | k1, d);
     } else if (streaming_) {
-      g_.vmovntps(g_.zword[r9 + rax * 4], d);
+      g_.vmovntps(g_.zword[r9 + rax * 4 + 64 * copy_], d);
     } else {
-      g_.vmovups(g_.zword[r9 + rax * 4], d);
+      g_.vmovups(g_.zword[r9 + rax * 4 + 64 * copy_], d);
     }
   }
 
@@ -194,6 +226,7 @@ class Avx512Emitter {
   bool streaming_;
   absl::flat_hash_map<const Instruction*, JitValue> values_;
   bool busy_[kValueRegisters] = {};
+  int copy_ = 0;  // the vector's place in a two-vector trip
 };
 
 }  // namespace

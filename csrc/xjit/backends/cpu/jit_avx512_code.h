@@ -246,8 +246,21 @@ class ChainCode : public Xbyak::CodeGenerator, public CmpPredicates {
     vpandd(d, t, Bits(0xffff0000u));
   }
 
-  // x (an op JitCovers names, or a convert between float32 and bfloat16) of
-  // `in` into d, which is none of them; a bfloat16 result is rounded.
+  // Rounds the floats in d to float16 in place (F16C, to nearest even; a
+  // NaN stays a NaN, its payload may differ from f16(float)'s).
+  void RoundToF16(const Zmm& d) {
+    vcvtps2ph(Xbyak::Ymm(30), d, 0);
+    vcvtph2ps(d, Xbyak::Ymm(30));
+  }
+
+  // Rounds d in place to `type` (float32: nothing to do).
+  void RoundTo(const Zmm& d, DType type) {
+    if (type == DType::kBF16) RoundToBf16(d);
+    if (type == DType::kF16) RoundToF16(d);
+  }
+
+  // x (an op JitCovers names, or a convert between the types JitCarries
+  // names) of `in` into d, which is none of them; a 16-bit result is rounded.
   void Op(const Instruction& x, const Zmm& d, const std::vector<Zmm>& in) {
     switch (x.opcode()) {
       case Opcode::kAdd: vaddps(d, in[0], in[1]); break;
@@ -270,13 +283,13 @@ class ChainCode : public Xbyak::CodeGenerator, public CmpPredicates {
       case Opcode::kLogPlusOne: Log1p(d, in[0]); break;
       case Opcode::kLogistic: Logistic(d, in[0]); break;
       case Opcode::kExponentialMinusOne: Expm1(d, in[0]); break;
-      case Opcode::kConvert:  // float32 <-> bfloat16: a copy, rounded when it narrows
+      case Opcode::kConvert:  // a copy, rounded to a 16-bit type it changes to
         vmovaps(d, in[0]);
-        if (x.operand(0)->shape().dtype == DType::kBF16) return;
+        if (x.operand(0)->shape().dtype == x.shape().dtype) return;
         break;
       default: throw Xbyak::Error(Xbyak::ERR_BAD_PARAMETER);
     }
-    if (x.shape().dtype == DType::kBF16) RoundToBf16(d);
+    RoundTo(d, x.shape().dtype);
   }
 
   // Emits the cold paths deferred by Exp, Tanh and Log; once, after the ret.

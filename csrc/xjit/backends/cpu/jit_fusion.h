@@ -1,4 +1,5 @@
-// Fused element-wise chains of float32 as generated code (xbyak, as oneDNN
+// Fused element-wise chains of float32, bfloat16 and float16 as generated
+// code (xbyak, as oneDNN
 // generates its kernels; AVX-512 in jit_avx512.cc, AVX2 in jit_avx2.cc): each
 // value of a fusion region lives in a register for 16 (8) elements at a
 // time, so the chain reads its inputs and
@@ -22,10 +23,11 @@ namespace xjit::cpu {
 // an op, element type or operand form the generator does not cover (it covers
 // add, subtract, multiply, divide, maximum, minimum, negate, abs, sqrt, rsqrt,
 // exponential, exponential_minus_one, tanh, log, log_plus_one and logistic
-// of float32, with operands of the region's element count
-// or splats of one element), more live values than registers, a region under
-// 8K elements (the interpreter's flattened steps serve small loop bodies), a
-// CPU without AVX-512 or AVX2 with FMA, or the generator turned off.
+// of float32, bfloat16 and float16, and converts between them, with operands
+// of the region's element count or splats of one element), more live values
+// than registers, a region under 8K elements, 1K with 16-bit values
+// (jit_region.h; the interpreter's flattened steps serve small loop bodies),
+// a CPU without AVX-512 (F, BW) or AVX2 with FMA, or the generator turned off.
 std::unique_ptr<Thunk> MakeJitFusionThunk(const Instruction& fusion,
                                           const std::vector<SlotId>& inputs,
                                           const std::vector<SlotId>& outputs, int64_t* work);

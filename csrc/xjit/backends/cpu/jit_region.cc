@@ -8,16 +8,18 @@
 #include "xjit/backends/cpu/jit_fusion.h"
 #include "xjit/backends/cpu/parallel.h"
 #include "xjit/backends/cpu/work_estimate.h"
+#include "xjit/ir/half.h"
 
 namespace xjit::cpu {
 namespace {
 
-// A one-element float32 or bfloat16 constant's value.
+// A one-element float32, bfloat16 or float16 constant's value.
 float ConstantAsFloat(const Instruction& constant) {
   const Literal& bytes = constant.attrs<ConstantAttrs>().value;
-  if (constant.shape().dtype == DType::kBF16) {
+  if (constant.shape().dtype == DType::kBF16 || constant.shape().dtype == DType::kF16) {
     uint16_t bits;
     std::memcpy(&bits, bytes.data(), sizeof(bits));
+    if (constant.shape().dtype == DType::kF16) return f16::ToFloat(bits);
     const uint32_t wide = uint32_t{bits} << 16;
     float value;
     std::memcpy(&value, &wide, sizeof(value));
@@ -48,7 +50,7 @@ bool JitCovers(Opcode op) {
   }
 }
 
-bool JitCarries(DType t) { return t == DType::kF32 || t == DType::kBF16; }
+bool JitCarries(DType t) { return t == DType::kF32 || t == DType::kBF16 || t == DType::kF16; }
 
 int64_t JitRegion::ResultBytes() const {
   int64_t bytes = 0;
@@ -62,7 +64,7 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
   if (body.results().empty() || body.results().size() > 64 || num_inputs > 64) return false;
   JitRegion& r = *region;
   r.n = body.results()[0]->shape().num_elements();
-  if (r.n < kMinJitElements) return false;
+  if (r.n < kMinJitElementsOf16Bit) return false;
   for (size_t j = 0; j < body.results().size(); ++j) {
     const Instruction* x = body.results()[j];
     if ((!JitCovers(x->opcode()) && x->opcode() != Opcode::kConvert) ||
@@ -73,6 +75,7 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
   }
   r.input_splat.assign(num_inputs, false);
   r.input_type.assign(num_inputs, DType::kF32);
+  bool has_16_bit = false;
   const auto& instrs = body.instructions();
   for (size_t i = 0; i < instrs.size(); ++i) {
     const Instruction* x = instrs[i].get();
@@ -117,8 +120,10 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
     }
     r.ops.push_back(x);
     r.work += EstimateInstructionWork(*x);
+    has_16_bit |= x->shape().dtype != DType::kF32;
   }
-  return true;
+  for (DType t : r.input_type) has_16_bit |= t != DType::kF32;
+  return r.n >= (has_16_bit ? kMinJitElementsOf16Bit : kMinJitElements);
 }
 
 bool AnalyzeJitUnaryOp(const Instruction& op, JitRegion* region) {

@@ -19,15 +19,19 @@
 namespace xjit::cpu {
 
 // Regions under this many elements stay interpreted (the interpreter's
-// flattened steps serve small loop bodies better).
+// flattened steps serve small loop bodies better); regions with 16-bit
+// float values from a smaller count, since the interpreter converts each
+// of their elements one by one (4K float16 `x * 2 + 1`: 18 us interpreted).
 inline constexpr int64_t kMinJitElements = 8 * 1024;
+inline constexpr int64_t kMinJitElementsOf16Bit = 1024;
 
 // A fusion region of float32 element-wise ops the generators cover, with
 // every value at the region's element count or a splat of one element.
-// Values may also be bfloat16 (JitCarries): a lane holds one as the float32
-// of the same value (low 16 bits zero), so a load widens it, an op computes
-// in float32 and rounds its result to bfloat16 (scalar_ops.h's kernels
-// compute bf16 the same way, Compute<T>), and a store keeps the top halves.
+// Values may also be bfloat16 or float16 (JitCarries): a lane holds one as
+// the float32 of the same value, so a load widens it, an op computes in
+// float32 and rounds its result to the 16-bit type (scalar_ops.h's kernels
+// compute them the same way, Compute<T>), and a store narrows it (exactly:
+// it is rounded already).
 struct JitRegion {
   int64_t n = 0;                                 // elements of every value
   // The values read from the kernel's inputs (the region's parameters, or a
@@ -35,8 +39,8 @@ struct JitRegion {
   std::vector<const Instruction*> parameters;
   absl::flat_hash_map<const Instruction*, int> input_number;
   std::vector<bool> input_splat;                 // by input index
-  std::vector<DType> input_type;                 // by input index: kF32 or kBF16
-  std::vector<DType> result_type;                // by result index: kF32 or kBF16
+  std::vector<DType> input_type;                 // by input index: JitCarries
+  std::vector<DType> result_type;                // by result index: JitCarries
   // The splat inputs that are float32 constants, by input index: ops may
   // use their values (maximum(x, 0.1) is one instruction).
   absl::flat_hash_map<int, float> splat_constant;
@@ -54,7 +58,8 @@ struct JitRegion {
   int64_t ResultBytes() const;
 };
 
-// The element types a region's values may have: float32 and bfloat16.
+// The element types a region's values may have (row fusions' too): float32,
+// bfloat16 and float16.
 bool JitCarries(DType t);
 
 // The ops the generators emit: add, subtract, multiply, divide, maximum,

@@ -8,10 +8,10 @@
 // are kept in a row buffer (L1), per-row values in slots (jit_row_region.h).
 // Reduces combine the row's elements in the interpreter's order (reduce.cc's
 // 32 lanes, then a tree of them), so both give the same bits.
-// bfloat16 values (a softmax of bf16 converted to float32 and back) are
-// carried as in the element-wise generators: widened when read, each op's
-// result rounded to bf16, stored as the top halves; reduces are of float32
-// only.
+// bfloat16 and float16 values (a softmax of bf16 converted to float32 and
+// back) are carried as in the element-wise generators: widened when read,
+// each op's result rounded to its type, stored narrowed; a reduce of them
+// accumulates in float32 and rounds its result once, as reduce.cc's does.
 #pragma once
 
 #include <memory>
@@ -28,8 +28,7 @@ namespace xjit::cpu {
 // without AVX2 and FMA, the generator turned off
 // (SetFusionJitEnabled), rows of a size that is not a multiple of 32 (or
 // under 64), an op or a broadcast the generator does not cover, values not
-// float32 or bfloat16, a reduce not of float32, or more live values than
-// registers. *work gets the estimate of one run (work_estimate.h).
+// float32, bfloat16 or float16, or more live values than registers. *work gets the estimate of one run (work_estimate.h).
 std::unique_ptr<Thunk> MakeRowJitThunk(const Instruction& fusion,
                                        const std::vector<SlotId>& inputs,
                                        const std::vector<SlotId>& outputs, int64_t* work);

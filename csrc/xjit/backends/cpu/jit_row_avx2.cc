@@ -33,6 +33,7 @@ class RowAvx2Generator {
                 const absl::flat_hash_map<const Instruction*, int>& accumulator);
   void EmitReduceEnd(Avx2Code& g, const Instruction* reduce);
   void EmitPerRow(Avx2Code& g, const Instruction* op);
+  void RoundTo(Avx2Code& g, const Ymm& d, DType type);
   int EmitOp(Avx2Code& g, const Instruction* x, const std::vector<Avx2Operand>& in,
              std::vector<int>* widened);
   Avx2Operand OperandOf(Avx2Code& g, const Instruction* v, int copy) const;
@@ -67,24 +68,33 @@ Avx2Operand RowAvx2Generator::OperandOf(Avx2Code& g, const Instruction* v, int c
   return Avx2Operand::Memory(g.yword[g.rdx + g.rax * 4 + (buffer + disp)]);
 }
 
-// v read in copy `copy`: a bfloat16 input read in place is widened into a
+// v read in copy `copy`: a 16-bit input read in place is widened into a
 // register taken from the pool and added to *widened (freed after the op).
 Avx2Operand RowAvx2Generator::Read(Avx2Code& g, const Instruction* v, int copy,
                                    std::vector<int>* widened) {
   const RowValue& value = ValueOf(v);
-  if (!ReadsInPlace(value.kind) || v->shape().dtype != DType::kBF16) {
+  if (!ReadsInPlace(value.kind) || v->shape().dtype == DType::kF32) {
     return OperandOf(g, v, copy);
   }
   const Ymm w(pool_.Take());
-  g.LoadBf16(w, g.xword[input_gpr_[value.operand] + g.rax * 2 + 16 * copy]);
+  g.LoadNarrow(w, g.xword[input_gpr_[value.operand] + g.rax * 2 + 16 * copy], v->shape().dtype);
   widened->push_back(w.getIdx());
   return Avx2Operand::Register(w.getIdx());
 }
 
 // x of `in` into a register taken from the pool (returned). A convert
 // copies its operand (into the operand's own register when that was only
-// widened for it) and rounds when it narrows to bfloat16; any other
-// bfloat16 op computes in float32 and rounds, as the interpreter does.
+// widened for it) and rounds when it changes to a 16-bit type; any other
+// 16-bit op computes in float32 and rounds, as the interpreter does.
+// Rounds d to `type` in place (float32: nothing to do).
+void RowAvx2Generator::RoundTo(Avx2Code& g, const Ymm& d, DType type) {
+  if (type == DType::kF32) return;
+  const Ymm t(pool_.Take()), nan(pool_.Take());
+  g.RoundTo(d, type, t, nan);
+  pool_.Free(t.getIdx());
+  pool_.Free(nan.getIdx());
+}
+
 int RowAvx2Generator::EmitOp(Avx2Code& g, const Instruction* x,
                              const std::vector<Avx2Operand>& in, std::vector<int>* widened) {
   Ymm d(0);
@@ -105,23 +115,24 @@ int RowAvx2Generator::EmitOp(Avx2Code& g, const Instruction* x,
   } else {
     d = Ymm(EmitAvx2Op(g, pool_, x->opcode(), in));
   }
-  if (x->shape().dtype == DType::kBF16) {
-    const Ymm t(pool_.Take()), nan(pool_.Take());
-    g.RoundToBf16(d, t, nan);
-    pool_.Free(t.getIdx());
-    pool_.Free(nan.getIdx());
-  }
+  RoundTo(g, d, x->shape().dtype);
   return d.getIdx();
 }
 
 // A per-row value into its slot (its float32 form) and, when it is a
-// result, its one element: a bfloat16 one is the top half of lane 0.
+// result, its one element: a bfloat16 one is the top half of lane 0, a
+// float16 one converted (exactly: it is rounded already) into lane 0.
 void RowAvx2Generator::StoreSlotResult(Avx2Code& g, const Instruction* op, const Ymm& value) {
   g.vmovups(g.yword[g.rdx + ValueOf(op).slot], value);
   if (const int j = r_.ResultOf(op); j >= 0) {
     g.mov(g.r10, g.qword[g.rsi + 8 * j]);
     if (op->shape().dtype == DType::kBF16) {
       g.vpextrw(g.word[g.r10], Xbyak::Xmm(value.getIdx()), 1);
+    } else if (op->shape().dtype == DType::kF16) {
+      const Xbyak::Xmm t(pool_.Take());
+      g.vcvtps2ph(t, Xbyak::Xmm(value.getIdx()), 0);
+      g.vpextrw(g.word[g.r10], t, 0);
+      pool_.Free(t.getIdx());
     } else {
       g.vmovss(g.dword[g.r10], Xbyak::Xmm(value.getIdx()));
     }
@@ -189,9 +200,10 @@ void RowAvx2Generator::EmitBody(Avx2Code& g, const std::vector<const Instruction
     const RowValue& v = ValueOf(x);
     if (const int j = r_.ResultOf(x); j >= 0) {
       g.mov(g.r10, g.qword[g.rsi + 8 * j]);
-      if (x->shape().dtype == DType::kBF16) {
+      if (x->shape().dtype != DType::kF32) {
         const Ymm t(pool_.Take()), high(pool_.Take());
-        g.StoreBf16(g.xword[g.r10 + g.rax * 2 + 16 * copy], d, t, high, streaming_);
+        g.StoreNarrow(g.xword[g.r10 + g.rax * 2 + 16 * copy], d, x->shape().dtype, t, high,
+                      streaming_);
         pool_.Free(t.getIdx());
         pool_.Free(high.getIdx());
       } else if (streaming_) {
@@ -235,12 +247,7 @@ void RowAvx2Generator::EmitReduceEnd(Avx2Code& g, const Instruction* reduce) {
     v = op(v, Avx2Operand::Register(swapped.getIdx()));
   }
   v = op(Avx2Operand::Memory(g.yword[g.rdx + ValueOf(info.init).slot]), v);
-  if (reduce->shape().dtype == DType::kBF16) {
-    const Ymm t(pool_.Take()), nan(pool_.Take());
-    g.RoundToBf16(Ymm(v.reg), t, nan);
-    pool_.Free(t.getIdx());
-    pool_.Free(nan.getIdx());
-  }
+  RoundTo(g, Ymm(v.reg), reduce->shape().dtype);
   StoreSlotResult(g, reduce, Ymm(v.reg));
 }
 
@@ -302,7 +309,7 @@ void RowAvx2Generator::Emit(Avx2Code& g, bool streaming) {
     const RowValue& v = ValueOf(p);
     if (v.kind != RowValue::Kind::kSlot) continue;
     g.mov(r10, g.qword[rdi + 8 * v.operand]);
-    g.BroadcastElement(Ymm(0), r10, p->shape().dtype == DType::kBF16);
+    g.BroadcastElement(Ymm(0), r10, p->shape().dtype);
     g.vmovups(g.yword[rdx + v.slot], Ymm(0));
   }
   bool looped = false;

@@ -96,6 +96,8 @@ Zmm RowAvx512Generator::Read(const Instruction* v, int copy) {
       if (v->shape().dtype == DType::kBF16) {
         g_.vpmovzxwd(t, g_.yword[input_gpr_[value.operand] + rax * 2 + 32 * copy]);
         g_.vpslld(t, t, 16);
+      } else if (v->shape().dtype == DType::kF16) {
+        g_.vcvtph2ps(t, g_.yword[input_gpr_[value.operand] + rax * 2 + 32 * copy]);
       } else {
         g_.vmovups(t, g_.zword[input_gpr_[value.operand] + rax * 4 + 64 * copy]);
       }
@@ -127,6 +129,13 @@ void RowAvx512Generator::StoreRow(const Zmm& d, const Instruction* x, int j, int
     } else {
       g_.vpmovdw(g_.yword[r10 + rax * 2 + 32 * copy], t);
     }
+  } else if (x->shape().dtype == DType::kF16) {  // exact: d is rounded already
+    if (streaming_) {
+      g_.vcvtps2ph(Xbyak::Ymm(31), d, 0);
+      g_.vmovntdq(g_.yword[r10 + rax * 2 + 32 * copy], Xbyak::Ymm(31));
+    } else {
+      g_.vcvtps2ph(g_.yword[r10 + rax * 2 + 32 * copy], d, 0);
+    }
   } else if (streaming_) {
     g_.vmovntps(g_.zword[r10 + rax * 4 + 64 * copy], d);
   } else {
@@ -144,6 +153,9 @@ void RowAvx512Generator::StoreSlotResult(const Instruction* op, const Zmm& value
     g_.mov(r10, g_.qword[rsi + 8 * j]);
     if (op->shape().dtype == DType::kBF16) {
       g_.vpextrw(g_.word[r10], x, 1);
+    } else if (op->shape().dtype == DType::kF16) {
+      g_.vcvtps2ph(Xbyak::Xmm(31), x, 0);
+      g_.vpextrw(g_.word[r10], Xbyak::Xmm(31), 0);
     } else {
       g_.vmovss(g_.dword[r10], x);
     }
@@ -273,7 +285,7 @@ void RowAvx512Generator::EmitReduceEnd(const Instruction* reduce, int first) {
   Combine(info.body, w, v, t);
   g_.vbroadcastss(t, g_.dword[rdx + ValueOf(info.init).slot]);
   Combine(info.body, u, t, w);
-  if (reduce->shape().dtype == DType::kBF16) g_.RoundToBf16(u);
+  g_.RoundTo(u, reduce->shape().dtype);
   StoreSlotResult(reduce, u);
   for (const Zmm& r : {t, u, v, w}) Free(r.getIdx());
 }
@@ -362,10 +374,16 @@ void RowAvx512Generator::Emit() {
     if (p->shape().dtype == DType::kBF16) {
       g_.movzx(ecx, g_.word[r10]);
       g_.shl(ecx, 16);
+      g_.mov(g_.dword[rdx + v.slot], ecx);
+    } else if (p->shape().dtype == DType::kF16) {
+      g_.movzx(ecx, g_.word[r10]);
+      g_.vmovd(Xbyak::Xmm(31), ecx);
+      g_.vcvtph2ps(Xbyak::Xmm(31), Xbyak::Xmm(31));
+      g_.vmovss(g_.dword[rdx + v.slot], Xbyak::Xmm(31));
     } else {
       g_.mov(ecx, g_.dword[r10]);
+      g_.mov(g_.dword[rdx + v.slot], ecx);
     }
-    g_.mov(g_.dword[rdx + v.slot], ecx);
   }
   bool looped = false;
   for (int stage = 0; stage <= r_.max_stage() + 1; ++stage) {
