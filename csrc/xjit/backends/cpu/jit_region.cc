@@ -50,7 +50,14 @@ bool JitCovers(Opcode op) {
   }
 }
 
-bool JitCarries(DType t) { return t == DType::kF32 || t == DType::kBF16 || t == DType::kF16; }
+bool JitCarries(DType t) {
+#if defined(__x86_64__)
+  static const bool has_f16c = __builtin_cpu_supports("f16c");  // every AVX2 CPU in practice
+#else
+  constexpr bool has_f16c = false;
+#endif
+  return t == DType::kF32 || t == DType::kBF16 || (t == DType::kF16 && has_f16c);
+}
 
 int64_t JitRegion::ResultBytes() const {
   int64_t bytes = 0;
