@@ -5,8 +5,9 @@
 // are jit_avx512_code.h's (every operand in a register): whole rows and row
 // buffers are loaded once a trip, per-row values broadcast into registers
 // before the loop. Maximum and minimum reduces compare integer keys (Key).
-// bfloat16 values as in the element-wise generators: widened on load,
-// rounded after each bf16 op, narrowed by vpmovdw (BW).
+// 16-bit float values as in the element-wise generators: widened on load,
+// rounded after each of their ops, narrowed (bfloat16 by vpmovdw, BW;
+// float16 by vcvtps2ph).
 #include <utility>
 #include <vector>
 
