@@ -107,6 +107,18 @@ class ChainCode : public Xbyak::CodeGenerator, public CmpPredicates {
     });
   }
 
+  // FastLog's reduction of a normal input's bits `s` with exponent e (an
+  // integer): m = its mantissa in [1/2, 1), doubled below sqrt(1/2) (e then
+  // one less), minus one. k3 is scratch.
+  void LogMantissa(const Zmm& e, const Zmm& m, const Zmm& s) {
+    vpandd(m, s, Bits(0x007fffffu));
+    vpord(m, m, Bits(0x3f000000u));
+    vcmpps(k3, m, C(0.707106781186547524f), kLt);
+    vpsubd(e | k3, e, Bits(1));
+    vaddps(m | k3, m, m);
+    vsubps(m, m, C(1.0f));  // f
+  }
+
   // fast_math.h's FastLog, instruction for instruction. When every lane is a
   // positive normal finite float the subnormal scaling and the special cases
   // are skipped (the same bits).
@@ -119,12 +131,7 @@ class ChainCode : public Xbyak::CodeGenerator, public CmpPredicates {
     jnz(cold, T_NEAR);
     vpsrld(e, x, 23);  // the sign bit is clear
     vpsubd(e, e, Bits(126));
-    vpandd(m, x, Bits(0x007fffffu));
-    vpord(m, m, Bits(0x3f000000u));
-    vcmpps(k3, m, C(0.707106781186547524f), kLt);
-    vpsubd(e | k3, e, Bits(1));
-    vaddps(m | k3, m, m);
-    vsubps(m, m, C(1.0f));  // f
+    LogMantissa(e, m, x);
     vcvtdq2ps(e, e);        // fe
     EmitLogSteps(*this, m, e, z, d);
     L(back);
@@ -136,12 +143,7 @@ class ChainCode : public Xbyak::CodeGenerator, public CmpPredicates {
       vpsrld(e, s, 23);
       vpandd(e, e, Bits(0xffu));
       vpsubd(e, e, Bits(126));
-      vpandd(m, s, Bits(0x007fffffu));
-      vpord(m, m, Bits(0x3f000000u));
-      vcmpps(k3, m, C(0.707106781186547524f), kLt);
-      vpsubd(e | k3, e, Bits(1));
-      vaddps(m | k3, m, m);
-      vsubps(m, m, C(1.0f));  // f
+      LogMantissa(e, m, s);
       vpsubd(e | k2, e, Bits(23));
       vcvtdq2ps(e, e);        // fe
       EmitLogSteps(*this, m, e, z, y);
