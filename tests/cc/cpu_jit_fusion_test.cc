@@ -282,13 +282,7 @@ TEST(JitRowFusion, SoftmaxWithItsRowMaxima) {
        {std::tuple<int64_t, int64_t, bool>{37, 320, false}, {4, 64, false}, {300, 1024, false},
         {37, 320, true}, {300, 1024, true}}) {
     cpu::SetStreamingStoreBytes(streaming ? 1 : -1);
-    std::string body = RowReduce("m", "x", "ninf", "maximum", rows, cols) +
-                       RowBroadcast("mb", "m", rows, cols) +
-                       RowOp("d", "stablehlo.subtract %x, %mb", rows, cols) +
-                       RowOp("e", "stablehlo.exponential %d", rows, cols) +
-                       RowReduce("s", "e", "zero", "add", rows, cols) +
-                       RowBroadcast("sb", "s", rows, cols) +
-                       RowOp("y", "stablehlo.divide %e, %sb", rows, cols);
+    std::string body = SoftmaxRows("x", rows, cols);
     const std::string t = "tensor<" + std::to_string(rows) + "x" + std::to_string(cols) + "xf32>";
     CheckModule(RowModule(rows, cols, body, "%y, %m", t + ", tensor<" + std::to_string(rows) +
                                                           "xf32>"),
@@ -308,18 +302,8 @@ TEST(JitRowFusion, LayerNormAndOtherReduces) {
   const int64_t rows = 50, cols = 96;
   const std::string r = std::to_string(rows), t = "tensor<" + r + "x96xf32>";
   std::string body =
-      RowReduce("s", "x", "zero", "add", rows, cols) +
-      RowOp("sq", "stablehlo.multiply %x, %x", rows, cols) +
-      RowReduce("s2", "sq", "zero", "add", rows, cols) +
-      "  %n = stablehlo.constant dense<96.0> : tensor<" + r + "xf32>\n" +
-      RowOp("mean", "stablehlo.divide %s, %n", rows, cols, true) +
-      RowOp("ex2", "stablehlo.divide %s2, %n", rows, cols, true) +
-      RowOp("m2", "stablehlo.multiply %mean, %mean", rows, cols, true) +
-      RowOp("var", "stablehlo.subtract %ex2, %m2", rows, cols, true) +
-      RowOp("rs", "stablehlo.rsqrt %var", rows, cols, true) +
-      RowBroadcast("mb", "mean", rows, cols) + RowBroadcast("rb", "rs", rows, cols) +
+      LayerNormRows("x", rows, cols) +
       "  %gb = stablehlo.broadcast_in_dim %g, dims = [1] : (tensor<96xf32>) -> " + t + "\n" +
-      RowOp("d", "stablehlo.subtract %x, %mb", rows, cols) +
       RowOp("y0", "stablehlo.multiply %d, %rb", rows, cols) +
       RowOp("y", "stablehlo.multiply %y0, %gb", rows, cols) +
       RowOp("a", "stablehlo.abs %y", rows, cols) +

@@ -51,14 +51,8 @@ std::string Convert(const std::string& dst, const std::string& src, const std::s
 std::string Bf16Softmax(int64_t rows, int64_t cols, const std::string& pre = "",
                         const std::string& converted = "x") {
   const std::string f = Tensor(rows, cols, "f32"), h = Tensor(rows, cols, "bf16");
-  std::string body = pre + Convert("xf", converted, h, f) +
-                     RowReduce("m", "xf", "ninf", "maximum", rows, cols) +
-                     RowBroadcast("mb", "m", rows, cols) +
-                     RowOp("d", "stablehlo.subtract %xf, %mb", rows, cols) +
-                     RowOp("e", "stablehlo.exponential %d", rows, cols) +
-                     RowReduce("s", "e", "zero", "add", rows, cols) +
-                     RowBroadcast("sb", "s", rows, cols) +
-                     RowOp("y", "stablehlo.divide %e, %sb", rows, cols) + Convert("yh", "y", f, h);
+  std::string body = pre + Convert("xf", converted, h, f) + SoftmaxRows("xf", rows, cols) +
+                     Convert("yh", "y", f, h);
   return RowModule(rows, cols, body, "%yh", h, "bf16");
 }
 
@@ -109,17 +103,7 @@ TEST(JitRowBf16, LayerNorm) {
   const std::string f = Tensor(rows, cols, "f32"), h = Tensor(rows, cols, "bf16");
   const std::string rf = "tensor<" + r + "xf32>", rh = "tensor<" + r + "xbf16>";
   std::string body =
-      Convert("xf", "x", h, f) + RowReduce("s", "xf", "zero", "add", rows, cols) +
-      RowOp("sq", "stablehlo.multiply %xf, %xf", rows, cols) +
-      RowReduce("s2", "sq", "zero", "add", rows, cols) +
-      "  %n = stablehlo.constant dense<96.0> : " + rf + "\n" +
-      RowOp("mean", "stablehlo.divide %s, %n", rows, cols, true) +
-      RowOp("ex2", "stablehlo.divide %s2, %n", rows, cols, true) +
-      RowOp("m2", "stablehlo.multiply %mean, %mean", rows, cols, true) +
-      RowOp("var", "stablehlo.subtract %ex2, %m2", rows, cols, true) +
-      RowOp("rs", "stablehlo.rsqrt %var", rows, cols, true) +
-      RowBroadcast("mb", "mean", rows, cols) + RowBroadcast("rb", "rs", rows, cols) +
-      RowOp("d", "stablehlo.subtract %xf, %mb", rows, cols) +
+      Convert("xf", "x", h, f) + LayerNormRows("xf", rows, cols) +
       RowOp("y0", "stablehlo.multiply %d, %rb", rows, cols) + Convert("y0h", "y0", f, h) +
       "  %gb = stablehlo.broadcast_in_dim %g, dims = [1] : (tensor<96xbf16>) -> " + h + "\n" +
       RowOp("y", "stablehlo.multiply %y0h, %gb", rows, cols, false, "bf16") +

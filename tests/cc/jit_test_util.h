@@ -245,4 +245,32 @@ inline std::string RowBroadcast(const std::string& dst, const std::string& in, i
          "xf32>) -> tensor<" + r + "x" + std::to_string(cols) + "xf32>\n";
 }
 
+// Softmax of the float32 rows %`in` (max, exp and sum, divide: three loops):
+// %m the row maxima, %y the result.
+inline std::string SoftmaxRows(const std::string& in, int64_t rows, int64_t cols) {
+  return RowReduce("m", in, "ninf", "maximum", rows, cols) + RowBroadcast("mb", "m", rows, cols) +
+         RowOp("d", "stablehlo.subtract %" + in + ", %mb", rows, cols) +
+         RowOp("e", "stablehlo.exponential %d", rows, cols) +
+         RowReduce("s", "e", "zero", "add", rows, cols) + RowBroadcast("sb", "s", rows, cols) +
+         RowOp("y", "stablehlo.divide %e, %sb", rows, cols);
+}
+
+// Layer norm's statistics of the float32 rows %`in` (both sums in one loop,
+// per-row ops after it; a row length of 96): %mean, %rs (1/sqrt(variance)),
+// and %d, the rows minus their mean, %rb the broadcast %rs.
+inline std::string LayerNormRows(const std::string& in, int64_t rows, int64_t cols) {
+  const std::string r = std::to_string(rows);
+  return RowReduce("s", in, "zero", "add", rows, cols) +
+         RowOp("sq", "stablehlo.multiply %" + in + ", %" + in, rows, cols) +
+         RowReduce("s2", "sq", "zero", "add", rows, cols) +
+         "  %n = stablehlo.constant dense<96.0> : tensor<" + r + "xf32>\n" +
+         RowOp("mean", "stablehlo.divide %s, %n", rows, cols, true) +
+         RowOp("ex2", "stablehlo.divide %s2, %n", rows, cols, true) +
+         RowOp("m2", "stablehlo.multiply %mean, %mean", rows, cols, true) +
+         RowOp("var", "stablehlo.subtract %ex2, %m2", rows, cols, true) +
+         RowOp("rs", "stablehlo.rsqrt %var", rows, cols, true) +
+         RowBroadcast("mb", "mean", rows, cols) + RowBroadcast("rb", "rs", rows, cols) +
+         RowOp("d", "stablehlo.subtract %" + in + ", %mb", rows, cols);
+}
+
 }  // namespace xjit::testing

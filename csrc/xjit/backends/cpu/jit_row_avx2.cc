@@ -337,24 +337,13 @@ std::unique_ptr<Thunk> GenerateAvx2RowKernel(const RowRegion& region,
                                              const std::vector<SlotId>& inputs,
                                              const std::vector<SlotId>& outputs) {
   RowAvx2Generator gen(region);
-  auto code = std::make_unique<Avx2Code>(64 * 1024);
-  std::unique_ptr<Avx2Code> streaming;
-  try {
-    gen.Emit(*code);
-    code->readyRE();
-    if (region.WholeRowResultBytes() >= StreamingStoreBytes()) {
-      streaming = std::make_unique<Avx2Code>(64 * 1024);
-      gen.Emit(*streaming, /*streaming=*/true);
-      streaming->readyRE();
-    }
-  } catch (const Xbyak::Error&) {
-    return nullptr;
-  }
-  if (streaming) CountStreamingJitKernel();
-  const RowJitFn fn = code->getCode<RowJitFn>();
-  const RowJitFn streaming_fn = streaming ? streaming->getCode<RowJitFn>() : nullptr;
-  return MakeRowKernelThunk(region, std::move(code), fn, std::move(streaming), streaming_fn,
-                            /*alignment=*/32, inputs, outputs);
+  auto emit = [&](bool stream) {
+    auto c = std::make_unique<Avx2Code>(64 * 1024);
+    gen.Emit(*c, stream);
+    c->readyRE();
+    return c;
+  };
+  return MakeRowKernelThunkFrom(region, emit, /*alignment=*/32, inputs, outputs);
 }
 
 }  // namespace xjit::cpu

@@ -410,24 +410,13 @@ void RowAvx512Generator::Emit() {
 std::unique_ptr<Thunk> GenerateAvx512RowKernel(const RowRegion& region,
                                                const std::vector<SlotId>& inputs,
                                                const std::vector<SlotId>& outputs) {
-  std::unique_ptr<ChainCode> code, streaming;
-  try {
-    auto emit = [&](bool stream) {
-      auto c = std::make_unique<ChainCode>(64 * 1024);
-      RowAvx512Generator(region, *c, stream).Emit();
-      c->readyRE();
-      return c;
-    };
-    code = emit(false);
-    if (region.WholeRowResultBytes() >= StreamingStoreBytes()) streaming = emit(true);
-  } catch (const Xbyak::Error&) {
-    return nullptr;
-  }
-  if (streaming) CountStreamingJitKernel();
-  const RowJitFn fn = code->getCode<RowJitFn>();
-  const RowJitFn streaming_fn = streaming ? streaming->getCode<RowJitFn>() : nullptr;
-  return MakeRowKernelThunk(region, std::move(code), fn, std::move(streaming), streaming_fn,
-                            /*alignment=*/64, inputs, outputs);
+  auto emit = [&](bool stream) {
+    auto c = std::make_unique<ChainCode>(64 * 1024);
+    RowAvx512Generator(region, *c, stream).Emit();
+    c->readyRE();
+    return c;
+  };
+  return MakeRowKernelThunkFrom(region, emit, /*alignment=*/64, inputs, outputs);
 }
 
 }  // namespace xjit::cpu

@@ -7,9 +7,11 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "xjit/backends/cpu/jit_fusion.h"
 #include "xjit/backends/cpu/thunk.h"
 #include "xjit/ir/graph.h"
 
@@ -153,6 +155,28 @@ std::unique_ptr<Thunk> MakeRowKernelThunk(const RowRegion& region,
                                           RowJitFn streaming_fn, int alignment,
                                           const std::vector<SlotId>& inputs,
                                           const std::vector<SlotId>& outputs);
+
+// A row generator's thunk: emit(streaming) returns the finished code of the
+// row function (a unique_ptr of an Xbyak::CodeGenerator), called again with
+// true for the streaming variant when the whole-row results take
+// StreamingStoreBytes() or more; null when an emission throws Xbyak::Error.
+template <class Emit>
+std::unique_ptr<Thunk> MakeRowKernelThunkFrom(const RowRegion& region, const Emit& emit,
+                                              int alignment, const std::vector<SlotId>& inputs,
+                                              const std::vector<SlotId>& outputs) {
+  std::unique_ptr<Xbyak::CodeGenerator> code, streaming;
+  try {
+    code = emit(false);
+    if (region.WholeRowResultBytes() >= StreamingStoreBytes()) streaming = emit(true);
+  } catch (const Xbyak::Error&) {
+    return nullptr;
+  }
+  if (streaming) CountStreamingJitKernel();
+  const RowJitFn fn = code->getCode<RowJitFn>();
+  const RowJitFn streaming_fn = streaming ? streaming->getCode<RowJitFn>() : nullptr;
+  return MakeRowKernelThunk(region, std::move(code), fn, std::move(streaming), streaming_fn,
+                            alignment, inputs, outputs);
+}
 
 // The row function's prologue: pushes the callee-saved registers and loads
 // the address of each operand read in place into a general register of its
