@@ -126,7 +126,7 @@ def test_device_get_and_make_jaxpr():
 
 
 @pytest.mark.parametrize("preset,want", [
-    (None, "GOMP_SPINCOUNT=1000 OMP_WAIT_POLICY=None"),
+    (None, "GOMP_SPINCOUNT=1000 OMP_WAIT_POLICY=active"),
     ({"OMP_WAIT_POLICY": "ACTIVE"}, "GOMP_SPINCOUNT=None OMP_WAIT_POLICY=ACTIVE"),
     ({"GOMP_SPINCOUNT": "50"}, "GOMP_SPINCOUNT=50 OMP_WAIT_POLICY=None"),
 ])
