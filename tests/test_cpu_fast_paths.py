@@ -67,6 +67,11 @@ POOLS = [
     ((2, 3, 9, 11), (1, 1, 3, 3), (1, 1, 1, 1), "VALID", None),          # 3x3/1 in registers
     ((2, 3, 9, 11), (1, 1, 3, 3), (1, 1, 2, 2), "VALID", None),          # 3x3/2 in registers
     ((2, 3, 9, 11), (1, 1, 2, 2), (1, 1, 2, 2), "VALID", None),          # odd sizes, 2x2/2
+    # rows of 16+ outputs: whole blocks of 16, and a last block redone overlapping
+    ((1, 2, 4, 32), (1, 1, 2, 2), (1, 1, 2, 2), "VALID", None),          # 16 outputs a row
+    ((1, 2, 4, 67), (1, 1, 2, 2), (1, 1, 2, 2), "VALID", None),          # 33
+    ((1, 2, 5, 37), (1, 1, 3, 3), (1, 1, 1, 1), "VALID", None),          # 35, 3x3/1
+    ((1, 2, 5, 67), (1, 1, 3, 3), (1, 1, 2, 2), "VALID", None),          # 33, 3x3/2
 ]
 
 BODIES = [(lax.max, -np.inf), (lax.max, 0.5), (lax.min, np.inf), (lax.add, 0.0),
@@ -85,9 +90,10 @@ def test_pooling_matches_reference_bitwise(case, body):
             return lax.reduce_window(a, dtype(init), op, window, strides, padding, None, wd)
         got, want = on_both(f, x)
         if dtype == np.float16 and op in (lax.add, lax.mul):
-            # f16 sums and products accumulate in f32 on cpu (one rounding)
+            # f16 sums and products accumulate in f32 on cpu (one rounding), the
+            # reference in f16: up to 8 roundings of half an ulp (2e-3 at 4-8)
             np.testing.assert_allclose(got[0].astype(np.float32), want[0].astype(np.float32),
-                                       rtol=3e-3, atol=3e-3)
+                                       rtol=3e-3, atol=2e-2)
         else:
             assert_same_bits(got[0], want[0])
 

@@ -95,21 +95,41 @@ void ForRows(const PoolingPlan& p, const Fn& fn) {
   ParallelFor(p.rows(), std::max<int64_t>(1, 4096 / len), cost, fn);
 }
 
-// One output row of a kA x kB window with stride kS along b, every element
-// inside the base, inner == 1: each output folded in registers, in window
-// order (the common 2x2/2 and 3x3 pooling).
-template <typename Op, typename C, typename T, int kA, int kB, int kS>
-inline void ReduceRowInRegisters(const T* const* rows, C init, T* __restrict out, int64_t n) {
-  const T* r[kA];
-  for (int ka = 0; ka < kA; ++ka) r[ka] = rows[ka];
+// Outputs [begin, begin + n) of one row of a kA x kB window with stride kS
+// along b, every element inside the base, inner == 1: each output folded in
+// registers, in window order (the common 2x2/2 and 3x3 pooling).
+template <typename Op, typename C, typename T, int kA, int kB, int kS, int64_t kN = 0>
+inline void FoldWindows(const T* const* rows, C init, T* __restrict out, int64_t begin,
+                        int64_t n) {
+  const int64_t count = kN > 0 ? kN : n;
 #pragma omp simd
-  for (int64_t ob = 0; ob < n; ++ob) {
+  for (int64_t i = 0; i < count; ++i) {
+    const int64_t ob = begin + i;
     C acc = init;
     for (int ka = 0; ka < kA; ++ka) {
-      for (int kb = 0; kb < kB; ++kb) acc = Op::Apply(acc, C(r[ka][ob * kS + kb]));
+      for (int kb = 0; kb < kB; ++kb) acc = Op::Apply(acc, C(rows[ka][ob * kS + kb]));
     }
     out[ob] = T(acc);
   }
+}
+
+// One output row by FoldWindows in blocks of a fixed width, so each block is
+// whole vectors; a partial last block is redone as the row's last full block
+// (outputs depend on the inputs only, so the overlap writes the same values).
+// A remainder loop would run scalar: rows of 2x2/2 pooling over 56 columns
+// have 28 outputs, and 12 of them took 80% of the time.
+template <typename Op, typename C, typename T, int kA, int kB, int kS>
+inline void ReduceRowInRegisters(const T* const* rows, C init, T* __restrict out, int64_t n) {
+  constexpr int64_t kBlock = 16;
+  if (n < kBlock) {
+    FoldWindows<Op, C, T, kA, kB, kS>(rows, init, out, 0, n);
+    return;
+  }
+  int64_t ob = 0;
+  for (; ob + kBlock <= n; ob += kBlock) {
+    FoldWindows<Op, C, T, kA, kB, kS, kBlock>(rows, init, out, ob, kBlock);
+  }
+  if (ob < n) FoldWindows<Op, C, T, kA, kB, kS, kBlock>(rows, init, out, n - kBlock, kBlock);
 }
 
 // Whether row r can take ReduceRowInRegisters: rows[] gets its base rows.
