@@ -141,3 +141,14 @@ def test_openmp_spins_briefly_unless_the_user_says_otherwise(preset, want):
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True).stdout.strip()
     assert out == want
+
+
+
+def test_native_settings_fill_in_only_what_the_user_left_unset():
+    from xjit._src import native_settings
+    env = {}
+    native_settings.apply(env)
+    assert env == native_settings.OPENMP
+    kept = {"OMP_WAIT_POLICY": "passive"}
+    native_settings.apply(kept)
+    assert kept == {"OMP_WAIT_POLICY": "passive"}
