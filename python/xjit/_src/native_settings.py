@@ -2,12 +2,13 @@
 once, when they load: ``xjit/__init__.py`` applies them before it imports
 ``_xjit``. A value the user set is always kept."""
 
-# OpenMP workers spin only briefly (GOMP_SPINCOUNT=1000, about a microsecond)
-# before they sleep between parallel regions. libgomp's default spin (300000)
-# made calls 20-150x slower whenever the 2-core VM had other work, because
-# spinning workers held the cores the working threads needed; passive waiting
-# (no spin) made OpenBLAS's factorizations, with their many short parallel
-# regions, 3-6x slower on a quiet machine (docs/performance.md).
+# OpenMP workers spin only briefly (GOMP_SPINCOUNT=1000, about 10 us by
+# libgomp's own estimate) before they sleep between parallel regions.
+# libgomp's default spin (300000) made calls 20-150x slower whenever the
+# 2-core VM had other work, because spinning workers held the cores the
+# working threads needed; passive waiting (no spin) made OpenBLAS's
+# factorizations, with their many short parallel regions, 3-6x slower on a
+# quiet machine (docs/performance.md).
 #
 # OMP_WAIT_POLICY=active keeps that spin when libgomp's threads outnumber the
 # cores: it then switches to a "throttled" count, min(100, GOMP_SPINCOUNT)

@@ -232,10 +232,11 @@ class DotGeneralThunk : public Thunk {
  public:
   DotGeneralThunk(SlotId lhs, SlotId rhs, SlotId out, OperandPlan l, OperandPlan r,
                   std::unique_ptr<OneDnnMatmul> onednn, std::optional<BlasGemm> blas,
-                  LoopKernel loop, int64_t out_bytes, std::optional<Widening> widening)
+                  LoopKernel loop, int64_t out_bytes, std::optional<Widening> widening,
+                  SlotId packed)
       : lhs_(lhs), rhs_(rhs), out_(out), l_(std::move(l)), r_(std::move(r)),
         onednn_(std::move(onednn)), blas_(std::move(blas)), loop_(loop), out_bytes_(out_bytes),
-        widening_(widening) {}
+        widening_(widening), packed_(packed) {}
 
   void Execute(void* const* buffers) const override {
     const void* lhs = buffers[lhs_];
@@ -262,9 +263,6 @@ class DotGeneralThunk : public Thunk {
     }
     Multiply(lhs, rhs, out, packed);
   }
-
-  // Scratch for the packed weights, when the oneDNN product packs them.
-  void set_packed(SlotId packed) { packed_ = packed; }
 
  private:
   void Multiply(const void* lhs, const void* rhs, void* out, void* packed) const {
@@ -298,7 +296,7 @@ class DotGeneralThunk : public Thunk {
   LoopKernel loop_;
   int64_t out_bytes_;
   std::optional<Widening> widening_;
-  SlotId packed_ = -1;
+  SlotId packed_;  // scratch for the packed weights (OneDnnMatmul::pack), or -1
 };
 
 }  // namespace
@@ -382,11 +380,9 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeDotGeneralThunk(const Instruction& in
     using T = typename decltype(tag)::type;
     return &LoopMatmulErased<T>;
   });
-  auto thunk = std::make_unique<DotGeneralThunk>(lhs, rhs, output, std::move(l), std::move(r),
-                                                 std::move(onednn), std::move(blas), loop,
-                                                 instr.shape().byte_size(), widening);
-  thunk->set_packed(packed);
-  return std::unique_ptr<Thunk>(std::move(thunk));
+  return std::unique_ptr<Thunk>(new DotGeneralThunk(lhs, rhs, output, std::move(l), std::move(r),
+                                                    std::move(onednn), std::move(blas), loop,
+                                                    instr.shape().byte_size(), widening, packed));
 }
 
 }  // namespace xjit::cpu
