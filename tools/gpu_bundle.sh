@@ -4,6 +4,7 @@
 #   abseil (libabsl-dev + libabsl20220623), GoogleTest (libgtest-dev,
 #   libgmock-dev), OpenBLAS's OpenMP build (libopenblas-openmp-dev +
 #   libopenblas0-openmp), lapack.h (liblapacke-dev), xbyak (libxbyak-dev),
+#   Eigen's headers and CMake config (libeigen3-dev),
 #   libgfortran5/libquadmath0 (OpenBLAS needs them; used there only where the
 #   image lacks them), oneDNN 2023.2.0 from its PyPI wheels, the ducc0 0.38.0
 #   sources from its PyPI sdist, and CPython 3.12's headers as a fallback.
@@ -26,7 +27,7 @@ LIMIT_MIB=60   # the device tool carries at most 64 MiB: tracked tree + .gpu_dep
 # The packages' versions are the ones installed here (tools/install_deps.sh),
 # so the GPU build uses exactly what this machine builds and tests with.
 DEBS="libabsl-dev libabsl20220623 libgtest-dev libgmock-dev libopenblas-openmp-dev
-      libopenblas0-openmp liblapacke-dev libxbyak-dev libgfortran5 libquadmath0"
+      libopenblas0-openmp liblapacke-dev libxbyak-dev libeigen3-dev libgfortran5 libquadmath0"
 ONEDNN_VERSION=2023.2.0   # pyproject.toml, tools/install_deps.sh
 DUCC0_VERSION=0.38.0      # CMakeLists.txt XJIT_DUCC0_VERSION, tools/install_deps.sh
 DUCC0_SHA256=a27a6f2cdb816cc0be543a91e9f8ac8e19793e314fa519efa127db411fae589f
@@ -81,7 +82,12 @@ for s in $specs; do
   dpkg-deb -x "$(ls "$CACHE/debs/${p}_${v#*:}_"*.deb | head -1)" "$T"
 done
 L="$T/usr/lib/$ARCH"
+# /usr/share goes but for Eigen's CMake config (Eigen3Config.cmake finds the
+# headers relative to itself); Eigen's unsupported/ modules are not used.
+mv "$T/usr/share/eigen3" "$STAGE/eigen3-share"
 rm -rf "${T:?}/usr/share" "$L/pkgconfig" "$L/openblas-openmp/pkgconfig"
+mkdir -p "$T/usr/share" && mv "$STAGE/eigen3-share" "$T/usr/share/eigen3"
+rm -rf "$T/usr/include/eigen3/unsupported"
 # Static libraries: only gtest/gmock's are linked (abseil links its .so files,
 # OpenBLASConfig.cmake names libopenblas.so).
 find "$T" -name '*.a' ! -name 'libgtest*.a' ! -name 'libgmock*.a' -delete

@@ -8,6 +8,8 @@ SYSTEM_PACKAGES="g++ cmake ninja-build ccache libabsl-dev libgtest-dev"
 SYSTEM_PACKAGES="$SYSTEM_PACKAGES libopenblas-openmp-dev liblapacke-dev"
 # The x86-64 assembler of the generated element-wise kernels (docs/dependencies.md).
 SYSTEM_PACKAGES="$SYSTEM_PACKAGES libxbyak-dev"
+# Eigen (headers): float64 and complex GEMMs on AVX-512 builds (docs/dependencies.md).
+SYSTEM_PACKAGES="$SYSTEM_PACKAGES libeigen3-dev"
 missing=""
 for p in $SYSTEM_PACKAGES; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <complex>
 
+#include "xjit/backends/cpu/eigen_gemm.h"
+
 namespace xjit::cpu {
 namespace {
 
@@ -80,6 +82,7 @@ std::optional<BlasGemm> PlanBlasGemm(DType dtype, const int64_t lhs_dims[3],
   for (int64_t v : {g.m, g.n, g.k, g.lda, g.ldb}) {
     if (!FitsInt(v)) return std::nullopt;
   }
+  g.on_eigen = EigenGemmTakes(dtype);
   return g;
 }
 
@@ -93,6 +96,7 @@ bool PreferBlasForF32(const BlasGemm& g) {
 }
 
 void RunBlasGemm(const BlasGemm& g, const void* lhs, const void* rhs, void* out) {
+  if (g.on_eigen) return RunEigenGemm(g, lhs, rhs, out);
   switch (g.dtype) {
     case DType::kF32:
       Gemm(g, static_cast<const float*>(lhs), static_cast<const float*>(rhs),

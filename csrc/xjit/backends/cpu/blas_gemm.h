@@ -2,7 +2,8 @@
 // element types oneDNN's matmul lacks (float64, complex64, complex128), and
 // for the float32 shapes where oneDNN's gemm:jit kernel is measured slower
 // (PreferBlasForF32). One gemm call per batch matrix; OpenBLAS splits each
-// over the OpenMP team.
+// over the OpenMP team. On AVX-512 builds the float64 and complex ones run on
+// Eigen's GEMM instead (eigen_gemm.h, `on_eigen`).
 #pragma once
 
 #include <cstdint>
@@ -19,6 +20,7 @@ struct BlasGemm {
   bool trans_lhs = false, trans_rhs = false;  // stored column-major
   int64_t lda = 1, ldb = 1;                   // leading dimensions, in elements
   int64_t lhs_batch_stride = 0, rhs_batch_stride = 0;
+  bool on_eigen = false;  // run by RunEigenGemm (eigen_gemm.h), not by OpenBLAS
 };
 
 // The gemm of operands seen as [batch, rows, cols] with element strides
