@@ -2,6 +2,9 @@
 
 #include <complex>
 
+// This file alone includes Eigen: compiled for AVX-512, its out-of-line
+// template instances (all in namespace Eigen; `nm` shows no std:: ones) must
+// not be shared with a baseline-compiled user of the same templates.
 #include <Eigen/Core>
 
 namespace xjit::cpu {
