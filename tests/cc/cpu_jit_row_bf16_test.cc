@@ -5,8 +5,11 @@
 // step, bf16 results of whole rows and per row, streamed or not, reduces of
 // bf16 values accumulated in float32. Each module runs once more with every
 // bf16 made float16 (CheckBothHalves).
+#include <cmath>
+#include <random>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "jit_test_util.h"
@@ -153,6 +156,40 @@ TEST(JitRowBf16, SplitFullSum) {
       " : (" + f + ", tensor<f32>) -> tensor<f32>\n"
       "  return %s : tensor<f32>\n}";
   CheckBothHalves(text, 1e-3, 1, 200);
+}
+
+// Sums of bf16 rows that the AVX-512 generator reads interleaved (the even
+// and odd elements in a trip's two copies; the lanes put back in order
+// before they combine), over values whose exponents span -20..12: their
+// float32 sums round differently in any other lane order. A whole row and a
+// row shared by every row, both bf16.
+TEST(JitRowBf16, WideRangeSumsKeepTheLaneOrder) {
+  const int64_t rows = 24, cols = 1024;
+  const std::string h = Tensor(rows, cols, "bf16"), f = Tensor(rows, cols, "f32");
+  const std::string rf = "tensor<" + std::to_string(rows) + "xf32>";
+  const std::string body =
+      "  %gb = stablehlo.broadcast_in_dim %g, dims = [1] : (tensor<" + std::to_string(cols) +
+      "xbf16>) -> " + h + "\n" + Convert("xf", "x", h, f) + Convert("gf", "gb", h, f) +
+      RowOp("xg", "stablehlo.multiply %xf, %gf", rows, cols) +
+      RowReduce("s", "xf", "zero", "add", rows, cols) +
+      RowReduce("t", "xg", "zero", "add", rows, cols);
+  const std::string text = RowModule(rows, cols, body, "%s, %t", rf + ", " + rf, "bf16");
+  auto m = ParseModule(text);
+  ASSERT_TRUE(m.ok()) << m.status() << "\n" << text;
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<float> mantissa(1.0f, 2.0f);
+  std::uniform_int_distribution<int> exponent(-20, 12);
+  std::vector<Literal> args;
+  for (const Shape& s : (*m)->ParameterShapes()) {
+    Literal lit(s);
+    uint16_t* p = reinterpret_cast<uint16_t*>(lit.mutable_data());
+    for (int64_t i = 0; i < s.num_elements(); ++i) {
+      const float sign = rng() % 2 ? 1.0f : -1.0f;
+      p[i] = bf16(std::ldexp(sign * mantissa(rng), exponent(rng))).bits;
+    }
+    args.push_back(std::move(lit));
+  }
+  for (cpu::JitIsa isa : GeneratorsToTest()) CheckModuleOn(text, args, isa, kBf16Tolerance);
 }
 
 // Reduces of bf16 values accumulate in float32 and round their result once,

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "xjit/backends/cpu/jit_fusion.h"
 #include "xjit/backends/cpu/jit_region.h"
 #include "xjit/backends/cpu/jit_row_region.h"
@@ -55,6 +56,8 @@ class RowAvx512Generator {
     for (bool& b : busy_) b = false;
   }
   void EmitLoop(const std::vector<const Instruction*>& ops, bool first_loop);
+  bool Interleaves(const std::vector<const Instruction*>& ops) const;
+  void Deinterleave(const Zmm& even, const Zmm& odd);
   void EmitBody(const std::vector<const Instruction*>& ops, int copy, bool assign,
                 const absl::flat_hash_map<const Instruction*, int>& accumulator);
   void Accumulate(const Instruction* x, const Zmm& acc, const Zmm& in, int copy, bool assign);
@@ -69,6 +72,7 @@ class RowAvx512Generator {
   const RowRegion& r_;
   ChainCode& g_;
   bool streaming_;
+  bool interleaved_ = false;  // the current loop's (Interleaves)
   bool busy_[ChainCode::kValueRegisters] = {};
   absl::flat_hash_map<const Instruction*, int> reg_;  // values in registers in this body
   absl::flat_hash_map<const Instruction*, size_t> last_use_;  // in the current loop's ops
@@ -94,7 +98,15 @@ Zmm RowAvx512Generator::Read(const Instruction* v, int copy) {
   switch (value.kind) {
     case RowValue::Kind::kWholeInput:
     case RowValue::Kind::kInvariantInput:
-      if (v->shape().dtype == DType::kBF16) {
+      if (v->shape().dtype == DType::kBF16 && interleaved_) {
+        const Xbyak::Address row = g_.zword[input_gpr_[value.operand] + rax * 2];
+        if (copy == 0) {
+          g_.vpslld(t, row, 16);  // the even elements
+        } else {
+          g_.vmovdqu32(t, row);
+          g_.vpandd(t, t, g_.Bits(0xffff0000u));  // the odd ones
+        }
+      } else if (v->shape().dtype == DType::kBF16) {
         g_.vpmovzxwd(t, g_.yword[input_gpr_[value.operand] + rax * 2 + 32 * copy]);
         g_.vpslld(t, t, 16);
       } else if (v->shape().dtype == DType::kF16) {
@@ -291,8 +303,63 @@ void RowAvx512Generator::EmitReduceEnd(const Instruction* reduce, int first) {
   for (const Zmm& r : {t, u, v, w}) Free(r.getIdx());
 }
 
+// Whether a loop reads its bfloat16 rows interleaved: one 64-byte load a
+// trip, its even elements (the low halves, shifted up) as copy 0 and its odd
+// ones (the high halves, masked) as copy 1, where vpmovzxwd took two loads
+// and two shuffles (reduce_sum_bf16_4m: 51 -> 44 us in a C++ loop).
+// Lane-wise work cannot tell the order; the reduces put their lanes back
+// (Deinterleave) before they combine. Only where every value the loop reads
+// is such a row, a per-row value or one of its own results, no row leaves
+// the loop (results, row buffers), and the reduces add or multiply (maximum
+// and minimum keep per-lane NaN masks).
+bool RowAvx512Generator::Interleaves(const std::vector<const Instruction*>& ops) const {
+  absl::flat_hash_set<const Instruction*> in_loop(ops.begin(), ops.end());
+  bool any_row = false;
+  auto readable = [&](const Instruction* v) {
+    if (in_loop.contains(r_.Root(v))) return true;
+    switch (ValueOf(v).kind) {
+      case RowValue::Kind::kSlot: return true;
+      case RowValue::Kind::kWholeInput:
+      case RowValue::Kind::kInvariantInput:
+        any_row = true;
+        return v->shape().dtype == DType::kBF16;
+      case RowValue::Kind::kWhole: return false;  // an earlier loop's row buffer
+    }
+    return false;
+  };
+  for (const Instruction* x : ops) {
+    if (const ReduceInfo* reduce = r_.Reduce(x)) {
+      if (reduce->body != Opcode::kAdd && reduce->body != Opcode::kMultiply) return false;
+      if (!readable(reduce->input)) return false;
+      continue;
+    }
+    if (r_.ResultOf(x) >= 0 || ValueOf(x).buffer >= 0) return false;
+    for (const Instruction* o : x->operands()) {
+      if (!readable(o)) return false;
+    }
+  }
+  return any_row;
+}
+
+// An interleaved loop's accumulators back in lane order: `even` holds lanes
+// 0, 2, .., 30 and `odd` lanes 1, 3, .., 31; afterwards `even` holds 0-15
+// and `odd` 16-31. Per 128-bit block j, unpcklps gives lanes 8j..8j+3 and
+// unpckhps 8j+4..8j+7; the block shuffles put those blocks in order.
+void RowAvx512Generator::Deinterleave(const Zmm& even, const Zmm& odd) {
+  const Zmm lo(Take()), hi(Take());
+  g_.vunpcklps(lo, even, odd);
+  g_.vunpckhps(hi, even, odd);
+  g_.vshuff32x4(even, lo, hi, 0x44);  // lo0 lo1 hi0 hi1
+  g_.vshuff32x4(even, even, even, 0xD8);  // lo0 hi0 lo1 hi1
+  g_.vshuff32x4(odd, lo, hi, 0xEE);  // lo2 lo3 hi2 hi3
+  g_.vshuff32x4(odd, odd, odd, 0xD8);  // lo2 hi2 lo3 hi3
+  Free(lo.getIdx());
+  Free(hi.getIdx());
+}
+
 void RowAvx512Generator::EmitLoop(const std::vector<const Instruction*>& ops, bool first_loop) {
   using namespace Xbyak::util;
+  interleaved_ = Interleaves(ops);
   last_use_ = r_.LastUses(ops);
   FreeAll();
   // Two accumulators per reduce, held across the loop.
@@ -359,7 +426,11 @@ void RowAvx512Generator::EmitLoop(const std::vector<const Instruction*>& ops, bo
       g_.vbroadcastss(acc | Xbyak::Opmask(mask + c), g_.Scalar(__builtin_nanf("")));
     }
   }
+  if (interleaved_) {
+    for (const auto& [reduce, first] : accumulator) Deinterleave(Zmm(first), Zmm(first + 1));
+  }
   for (const auto& [reduce, first] : accumulator) EmitReduceEnd(reduce, first);
+  interleaved_ = false;
 }
 
 void RowAvx512Generator::Emit() {
