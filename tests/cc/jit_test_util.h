@@ -89,10 +89,7 @@ inline void ExpectSameBits(const Literal& a, const Literal& b, const std::string
     if (t == DType::kF32) return reinterpret_cast<const float*>(l.data())[i];
     const uint16_t h = reinterpret_cast<const uint16_t*>(l.data())[i];
     if (t == DType::kF16) return f16::ToFloat(h);
-    const uint32_t wide = uint32_t{h} << 16;
-    float f;
-    std::memcpy(&f, &wide, 4);
-    return f;
+    return BitsToFloat(uint32_t{h} << 16);
   };
   auto bits = [t](const Literal& l, int64_t i) -> uint32_t {
     if (t == DType::kF32) return reinterpret_cast<const uint32_t*>(l.data())[i];

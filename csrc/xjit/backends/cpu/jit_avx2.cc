@@ -202,21 +202,6 @@ class Avx2Emitter {
     g_.L(done);
   }
 
-  // Rounds d to `type` in place (float32: nothing to do).
-  void RoundTo(const Ymm& d, DType type) {
-    if (type == DType::kF32) return;
-    const Ymm t(pool_.Take()), nan(pool_.Take());
-    g_.RoundTo(d, type, t, nan);
-    pool_.Free(t.getIdx());
-    pool_.Free(nan.getIdx());
-  }
-
-  void StoreNarrow(const Xbyak::Address& at, const Ymm& d, DType type) {
-    const Ymm t(pool_.Take()), high(pool_.Take());
-    g_.StoreNarrow(at, d, type, t, high, streaming_);
-    pool_.Free(t.getIdx());
-    pool_.Free(high.getIdx());
-  }
 
   // A convert between float32 and bfloat16 (either way, or to its own
   // type): the operand copied into a register of its own, rounded when it
@@ -228,7 +213,7 @@ class Avx2Emitter {
     } else {
       g_.vmovups(d, *in.memory);
     }
-    if (x.shape().dtype != x.operand(0)->shape().dtype) RoundTo(d, x.shape().dtype);
+    if (x.shape().dtype != x.operand(0)->shape().dtype) RoundAvx2To(g_, pool_, d, x.shape().dtype);
     return d.getIdx();
   }
 
@@ -278,7 +263,7 @@ class Avx2Emitter {
         d = Ymm(EmitConvert(*x, in[0]));
       } else {
         d = Ymm(EmitAvx2Op(g_, pool_, x->opcode(), in));
-        RoundTo(d, x->shape().dtype);
+        RoundAvx2To(g_, pool_, d, x->shape().dtype);
       }
       for (int w : widened) pool_.Free(w);
       values_[x] = Avx2Value{Avx2Value::Kind::kRegister, d.getIdx(), 0, -1};
@@ -287,7 +272,8 @@ class Avx2Emitter {
           g_.vmovups(g_.yword[g_.rsp + results_offset_ + 32 * r->second], d);
         } else if (region_.result_type[r->second] != DType::kF32) {
           g_.mov(g_.r10, g_.qword[g_.rsi + 8 * r->second]);
-          StoreNarrow(g_.xword[g_.r10 + g_.rax * 2 + 16 * copy], d, region_.result_type[r->second]);
+          StoreAvx2Narrow(g_, pool_, g_.xword[g_.r10 + g_.rax * 2 + 16 * copy], d,
+                          region_.result_type[r->second], streaming_);
         } else {
           g_.mov(g_.r10, g_.qword[g_.rsi + 8 * r->second]);
           if (streaming_) {

@@ -77,6 +77,22 @@ void MaxMinWithConstant(Avx2Code& g, Avx2RegisterPool& pool, bool max, const Ymm
 
 }  // namespace
 
+void RoundAvx2To(Avx2Code& g, Avx2RegisterPool& pool, const Ymm& d, DType type) {
+  if (type == DType::kF32) return;
+  const Ymm t(pool.Take()), nan(pool.Take());
+  g.RoundTo(d, type, t, nan);
+  pool.Free(t.getIdx());
+  pool.Free(nan.getIdx());
+}
+
+void StoreAvx2Narrow(Avx2Code& g, Avx2RegisterPool& pool, const Xbyak::Address& at, const Ymm& d,
+                     DType type, bool streaming) {
+  const Ymm t(pool.Take()), high(pool.Take());
+  g.StoreNarrow(at, d, type, t, high, streaming);
+  pool.Free(t.getIdx());
+  pool.Free(high.getIdx());
+}
+
 int EmitAvx2Op(Avx2Code& g, Avx2RegisterPool& pool, Opcode op,
                absl::Span<const Avx2Operand> in) {
   const Ymm d(pool.Take());

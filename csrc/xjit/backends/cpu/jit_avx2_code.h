@@ -239,17 +239,7 @@ class Avx2Code : public Xbyak::CodeGenerator, public CmpPredicates {
   // d = 8 copies of the float32 (or bfloat16 or float16, widened) element
   // at [ptr]; ptr's register is overwritten.
   void BroadcastElement(const Ymm& d, const Xbyak::Reg64& ptr, DType type) {
-    if (type == DType::kF32) {
-      vbroadcastss(d, dword[ptr]);
-      return;
-    }
-    const Xbyak::Reg32 bits(ptr.getIdx());
-    const Xbyak::Xmm d128(d.getIdx());
-    movzx(bits, word[ptr]);
-    if (type == DType::kBF16) shl(bits, 16);
-    vmovd(d128, bits);
-    if (type == DType::kF16) vcvtph2ps(d128, d128);
-    vbroadcastss(d, d128);
+    EmitBroadcastElement(*this, d, ptr, type);
   }
 
   // The same for any 16-bit type (JitCarries): 8 of them widened, rounded
@@ -426,6 +416,12 @@ struct Avx2Operand {
 // memory are taken and freed again.
 int EmitAvx2Op(Avx2Code& g, Avx2RegisterPool& pool, Opcode op,
                absl::Span<const Avx2Operand> operands);
+
+// Avx2Code::RoundTo and StoreNarrow with their scratch taken from `pool`
+// and freed again (float32: RoundAvx2To does nothing).
+void RoundAvx2To(Avx2Code& g, Avx2RegisterPool& pool, const Ymm& d, DType type);
+void StoreAvx2Narrow(Avx2Code& g, Avx2RegisterPool& pool, const Xbyak::Address& at, const Ymm& d,
+                     DType type, bool streaming);
 
 }  // namespace xjit::cpu
 

@@ -52,18 +52,7 @@ class Avx512Emitter {
       if (v.splat && region_.Used(p)) {
         v.reg = Take();
         g_.mov(r8, g_.qword[rdi + 8 * number]);
-        if (region_.input_type[number] == DType::kBF16) {
-          g_.movzx(r8d, g_.word[r8]);
-          g_.shl(r8d, 16);
-          g_.vpbroadcastd(Zmm(v.reg), r8d);
-        } else if (region_.input_type[number] == DType::kF16) {
-          g_.movzx(r8d, g_.word[r8]);
-          g_.vmovd(Xbyak::Xmm(v.reg), r8d);
-          g_.vcvtph2ps(Xbyak::Xmm(v.reg), Xbyak::Xmm(v.reg));
-          g_.vbroadcastss(Zmm(v.reg), Xbyak::Xmm(v.reg));
-        } else {
-          g_.vbroadcastss(Zmm(v.reg), g_.dword[r8]);
-        }
+        g_.BroadcastElement(Zmm(v.reg), r8, region_.input_type[number]);
       }
       values_[p] = v;
     }

@@ -248,6 +248,12 @@ class ChainCode : public Xbyak::CodeGenerator, public CmpPredicates {
     vpandd(d, t, Bits(0xffff0000u));
   }
 
+  // d = 16 copies of the float32 (or bfloat16 or float16, widened) element
+  // at [ptr]; ptr's register is overwritten.
+  void BroadcastElement(const Zmm& d, const Xbyak::Reg64& ptr, DType type) {
+    EmitBroadcastElement(*this, d, ptr, type);
+  }
+
   // Rounds the floats in d to float16 in place (F16C, to nearest even; a
   // NaN stays a NaN, its payload may differ from f16(float)'s).
   void RoundToF16(const Zmm& d) {

@@ -3,10 +3,16 @@
 // sequence is the same on zmm and ymm registers. `Code` supplies its
 // constants as operands (C, Bits) and loads one into a register
 // (LoadConstant); the special-value selects around these steps are each
-// generator's own (masks on AVX-512, blends on AVX2).
+// generator's own (masks on AVX-512, blends on AVX2). Also the other
+// sequences both emit alike on either register width (EmitBroadcastElement).
+// Included by the generators' x86-64 headers only, after xbyak.
 #pragma once
 
 #include <cstdint>
+
+#include <xbyak/xbyak.h>
+
+#include "xjit/ir/dtype.h"
 
 namespace xjit::cpu {
 
@@ -16,6 +22,23 @@ struct CmpPredicates {
   static constexpr uint8_t kEq = 0x00, kLt = 0x11, kLe = 0x12, kUnord = 0x03, kGt = 0x1E,
                            kNleUq = 0x16, kNgeUq = 0x19;
 };
+
+// d (a ymm or zmm register) = copies of the float32 (or bfloat16 or
+// float16, widened) element at [ptr]; ptr's register is overwritten.
+template <class Code, class Reg>
+void EmitBroadcastElement(Code& g, const Reg& d, const Xbyak::Reg64& ptr, DType type) {
+  if (type == DType::kF32) {
+    g.vbroadcastss(d, g.dword[ptr]);
+    return;
+  }
+  const Xbyak::Reg32 bits(ptr.getIdx());
+  const Xbyak::Xmm d128(d.getIdx());
+  g.movzx(bits, g.word[ptr]);
+  if (type == DType::kBF16) g.shl(bits, 16);
+  g.vmovd(d128, bits);
+  if (type == DType::kF16) g.vcvtph2ps(d128, d128);
+  g.vbroadcastss(d, d128);
+}
 
 // exp(r) on [-ln2/2, ln2/2] as FastExp's polynomial: p.
 template <class Code, class Reg>

@@ -1,9 +1,8 @@
 // Fused element-wise chains of float32, bfloat16 and float16 as generated
-// code (xbyak, as oneDNN
-// generates its kernels; AVX-512 in jit_avx512.cc, AVX2 in jit_avx2.cc): each
-// value of a fusion region lives in a register for 16 (8) elements at a
-// time, so the chain reads its inputs and
-// writes its results once and nothing passes through memory between its ops
+// code (xbyak, as oneDNN generates its kernels; AVX-512 in jit_avx512.cc,
+// AVX2 in jit_avx2.cc): each value of a fusion region lives in a register
+// for 16 (8) elements at a time, so the chain reads its inputs and writes
+// its results once and nothing passes through memory between its ops
 // (the interpreter, FusedElementwiseThunk, moves every value through an L1
 // tile buffer: a load and a store per op). Each op rounds as the
 // interpreter's kernel does (scalar_ops.h; exp and tanh as fast_math.h, step

@@ -20,10 +20,7 @@ float ConstantAsFloat(const Instruction& constant) {
     uint16_t bits;
     std::memcpy(&bits, bytes.data(), sizeof(bits));
     if (constant.shape().dtype == DType::kF16) return f16::ToFloat(bits);
-    const uint32_t wide = uint32_t{bits} << 16;
-    float value;
-    std::memcpy(&value, &wide, sizeof(value));
-    return value;
+    return BitsToFloat(uint32_t{bits} << 16);
   }
   float value;
   std::memcpy(&value, bytes.data(), sizeof(value));

@@ -28,7 +28,8 @@ namespace xjit::cpu {
 // without AVX2 and FMA, the generator turned off
 // (SetFusionJitEnabled), rows of a size that is not a multiple of 32 (or
 // under 64), an op or a broadcast the generator does not cover, values not
-// float32, bfloat16 or float16, or more live values than registers. *work gets the estimate of one run (work_estimate.h).
+// float32, bfloat16 or float16, or more live values than registers. *work
+// gets the estimate of one run (work_estimate.h).
 std::unique_ptr<Thunk> MakeRowJitThunk(const Instruction& fusion,
                                        const std::vector<SlotId>& inputs,
                                        const std::vector<SlotId>& outputs, int64_t* work);

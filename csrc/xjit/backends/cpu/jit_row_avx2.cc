@@ -33,7 +33,6 @@ class RowAvx2Generator {
                 const absl::flat_hash_map<const Instruction*, int>& accumulator);
   void EmitReduceEnd(Avx2Code& g, const Instruction* reduce);
   void EmitPerRow(Avx2Code& g, const Instruction* op);
-  void RoundTo(Avx2Code& g, const Ymm& d, DType type);
   int EmitOp(Avx2Code& g, const Instruction* x, const std::vector<Avx2Operand>& in,
              std::vector<int>* widened);
   Avx2Operand OperandOf(Avx2Code& g, const Instruction* v, int copy) const;
@@ -86,15 +85,6 @@ Avx2Operand RowAvx2Generator::Read(Avx2Code& g, const Instruction* v, int copy,
 // copies its operand (into the operand's own register when that was only
 // widened for it) and rounds when it changes to a 16-bit type; any other
 // 16-bit op computes in float32 and rounds, as the interpreter does.
-// Rounds d to `type` in place (float32: nothing to do).
-void RowAvx2Generator::RoundTo(Avx2Code& g, const Ymm& d, DType type) {
-  if (type == DType::kF32) return;
-  const Ymm t(pool_.Take()), nan(pool_.Take());
-  g.RoundTo(d, type, t, nan);
-  pool_.Free(t.getIdx());
-  pool_.Free(nan.getIdx());
-}
-
 int RowAvx2Generator::EmitOp(Avx2Code& g, const Instruction* x,
                              const std::vector<Avx2Operand>& in, std::vector<int>* widened) {
   Ymm d(0);
@@ -115,7 +105,7 @@ int RowAvx2Generator::EmitOp(Avx2Code& g, const Instruction* x,
   } else {
     d = Ymm(EmitAvx2Op(g, pool_, x->opcode(), in));
   }
-  RoundTo(g, d, x->shape().dtype);
+  RoundAvx2To(g, pool_, d, x->shape().dtype);
   return d.getIdx();
 }
 
@@ -201,11 +191,8 @@ void RowAvx2Generator::EmitBody(Avx2Code& g, const std::vector<const Instruction
     if (const int j = r_.ResultOf(x); j >= 0) {
       g.mov(g.r10, g.qword[g.rsi + 8 * j]);
       if (x->shape().dtype != DType::kF32) {
-        const Ymm t(pool_.Take()), high(pool_.Take());
-        g.StoreNarrow(g.xword[g.r10 + g.rax * 2 + 16 * copy], d, x->shape().dtype, t, high,
-                      streaming_);
-        pool_.Free(t.getIdx());
-        pool_.Free(high.getIdx());
+        StoreAvx2Narrow(g, pool_, g.xword[g.r10 + g.rax * 2 + 16 * copy], d, x->shape().dtype,
+                        streaming_);
       } else if (streaming_) {
         g.vmovntps(g.yword[g.r10 + g.rax * 4 + 32 * copy], d);
       } else {
@@ -247,7 +234,7 @@ void RowAvx2Generator::EmitReduceEnd(Avx2Code& g, const Instruction* reduce) {
     v = op(v, Avx2Operand::Register(swapped.getIdx()));
   }
   v = op(Avx2Operand::Memory(g.yword[g.rdx + ValueOf(info.init).slot]), v);
-  RoundTo(g, Ymm(v.reg), reduce->shape().dtype);
+  RoundAvx2To(g, pool_, Ymm(v.reg), reduce->shape().dtype);
   StoreSlotResult(g, reduce, Ymm(v.reg));
 }
 

@@ -443,19 +443,8 @@ void RowAvx512Generator::Emit() {
     const RowValue& v = ValueOf(p);
     if (v.kind != RowValue::Kind::kSlot) continue;
     g_.mov(r10, g_.qword[rdi + 8 * v.operand]);
-    if (p->shape().dtype == DType::kBF16) {
-      g_.movzx(ecx, g_.word[r10]);
-      g_.shl(ecx, 16);
-      g_.mov(g_.dword[rdx + v.slot], ecx);
-    } else if (p->shape().dtype == DType::kF16) {
-      g_.movzx(ecx, g_.word[r10]);
-      g_.vmovd(Xbyak::Xmm(31), ecx);
-      g_.vcvtph2ps(Xbyak::Xmm(31), Xbyak::Xmm(31));
-      g_.vmovss(g_.dword[rdx + v.slot], Xbyak::Xmm(31));
-    } else {
-      g_.mov(ecx, g_.dword[r10]);
-      g_.mov(g_.dword[rdx + v.slot], ecx);
-    }
+    g_.BroadcastElement(Zmm(31), r10, p->shape().dtype);
+    g_.vmovss(g_.dword[rdx + v.slot], Xbyak::Xmm(31));
   }
   bool looped = false;
   for (int stage = 0; stage <= r_.max_stage() + 1; ++stage) {
