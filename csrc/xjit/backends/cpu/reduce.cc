@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "xjit/ir/reduce_body.h"
 #include "xjit/backends/common/reduction_geometry.h"
+#include "xjit/backends/cpu/arg_reduce.h"
 #include "xjit/backends/cpu/isa_clones.h"
 #include "xjit/backends/cpu/parallel.h"
 #include "xjit/backends/cpu/scalar_evaluator.h"
@@ -358,6 +359,7 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeReduceThunk(const Instruction& instr,
     return std::unique_ptr<Thunk>(
         new TypedReductionThunk<Geometry>(fast, std::move(g), inputs[0], inputs[1], outputs[0]));
   }
+  if (std::unique_ptr<Thunk> arg = MakeArgReduceThunk(instr, inputs, outputs)) return arg;
   auto body = ScalarEvaluator::Compile(*instr.called_computations()[0]);
   if (!body.ok()) return body.status();
   if (body->num_parameters() != 2 * n || body->num_results() != n) {
