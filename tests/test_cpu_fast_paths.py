@@ -31,12 +31,13 @@ def on_both(f, *args):
 def assert_same_bits(got, want):
     """Equal values and dtypes; floats bit for bit (signed zeros), any NaN for a NaN."""
     assert got.dtype == want.dtype and got.shape == want.shape
-    if got.dtype.kind in "fc":
+    if got.dtype.kind in "fc" or got.dtype.name == "bfloat16":  # ml_dtypes' kind is "V"
         nan = np.isnan(want)
         np.testing.assert_array_equal(np.isnan(got), nan)
         ints = {2: np.uint16, 4: np.uint32, 8: np.uint64}[got.dtype.itemsize]
-        np.testing.assert_array_equal(np.where(nan, 0, got).view(ints),
-                                      np.where(nan, 0, want).view(ints))
+        zero = np.zeros((), got.dtype)  # keeps bfloat16 (a plain 0 promotes it)
+        np.testing.assert_array_equal(np.where(nan, zero, got).view(ints),
+                                      np.where(nan, zero, want).view(ints))
     else:
         np.testing.assert_array_equal(got, want)
 

@@ -434,19 +434,28 @@ absl::StatusOr<Cts> ReduceWindowTranspose(TransposeContext& ctx) {
     Pairs pads = VjpLhsPadding(in.dims, a.window_dimensions, a.window_strides, ctx.ct->shape().dims,
                                padding, a.base_dilations, a.window_dilations);
     std::vector<int64_t> lo, hi, interior;
+    bool plain_padding = true;  // no interior padding and none negative
     for (int64_t i = 0; i < rank; ++i) {
       lo.push_back(pads[i].first);
       hi.push_back(pads[i].second);
       interior.push_back(a.window_strides[i] - 1);
+      plain_padding &= interior.back() == 0 && lo.back() >= 0 && hi.back() >= 0;
     }
     XJIT_TF_ASSIGN_OR_RETURN(Value zero, e.Full(ctx.ct->shape().dtype, {}, 0.0));
-    XJIT_TF_ASSIGN_OR_RETURN(Value padded, e.Pad(ctx.ct, zero, lo, hi, interior));
     ReduceWindowAttrs sum;
     sum.window_dimensions = a.window_dimensions;
     sum.window_strides = a.base_dilations;
     sum.base_dilations.assign(rank, 1);
     sum.window_dilations = a.window_dilations;
-    sum.padding = PaddingLiteral(Pairs(rank, {0, 0}));
+    Value padded = ctx.ct;
+    if (plain_padding) {
+      // The window's own padding (zeros, the init): no padded copy, and a
+      // cumulative sum's transpose stays one (cpu/cumulative_sum.h).
+      sum.padding = PaddingLiteral(pads);
+    } else {
+      XJIT_TF_ASSIGN_OR_RETURN(padded, e.Pad(ctx.ct, zero, lo, hi, interior));
+      sum.padding = PaddingLiteral(Pairs(rank, {0, 0}));
+    }
     XJIT_TF_ASSIGN_OR_RETURN(out[0], e.builder().Add(Opcode::kReduceWindow, {padded, zero}, sum,
                                                          {add}));
     return out;

@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "xjit/ir/reduce_body.h"
+#include "xjit/backends/cpu/cumulative_sum.h"
 #include "xjit/backends/cpu/parallel.h"
 #include "xjit/backends/cpu/pooling.h"
 #include "xjit/backends/cpu/typed_reduction_thunk.h"
@@ -473,6 +474,7 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeReduceWindowThunk(const Instruction& 
   }
   std::vector<WindowDimension> window = ReduceWindowWindow(attrs);
   const Shape& base = instr.operand(0)->shape();
+  if (std::unique_ptr<Thunk> sums = MakeCumulativeSumThunk(instr, inputs, outputs)) return sums;
   if (n == 1) {
     std::optional<Opcode> op = RecogniseReduceBody(instr);
     std::optional<PoolingPlan> pooling = MakePoolingPlan(base.dims, window);

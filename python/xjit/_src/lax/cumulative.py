@@ -1,5 +1,6 @@
-"""Cumulative lax reductions (cumsum, cumprod, cummax, cummin, cumlogsumexp) as
-log-step prefix scans.
+"""Cumulative lax reductions (cumsum, cumprod, cummax, cummin, cumlogsumexp):
+real and integer cumsum as a reduce_window over the whole axis, the others
+as log-step prefix scans.
 
 Each of the ceil(log2(n)) steps combines the array with a copy of itself shifted
 by 2**k along the axis (``pad`` with the combiner's identity, which also drops
@@ -92,6 +93,18 @@ def _cumulative(name: str, operand, axis, reverse, accepted, combine, monoid):
     if not -x.ndim <= axis < x.ndim:
         raise ValueError(f"axis {axis} is out of bounds for array of shape {tuple(x.shape)}")
     axis = axis + x.ndim if axis < 0 else axis
+    n = x.shape[axis]
+    if monoid == "add" and ops.kind(dt) in "iuf" and n >= 2:
+        # A window over the whole axis, padded on one side (JAX's TPU
+        # lowering): backends run it as one pass adding left to right, as
+        # numpy does (cpu/cumulative_sum.h), where the log-step scan below
+        # makes ceil(log2(n)) passes.
+        from xjit._src.lax import windowed
+        window = [1] * x.ndim
+        window[axis] = n
+        padding = [(0, 0)] * x.ndim
+        padding[axis] = (0, n - 1) if reverse else (n - 1, 0)
+        return windowed.reduce_window_sum(x, window, [1] * x.ndim, padding)
     identity = _scan_identity(monoid, dt)
     return prefix_scan(x, axis, combine, identity, bool(reverse))
 
