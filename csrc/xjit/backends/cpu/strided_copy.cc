@@ -12,10 +12,28 @@ namespace {
 // Fixed-size element so the copy loop moves whole elements, not bytes.
 template <int kBytes> struct Element { unsigned char b[kBytes]; };
 
+// Copies elements [i0, i1) of one innermost run (destination offset d, source
+// offset s), with the common stride pairs as loops the compiler vectorises.
 template <typename E>
-void CopyRows(const StridedCopy& c, E* dst, const E* src, int64_t row_begin, int64_t row_end) {
+inline void CopyRun(E* dst, const E* src, int64_t d, int64_t s, int64_t ds, int64_t ss, int64_t i0,
+                    int64_t i1) {
+  if (ds == 1 && ss == 1) {
+    std::memcpy(dst + d + i0, src + s + i0, (i1 - i0) * sizeof(E));
+  } else if (ds == 1 && ss == 0) {
+    for (int64_t i = i0; i < i1; ++i) dst[d + i] = src[s];
+  } else if (ds == 1 && ss == -1) {  // reverse
+    E* __restrict o = dst + d;
+    const E* __restrict r = src + s;
+    for (int64_t i = i0; i < i1; ++i) o[i] = r[-i];
+  } else {
+    for (int64_t i = i0; i < i1; ++i) dst[d + i * ds] = src[s + i * ss];
+  }
+}
+
+template <typename E>
+void CopyRows(const StridedCopy& c, E* dst, const E* src, int64_t row_begin, int64_t row_end,
+              int64_t i0, int64_t i1) {
   const int64_t rank = static_cast<int64_t>(c.sizes.size());
-  const int64_t inner = c.sizes[rank - 1];
   const int64_t ds = c.dst_strides[rank - 1], ss = c.src_strides[rank - 1];
   // Multi-index of the first row, then an odometer over the outer dims.
   std::vector<int64_t> idx(rank, 0);
@@ -27,13 +45,7 @@ void CopyRows(const StridedCopy& c, E* dst, const E* src, int64_t row_begin, int
     s += idx[k] * c.src_strides[k];
   }
   for (int64_t row = row_begin; row < row_end; ++row) {
-    if (ds == 1 && ss == 1) {
-      std::memcpy(dst + d, src + s, inner * sizeof(E));
-    } else if (ds == 1 && ss == 0) {
-      for (int64_t i = 0; i < inner; ++i) dst[d + i] = src[s];
-    } else {
-      for (int64_t i = 0; i < inner; ++i) dst[d + i * ds] = src[s + i * ss];
-    }
+    CopyRun(dst, src, d, s, ds, ss, i0, i1);
     for (int64_t k = rank - 2; k >= 0; --k) {
       d += c.dst_strides[k];
       s += c.src_strides[k];
@@ -51,9 +63,22 @@ void CopyTyped(const StridedCopy& c, void* dst, const void* src) {
   int64_t rows = 1;
   for (int64_t k = 0; k + 1 < rank; ++k) rows *= c.sizes[k];
   const int64_t inner = c.sizes[rank - 1];
+  constexpr int64_t kPiece = 64 * 1024;  // elements
+  if (rows < 4 && inner >= 2 * kPiece) {
+    // Few long runs (a 1-d reverse or slice): threads split the runs.
+    const int64_t pieces = (inner + kPiece - 1) / kPiece;
+    ParallelFor(rows * pieces, 1, rows * inner, [&](int64_t begin, int64_t end) {
+      for (int64_t t = begin; t < end; ++t) {
+        const int64_t row = t / pieces, i0 = (t % pieces) * kPiece;
+        CopyRows<E>(c, static_cast<E*>(dst), static_cast<const E*>(src), row, row + 1, i0,
+                    std::min(inner, i0 + kPiece));
+      }
+    });
+    return;
+  }
   int64_t grain = std::max<int64_t>(1, (16 * 1024) / std::max<int64_t>(inner, 1));
   ParallelFor(rows, grain, rows * inner, [&](int64_t begin, int64_t end) {
-    CopyRows<E>(c, static_cast<E*>(dst), static_cast<const E*>(src), begin, end);
+    CopyRows<E>(c, static_cast<E*>(dst), static_cast<const E*>(src), begin, end, 0, inner);
   });
 }
 
