@@ -92,6 +92,34 @@ void BroadcastReader::ReadTyped(const T* operand, T* out, int64_t begin, int64_t
   }
 }
 
+bool BroadcastReader::RowsContiguous(int64_t row_size) const {
+  return row_size > 0 && CursorFits() && strides_.back() == 1 && dims_.back() % row_size == 0;
+}
+
+BroadcastReader::RowCursor::RowCursor(const BroadcastReader& reader, int64_t first_row,
+                                      int64_t row_size)
+    : r_(reader), row_size_(row_size) {
+  for (int64_t d = static_cast<int64_t>(r_.dims_.size()) - 1, rest = first_row * row_size; d >= 0;
+       --d) {
+    idx_[d] = rest % r_.dims_[d];
+    rest /= r_.dims_[d];
+    offset_ += idx_[d] * r_.strides_[d];
+  }
+}
+
+void BroadcastReader::RowCursor::Next() {
+  // The innermost merged dim holds whole rows (stride 1): step it by a row,
+  // carrying into the outer dims as an odometer.
+  const int64_t last = static_cast<int64_t>(r_.dims_.size()) - 1;
+  offset_ += row_size_;
+  idx_[last] += row_size_;
+  for (int64_t d = last; d > 0 && idx_[d] == r_.dims_[d]; --d) {
+    offset_ += r_.strides_[d - 1] - r_.dims_[d] * r_.strides_[d];
+    idx_[d] = 0;
+    ++idx_[d - 1];
+  }
+}
+
 void BroadcastReader::Read(const void* operand, void* out, int64_t begin, int64_t count) const {
   switch (width_) {
     case 1: return ReadTyped(static_cast<const Bytes<1>*>(operand), static_cast<Bytes<1>*>(out), begin, count);

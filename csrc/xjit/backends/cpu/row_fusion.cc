@@ -1,6 +1,8 @@
 #include "xjit/backends/cpu/row_fusion.h"
 
 #include <algorithm>
+#include <memory>
+#include <optional>
 #include <tuple>
 #include <utility>
 
@@ -26,6 +28,10 @@ constexpr int64_t kBlockElements = 2048;
 // the same offset within a 4 KiB page: loads that match an earlier store's
 // low 12 address bits wait for it (4K aliasing).
 constexpr int64_t kSkewBytes = 320;
+// Rows at least this long read row-contiguous broadcasts in place (a kernel
+// call per row); shorter ones copy the block out (BroadcastReader::Read):
+// measured break-even near 64 on 512 x 512 x k pairwise differences.
+constexpr int64_t kMinRowsInPlace = 128;
 
 // out[r * row_size + j] = in[r]: a per-row value spread over its row.
 template <typename E>
@@ -64,6 +70,9 @@ struct Operand {
   int32_t local = -1;
   int64_t per_row = 0;
   int64_t width = 0;
+  // A broadcast fusion operand whose rows are contiguous runs of its operand
+  // (in `slot`): a by_row kernel reads row r at rows->RowOffset(r).
+  std::shared_ptr<const BroadcastReader> rows;
 };
 
 struct Op {
@@ -157,10 +166,20 @@ class RowFusionThunk : public Thunk {
               break;
             }
             const void* row_in[3] = {nullptr, nullptr, nullptr};
+            std::optional<BroadcastReader::RowCursor> cursor[3];
+            for (size_t i = 0; i < op.inputs.size(); ++i) {
+              if (op.inputs[i].rows != nullptr) cursor[i].emplace(*op.inputs[i].rows, r0, row_size_);
+            }
             for (int64_t r = 0; r < n; ++r) {
               for (size_t i = 0; i < op.inputs.size(); ++i) {
                 const Operand& o = op.inputs[i];
-                row_in[i] = static_cast<const unsigned char*>(in[i]) + r * o.per_row * o.width;
+                if (cursor[i]) {
+                  row_in[i] = static_cast<const unsigned char*>(buffers[o.slot]) +
+                              cursor[i]->offset() * o.width;
+                  cursor[i]->Next();
+                } else {
+                  row_in[i] = static_cast<const unsigned char*>(in[i]) + r * o.per_row * o.width;
+                }
               }
               op.kernel(row_in, op.strides.data(), out + r * row_size_ * op.output.width, 0,
                         row_size_);
@@ -202,7 +221,10 @@ struct Value {
   // A broadcast of an operand that is the same on every row (its operand in
   // `slot`): read in place by every row of an Op::by_row kernel.
   bool row_invariant = false;
-  const Instruction* broadcast = nullptr;  // the row-invariant broadcast
+  const Instruction* broadcast = nullptr;  // the row-invariant or row-contiguous broadcast
+  // A broadcast of an operand whose rows are contiguous runs of it (its
+  // operand in `slot`): read in place, row by row, by Op::by_row kernels.
+  std::shared_ptr<const BroadcastReader> rows;
 };
 
 class RowFusionLowering {
@@ -289,7 +311,8 @@ absl::Status RowFusionLowering::LowerElementwise(const Instruction& instr) {
   bool by_row = false;
   for (const Instruction* o : instr.operands()) {
     const Value& v = values_.at(o);
-    if ((v.row_splat && by_row_possible) || (v.row_invariant && *per_row == row_size_)) {
+    if ((v.row_splat && by_row_possible) ||
+        ((v.row_invariant || v.rows != nullptr) && *per_row == row_size_)) {
       by_row = true;
     } else if (absl::Status s = Expand(*o); !s.ok()) {
       return s;
@@ -299,8 +322,8 @@ absl::Status RowFusionLowering::LowerElementwise(const Instruction& instr) {
   std::vector<bool> splat;
   for (const Instruction* o : instr.operands()) {
     const Value& v = values_.at(o);
-    if (v.row_splat || v.row_invariant) {
-      in.push_back(Operand{v.slot, v.local, v.row_splat ? 1 : 0, ByteWidth(o->shape().dtype)});
+    if (v.row_splat || v.row_invariant || v.rows != nullptr) {
+      in.push_back(Operand{v.slot, v.local, v.row_splat ? 1 : 0, ByteWidth(o->shape().dtype), v.rows});
       splat.push_back(v.row_splat);
       continue;
     }
@@ -370,6 +393,16 @@ absl::Status RowFusionLowering::LowerBroadcast(const Instruction& instr) {
     values_[&instr] = Value{value.slot, -1, 0, false, false, true, &instr};
     if (output_of_.contains(&instr)) return Expand(instr);
     return absl::OkStatus();
+  } else if (auto reader = std::make_shared<const BroadcastReader>(instr);
+             value.per_row < 0 && *per_row == row_size_ && row_size_ >= kMinRowsInPlace &&
+             reader->RowsContiguous(row_size_)) {
+    // Each row a run of the operand: read in place row by row (its readers
+    // then run a kernel call per row, which only long rows repay).
+    Value v{value.slot, -1, 0, false, false, false, &instr};
+    v.rows = std::move(reader);
+    values_[&instr] = std::move(v);
+    if (output_of_.contains(&instr)) return Expand(instr);
+    return absl::OkStatus();
   } else if (value.per_row < 0) {  // a fusion operand: read in place
     op.kind = Op::Kind::kBroadcastRead;
     op.broadcast = std::make_shared<const BroadcastReader>(instr);
@@ -394,7 +427,7 @@ absl::Status RowFusionLowering::LowerBroadcast(const Instruction& instr) {
 absl::Status RowFusionLowering::Expand(const Instruction& instr) {
   const Value value = values_.at(&instr);
   Op op;
-  if (value.row_invariant) {
+  if (value.row_invariant || value.rows != nullptr) {
     op.kind = Op::Kind::kBroadcastRead;
     op.broadcast = std::make_shared<const BroadcastReader>(*value.broadcast);
     op.inputs = {Operand{value.slot, -1, 0, ByteWidth(instr.shape().dtype)}};
