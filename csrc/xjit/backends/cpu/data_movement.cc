@@ -175,7 +175,7 @@ class CopyThunk : public Thunk {
   CopyThunk(SlotId src, SlotId dst, int64_t bytes) : src_(src), dst_(dst), bytes_(bytes) {}
   void Execute(void* const* buffers) const override {
     // A result that is a donated parameter handed over to it is its own source.
-    if (bytes_ > 0 && buffers[dst_] != buffers[src_]) std::memcpy(buffers[dst_], buffers[src_], bytes_);
+    if (bytes_ > 0 && buffers[dst_] != buffers[src_]) ParallelCopy(buffers[dst_], buffers[src_], bytes_);
   }
   bool AppendSteps(void* const* buffers, std::vector<KernelStep>* steps) const override {
     if (bytes_ > 0 && buffers[dst_] != buffers[src_]) {

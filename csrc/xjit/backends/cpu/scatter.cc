@@ -17,6 +17,7 @@
 #include "xjit/backends/cpu/row_indexing.h"
 #include "xjit/backends/cpu/scalar_evaluator.h"
 #include "xjit/backends/cpu/scalar_ops.h"
+#include "xjit/backends/cpu/strided_copy.h"
 #include "xjit/ir/dtype_dispatch.h"
 
 namespace xjit::cpu {
@@ -94,7 +95,7 @@ class ScatterThunk : public Thunk {
   void Execute(void* const* buffers) const override {
     for (size_t i = 0; i < inputs_.size(); ++i) {
       if (buffers[inputs_[i]] != buffers[outputs_[i]]) {
-        std::memcpy(buffers[outputs_[i]], buffers[inputs_[i]], input_elements_ * widths_[i]);
+        ParallelCopy(buffers[outputs_[i]], buffers[inputs_[i]], input_elements_ * widths_[i]);
       }
     }
     const int64_t cost = g_.num_batches * g_.window_elements;
@@ -263,7 +264,7 @@ class ScatterRowsThunk : public Thunk {
         indices_(indices), updates_(updates), output_(output) {}
   void Execute(void* const* buffers) const override {
     if (buffers[input_] != buffers[output_]) {
-      std::memcpy(buffers[output_], buffers[input_], input_bytes_);
+      ParallelCopy(buffers[output_], buffers[input_], input_bytes_);
     }
     fn_(r_, buffers[indices_], buffers[updates_], buffers[output_], unique_);
   }
@@ -306,7 +307,7 @@ class DynamicUpdateSliceThunk : public Thunk {
 
   void Execute(void* const* buffers) const override {
     if (buffers[operand_] != buffers[output_]) {
-      std::memcpy(buffers[output_], buffers[operand_], bytes_);
+      ParallelCopy(buffers[output_], buffers[operand_], bytes_);
     }
     absl::InlinedVector<const void*, 4> in(dims_.size() + 1);
     in[0] = buffers[update_];

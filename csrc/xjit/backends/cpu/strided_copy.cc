@@ -123,6 +123,18 @@ StridedCopy SimplifyStridedCopy(StridedCopy c) {
   return out;
 }
 
+void ParallelCopy(void* dst, const void* src, int64_t bytes) {
+  constexpr int64_t kChunk = 256 * 1024;
+  if (bytes < 4 * kChunk) {
+    std::memcpy(dst, src, static_cast<size_t>(bytes));
+    return;
+  }
+  ParallelFor(bytes, kChunk, bytes / 4, [&](int64_t begin, int64_t end) {
+    std::memcpy(static_cast<unsigned char*>(dst) + begin,
+                static_cast<const unsigned char*>(src) + begin, static_cast<size_t>(end - begin));
+  });
+}
+
 void RunStridedCopy(const StridedCopy& c, void* dst, const void* src) {
   if (c.sizes.empty() || c.sizes[0] == 0) return;
   switch (c.elem_bytes) {
@@ -148,11 +160,11 @@ void FillTyped(void* dst, const void* value, int64_t count) {
 }  // namespace
 
 void FillElements(void* dst, const void* value, int64_t elem_bytes, int64_t count) {
-  switch (elem_bytes) {
-    case 1: return FillTyped<Element<1>>(dst, value, count);
-    case 2: return FillTyped<Element<2>>(dst, value, count);
-    case 4: return FillTyped<Element<4>>(dst, value, count);
-    case 8: return FillTyped<Element<8>>(dst, value, count);
+  switch (elem_bytes) {  // integer elements: the compiler vectorises their stores
+    case 1: return FillTyped<uint8_t>(dst, value, count);
+    case 2: return FillTyped<uint16_t>(dst, value, count);
+    case 4: return FillTyped<uint32_t>(dst, value, count);
+    case 8: return FillTyped<uint64_t>(dst, value, count);
     case 16: return FillTyped<Element<16>>(dst, value, count);
     default: return;
   }

@@ -23,6 +23,9 @@ StridedCopy SimplifyStridedCopy(StridedCopy copy);
 // Copies; multi-threaded over the outer dimensions when large.
 void RunStridedCopy(const StridedCopy& copy, void* dst, const void* src);
 
+// memcpy, split between threads when it is over 1 MiB.
+void ParallelCopy(void* dst, const void* src, int64_t bytes);
+
 // Fills `count` elements of `elem_bytes` each with the element at `value`.
 void FillElements(void* dst, const void* value, int64_t elem_bytes, int64_t count);
 
