@@ -50,11 +50,24 @@ TEST(JitFusion, MaximumAndMinimumWithConstants) {
 TEST(JitFusion, EveryUnaryOp) {
   const int64_t n = 8192 + 7;
   for (std::string op : {"negate", "abs", "sqrt", "rsqrt", "exponential", "tanh", "log",
-                         "log_plus_one", "logistic", "exponential_minus_one"}) {
+                         "log_plus_one", "logistic", "exponential_minus_one", "floor", "ceil",
+                         "round_nearest_even"}) {
     std::string body = Op(op, "a", "%x", n) + Op("multiply", "b", "%a, %half", n) +
                        Op(op, "c", "%y", n) + Op("add", "d", "%b, %c", n);
     CheckModule(Module2(n, body, "%d", 1), 2e-6);
   }
+}
+
+// floor, ceil and round-to-nearest-even on exact halves (k / 2: the ties),
+// signed zeros among them, and on the special inputs.
+TEST(JitFusion, RoundingOnHalves) {
+  const int64_t n = 8192 + 9;
+  std::string body = Op("multiply", "a", "%x, %ten", n) + Op("round_nearest_even", "b", "%a", n) +
+                     Op("multiply", "c", "%b, %half", n) + Op("round_nearest_even", "d", "%c", n) +
+                     Op("floor", "e", "%c", n) + Op("ceil", "f", "%c", n) +
+                     Op("negate", "g", "%c", n) + Op("round_nearest_even", "r", "%g", n) +
+                     Op("floor", "i", "%y", n) + Op("ceil", "j", "%y", n);
+  CheckModule(Module2(n, body, "%d, %e, %f, %r, %i, %j", 6), 0);
 }
 
 // Mostly ordinary inputs: the generated exp and tanh run their short paths
@@ -194,7 +207,8 @@ TEST(JitFusion, HalfUnaryOps) {
   const int64_t n = 8192 + 7;
   for (const HalfType& h : kHalfTypes) {
     for (std::string op : {"negate", "abs", "sqrt", "rsqrt", "exponential", "tanh", "log",
-                           "log_plus_one", "logistic", "exponential_minus_one"}) {
+                           "log_plus_one", "logistic", "exponential_minus_one", "floor", "ceil",
+                           "round_nearest_even"}) {
       std::string body = Op(op, "a", "%x", n, h.name) +
                          Op("multiply", "b", "%a, %half", n, h.name) +
                          Op(op, "c", "%y", n, h.name) + Op("add", "d", "%b, %c", n, h.name);

@@ -162,6 +162,18 @@ int EmitAvx2Op(Avx2Code& g, Avx2RegisterPool& pool, Opcode op,
         g.vsqrtps(d, Ymm(in[0].reg));
       }
       break;
+    case Opcode::kFloor:
+    case Opcode::kCeil:
+    case Opcode::kRoundNearestEven: {
+      // IEEE roundToIntegral in the op's mode, the inexact exception suppressed
+      const uint8_t mode = op == Opcode::kFloor ? 0x09 : op == Opcode::kCeil ? 0x0A : 0x08;
+      if (in[0].memory) {
+        g.vroundps(d, *in[0].memory, mode);
+      } else {
+        g.vroundps(d, Ymm(in[0].reg), mode);
+      }
+      break;
+    }
     default: {
       std::vector<Ymm> r;
       for (const Avx2Operand& v : in) r.push_back(reg(v));

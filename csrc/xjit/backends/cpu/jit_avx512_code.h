@@ -291,6 +291,11 @@ class ChainCode : public Xbyak::CodeGenerator, public CmpPredicates {
       case Opcode::kLogPlusOne: Log1p(d, in[0]); break;
       case Opcode::kLogistic: Logistic(d, in[0]); break;
       case Opcode::kExponentialMinusOne: Expm1(d, in[0]); break;
+      // IEEE roundToIntegral, as std::floor/ceil/nearbyint (imm: the mode,
+      // with the inexact exception suppressed)
+      case Opcode::kFloor: vrndscaleps(d, in[0], 0x09); break;
+      case Opcode::kCeil: vrndscaleps(d, in[0], 0x0A); break;
+      case Opcode::kRoundNearestEven: vrndscaleps(d, in[0], 0x08); break;
       case Opcode::kConvert:  // a copy, rounded to a 16-bit type it changes to
         vmovaps(d, in[0]);
         if (x.operand(0)->shape().dtype == x.shape().dtype) return;

@@ -40,7 +40,8 @@ bool JitCovers(Opcode op) {
     case Opcode::kMaximum: case Opcode::kMinimum: case Opcode::kNegate: case Opcode::kAbs:
     case Opcode::kSqrt: case Opcode::kRsqrt: case Opcode::kExponential: case Opcode::kTanh:
     case Opcode::kLog: case Opcode::kLogPlusOne: case Opcode::kLogistic:
-    case Opcode::kExponentialMinusOne:
+    case Opcode::kExponentialMinusOne: case Opcode::kFloor: case Opcode::kCeil:
+    case Opcode::kRoundNearestEven:
       return true;
     default:
       return false;
