@@ -217,6 +217,45 @@ TEST(JitFusion, HalfUnaryOps) {
   }
 }
 
+// Masks (jit_region.h: JitCoversMask): every compare direction on special
+// inputs (NaN, signed zeros, infinities, equal values from the splat), the
+// masks combined with and/or/xor/not, and selects of floats on them, in
+// float32 and the 16-bit types; the preds never leave the region.
+std::string MaskModule(int64_t n, const std::string& dir, const std::string& type) {
+  const std::string t = "tensor<" + std::to_string(n) + "x" + type + ">";
+  const std::string m = "tensor<" + std::to_string(n) + "xi1>";
+  auto cmp = [&](const std::string& dst, const std::string& a, const std::string& b,
+                 const std::string& d) {
+    return "  %" + dst + " = \"stablehlo.compare\"(" + a + ", " + b +
+           ") {comparison_direction = #stablehlo<comparison_direction " + d + ">} : (" + t +
+           ", " + t + ") -> " + m + "\n";
+  };
+  auto logic = [&](const std::string& dst, const std::string& op, const std::string& operands) {
+    return "  %" + dst + " = \"stablehlo." + op + "\"(" + operands + ") : (" +
+           (op == "not" ? m : m + ", " + m) + ") -> " + m + "\n";
+  };
+  auto select = [&](const std::string& dst, const std::string& p, const std::string& a,
+                    const std::string& b) {
+    return "  %" + dst + " = \"stablehlo.select\"(" + p + ", " + a + ", " + b + ") : (" + m +
+           ", " + t + ", " + t + ") -> " + t + "\n";
+  };
+  const std::string body =
+      Op("multiply", "z", "%y, %half", n, type) +  // ties with x where y == 2x
+      cmp("p", "%x", "%y", dir) + cmp("q", "%x", "%half", dir) + cmp("r", "%z", "%x", dir) +
+      logic("pq", "and", "%p, %q") + logic("qr", "or", "%q, %r") + logic("nr", "not", "%r") +
+      logic("x1", "xor", "%pq, %nr") + select("a", "%p", "%x", "%y") +
+      select("b", "%x1", "%a", "%half") + select("c", "%qr", "%b", "%z") +
+      Op("add", "d", "%c, %ten", n, type);
+  return Module2(n, body, "%a, %d", 2, type);
+}
+
+TEST(JitFusion, MasksCompareAndSelect) {
+  for (const std::string dir : {"EQ", "NE", "LT", "LE", "GT", "GE"}) {
+    CheckModule(MaskModule(8192 + 11, dir, "f32"), 0);
+    for (const HalfType& h : kHalfTypes) CheckModule(MaskModule(8192 + 3, dir, h.name), 0);
+  }
+}
+
 // Converts inside a region, every way: float32 inputs rounded to the 16-bit
 // type `h`, computed on, widened again, and converted to the other 16-bit
 // type and back; results of three types, one of them also read by a later op.
@@ -275,13 +314,18 @@ TEST(JitFusion, HalfRegionsFromAThousandElements) {
 }
 
 TEST(JitFusion, SmallOrUncoveredRegionsUseTheInterpreter) {
-  // A compare (pred) is not covered; a short chain stays interpreted: both
-  // must still run and agree with the reference.
+  // A sine is not covered, nor a compare of TOTALORDER; a short chain stays
+  // interpreted: all must still run and agree with the reference.
   const int64_t n = 10000;
-  std::string body = Op("add", "a", "%x, %y", n) +
-                     "  %p = stablehlo.compare GT, %a, %x : (tensor<10000xf32>, tensor<10000xf32>) -> tensor<10000xi1>\n"
-                     "  %s = stablehlo.select %p, %a, %y : tensor<10000xi1>, tensor<10000xf32>\n" +
+  std::string body = Op("add", "a", "%x, %y", n) + Op("sine", "s", "%a", n) +
                      Op("exponential", "e", "%s", n);
+  CheckModule(Module2(n, body, "%e", 1), 2e-6, 0);
+  body = Op("add", "a", "%x, %y", n) +
+         "  %p = \"stablehlo.compare\"(%a, %x) {comparison_direction = "
+         "#stablehlo<comparison_direction GT>, compare_type = #stablehlo<comparison_type "
+         "TOTALORDER>} : (tensor<10000xf32>, tensor<10000xf32>) -> tensor<10000xi1>\n"
+         "  %s = stablehlo.select %p, %a, %y : tensor<10000xi1>, tensor<10000xf32>\n" +
+         Op("exponential", "e", "%s", n);
   CheckModule(Module2(n, body, "%e", 1), 2e-6, 0);
   std::string small = Op("tanh", "a", "%x", 100) + Op("exponential", "b", "%a", 100);
   CheckModule(Module2(100, small, "%b", 1), 2e-6, 0);

@@ -262,7 +262,7 @@ class Avx2Emitter {
       if (x->opcode() == Opcode::kConvert) {
         d = Ymm(EmitConvert(*x, in[0]));
       } else {
-        d = Ymm(EmitAvx2Op(g_, pool_, x->opcode(), in));
+        d = Ymm(EmitAvx2Op(g_, pool_, x->opcode(), in, x));
         RoundAvx2To(g_, pool_, d, x->shape().dtype);
       }
       for (int w : widened) pool_.Free(w);

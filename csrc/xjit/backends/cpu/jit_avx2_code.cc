@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "xjit/backends/cpu/jit_region.h"
+
 namespace xjit::cpu {
 namespace {
 
@@ -78,7 +80,7 @@ void MaxMinWithConstant(Avx2Code& g, Avx2RegisterPool& pool, bool max, const Ymm
 }  // namespace
 
 void RoundAvx2To(Avx2Code& g, Avx2RegisterPool& pool, const Ymm& d, DType type) {
-  if (type == DType::kF32) return;
+  if (type != DType::kBF16 && type != DType::kF16) return;
   const Ymm t(pool.Take()), nan(pool.Take());
   g.RoundTo(d, type, t, nan);
   pool.Free(t.getIdx());
@@ -94,7 +96,7 @@ void StoreAvx2Narrow(Avx2Code& g, Avx2RegisterPool& pool, const Xbyak::Address& 
 }
 
 int EmitAvx2Op(Avx2Code& g, Avx2RegisterPool& pool, Opcode op,
-               absl::Span<const Avx2Operand> in) {
+               absl::Span<const Avx2Operand> in, const Instruction* instr) {
   const Ymm d(pool.Take());
   std::vector<int> temporaries;
   // An operand as a register (one in memory loaded into a temporary).
@@ -162,6 +164,18 @@ int EmitAvx2Op(Avx2Code& g, Avx2RegisterPool& pool, Opcode op,
         g.vsqrtps(d, Ymm(in[0].reg));
       }
       break;
+    // Masks: a pred is all-ones or all-zeros lanes (jit_region.h).
+    case Opcode::kCompare:
+      if (instr == nullptr) throw Xbyak::Error(Xbyak::ERR_BAD_PARAMETER);
+      g.vcmpps(d, reg(in[0]), reg(in[1]), CompareImmediate(*instr));
+      break;
+    case Opcode::kSelect:  // on true where the mask's sign bits are set
+      g.vblendvps(d, reg(in[2]), reg(in[1]), reg(in[0]));
+      break;
+    case Opcode::kAnd: g.vandps(d, reg(in[0]), reg(in[1])); break;
+    case Opcode::kOr: g.vorps(d, reg(in[0]), reg(in[1])); break;
+    case Opcode::kXor: g.vxorps(d, reg(in[0]), reg(in[1])); break;
+    case Opcode::kNot: g.vxorps(d, reg(in[0]), g.Bits(0xffffffffu)); break;
     case Opcode::kFloor:
     case Opcode::kCeil:
     case Opcode::kRoundNearestEven: {

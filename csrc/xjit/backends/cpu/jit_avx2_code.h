@@ -23,6 +23,7 @@
 #include "absl/types/span.h"
 #include "xjit/backends/cpu/jit_fast_math.h"
 #include "xjit/ir/dtype.h"
+#include "xjit/ir/graph.h"
 #include "xjit/ir/opcode.h"
 
 namespace xjit::cpu {
@@ -411,11 +412,11 @@ struct Avx2Operand {
   }
 };
 
-// Emits `op` (one jit_region.h's JitCovers names) of `operands` into a register taken from `pool` (returned; the
+// Emits `op` (one jit_region.h's JitCovers or, given its `instr`, JitCoversMask names) of `operands` into a register taken from `pool` (returned; the
 // operands' registers stay taken). Its scratch and operands loaded from
 // memory are taken and freed again.
 int EmitAvx2Op(Avx2Code& g, Avx2RegisterPool& pool, Opcode op,
-               absl::Span<const Avx2Operand> operands);
+               absl::Span<const Avx2Operand> operands, const Instruction* instr = nullptr);
 
 // Avx2Code::RoundTo and StoreNarrow with their scratch taken from `pool`
 // and freed again (float32: RoundAvx2To does nothing).

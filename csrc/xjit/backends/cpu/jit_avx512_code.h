@@ -21,6 +21,7 @@
 #include <xbyak/xbyak.h>
 
 #include "xjit/backends/cpu/jit_fast_math.h"
+#include "xjit/backends/cpu/jit_region.h"
 #include "xjit/ir/graph.h"
 
 namespace xjit::cpu {
@@ -296,6 +297,21 @@ class ChainCode : public Xbyak::CodeGenerator, public CmpPredicates {
       case Opcode::kFloor: vrndscaleps(d, in[0], 0x09); break;
       case Opcode::kCeil: vrndscaleps(d, in[0], 0x0A); break;
       case Opcode::kRoundNearestEven: vrndscaleps(d, in[0], 0x08); break;
+      // Masks: a pred is all-ones or all-zeros lanes (jit_region.h).
+      case Opcode::kCompare:
+        vcmpps(k2, in[0], in[1], CompareImmediate(x));
+        vpxord(d, d, d);
+        vpternlogd(d | k2, d, d, 0xff);
+        return;
+      case Opcode::kSelect:
+        vptestmd(k2, in[0], in[0]);
+        vmovaps(d, in[2]);
+        vmovaps(d | k2, in[1]);
+        return;
+      case Opcode::kAnd: vpandd(d, in[0], in[1]); return;
+      case Opcode::kOr: vpord(d, in[0], in[1]); return;
+      case Opcode::kXor: vpxord(d, in[0], in[1]); return;
+      case Opcode::kNot: vpxord(d, in[0], Bits(0xffffffffu)); return;
       case Opcode::kConvert:  // a copy, rounded to a 16-bit type it changes to
         vmovaps(d, in[0]);
         if (x.operand(0)->shape().dtype == x.shape().dtype) return;

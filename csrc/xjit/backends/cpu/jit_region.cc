@@ -48,6 +48,53 @@ bool JitCovers(Opcode op) {
   }
 }
 
+bool JitCoversMask(Opcode op) {
+  switch (op) {
+    case Opcode::kCompare: case Opcode::kSelect: case Opcode::kAnd: case Opcode::kOr:
+    case Opcode::kXor: case Opcode::kNot:
+      return true;
+    default:
+      return false;
+  }
+}
+
+uint8_t CompareImmediate(const Instruction& compare) {
+  switch (compare.attrs<CompareAttrs>().comparison_direction) {
+    case ComparisonDirection::kEq: return 0x00;  // EQ_OQ
+    case ComparisonDirection::kNe: return 0x04;  // NEQ_UQ
+    case ComparisonDirection::kLt: return 0x11;  // LT_OQ
+    case ComparisonDirection::kLe: return 0x12;  // LE_OQ
+    case ComparisonDirection::kGt: return 0x1E;  // GT_OQ
+    case ComparisonDirection::kGe: return 0x1D;  // GE_OQ
+  }
+  return 0x00;
+}
+
+namespace {
+
+// Whether mask op `x`'s operand types are ones the generators compute on.
+bool MaskOperandsFit(const Instruction& x) {
+  const DType t = x.shape().dtype;
+  switch (x.opcode()) {
+    case Opcode::kCompare: {
+      const DType a = x.operand(0)->shape().dtype;
+      const ComparisonType c = x.attrs<CompareAttrs>().compare_type;
+      return t == DType::kPred && JitCarries(a) && x.operand(1)->shape().dtype == a &&
+             (c == ComparisonType::kNotype || c == ComparisonType::kFloat);
+    }
+    case Opcode::kSelect:
+      return JitCarries(t) && x.operand(0)->shape().dtype == DType::kPred &&
+             x.operand(1)->shape().dtype == t && x.operand(2)->shape().dtype == t;
+    default:  // and, or, xor, not
+      for (const Instruction* o : x.operands()) {
+        if (o->shape().dtype != DType::kPred) return false;
+      }
+      return t == DType::kPred;
+  }
+}
+
+}  // namespace
+
 bool JitCarries(DType t) {
 #if defined(__x86_64__)
   static const bool has_f16c = __builtin_cpu_supports("f16c");  // every AVX2 CPU in practice
@@ -72,7 +119,8 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
   if (r.n < kMinJitElementsOf16Bit) return false;
   for (size_t j = 0; j < body.results().size(); ++j) {
     const Instruction* x = body.results()[j];
-    if ((!JitCovers(x->opcode()) && x->opcode() != Opcode::kConvert) ||
+    if ((!JitCovers(x->opcode()) && x->opcode() != Opcode::kConvert &&
+         x->opcode() != Opcode::kSelect) ||
         !r.result_of.emplace(x, static_cast<int>(j)).second) {
       return false;
     }
@@ -84,7 +132,9 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
   const auto& instrs = body.instructions();
   for (size_t i = 0; i < instrs.size(); ++i) {
     const Instruction* x = instrs[i].get();
-    if (!x->shape().is_array() || !JitCarries(x->shape().dtype)) return false;
+    const bool mask = x->shape().dtype == DType::kPred;  // computed by a mask op, never read in
+    if (!x->shape().is_array() || (!JitCarries(x->shape().dtype) && !mask)) return false;
+    if (mask && x->opcode() == Opcode::kParameter) return false;
     const int64_t elements = x->shape().num_elements();
     switch (x->opcode()) {
       case Opcode::kParameter: {
@@ -116,16 +166,19 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
         break;
     }
     const bool convert = x->opcode() == Opcode::kConvert;
-    if ((!JitCovers(x->opcode()) && !convert) || elements != r.n) return false;
+    const bool mask_op = JitCoversMask(x->opcode());
+    if ((!JitCovers(x->opcode()) && !convert && !mask_op) || elements != r.n) return false;
+    if (mask_op ? !MaskOperandsFit(*x) : mask) return false;
     const size_t position = r.ops.size();
     for (const Instruction* o : x->operands()) {
       const Instruction* v = r.Root(o);
-      if (!convert && v->shape().dtype != x->shape().dtype) return false;
+      if (!convert && !mask_op && v->shape().dtype != x->shape().dtype) return false;
+      if (v->shape().dtype == DType::kPred && v->shape().num_elements() != r.n) return false;
       r.last_use[v] = position;
     }
     r.ops.push_back(x);
     r.work += EstimateInstructionWork(*x);
-    has_16_bit |= x->shape().dtype != DType::kF32;
+    has_16_bit |= x->shape().dtype == DType::kBF16 || x->shape().dtype == DType::kF16;
   }
   for (DType t : r.input_type) has_16_bit |= t != DType::kF32;
   return r.n >= (has_16_bit ? kMinJitElementsOf16Bit : kMinJitElements);

@@ -64,9 +64,17 @@ bool JitCarries(DType t);
 
 // The ops the generators emit: add, subtract, multiply, divide, maximum,
 // minimum, negate, abs, sqrt, rsqrt, exponential, exponential_minus_one,
-// tanh, log, log_plus_one and logistic; and in regions (not alone), convert
-// between the types JitCarries names.
+// tanh, log, log_plus_one, logistic, floor, ceil and round_nearest_even; and
+// in regions (not alone), convert between the types JitCarries names.
 bool JitCovers(Opcode op);
+// The mask ops the element-wise generators also emit (not the row or loop
+// ones): compare of two floats of one type into a pred, select between floats
+// on a pred, and/or/xor/not of preds. A pred lives in a vector register as
+// all-ones or all-zeros lanes; it is never a region's input or result.
+bool JitCoversMask(Opcode op);
+// The vcmpps predicate of a float compare's direction (ordered, except NE
+// which is true for NaN, as the interpreter's ==, <, ... and !=).
+uint8_t CompareImmediate(const Instruction& compare);
 
 // The region of `fusion` when the generators cover it; false otherwise.
 bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* region);
