@@ -902,3 +902,70 @@ def matmul_2048_bf16():
 
 ALL += [matmul_512_f64, matmul_256_c64, matmul_256, matmul_1024, matmul_2048, matmul_256_bf16,
         matmul_1024_bf16, matmul_2048_bf16]
+# ------------------------------------------- array ops users reach for (issue 12)
+
+def _mat2048():
+    return np.random.default_rng(0).standard_normal((2048, 2048)).astype(np.float32)
+
+
+def _vec4m():
+    return np.random.default_rng(0).standard_normal(4 << 20).astype(np.float32)
+
+
+def argmax_rows():
+    """jnp.argmax over the rows of 2048x2048 float32 (a variadic reduce)."""
+    return _frameworks(lambda a: np.argmax(a, axis=1), lambda xp: (lambda a: xp.argmax(a, axis=1)),
+                       [_mat2048()])
+
+
+def argmax_4m():
+    """jnp.argmax of 4M float32 (one long row)."""
+    return _frameworks(np.argmax, lambda xp: xp.argmax, [_vec4m()])
+
+
+def cumsum_4m():
+    """jnp.cumsum of 4M float32."""
+    return _frameworks(np.cumsum, lambda xp: xp.cumsum, [_vec4m()])
+
+
+def cumsum_rows():
+    """jnp.cumsum along the rows of 2048x2048 float32."""
+    return _frameworks(lambda a: np.cumsum(a, axis=1), lambda xp: (lambda a: xp.cumsum(a, axis=1)),
+                       [_mat2048()])
+
+
+def reverse_scale_4m():
+    """x[::-1] * 2 on 4M float32."""
+    return _frameworks(lambda a: a[::-1] * 2, lambda xp: (lambda a: a[::-1] * 2), [_vec4m()])
+
+
+def where_4m():
+    """jnp.where(x > 0, x, 0.1 * x) on 4M float32 (compare and select in one pass)."""
+    return _frameworks(lambda a: np.where(a > 0, a, 0.1 * a),
+                       lambda xp: (lambda a: xp.where(a > 0, a, 0.1 * a)), [_vec4m()])
+
+
+def pad_2048():
+    """jnp.pad by one on every side of 2048x2048 float32."""
+    return _frameworks(lambda a: np.pad(a, 1), lambda xp: (lambda a: xp.pad(a, 1)), [_mat2048()])
+
+
+def update_slice_2048():
+    """x.at[100:1000, 5:900].set(0) on 2048x2048 float32 (a copy and a dynamic_update_slice)."""
+    def np_set(a):
+        b = a.copy()
+        b[100:1000, 5:900] = 0
+        return b
+    return _frameworks(np_set, lambda xp: (lambda a: a.at[100:1000, 5:900].set(0.0)), [_mat2048()])
+
+
+def pairwise_sq_dist():
+    """((x[:, None] - y[None]) ** 2).sum(-1) for 256 x 256 points of 256 dims."""
+    rng = np.random.default_rng(0)
+    args = [rng.standard_normal((256, 256)).astype(np.float32) for _ in range(2)]
+    f = lambda a, b: ((a[:, None, :] - b[None, :, :]) ** 2).sum(-1)  # noqa: E731
+    return _frameworks(f, lambda xp: f, args)
+
+
+ALL += [argmax_rows, argmax_4m, cumsum_4m, cumsum_rows, reverse_scale_4m, where_4m, pad_2048,
+        update_slice_2048, pairwise_sq_dist]

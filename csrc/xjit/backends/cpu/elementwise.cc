@@ -8,6 +8,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "xjit/backends/cpu/eigen_math.h"
 #include "xjit/backends/cpu/isa_clones.h"
 #include "xjit/backends/cpu/parallel.h"
 #include "xjit/backends/cpu/scalar_ops.h"
@@ -303,7 +304,23 @@ KernelOr SelectOrClampFor(const Instruction& instr) {
 
 }  // namespace
 
+namespace {
+
+// float32 sine and cosine on Eigen's vector functions (eigen_math.h).
+void SineF32Kernel(const void* const* in, const int64_t*, void* out, int64_t begin, int64_t end) {
+  EigenSinF32(static_cast<const float*>(in[0]) + begin, static_cast<float*>(out) + begin, end - begin);
+}
+void CosineF32Kernel(const void* const* in, const int64_t*, void* out, int64_t begin, int64_t end) {
+  EigenCosF32(static_cast<const float*>(in[0]) + begin, static_cast<float*>(out) + begin, end - begin);
+}
+
+}  // namespace
+
 absl::StatusOr<ElementwiseKernel> GetElementwiseKernel(const Instruction& instr) {
+  const bool f32 = instr.shape().dtype == DType::kF32 && instr.operands().size() == 1 &&
+                   instr.operand(0)->shape().dtype == DType::kF32;
+  if (f32 && instr.opcode() == Opcode::kSine && EigenTrigAvailable()) return &SineF32Kernel;
+  if (f32 && instr.opcode() == Opcode::kCosine && EigenTrigAvailable()) return &CosineF32Kernel;
   switch (instr.opcode()) {
 #define XJIT_UNARY(E) case Opcode::k##E: return UnaryFor<E>(instr);
     XJIT_UNARY(Abs) XJIT_UNARY(Cbrt) XJIT_UNARY(Ceil) XJIT_UNARY(Cosine)
