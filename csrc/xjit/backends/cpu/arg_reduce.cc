@@ -11,6 +11,7 @@
 #include "xjit/backends/cpu/isa_clones.h"
 #include "xjit/backends/cpu/parallel.h"
 #include "xjit/backends/cpu/scalar_evaluator.h"
+#include "xjit/ir/dtype_dispatch.h"
 #include "xjit/ir/half.h"
 
 namespace xjit::cpu {
@@ -447,24 +448,20 @@ std::unique_ptr<Thunk> Make(Extreme e, int64_t outer, int64_t n, int64_t inner,
                                                               out[0], out[1]);
 }
 
+// Real values only (pred arrives as int8 from jnp; narrow types are
+// expanded before backends see them).
 template <typename I>
 std::unique_ptr<Thunk> ForValueType(DType vt, Extreme e, int64_t outer, int64_t n, int64_t inner,
                                     const std::vector<SlotId>& in, const std::vector<SlotId>& out) {
-  switch (vt) {
-    case DType::kF32: return Make<float, I>(e, outer, n, inner, in, out);
-    case DType::kF64: return Make<double, I>(e, outer, n, inner, in, out);
-    case DType::kF16: return Make<f16, I>(e, outer, n, inner, in, out);
-    case DType::kBF16: return Make<bf16, I>(e, outer, n, inner, in, out);
-    case DType::kS8: return Make<int8_t, I>(e, outer, n, inner, in, out);
-    case DType::kS16: return Make<int16_t, I>(e, outer, n, inner, in, out);
-    case DType::kS32: return Make<int32_t, I>(e, outer, n, inner, in, out);
-    case DType::kS64: return Make<int64_t, I>(e, outer, n, inner, in, out);
-    case DType::kU8: return Make<uint8_t, I>(e, outer, n, inner, in, out);
-    case DType::kU16: return Make<uint16_t, I>(e, outer, n, inner, in, out);
-    case DType::kU32: return Make<uint32_t, I>(e, outer, n, inner, in, out);
-    case DType::kU64: return Make<uint64_t, I>(e, outer, n, inner, in, out);
-    default: return nullptr;
-  }
+  if (IsNarrow(vt)) return nullptr;
+  return DispatchDType(vt, [&](auto tag) -> std::unique_ptr<Thunk> {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, bool> || is_complex_v<T>) {
+      return nullptr;
+    } else {
+      return Make<T, I>(e, outer, n, inner, in, out);
+    }
+  });
 }
 
 }  // namespace

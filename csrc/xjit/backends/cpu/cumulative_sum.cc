@@ -6,6 +6,7 @@
 
 #include "xjit/backends/cpu/isa_clones.h"
 #include "xjit/backends/cpu/parallel.h"
+#include "xjit/ir/dtype_dispatch.h"
 #include "xjit/ir/half.h"
 #include "xjit/ir/reduce_body.h"
 #include "xjit/ir/window_attrs.h"
@@ -98,12 +99,6 @@ class CumulativeSumThunk : public Thunk {
   SlotId in_, out_;
 };
 
-template <typename T>
-std::unique_ptr<Thunk> Make(int64_t outer, int64_t n, int64_t inner, bool suffix, SlotId in,
-                            SlotId out) {
-  return std::make_unique<CumulativeSumThunk<T>>(outer, n, inner, suffix, in, out);
-}
-
 bool IsPositiveZero(const Instruction& init) {
   if (init.opcode() != Opcode::kConstant) return false;
   const Literal& v = init.attrs<ConstantAttrs>().value;
@@ -141,21 +136,16 @@ std::unique_ptr<Thunk> MakeCumulativeSumThunk(const Instruction& rw, const std::
   for (int64_t d = 0; d < axis; ++d) outer *= dims[d];
   for (size_t d = axis + 1; d < dims.size(); ++d) inner *= dims[d];
   const int64_t n = dims[axis];
-  switch (rw.shape().dtype) {
-    case DType::kF32: return Make<float>(outer, n, inner, suffix, in[0], out[0]);
-    case DType::kF64: return Make<double>(outer, n, inner, suffix, in[0], out[0]);
-    case DType::kF16: return Make<f16>(outer, n, inner, suffix, in[0], out[0]);
-    case DType::kBF16: return Make<bf16>(outer, n, inner, suffix, in[0], out[0]);
-    case DType::kS8: return Make<int8_t>(outer, n, inner, suffix, in[0], out[0]);
-    case DType::kS16: return Make<int16_t>(outer, n, inner, suffix, in[0], out[0]);
-    case DType::kS32: return Make<int32_t>(outer, n, inner, suffix, in[0], out[0]);
-    case DType::kS64: return Make<int64_t>(outer, n, inner, suffix, in[0], out[0]);
-    case DType::kU8: return Make<uint8_t>(outer, n, inner, suffix, in[0], out[0]);
-    case DType::kU16: return Make<uint16_t>(outer, n, inner, suffix, in[0], out[0]);
-    case DType::kU32: return Make<uint32_t>(outer, n, inner, suffix, in[0], out[0]);
-    case DType::kU64: return Make<uint64_t>(outer, n, inner, suffix, in[0], out[0]);
-    default: return nullptr;
-  }
+  const DType t = rw.shape().dtype;
+  if (IsNarrow(t)) return nullptr;  // expanded before backends see them
+  return DispatchDType(t, [&](auto tag) -> std::unique_ptr<Thunk> {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, bool> || is_complex_v<T>) {
+      return nullptr;
+    } else {
+      return std::make_unique<CumulativeSumThunk<T>>(outer, n, inner, suffix, in[0], out[0]);
+    }
+  });
 }
 
 }  // namespace xjit::cpu

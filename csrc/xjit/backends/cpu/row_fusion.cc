@@ -71,7 +71,7 @@ struct Operand {
   int64_t per_row = 0;
   int64_t width = 0;
   // A broadcast fusion operand whose rows are contiguous runs of its operand
-  // (in `slot`): a by_row kernel reads row r at rows->RowOffset(r).
+  // (in `slot`): a by_row kernel reads each row where a RowCursor of it says.
   std::shared_ptr<const BroadcastReader> rows;
 };
 
