@@ -8,6 +8,7 @@ import pytest
 
 import xjit
 import xjit.numpy as jnp
+from xjit import lax
 
 RNG = np.random.default_rng(3)
 
@@ -39,6 +40,34 @@ CASES = {
     "scatter_rows": (lambda a: a.at[np.array([3, 1, 3])].add(1), _add_rows, (700, 600)),
     "copy_of_result": (lambda a: (a, a + 0), lambda a: (a, a + 0), (400_000,)),
 }
+
+
+def test_scalar_updates_fill_their_box():
+    """x.at[box].set(scalar): the broadcast update is never written out
+    (cpu/compiler.cc PlanSplatUpdates); shared or returned broadcasts are."""
+    x = RNG.standard_normal((6, 300, 500)).astype(np.float32)
+    want = x.copy()
+    want[1:4, 10:200, 7:9] = 5
+    np.testing.assert_array_equal(xjit.jit(lambda a: a.at[1:4, 10:200, 7:9].set(5.0))(x), want)
+    want = x.copy()
+    want[2, 3:250] = -1  # one contiguous run
+    np.testing.assert_array_equal(xjit.jit(lambda a: a.at[2, 3:250].set(-1.0))(x), want)
+    # The broadcast also returned: it must still be written.
+    f = xjit.jit(lambda a: (lambda b: (a.at[0, :4, :5].set(b), b))(jnp.full((4, 5), 2.0, a.dtype)))
+    got, b = f(x)
+    want = x.copy()
+    want[0, :4, :5] = 2
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(b, np.full((4, 5), 2.0, np.float32))
+
+    # In a loop, in place, at traced positions.
+    def body(i, a):
+        return lax.dynamic_update_slice(a, jnp.full((1, 3), i * 1.0, a.dtype), (i, i))
+    got = xjit.jit(lambda a: lax.fori_loop(0, 5, body, a))(x[0])
+    want = x[0].copy()
+    for i in range(5):
+        want[i, i:i + 3] = i
+    np.testing.assert_array_equal(got, want)
 
 
 @pytest.mark.parametrize("dtype", [np.int8, np.float16, np.float32, np.float64, np.complex64])

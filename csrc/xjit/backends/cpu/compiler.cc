@@ -121,6 +121,7 @@ class Lowering : public LoweringContext {
   std::vector<Slot> MakeSlots() const;
   void PlanEpilogues(const Computation& entry);
   void PlanIndexWraps(const Computation& entry);
+  void PlanSplatUpdates(const Computation& entry);
 
   std::optional<BufferAssignment> assignment_;  // slot ids are buffer ids
   const Instruction* current_ = nullptr;
@@ -138,6 +139,11 @@ class Lowering : public LoweringContext {
   // Row gathers that apply JAX's fill mode (index_wrap.h) into the buffer
   // of the fill's fusion (in computed_by_).
   absl::flat_hash_map<const Instruction*, IndexFill> fill_of_;
+  // dynamic_update_slices whose update is a broadcast of one element used
+  // nowhere else: the broadcast makes no thunk, the slice fills its box from
+  // the element (x.at[box].set(scalar)).
+  absl::flat_hash_map<const Instruction*, const Instruction*> splat_update_of_;
+  absl::flat_hash_set<const Instruction*> absorbed_splats_;
   int64_t work_ = 0;  // InlineWork summed over the thunks
 };
 
@@ -158,6 +164,7 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
   };
   if (computed_by_.contains(&instr)) return absl::OkStatus();  // in its producer's thunk
   if (absorbed_wraps_.contains(&instr)) return absl::OkStatus();  // in its consumer's
+  if (absorbed_splats_.contains(&instr)) return absl::OkStatus();  // in its consumer's
   const IndexWrap* wrap = nullptr;
   if (auto it = wrap_of_.find(&instr); it != wrap_of_.end()) {
     wrap = &it->second;
@@ -239,10 +246,13 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
       if (absl::Status s = array_operands(); !s.ok()) return s;
       thunk = MakeScatterThunk(instr, in, out, wrap != nullptr ? wrap->n : 0);
       break;
-    case Opcode::kDynamicUpdateSlice:
+    case Opcode::kDynamicUpdateSlice: {
       if (absl::Status s = array_operands(); !s.ok()) return s;
-      thunk = MakeDynamicUpdateSliceThunk(instr, in, out[0]);
+      auto splat = splat_update_of_.find(&instr);
+      if (splat != splat_update_of_.end()) in[1] = Leaves(*splat->second)[0];
+      thunk = MakeDynamicUpdateSliceThunk(instr, in, out[0], splat != splat_update_of_.end());
       break;
+    }
     case Opcode::kWhile:
       if (absl::Status s = array_operands(); !s.ok()) return s;
       thunk = MakeWhileThunk(instr, in, out, *this, CompileRegion);
@@ -354,6 +364,21 @@ void Lowering::PlanEpilogues(const Computation& entry) {
 // Each gather/scatter of rows whose indices are JAX's normalisation of
 // negative indices, used by nothing else, reads the raw indices instead; a
 // gather of scalars followed by JAX's fill applies the fill itself.
+void Lowering::PlanSplatUpdates(const Computation& entry) {
+  Users users(entry);
+  for (const auto& instr : entry.instructions()) {
+    if (instr->opcode() != Opcode::kDynamicUpdateSlice) continue;
+    const Instruction* update = instr->operand(1);
+    if (update->opcode() != Opcode::kBroadcastInDim || update == instr->operand(0) ||
+        update->operand(0)->shape().num_elements() != 1 || update->operand(0)->shape().is_tuple ||
+        users.IsResult(*update) || users.of(*update).size() != 1) {
+      continue;
+    }
+    splat_update_of_[instr.get()] = update->operand(0);
+    absorbed_splats_.insert(update);
+  }
+}
+
 void Lowering::PlanIndexWraps(const Computation& entry) {
   Users users(entry);
   for (const auto& instr : entry.instructions()) {
@@ -405,10 +430,15 @@ absl::StatusOr<std::unique_ptr<CpuProgram>> Lowering::Lower(const Module& module
   const Computation& entry = *prepared->module->entry();
   PlanEpilogues(entry);
   PlanIndexWraps(entry);
+  PlanSplatUpdates(entry);
   BufferAssignmentOptions options;
   options.extra_reads = [this](const Instruction& instr) {
     std::vector<const Instruction*> reads;
     if (auto it = wrap_of_.find(&instr); it != wrap_of_.end()) reads.push_back(it->second.raw);
+    // The absorbed broadcast's element is read by the slice, not the broadcast.
+    if (auto it = splat_update_of_.find(&instr); it != splat_update_of_.end()) {
+      reads.push_back(it->second);
+    }
     return reads;
   };
   options.computed_by = [this](const Instruction& instr) -> const Instruction* {

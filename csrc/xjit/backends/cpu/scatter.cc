@@ -294,10 +294,10 @@ class DynamicUpdateSliceThunk : public Thunk {
  public:
   DynamicUpdateSliceThunk(std::vector<int64_t> dims, std::vector<int64_t> sizes,
                           DType index_type, int64_t width, SlotId operand, SlotId update,
-                          std::vector<SlotId> starts, SlotId output)
+                          std::vector<SlotId> starts, SlotId output, bool splat_update)
       : dims_(std::move(dims)), sizes_(std::move(sizes)), index_type_(index_type),
         width_(width), operand_(operand), update_(update), starts_(std::move(starts)),
-        output_(output) {
+        output_(output), splat_update_(splat_update) {
     strides_ = RowMajorStrides(dims_);
     update_strides_ = RowMajorStrides(sizes_);
     bytes_ = width_;
@@ -320,12 +320,37 @@ class DynamicUpdateSliceThunk : public Thunk {
   void RunStep(const void* const* in, void* out) const {
     const int64_t dst = ClampedStartOffset(dims_, sizes_, strides_, index_type_, in + 1);
     unsigned char* to = static_cast<unsigned char*>(out) + dst * width_;
+    if (splat_update_) {
+      FillBox(in[0], to);
+      return;
+    }
     if (run_bytes_ >= 0) {
       std::memcpy(to, in[0], run_bytes_);
       return;
     }
     CopyBox(static_cast<const unsigned char*>(in[0]), to, width_, sizes_, update_strides_,
             strides_, true);
+  }
+
+  // The box at `to` filled with the element at `value`, a run at a time.
+  void FillBox(const void* value, unsigned char* to) const {
+    const int64_t rank = static_cast<int64_t>(sizes_.size());
+    if (run_bytes_ >= 0) {
+      FillElements(to, value, width_, run_bytes_ / width_);
+      return;
+    }
+    for (int64_t s : sizes_) {
+      if (s == 0) return;
+    }
+    absl::InlinedVector<int64_t, 8> index(rank - 1, 0);
+    while (true) {
+      int64_t offset = 0;
+      for (int64_t d = 0; d + 1 < rank; ++d) offset += index[d] * strides_[d];
+      FillElements(to + offset * width_, value, width_, sizes_[rank - 1]);
+      int64_t d = rank - 2;
+      for (; d >= 0 && ++index[d] == sizes_[d]; --d) index[d] = 0;
+      if (d < 0) return;
+    }
   }
 
   // Only in place (a loop's carried array): a step reads three buffers.
@@ -345,6 +370,7 @@ class DynamicUpdateSliceThunk : public Thunk {
   SlotId operand_, update_;
   std::vector<SlotId> starts_;
   SlotId output_;
+  bool splat_update_;  // update_ holds one element for the whole box
 };
 
 }  // namespace
@@ -426,7 +452,8 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeScatterThunk(const Instruction& instr
 
 absl::StatusOr<std::unique_ptr<Thunk>> MakeDynamicUpdateSliceThunk(const Instruction& instr,
                                                                    std::vector<SlotId> inputs,
-                                                                   SlotId output) {
+                                                                   SlotId output,
+                                                                   bool splat_update) {
   const Shape& x = instr.operand(0)->shape();
   if (static_cast<int64_t>(inputs.size()) != x.rank() + 2) {
     return absl::InternalError("dynamic_update_slice: operand count in the cpu lowering");
@@ -435,7 +462,7 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeDynamicUpdateSliceThunk(const Instruc
   std::vector<SlotId> starts(inputs.begin() + 2, inputs.end());
   return std::unique_ptr<Thunk>(new DynamicUpdateSliceThunk(
       x.dims, instr.operand(1)->shape().dims, index_type, ByteWidth(x.dtype), inputs[0],
-      inputs[1], std::move(starts), output));
+      inputs[1], std::move(starts), output, splat_update));
 }
 
 }  // namespace xjit::cpu

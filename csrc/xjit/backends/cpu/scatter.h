@@ -28,8 +28,12 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeScatterThunk(const Instruction& instr
                                                         int64_t wrap = 0);
 // Whether the scatter runs on the row kernel (row_indexing.h).
 bool ScatterOfRows(const Instruction& instr);
+// `splat_update`: inputs[1] is one element, the operand of a broadcast
+// update the lowering absorbed (x.at[box].set(scalar)): the box is filled
+// with it, the broadcast never written.
 absl::StatusOr<std::unique_ptr<Thunk>> MakeDynamicUpdateSliceThunk(const Instruction& instr,
                                                                    std::vector<SlotId> inputs,
-                                                                   SlotId output);
+                                                                   SlotId output,
+                                                                   bool splat_update = false);
 
 }  // namespace xjit::cpu
