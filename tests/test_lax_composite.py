@@ -59,8 +59,10 @@ def test_pytrees_captures_grad_and_vmap_agree_with_jax():
     loss = lambda p, x, comp: comp(p, x)["y"].sum()
     g = xjit.grad(lambda p, x: loss(p, x, c), argnums=(0, 1))(p, x)
     jg = jax.grad(lambda p, x: loss(p, x, jdecomposition), argnums=(0, 1))(p, x)
+    # d/dw is a sum of sines over a symmetric range, 0 up to the last bits
+    # of sin (libm's, JAX's and xjit's float32 sine differ by up to 1 ulp).
     for a, b in zip(xjit.tree_util.tree_leaves(g), jax.tree_util.tree_leaves(jg)):
-        np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-5)
+        np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-5, atol=1e-6)
     xs = np.stack([x, -x])
     v = xjit.vmap(lambda x: c(p, x)["y"])(xs)
     # JAX 0.10.2 cannot batch composite either: compare with its vmap of the decomposition.

@@ -68,3 +68,11 @@ def test_bits_do_not_depend_on_the_position(name):
         np.testing.assert_array_equal(np.asarray(f(x[shift:])), whole[shift:])
     fused = np.asarray(xjit.jit(lambda a: getattr(jnp, name)(a * 1.0 + 0.0))(x))
     np.testing.assert_array_equal(fused, whole)
+
+
+def test_sine_is_odd_and_cosine_even():
+    x = RNG.uniform(-1e5, 1e5, 30_000).astype(np.float32)
+    s = np.asarray(xjit.jit(jnp.sin)(np.concatenate([x, -x])))
+    c = np.asarray(xjit.jit(jnp.cos)(np.concatenate([x, -x])))
+    np.testing.assert_array_equal(s[:30_000], -s[30_000:])
+    np.testing.assert_array_equal(c[:30_000], c[30_000:])

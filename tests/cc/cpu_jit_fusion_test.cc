@@ -338,7 +338,7 @@ TEST(JitRowFusion, SoftmaxWithItsRowMaxima) {
   const int64_t streaming_before = cpu::NumStreamingJitKernels();
   for (auto [rows, cols, streaming] :
        {std::tuple<int64_t, int64_t, bool>{37, 320, false}, {4, 64, false}, {300, 1024, false},
-        {37, 320, true}, {300, 1024, true}}) {
+        {37, 320, true}, {300, 1024, true}, {64, 64, false}, {256, 256, true}}) {
     cpu::SetStreamingStoreBytes(streaming ? 1 : -1);
     std::string body = SoftmaxRows("x", rows, cols);
     const std::string t = "tensor<" + std::to_string(rows) + "x" + std::to_string(cols) + "xf32>";
@@ -348,16 +348,20 @@ TEST(JitRowFusion, SoftmaxWithItsRowMaxima) {
   }
   cpu::SetStreamingStoreBytes(-1);
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
-    // Two streaming cases, each compiled once per generator tested.
+    // Three streaming cases, each compiled once per generator tested.
     EXPECT_EQ(cpu::NumStreamingJitKernels(),
-              streaming_before + 2 * static_cast<int64_t>(GeneratorsToTest().size()));
+              streaming_before + 3 * static_cast<int64_t>(GeneratorsToTest().size()));
   }
 }
 
 // Layer norm with a per-row scale (g broadcast to every row), both sums in
 // one loop, per-row ops between the loops, and min/multiply reduces.
+// 96 x 96 too: square rows, where the 96-element %g is one row for every
+// row (only a row-invariant broadcast reads it) and the per-row values have
+// as many elements.
 TEST(JitRowFusion, LayerNormAndOtherReduces) {
-  const int64_t rows = 50, cols = 96;
+  for (const int64_t rows : {50, 96}) {
+  const int64_t cols = 96;
   const std::string r = std::to_string(rows), t = "tensor<" + r + "x96xf32>";
   std::string body =
       LayerNormRows("x", rows, cols) +
@@ -372,6 +376,7 @@ TEST(JitRowFusion, LayerNormAndOtherReduces) {
                         t + ", tensor<" + r + "xf32>, tensor<" + r + "xf32>, tensor<" + r +
                             "xf32>"),
               2e-5);
+  }
 }
 
 // Rows that are not a multiple of 32 elements stay interpreted.

@@ -6,6 +6,7 @@
 #include <Eigen/Core>
 
 #include <cstring>
+#include <type_traits>
 
 namespace xjit::cpu {
 
@@ -44,12 +45,19 @@ void PacketMap(const float* x, float* y, int64_t n, Fn fn) {
 
 }  // namespace
 
+// Of |x|, so that sine is exactly odd and cosine exactly even, as libm's are
+// (Eigen's reduction of -x can round its last bit apart from x's: a sum of
+// sin over a symmetric range would not cancel).
 void EigenSinF32(const float* x, float* y, int64_t n) {
-  PacketMap(x, y, n, [](const auto& p) { return Eigen::internal::psin(p); });
+  PacketMap(x, y, n, [](const auto& p) {
+    using Packet = std::decay_t<decltype(p)>;
+    const Packet sign = Eigen::internal::pand(p, Eigen::internal::pset1frombits<Packet>(0x80000000u));
+    return Eigen::internal::pxor(Eigen::internal::psin(Eigen::internal::pabs(p)), sign);
+  });
 }
 
 void EigenCosF32(const float* x, float* y, int64_t n) {
-  PacketMap(x, y, n, [](const auto& p) { return Eigen::internal::pcos(p); });
+  PacketMap(x, y, n, [](const auto& p) { return Eigen::internal::pcos(Eigen::internal::pabs(p)); });
 }
 
 }  // namespace xjit::cpu

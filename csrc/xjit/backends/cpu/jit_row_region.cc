@@ -11,6 +11,7 @@
 #include "xjit/backends/cpu/work_estimate.h"
 #include "xjit/ir/reduce_body.h"
 #include "xjit/ir/row_geometry.h"
+#include "xjit/ir/users.h"
 
 namespace xjit::cpu {
 namespace {
@@ -28,10 +29,21 @@ bool RowRegion::Analyze() {
     }
     std::tie(rows_, row_size_) = *shape;
   }
-  if (rows_ == 0 || rows_ == row_size_ || row_size_ % kRowReduceLanes != 0 ||
-      row_size_ < 2 * kRowReduceLanes) {
+  if (rows_ == 0 || row_size_ % kRowReduceLanes != 0 || row_size_ < 2 * kRowReduceLanes) {
     return false;
   }
+  // Square rows (rows == row size): an input of that many elements is a
+  // value per row, or one row for every row when only row-invariant
+  // broadcasts read it.
+  const Users users(region_);
+  auto invariant_only = [&](const Instruction& input) {
+    const std::vector<Instruction*>& of = users.of(input);
+    if (of.empty() || users.IsResult(input)) return false;
+    for (const Instruction* u : of) {
+      if (!IsRowInvariantBroadcast(*u, row_size_)) return false;
+    }
+    return true;
+  };
   if (region_.results().size() != num_outputs_ || num_inputs_ > 64 || num_outputs_ > 64) {
     return false;
   }
@@ -54,7 +66,7 @@ bool RowRegion::Analyze() {
         input_width_[p] = static_cast<int>(ByteWidth(instr.shape().dtype));
         if (n == whole) {
           v.kind = RowValue::Kind::kWholeInput;
-        } else if (n == rows_ || n == 1) {
+        } else if ((n == rows_ && !(n == row_size_ && invariant_only(instr))) || n == 1) {
           v.kind = RowValue::Kind::kSlot;  // broadcast into its slot at the start of a row
           v.slot = NewSlot();
         } else if (n == row_size_) {

@@ -1,9 +1,9 @@
 """logsumexp, shared by ``xjit.nn`` and ``xjit.scipy.special`` (JAX keeps it in
 ``jax._src.ops.special`` for the same reason: both public modules export it).
 
-The maximum over the reduced axes is subtracted before ``exp`` (0 where it is
-not finite, so all -inf or an inf gives the right limit), and added back after
-the ``log``.
+The maximum over the reduced axes is subtracted before ``exp`` (clamped to
+the finite range, so all -inf or an inf gives the right limit), and added back
+after the ``log``.
 
 Example:
     >>> logsumexp(np.zeros(4, np.float32))
@@ -53,7 +53,12 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False, where=Non
     is_complex = dtypes.issubdtype(a_arr.dtype, np.complexfloating)
     amax = reductions.max(elementwise.real(a_arr), axis=dims, keepdims=keepdims, where=where,
                           initial=-np.inf)
-    amax = lax_ew.select(elementwise.isfinite(amax), amax, lax_ew._full_like(amax, 0))
+    # JAX takes 0 where the maximum is not finite; clamping it into the
+    # finite range gives the same results (an all -inf row: -inf; an inf: inf;
+    # NaN stays NaN) with ops the generated row kernels cover (max and min,
+    # not is_finite and select), so the whole reduction fuses into one.
+    big = dtypes.finfo(amax.dtype).max
+    amax = lax_ew.max(lax_ew.min(amax, lax_ew._full_like(amax, big)), lax_ew._full_like(amax, -big))
     amax_with_dims = amax if keepdims else lax_shapes.expand_dims(amax, dims)
     amax_with_dims = util.broadcast_to(
         util.convert(amax_with_dims, a_arr.dtype, False), a_arr.shape)
