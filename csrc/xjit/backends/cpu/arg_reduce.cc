@@ -97,7 +97,7 @@ bool BuiltFromChoices(const Computation& body) {
 
 // The bits of `v` as a scalar of type t (an integer type, or a float type
 // given as its bit pattern through `float_bits`).
-struct Scalar {
+struct alignas(16) Scalar {  // aligned as ScalarCell: the evaluator's kernels load typed values
   unsigned char bytes[8] = {};
 };
 
