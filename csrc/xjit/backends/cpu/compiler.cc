@@ -132,18 +132,18 @@ class Lowering : public LoweringContext {
   // absorbed consumers, which the convolution computes into its own buffer.
   absl::flat_hash_map<const Instruction*, Epilogue> epilogue_of_;
   absl::flat_hash_map<const Instruction*, const Instruction*> computed_by_;
-  // Row gathers/scatters that wrap their raw indices (index_wrap.h), and the
-  // normalisations they absorb (no thunk).
+  // Row gathers/scatters that wrap their raw indices (index_wrap.h).
   absl::flat_hash_map<const Instruction*, IndexWrap> wrap_of_;
-  absl::flat_hash_set<const Instruction*> absorbed_wraps_;
+  // Instructions a consumer's thunk computes (no thunk of their own): index
+  // normalisations absorbed by row gathers/scatters, broadcast updates by
+  // dynamic_update_slices (splat_update_of_).
+  absl::flat_hash_set<const Instruction*> absorbed_;
   // Row gathers that apply JAX's fill mode (index_wrap.h) into the buffer
   // of the fill's fusion (in computed_by_).
   absl::flat_hash_map<const Instruction*, IndexFill> fill_of_;
   // dynamic_update_slices whose update is a broadcast of one element used
-  // nowhere else: the broadcast makes no thunk, the slice fills its box from
-  // the element (x.at[box].set(scalar)).
+  // nowhere else: the slice fills its box from the element (x.at[box].set(scalar)).
   absl::flat_hash_map<const Instruction*, const Instruction*> splat_update_of_;
-  absl::flat_hash_set<const Instruction*> absorbed_splats_;
   int64_t work_ = 0;  // InlineWork summed over the thunks
 };
 
@@ -163,8 +163,7 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
     return absl::OkStatus();
   };
   if (computed_by_.contains(&instr)) return absl::OkStatus();  // in its producer's thunk
-  if (absorbed_wraps_.contains(&instr)) return absl::OkStatus();  // in its consumer's
-  if (absorbed_splats_.contains(&instr)) return absl::OkStatus();  // in its consumer's
+  if (absorbed_.contains(&instr)) return absl::OkStatus();  // in its consumer's
   const IndexWrap* wrap = nullptr;
   if (auto it = wrap_of_.find(&instr); it != wrap_of_.end()) {
     wrap = &it->second;
@@ -375,7 +374,7 @@ void Lowering::PlanSplatUpdates(const Computation& entry) {
       continue;
     }
     splat_update_of_[instr.get()] = update->operand(0);
-    absorbed_splats_.insert(update);
+    absorbed_.insert(update);
   }
 }
 
@@ -390,7 +389,7 @@ void Lowering::PlanIndexWraps(const Computation& entry) {
     const bool wraps =
         w && w->n == instr->operand(0)->shape().dims[0] && !w->raw->shape().is_tuple;
     if (wraps) {
-      absorbed_wraps_.insert(w->fusion);
+      absorbed_.insert(w->fusion);
       wrap_of_[instr.get()] = *w;
     }
     if (op != Opcode::kGather || !GatherFillsRows(*instr)) continue;

@@ -2,10 +2,13 @@
 
 #include <complex>
 
-// This file alone includes Eigen: compiled for AVX-512, its out-of-line
-// template instances (all in namespace Eigen; `nm` shows no std:: ones) must
-// not be shared with a baseline-compiled user of the same templates.
+// Only this file and eigen_math.cc include Eigen, and CMake compiles both
+// with the same flags (for AVX-512 where the building machine has it): their
+// out-of-line template instances (all in namespace Eigen; `nm` shows no std::
+// ones) must not be shared with a baseline-compiled user of the same templates.
 #include <Eigen/Core>
+
+#include "xjit/backends/cpu/eigen_math.h"
 
 namespace xjit::cpu {
 namespace {
@@ -45,9 +48,8 @@ void Gemm(const BlasGemm& g, const void* lhs, const void* rhs, void* out) {
 
 bool EigenGemmTakes(DType dtype) {
 #if defined(__AVX512F__) && defined(__x86_64__)
-  // Built for AVX-512: guard against a build copied to an older CPU.
-  static const bool avx512 = __builtin_cpu_supports("avx512f") != 0;
-  return avx512 && (dtype == DType::kF64 || dtype == DType::kC64 || dtype == DType::kC128);
+  return EigenBuildRuns() &&
+         (dtype == DType::kF64 || dtype == DType::kC64 || dtype == DType::kC128);
 #else
   (void)dtype;
   return false;

@@ -10,7 +10,7 @@
 
 namespace xjit::cpu {
 
-bool EigenTrigAvailable() {
+bool EigenBuildRuns() {
 #if defined(__AVX512F__) && defined(__x86_64__)
   // Built for AVX-512 (x86-64-v4): guard against a build copied to an older CPU.
   static const bool v4 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&

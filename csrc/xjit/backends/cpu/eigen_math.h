@@ -10,7 +10,11 @@
 
 namespace xjit::cpu {
 
-bool EigenTrigAvailable();
+// Whether this CPU runs the Eigen files as built (x86-64-v4 where the
+// building machine had AVX-512: guards a build copied to an older CPU).
+bool EigenBuildRuns();
+// Whether EigenSinF32/EigenCosF32 run here (EigenBuildRuns).
+inline bool EigenTrigAvailable() { return EigenBuildRuns(); }
 void EigenSinF32(const float* x, float* y, int64_t n);
 void EigenCosF32(const float* x, float* y, int64_t n);
 
