@@ -1,7 +1,8 @@
 """Row fusions that read a broadcast fusion operand whose rows are contiguous
 runs of it (backends/cpu/row_fusion.cc, BroadcastReader::RowCursor): rows of
 128 or more elements are read in place, row by row, wherever the row sits in
-the operand. Checked against numpy."""
+the operand; the generated row kernels (jit_row_region.cc, rows a multiple of
+32) read them in place too. Checked against numpy."""
 import numpy as np
 import pytest
 
@@ -29,6 +30,12 @@ CASES = {
     # the broadcast value is also a result (written out) and feeds a softmax
     "also_a_result": (lambda x, y: (lambda b: (b, jnp.exp(b - (b + y).max(-1, keepdims=True))))(
         jnp.broadcast_to(x[:, None, :], (6, 5, 200))), lambda: (f32(6, 200), f32(6, 5, 200))),
+    # an operand with as many elements as there are rows (4 * 64): still read
+    # through its broadcast, not as a value per row
+    "operand_as_large_as_rows": (lambda x, y: ((x[:, None, :] - y[None, :, :]) ** 2).sum(-1),
+                                 lambda: (f32(4, 64), f32(64, 64))),
+    "pairwise_bf16": (lambda x, y: ((x[:, None, :] - y[None, :, :]) ** 2).sum(-1),
+                      lambda: (f32(6, 96).astype(jnp.bfloat16), f32(5, 96).astype(jnp.bfloat16))),
     # rows shorter than the in-place bound: copied out as before
     "short_rows": (lambda x, y: ((x[:, None, :] - y[None, :, :]) ** 2).sum(-1),
                    lambda: (f32(33, 8), f32(17, 8))),
@@ -40,7 +47,9 @@ def test_matches_numpy(name):
     f, make = CASES[name]
     args = make()
     got = xjit.jit(f)(*args)
-    want = f(*[np.asarray(a) for a in args]) if name != "also_a_result" else None
+    # bf16 inputs: numpy's bf16 sums round every step; compare with float32's
+    wide = [np.asarray(a, np.float32) if name.endswith("bf16") else np.asarray(a) for a in args]
+    want = f(*wide) if name != "also_a_result" else None
     got = got if isinstance(got, tuple) else (got,)
     if want is None:
         x, y = args
@@ -48,4 +57,6 @@ def test_matches_numpy(name):
         want = (b, np.exp(b - (b + y).max(-1, keepdims=True)))
     want = want if isinstance(want, tuple) else (want,)
     for g, w in zip(got, want):
-        np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=2e-5, atol=2e-4)
+        rtol, atol = (8e-3, 1e-2) if name.endswith("bf16") else (2e-5, 2e-4)
+        np.testing.assert_allclose(np.asarray(g, np.float32), np.asarray(w, np.float32),
+                                   rtol=rtol, atol=atol)

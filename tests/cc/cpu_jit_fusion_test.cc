@@ -399,6 +399,40 @@ TEST(JitRowFusion, SplitFullReductionOfProducts) {
   CheckModule(text, 1e-3, 2, 200);
 }
 
+// Pairwise differences of a[i] and b[j] over rows of k: each input is read
+// in place through a broadcast whose rows are runs of it (x[:, None, :]),
+// row by row, with a whole-row result besides the reduces. With a = 4 x 64
+// and b = 64 x 64, a has as many elements as there are rows: still a rows
+// input, not a value per row.
+TEST(JitRowFusion, RowsOfBroadcastInputsReadInPlace) {
+  for (auto [na, nb, k] : {std::tuple<int64_t, int64_t, int64_t>{4, 64, 64}, {3, 5, 96},
+                           {7, 1, 128}}) {
+    auto t = [](std::vector<int64_t> dims) {
+      std::string s = "tensor<";
+      for (int64_t d : dims) s += std::to_string(d) + "x";
+      return s + "f32>";
+    };
+    const std::string whole = t({na, nb, k}), rows = t({na, nb});
+    const std::string text =
+        "func.func @main(%a: " + t({na, k}) + ", %b: " + t({nb, k}) + ") -> (" + rows + ", " +
+        rows + ", " + whole + ") {\n"
+        "  %zero = stablehlo.constant dense<0.0> : tensor<f32>\n"
+        "  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
+        "  %ab = stablehlo.broadcast_in_dim %a, dims = [0, 2] : (" + t({na, k}) + ") -> " + whole +
+        "\n  %bb = stablehlo.broadcast_in_dim %b, dims = [1, 2] : (" + t({nb, k}) + ") -> " +
+        whole + "\n  %d = stablehlo.subtract %ab, %bb : " + whole +
+        "\n  %sq = stablehlo.multiply %d, %d : " + whole +
+        "\n  %s = stablehlo.reduce(%sq init: %zero) applies stablehlo.add across dimensions = [2]"
+        " : (" + whole + ", tensor<f32>) -> " + rows +
+        "\n  %p = stablehlo.multiply %ab, %d : " + whole +
+        "\n  %m = stablehlo.reduce(%p init: %ninf) applies stablehlo.maximum across dimensions"
+        " = [2] : (" + whole + ", tensor<f32>) -> " + rows +
+        "\n  %e = stablehlo.exponential %d : " + whole +
+        "\n  return %s, %m, %e : " + rows + ", " + rows + ", " + whole + "\n}";
+    CheckModule(text, 1e-5);
+  }
+}
+
 TEST(JitRowFusion, OtherRowSizesUseTheInterpreter) {
   const int64_t rows = 20, cols = 100;
   std::string body = RowReduce("m", "x", "ninf", "maximum", rows, cols) +

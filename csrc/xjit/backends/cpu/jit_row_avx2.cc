@@ -54,6 +54,7 @@ Avx2Operand RowAvx2Generator::OperandOf(Avx2Code& g, const Instruction* v, int c
   switch (value.kind) {
     case RowValue::Kind::kWholeInput:
     case RowValue::Kind::kInvariantInput:
+    case RowValue::Kind::kRowsInput:
       // bfloat16 ones are widened first (Read).
       if (v->shape().dtype != DType::kF32) throw Xbyak::Error(Xbyak::ERR_BAD_PARAMETER);
       return Avx2Operand::Memory(g.yword[input_gpr_[value.operand] + g.rax * 4 + disp]);

@@ -98,6 +98,7 @@ Zmm RowAvx512Generator::Read(const Instruction* v, int copy) {
   switch (value.kind) {
     case RowValue::Kind::kWholeInput:
     case RowValue::Kind::kInvariantInput:
+    case RowValue::Kind::kRowsInput:
       if (v->shape().dtype == DType::kBF16 && interleaved_) {
         const Xbyak::Address row = g_.zword[input_gpr_[value.operand] + rax * 2];
         if (copy == 0) {
@@ -321,6 +322,7 @@ bool RowAvx512Generator::Interleaves(const std::vector<const Instruction*>& ops)
       case RowValue::Kind::kSlot: return true;
       case RowValue::Kind::kWholeInput:
       case RowValue::Kind::kInvariantInput:
+      case RowValue::Kind::kRowsInput:
         any_row = true;
         return v->shape().dtype == DType::kBF16;
       case RowValue::Kind::kWhole: return false;  // an earlier loop's row buffer

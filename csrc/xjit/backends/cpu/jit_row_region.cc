@@ -4,6 +4,7 @@
 #include <tuple>
 #include <utility>
 
+#include "xjit/backends/cpu/broadcast_reader.h"
 #include "xjit/backends/cpu/jit_fusion.h"
 #include "xjit/backends/cpu/jit_region.h"
 #include "xjit/backends/cpu/jit_row.h"
@@ -52,6 +53,7 @@ bool RowRegion::Analyze() {
   }
   input_kind_.assign(num_inputs_, std::nullopt);
   input_width_.assign(num_inputs_, 4);
+  rows_broadcast_.assign(num_inputs_, nullptr);
   const int64_t whole = rows_ * row_size_;
   for (const auto& owned : region_.instructions()) {
     const Instruction& instr = *owned;
@@ -66,6 +68,9 @@ bool RowRegion::Analyze() {
         input_width_[p] = static_cast<int>(ByteWidth(instr.shape().dtype));
         if (n == whole) {
           v.kind = RowValue::Kind::kWholeInput;
+        } else if (const Instruction* b = n > 1 ? RowsBroadcastOf(instr, users) : nullptr) {
+          v.kind = RowValue::Kind::kRowsInput;  // usable only through its broadcast
+          rows_broadcast_[p] = b;
         } else if ((n == rows_ && !(n == row_size_ && invariant_only(instr))) || n == 1) {
           v.kind = RowValue::Kind::kSlot;  // broadcast into its slot at the start of a row
           v.slot = NewSlot();
@@ -101,7 +106,8 @@ bool RowRegion::Analyze() {
         }
         const RowValue& in = ValueOf(instr.operand(0));
         const RowValue& init = ValueOf(instr.operand(1));
-        if ((in.kind != RowValue::Kind::kWhole && in.kind != RowValue::Kind::kWholeInput) ||
+        if ((in.kind != RowValue::Kind::kWhole && in.kind != RowValue::Kind::kWholeInput &&
+             in.kind != RowValue::Kind::kRowsInput) ||
             init.kind != RowValue::Kind::kSlot || init.stage != 0 || init.op != nullptr) {
           return false;
         }
@@ -165,7 +171,27 @@ bool RowRegion::AnalyzeBroadcast(const Instruction& instr) {
     values_[&instr] = source;
     return true;
   }
+  if (source.kind == RowValue::Kind::kRowsInput && rows_broadcast_[source.operand] == &instr) {
+    values_[&instr] = source;
+    return true;
+  }
   return false;
+}
+
+const Instruction* RowRegion::RowsBroadcastOf(const Instruction& input, const Users& users) const {
+  const Instruction* v = &input;
+  while (true) {
+    const std::vector<Instruction*>& of = users.of(*v);
+    if (of.size() != 1 || users.IsResult(*v)) return nullptr;
+    v = of[0];
+    if (v->opcode() != Opcode::kReshape) break;
+  }
+  const int64_t whole = rows_ * row_size_;
+  if (v->opcode() != Opcode::kBroadcastInDim || v->shape().num_elements() != whole ||
+      IsRowBroadcast(*v, rows_, whole) || IsRowInvariantBroadcast(*v, row_size_)) {
+    return nullptr;
+  }
+  return BroadcastReader(*v).RowsContiguous(row_size_) ? v : nullptr;
 }
 
 bool RowRegion::AnalyzeElementwise(const Instruction& instr) {
@@ -188,6 +214,7 @@ bool RowRegion::AnalyzeElementwise(const Instruction& instr) {
         break;
       case RowValue::Kind::kWholeInput:
       case RowValue::Kind::kInvariantInput:
+      case RowValue::Kind::kRowsInput:
         if (!whole) return false;
         break;
     }
@@ -301,7 +328,13 @@ class RowJitThunk : public Thunk {
         streaming_fn_(streaming_fn), alignment_(alignment), rows_(region.rows()),
         row_size_(region.row_size()), inputs_(std::move(inputs)), outputs_(std::move(outputs)),
         whole_row_(region.WholeRowResults()), scratch_bytes_(region.scratch_bytes()),
-        cost_(region.work()) {}
+        cost_(region.work()) {
+    for (size_t i = 0; i < inputs_.size(); ++i) {
+      if (const Instruction* b = region.rows_broadcast(i)) {
+        rows_inputs_.push_back({i, std::make_unique<BroadcastReader>(*b), region.input_width(i)});
+      }
+    }
+  }
 
   void Execute(void* const* buffers) const override {
     RowJitFn fn = fn_;
@@ -321,10 +354,20 @@ class RowJitThunk : public Thunk {
       const void* in[64];
       void* out[64];
       const int64_t end = std::min(rows_, (b + 1) * block_rows);
+      std::optional<BroadcastReader::RowCursor> cursors[kMaxRowInputs];
+      for (size_t k = 0; k < rows_inputs_.size(); ++k) {
+        cursors[k].emplace(*rows_inputs_[k].reader, b * block_rows, row_size_);
+      }
       for (int64_t r = b * block_rows; r < end; ++r) {
         for (size_t i = 0; i < inputs_.size(); ++i) {
           in[i] = static_cast<const unsigned char*>(buffers[inputs_[i].first]) +
                   r * inputs_[i].second;
+        }
+        for (size_t k = 0; k < rows_inputs_.size(); ++k) {
+          in[rows_inputs_[k].input] = static_cast<const unsigned char*>(
+                                          buffers[inputs_[rows_inputs_[k].input].first]) +
+                                      cursors[k]->offset() * rows_inputs_[k].width;
+          cursors[k]->Next();
         }
         for (size_t j = 0; j < outputs_.size(); ++j) {
           out[j] = static_cast<unsigned char*>(buffers[outputs_[j].first]) + r * outputs_[j].second;
@@ -341,6 +384,13 @@ class RowJitThunk : public Thunk {
   int64_t rows_, row_size_;
   std::vector<std::pair<SlotId, int64_t>> inputs_, outputs_;  // slot, bytes per row
   std::vector<bool> whole_row_;  // per output
+  // kRowsInput operands: where each row starts, by a cursor through them.
+  struct RowsInput {
+    size_t input;
+    std::unique_ptr<BroadcastReader> reader;
+    int width;
+  };
+  std::vector<RowsInput> rows_inputs_;
   int64_t scratch_bytes_, cost_;
   mutable std::vector<unsigned char> serial_scratch_;  // Execute is never concurrent
 };

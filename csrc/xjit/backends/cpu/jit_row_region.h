@@ -14,6 +14,7 @@
 #include "xjit/backends/cpu/jit_fusion.h"
 #include "xjit/backends/cpu/thunk.h"
 #include "xjit/ir/graph.h"
+#include "xjit/ir/users.h"
 
 #if defined(__x86_64__)
 #include <xbyak/xbyak.h>
@@ -32,6 +33,7 @@ struct RowValue {
   enum class Kind {
     kWholeInput,      // a fusion operand, one row of it per call
     kInvariantInput,  // a fusion operand broadcast to every row (same for each)
+    kRowsInput,       // a fusion operand whose broadcast's rows are runs of it (x[:, None, :])
     kSlot,            // a per-row value or a splat, in 32 bytes of scratch
     kWhole,           // computed over the row in loop `stage`
   } kind = Kind::kSlot;
@@ -45,7 +47,8 @@ struct RowValue {
 // An operand read in place by the loops (a whole row, or the row every row
 // shares), through a general register.
 inline bool ReadsInPlace(const std::optional<RowValue::Kind>& kind) {
-  return kind == RowValue::Kind::kWholeInput || kind == RowValue::Kind::kInvariantInput;
+  return kind == RowValue::Kind::kWholeInput || kind == RowValue::Kind::kInvariantInput ||
+         kind == RowValue::Kind::kRowsInput;
 }
 
 struct ReduceInfo {
@@ -78,6 +81,9 @@ class RowRegion {
   // Per fusion operand: how the row function reads it (unset: not at all),
   // and its bytes per element.
   const std::optional<RowValue::Kind>& input_kind(size_t i) const { return input_kind_[i]; }
+  // A kRowsInput operand's broadcast (its rows' runs of the operand, walked
+  // by a BroadcastReader::RowCursor); null for other operands.
+  const Instruction* rows_broadcast(size_t i) const { return rows_broadcast_[i]; }
   int input_width(size_t i) const { return input_width_[i]; }
 
   const RowValue& ValueOf(const Instruction* v) const { return values_.at(v); }
@@ -122,6 +128,9 @@ class RowRegion {
     return s;
   }
   bool AnalyzeBroadcast(const Instruction& instr);
+  // The one broadcast reading `input` (through reshapes) when each of its
+  // rows is a contiguous run of `input`, not the same run for every row.
+  const Instruction* RowsBroadcastOf(const Instruction& input, const Users& users) const;
   bool AnalyzeElementwise(const Instruction& instr);
 
   const Computation& region_;
@@ -129,6 +138,7 @@ class RowRegion {
   int64_t rows_ = 0, row_size_ = 0;
   std::vector<std::optional<RowValue::Kind>> input_kind_;
   std::vector<int> input_width_;
+  std::vector<const Instruction*> rows_broadcast_;
   absl::flat_hash_map<const Instruction*, RowValue> values_;
   absl::flat_hash_map<const Instruction*, ReduceInfo> reduces_;
   absl::flat_hash_map<const Instruction*, int> result_of_;
