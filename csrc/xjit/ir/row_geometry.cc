@@ -7,7 +7,12 @@
 
 namespace xjit {
 
-std::optional<std::pair<int64_t, int64_t>> RowReduceShape(const Instruction& x) {
+namespace {
+
+// (product of the leading dims, product of the others) of a recognised
+// reduce's input when its reduced dims are the trailing ones (`trailing`) or
+// the leading ones, and neither product is under 2; nullopt otherwise.
+std::optional<std::pair<int64_t, int64_t>> SplitReduce(const Instruction& x, bool trailing) {
   if (x.opcode() != Opcode::kReduce || x.operands().size() != 2 || !x.shape().is_array() ||
       !x.operand(0)->shape().is_array() || !RecogniseReduceBody(x).has_value()) {
     return std::nullopt;
@@ -18,12 +23,23 @@ std::optional<std::pair<int64_t, int64_t>> RowReduceShape(const Instruction& x) 
   const int64_t rank = in.rank(), k = static_cast<int64_t>(dims.size());
   if (k == 0 || k >= rank) return std::nullopt;
   for (int64_t i = 0; i < k; ++i) {
-    if (dims[i] != rank - k + i) return std::nullopt;
+    if (dims[i] != (trailing ? rank - k + i : i)) return std::nullopt;
   }
-  int64_t rows = 1, row_size = 1;
-  for (int64_t d = 0; d < rank; ++d) (d < rank - k ? rows : row_size) *= in.dims[d];
-  if (rows < 2 || row_size < 2) return std::nullopt;
-  return std::make_pair(rows, row_size);
+  const int64_t split = trailing ? rank - k : k;
+  int64_t leading = 1, rest = 1;
+  for (int64_t d = 0; d < rank; ++d) (d < split ? leading : rest) *= in.dims[d];
+  if (leading < 2 || rest < 2) return std::nullopt;
+  return std::make_pair(leading, rest);
+}
+
+}  // namespace
+
+std::optional<std::pair<int64_t, int64_t>> RowReduceShape(const Instruction& x) {
+  return SplitReduce(x, /*trailing=*/true);
+}
+
+std::optional<std::pair<int64_t, int64_t>> ColumnReduceShape(const Instruction& x) {
+  return SplitReduce(x, /*trailing=*/false);
 }
 
 // A broadcast_in_dim that spreads value r of its `rows`-element operand over
@@ -53,9 +69,6 @@ bool IsRowBroadcast(const Instruction& b, int64_t rows, int64_t elements) {
   }
   return true;
 }
-
-// Which cluster each instruction of the entry joins, and where each cluster
-// closes (it is emitted just before that position; n = after the last one).
 
 bool IsRowInvariantBroadcast(const Instruction& b, int64_t row_size) {
   if (b.opcode() != Opcode::kBroadcastInDim || !b.shape().is_array() ||

@@ -18,6 +18,11 @@ namespace xjit {
 // least two rows of two elements; nullopt otherwise.
 std::optional<std::pair<int64_t, int64_t>> RowReduceShape(const Instruction& reduce);
 
+// (rows, columns) of a reduce a column fusion can hold: one input whose
+// leading dims are reduced by a body ir/reduce_body.h recognises, leaving at
+// least two columns, over at least two rows: x.sum(axis=0) of [rows, cols].
+std::optional<std::pair<int64_t, int64_t>> ColumnReduceShape(const Instruction& reduce);
+
 // A broadcast_in_dim that spreads value r of its `rows`-element operand over
 // row r of its `elements`-element result (the rows are the result's leading
 // dims whose sizes multiply to `rows`).

@@ -7,7 +7,9 @@
 // all of one element count. A region with reduces (a row fusion,
 // ir/row_geometry.h) holds reduces of the trailing dims of its rows and
 // broadcasts of per-row values over their rows too, and each value covers
-// whole rows or is one element per row.
+// whole rows or is one element per row. A region with reduces of the leading
+// dims (a column fusion) holds reduces of its rows into one value per column,
+// and every other value covers all rows and columns.
 #include <optional>
 #include <utility>
 
@@ -25,33 +27,55 @@ absl::Status BodyError(const Computation& region, const Instruction& instr, absl
                                                  region.name(), ") ", why));
 }
 
-// (rows, row size) of the region's reduces, which must all agree; (0, 0) for
-// a region without one.
-absl::StatusOr<std::pair<int64_t, int64_t>> RegionRows(const Computation& region) {
-  std::pair<int64_t, int64_t> rows{0, 0};
+// The rows of a region with reduces, which must all agree: (rows, row size)
+// of row reduces, or (rows, columns) of column reduces; (0, 0) for a region
+// without one.
+struct RegionRows {
+  int64_t rows = 0, row_size = 0;
+  bool columns = false;  // reduces of the leading dims
+};
+
+absl::StatusOr<RegionRows> FindRegionRows(const Computation& region) {
+  RegionRows rows;
   for (const auto& instr : region.instructions()) {
     if (instr->opcode() != Opcode::kReduce) continue;
     std::optional<std::pair<int64_t, int64_t>> shape = RowReduceShape(*instr);
+    bool columns = false;
+    if (!shape) {
+      shape = ColumnReduceShape(*instr);
+      columns = true;
+    }
     if (!shape) {
       return BodyError(region, *instr,
-                       "in a fusion region must reduce the trailing dims of one input by one "
-                       "add, multiply, maximum, minimum, and or or");
+                       "in a fusion region must reduce the trailing or the leading dims of one "
+                       "input by one add, multiply, maximum, minimum, and or or");
     }
-    if (rows.first != 0 && *shape != rows) {
+    if (rows.rows != 0 && (shape->first != rows.rows || shape->second != rows.row_size ||
+                           columns != rows.columns)) {
       return BodyError(region, *instr,
                        absl::StrCat("reduces ", shape->first, " rows of ", shape->second,
-                                    " elements; the region's rows are ", rows.first, " of ",
-                                    rows.second));
+                                    " elements", columns ? " by columns" : "",
+                                    "; the region's rows are ", rows.rows, " of ", rows.row_size,
+                                    rows.columns ? " reduced by columns" : ""));
     }
-    rows = *shape;
+    rows = RegionRows{shape->first, shape->second, columns};
   }
   return rows;
 }
 
+// A value of a column fusion with one element per column: a reduce, or an
+// alias of one.
+bool IsPerColumn(const Instruction* v) {
+  while (v->opcode() == Opcode::kReshape || v->opcode() == Opcode::kBitcastConvert) {
+    v = v->operand(0);
+  }
+  return v->opcode() == Opcode::kReduce;
+}
+
 absl::Status CheckBody(const Computation& region) {
-  absl::StatusOr<std::pair<int64_t, int64_t>> rows = RegionRows(region);
+  absl::StatusOr<RegionRows> rows = FindRegionRows(region);
   if (!rows.ok()) return rows.status();
-  const auto [num_rows, row_size] = *rows;
+  const int64_t num_rows = rows->columns ? 0 : rows->rows, row_size = rows->row_size;
   int64_t elements = -1;
   for (const auto& instr : region.instructions()) {
     const Opcode op = instr->opcode();
@@ -72,6 +96,15 @@ absl::Status CheckBody(const Computation& region) {
     }
     if (instr->shape().is_tuple) return BodyError(region, *instr, "has a tuple result");
     const int64_t n = instr->shape().num_elements();
+    if (rows->columns) {
+      const int64_t whole = rows->rows * rows->row_size;
+      if (n != whole && !(n == row_size && IsPerColumn(instr.get()))) {
+        return BodyError(region, *instr,
+                         absl::StrCat("has ", n, " elements; the region's values have ", whole,
+                                      " (rows of ", row_size, "), its column reduces ", row_size));
+      }
+      continue;
+    }
     if (num_rows > 0) {
       if (n != num_rows * row_size && n != num_rows) {
         return BodyError(region, *instr,

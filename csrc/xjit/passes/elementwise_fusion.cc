@@ -54,6 +54,9 @@ struct Cluster {
   // A row cluster (rows > 0) also holds reduces of its rows and broadcasts of
   // per-row values back over them (elements = rows * row size).
   int64_t rows = 0;
+  // A column cluster (columns > 0) holds reduces of its leading dims, into
+  // this many values each; no row reduce.
+  int64_t columns = 0;
   std::vector<const Instruction*> members;  // in schedule order
   int64_t num_elementwise = 0, num_reduces = 0;
   // Values from outside that its reduces reduce: a sibling reduce of one of
@@ -69,7 +72,9 @@ struct Cluster {
 
 // How a member of a row cluster is indexed: over every element (a row of
 // row-size elements per row) or one element per row.
-enum class RowKind : int8_t { kNone, kFull, kPerRow };
+// (A column reduce's result, one element per column, is kPerColumn: nothing
+// joins its cluster through it.)
+enum class RowKind : int8_t { kNone, kFull, kPerRow, kPerColumn };
 
 // One value: the same instruction, or reshapes of one value to one shape
 // (reduction splitting makes its own reshape of a value a sibling reshaped).
@@ -83,6 +88,14 @@ std::optional<std::pair<int64_t, int64_t>> RowReduceGeometry(const Instruction& 
   if (!options.row_reduce || x.opcode() != Opcode::kReduce) return std::nullopt;
   std::optional<std::pair<int64_t, int64_t>> shape = RowReduceShape(x);
   if (!shape || shape->second > options.max_row_size || !options.row_reduce(x)) return std::nullopt;
+  return shape;
+}
+
+std::optional<std::pair<int64_t, int64_t>> ColumnReduceGeometry(const Instruction& x,
+                                                                const FusionOptions& options) {
+  if (!options.column_reduce || x.opcode() != Opcode::kReduce) return std::nullopt;
+  std::optional<std::pair<int64_t, int64_t>> shape = ColumnReduceShape(x);
+  if (!shape || !options.column_reduce(x)) return std::nullopt;
   return shape;
 }
 
@@ -182,6 +195,7 @@ FusionPlan Plan(const Computation& c, const std::vector<bool>& live,
       int32_t target = open_cluster_of(x->operand(0));
       if (target >= 0 && (kind[x->operand(0)->id()] != RowKind::kFull ||
                           plan.clusters[target].elements != rows * row_size ||
+                          plan.clusters[target].columns != 0 ||
                           (plan.clusters[target].rows != 0 && plan.clusters[target].rows != rows))) {
         target = -1;
       }
@@ -206,6 +220,22 @@ FusionPlan Plan(const Computation& c, const std::vector<bool>& live,
       ++plan.clusters[target].num_reduces;
       kind[i] = RowKind::kPerRow;
       continue;
+    }
+    if (auto geometry = ColumnReduceGeometry(*x, options)) {
+      // Joins the cluster computing its input (without row reduces; column
+      // reduces of the same rows and columns).
+      const auto [rows, columns] = *geometry;
+      const int32_t target = open_cluster_of(x->operand(0));
+      if (target >= 0 && kind[x->operand(0)->id()] == RowKind::kFull &&
+          plan.clusters[target].rows == 0 && plan.clusters[target].elements == rows * columns &&
+          (plan.clusters[target].columns == 0 || plan.clusters[target].columns == columns)) {
+        close_others(x, target, i);
+        plan.clusters[target].columns = columns;
+        join(target, x);
+        ++plan.clusters[target].num_reduces;
+        kind[i] = RowKind::kPerColumn;
+        continue;
+      }
     }
     if (IsFusible(*x)) {
       const int64_t elements = x->shape().num_elements();

@@ -31,6 +31,14 @@
 // rows (XLA's multi-output fusion of sibling reductions: x.sum(1), x.max(1)
 // read x once). A row cluster fuses when it holds a reduce and an element-wise
 // op, or two reduces.
+//
+// Column fusion (XLA's column reduction input fusion: (x * x).sum(axis=0),
+// the variance of each column), when the options allow it: a reduce of a
+// cluster value over its leading dims joins the cluster computing it, which
+// then holds no row reduce; its result (one value per column) is returned,
+// and what is computed from it stays outside. A backend then reduces the
+// rows as the producers compute them, and the producers' values never reach
+// memory.
 #pragma once
 
 #include <cstdint>
@@ -50,6 +58,9 @@ struct FusionOptions {
   // Rows longer than this (elements) are not fused: a block of rows must fit
   // the backend's scratch.
   int64_t max_row_size = 16384;
+  // Whether a reduce of a cluster value's leading dims (rows x columns) may
+  // join its cluster (a column fusion). Empty: no column fusion.
+  std::function<bool(const Instruction& reduce)> column_reduce;
 };
 
 // A copy of `module` whose entry computation has its element-wise clusters

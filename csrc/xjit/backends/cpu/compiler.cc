@@ -93,6 +93,12 @@ absl::StatusOr<PreparedModule> RunPasses(const Module& module) {
   passes::FusionOptions fusion;
   // Row fusion where the typed reduce kernel exists (row_fusion.h).
   fusion.row_reduce = [](const Instruction& reduce) { return GetRowReduceKernel(reduce) != nullptr; };
+  // Column fusion likewise, for columns whose block buffers fit the scratch
+  // (row_fusion.h).
+  fusion.column_reduce = [max = fusion.max_row_size](const Instruction& reduce) {
+    return GetColumnReduceKernel(reduce) != nullptr &&
+           reduce.shape().num_elements() <= max;
+  };
   if (absl::Status s = prepared.Take(passes::FuseElementwiseIfChanged(*prepared.module, fusion));
       !s.ok()) {
     return s;

@@ -288,6 +288,44 @@ void RowReduce(const void* in, const void* init, void* out, int64_t rows, int64_
   for (int64_t r = 0; r < rows; ++r) y[r] = T(ReduceRun<Op, C, T>(x + r * row_size, row_size, 1, start));
 }
 
+template <typename Op, typename T>
+void ColumnFirstRows(void* acc, const void* in, int64_t rows, int64_t columns) {
+  using C = Compute<T>;
+  C* a = static_cast<C*>(acc);
+  const T* x = static_cast<const T*>(in);
+  for (int64_t j = 0; j < columns; ++j) a[j] = C(x[j]);
+  for (int64_t r = 1; r < rows; ++r) AccumulateRow<Op, C, T>(a, x + r * columns, columns);
+}
+
+template <typename Op, typename T>
+void ColumnMoreRows(void* acc, const void* in, int64_t rows, int64_t columns) {
+  using C = Compute<T>;
+  const T* x = static_cast<const T*>(in);
+  for (int64_t r = 0; r < rows; ++r) {
+    AccumulateRow<Op, C, T>(static_cast<C*>(acc), x + r * columns, columns);
+  }
+}
+
+template <typename Op, typename T>
+void ColumnFinish(const void* partials, int64_t chunks, int64_t columns, const void* init,
+                  void* out) {
+  using C = Compute<T>;
+  const C* p = static_cast<const C*>(partials);
+  T* y = static_cast<T*>(out);
+  const C start = C(*static_cast<const T*>(init));
+  std::unique_ptr<C[]> acc(new C[columns]);  // not vector: C may be bool
+  for (int64_t j = 0; j < columns; ++j) acc[j] = start;
+  for (int64_t c = 0; c < chunks; ++c) AccumulateRow<Op, C, C>(acc.get(), p + c * columns, columns);
+  for (int64_t j = 0; j < columns; ++j) y[j] = T(acc[j]);
+}
+
+template <typename Op, typename T>
+const ColumnReduceKernel* ColumnKernelFor() {
+  static const ColumnReduceKernel kernel{&ColumnFirstRows<Op, T>, &ColumnMoreRows<Op, T>,
+                                         &ColumnFinish<Op, T>,
+                                         static_cast<int64_t>(sizeof(Compute<T>))};
+  return &kernel;
+}
 
 // ------------------------------------------------------- any body, N inputs
 
@@ -343,6 +381,17 @@ RowReduceKernel GetRowReduceKernel(const Instruction& reduce) {
     using Op = decltype(op);
     return TypedFor<RowReduceKernel, Op>(t, [](auto tag) -> RowReduceKernel {
       return &RowReduce<Op, typename decltype(tag)::type>;
+    });
+  });
+}
+
+const ColumnReduceKernel* GetColumnReduceKernel(const Instruction& reduce) {
+  const DType t = reduce.operand(0)->shape().dtype;
+  using Kernel = const ColumnReduceKernel*;
+  return ForRecognisedBody<Kernel>(reduce, [t](auto op) {
+    using Op = decltype(op);
+    return TypedFor<Kernel, Op>(t, [](auto tag) -> Kernel {
+      return ColumnKernelFor<Op, typename decltype(tag)::type>();
     });
   });
 }

@@ -27,4 +27,23 @@ using RowReduceKernel = void (*)(const void* in, const void* init, void* out, in
 // element type; null when there is none.
 RowReduceKernel GetRowReduceKernel(const Instruction& reduce);
 
+// A column reduction fed a block of rows at a time (column_fusion.h): rows
+// of `columns` contiguous elements accumulate into one accumulator per
+// column (acc_width bytes each, the compute type: float32 for bfloat16), as
+// the reduce thunk's column kernel accumulates a chunk of rows.
+struct ColumnReduceKernel {
+  // acc[j] = row 0's element j, then rows 1..rows-1 accumulated.
+  void (*first_rows)(void* acc, const void* in, int64_t rows, int64_t columns);
+  // rows 0..rows-1 accumulated into acc.
+  void (*more_rows)(void* acc, const void* in, int64_t rows, int64_t columns);
+  // out[j] = init combined with the `chunks` partial accumulators' element j,
+  // in chunk order.
+  void (*finish)(const void* partials, int64_t chunks, int64_t columns, const void* init,
+                 void* out);
+  int64_t acc_width;
+};
+// The kernel for a reduce whose body ir/reduce_body.h recognises, on its
+// element type; null when there is none.
+const ColumnReduceKernel* GetColumnReduceKernel(const Instruction& reduce);
+
 }  // namespace xjit::cpu

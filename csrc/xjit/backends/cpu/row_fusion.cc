@@ -32,6 +32,11 @@ constexpr int64_t kSkewBytes = 320;
 // call per row); shorter ones copy the block out (BroadcastReader::Read):
 // measured break-even near 64 on 512 x 512 x k pairwise differences.
 constexpr int64_t kMinRowsInPlace = 128;
+// A column fusion's rows go in chunks of at least this many elements (and at
+// most 64 chunks), each reduced into partial results of its own in parallel,
+// then combined in chunk order: the chunks depend only on the shape, so the
+// bits do not depend on the number of threads (reduce.cc's ColumnReduce).
+constexpr int64_t kColumnChunkElements = 256 * 1024;
 
 // out[r * row_size + j] = in[r]: a per-row value spread over its row.
 template <typename E>
@@ -76,13 +81,17 @@ struct Operand {
 };
 
 struct Op {
-  enum class Kind { kKernel, kBroadcastRead, kReduce, kExpand };
+  enum class Kind { kKernel, kBroadcastRead, kReduce, kExpand, kColumnReduce };
   Kind kind = Kind::kKernel;
   ElementwiseKernel kernel = nullptr;
   std::vector<int64_t> strides;  // the element-wise kernel's
   std::shared_ptr<const BroadcastReader> broadcast;
   RowReduceKernel reduce = nullptr;
   ExpandKernel expand = nullptr;
+  // kColumnReduce: accumulates the block's rows into its chunk's partial
+  // results, at partial_offset + chunk * columns * acc_width of the partials.
+  const ColumnReduceKernel* column = nullptr;
+  int64_t partial_offset = 0;
   std::vector<Operand> inputs;
   Operand output;
   int64_t per_row = 0;  // elements computed per row of the block; 0: one in all
@@ -94,21 +103,44 @@ struct Op {
 
 class RowFusionThunk : public Thunk {
  public:
+  // `columns`: a column fusion (its reduces are kColumnReduce ops).
   RowFusionThunk(int64_t rows, int64_t row_size, std::vector<Op> ops,
-                 const std::vector<Operand>& locals)
+                 const std::vector<Operand>& locals, bool columns)
       : rows_(rows), row_size_(row_size), ops_(std::move(ops)) {
     block_rows_ = std::max<int64_t>(1, kBlockElements / row_size_);
+    blocks_ = (rows_ + block_rows_ - 1) / block_rows_;
+    chunk_blocks_ = blocks_;
+    if (columns) {
+      const int64_t chunk_rows =
+          std::max(kColumnChunkElements / row_size_, (rows_ + 63) / 64);
+      chunk_blocks_ = std::max<int64_t>(1, (chunk_rows + block_rows_ - 1) / block_rows_);
+    }
+    int64_t partial_bytes = 0;
+    const int64_t chunks = (blocks_ + chunk_blocks_ - 1) / chunk_blocks_;
+    for (Op& op : ops_) {
+      if (op.kind != Op::Kind::kColumnReduce) continue;
+      op.partial_offset = partial_bytes;
+      partial_bytes += chunks * row_size_ * op.column->acc_width;
+    }
+    partials_.resize(partial_bytes);
     PlaceLocals(locals);
   }
 
   void Execute(void* const* buffers) const override {
-    const int64_t blocks = (rows_ + block_rows_ - 1) / block_rows_;
+    // Blocks in chunks, each chunk's blocks in order on one thread (a row
+    // fusion: one block a chunk).
+    const int64_t chunks = (blocks_ + chunk_blocks_ - 1) / chunk_blocks_;
     const bool serial =
-        blocks == 1 || rows_ * row_size_ * static_cast<int64_t>(ops_.size()) < kParallelThreshold;
-    ForEachBlockWithScratch(blocks, scratch_bytes_, serial, &serial_scratch_,
-                            [&](unsigned char* scratch, int64_t b) {
-                              RunBlocks(buffers, scratch, b, b + 1);
+        chunks == 1 || rows_ * row_size_ * static_cast<int64_t>(ops_.size()) < kParallelThreshold;
+    ForEachBlockWithScratch(chunks, scratch_bytes_, serial, &serial_scratch_,
+                            [&](unsigned char* scratch, int64_t c) {
+                              RunBlocks(buffers, scratch, c);
                             });
+    for (const Op& op : ops_) {
+      if (op.kind != Op::Kind::kColumnReduce) continue;
+      op.column->finish(partials_.data() + op.partial_offset, chunks, row_size_,
+                        buffers[op.inputs[1].slot], buffers[op.output.slot]);
+    }
   }
 
  private:
@@ -148,7 +180,8 @@ class RowFusionThunk : public Thunk {
     }
   }
 
-  void RunBlocks(void* const* buffers, unsigned char* scratch, int64_t first, int64_t end) const {
+  void RunBlocks(void* const* buffers, unsigned char* scratch, int64_t chunk) const {
+    const int64_t first = chunk * chunk_blocks_, end = std::min(blocks_, first + chunk_blocks_);
     for (int64_t block = first; block < end; ++block) {
       const int64_t r0 = block * block_rows_, n = std::min(block_rows_, rows_ - r0);
       auto address = [&](const Operand& o) -> unsigned char* {
@@ -195,13 +228,21 @@ class RowFusionThunk : public Thunk {
           case Op::Kind::kExpand:
             op.expand(address(op.inputs[0]), out, n, row_size_);
             break;
+          case Op::Kind::kColumnReduce: {
+            unsigned char* acc =
+                partials_.data() + op.partial_offset + chunk * row_size_ * op.column->acc_width;
+            (block == first ? op.column->first_rows : op.column->more_rows)(
+                acc, address(op.inputs[0]), n, row_size_);
+            break;
+          }
         }
       }
     }
   }
 
-  int64_t rows_, row_size_, block_rows_ = 1;
+  int64_t rows_, row_size_, block_rows_ = 1, blocks_ = 1, chunk_blocks_ = 1;
   std::vector<Op> ops_;
+  mutable std::vector<unsigned char> partials_;  // the column reduces', per chunk
   std::vector<int64_t> offsets_;  // per block buffer, in bytes within a thread's scratch
   int64_t scratch_bytes_ = 0;
   mutable std::vector<unsigned char> serial_scratch_;  // Execute is never concurrent
@@ -240,7 +281,7 @@ class RowFusionLowering {
   absl::StatusOr<int64_t> PerRow(const Instruction& v) const {
     const int64_t n = v.shape().num_elements();
     if (n == rows_ * row_size_) return row_size_;
-    if (n == rows_) return int64_t{1};
+    if (n == rows_ && !columns_) return int64_t{1};
     return absl::UnimplementedError(absl::StrCat(
         "fusion: a value of ", v.shape().ToString(), " in a row fusion of ", rows_, " rows of ",
         row_size_, " elements is not supported by the cpu backend"));
@@ -271,11 +312,13 @@ class RowFusionLowering {
   absl::Status LowerElementwise(const Instruction& instr);
   absl::Status LowerBroadcast(const Instruction& instr);
   absl::Status LowerReduce(const Instruction& instr);
+  absl::Status LowerColumnReduce(const Instruction& instr);
 
   const Computation& region_;
   const std::vector<SlotId>& inputs_;
   const std::vector<SlotId>& outputs_;
   int64_t rows_ = 0, row_size_ = 0;
+  bool columns_ = false;  // reduces of the leading dims: rows_ x row_size_ columns
   absl::flat_hash_map<const Instruction*, SlotId> output_of_;
   absl::flat_hash_map<const Instruction*, Value> values_;
   std::vector<Operand> locals_;
@@ -284,15 +327,24 @@ class RowFusionLowering {
 };
 
 absl::Status RowFusionLowering::FindGeometry() {
+  bool first = true;
   for (const auto& instr : region_.instructions()) {
     if (instr->opcode() != Opcode::kReduce) continue;
     auto shape = RowReduceShape(*instr);
-    if (!shape || (rows_ != 0 && (shape->first != rows_ || shape->second != row_size_))) {
+    bool columns = false;
+    if (!shape) {
+      shape = ColumnReduceShape(*instr);
+      columns = true;
+    }
+    if (!shape || (!first && (shape->first != rows_ || shape->second != row_size_ ||
+                              columns != columns_))) {
       return absl::UnimplementedError(
-          "fusion: a region whose reduces are not all of the same trailing dims is not supported "
-          "by the cpu backend");
+          "fusion: a region whose reduces are not all of the same trailing dims (or all of the "
+          "same leading dims) is not supported by the cpu backend");
     }
     std::tie(rows_, row_size_) = *shape;
+    columns_ = columns;
+    first = false;
   }
   return absl::OkStatus();
 }
@@ -472,6 +524,33 @@ absl::Status RowFusionLowering::LowerReduce(const Instruction& instr) {
   return absl::OkStatus();
 }
 
+absl::Status RowFusionLowering::LowerColumnReduce(const Instruction& instr) {
+  if (absl::Status s = Expand(*instr.operand(0)); !s.ok()) return s;
+  Op op;
+  op.kind = Op::Kind::kColumnReduce;
+  op.column = GetColumnReduceKernel(instr);
+  if (op.column == nullptr) {
+    return absl::UnimplementedError(absl::StrCat(
+        "fusion: reduce of ", instr.operand(0)->shape().ToString(),
+        " in a column fusion has no kernel in the cpu backend"));
+  }
+  const Value& x = values_.at(instr.operand(0));
+  const Value& init = values_.at(instr.operand(1));
+  auto result = output_of_.find(&instr);
+  if (x.splat || (x.per_row >= 0 && x.per_row != row_size_) || init.slot < 0 ||
+      init.per_row > 0 || result == output_of_.end()) {
+    return absl::InternalError(
+        "fusion: a column reduce of a value that is not whole rows, of an init computed in the "
+        "region, or not returned");
+  }
+  op.inputs = {Read(*instr.operand(0), row_size_, true), Read(*instr.operand(1), 0, false)};
+  op.output = Operand{result->second, -1, 0, ByteWidth(instr.shape().dtype)};
+  values_[&instr] = Value{op.output.slot, -1, 0, false};
+  ops_.push_back(std::move(op));
+  work_ += EstimateInstructionWork(instr);
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::unique_ptr<Thunk>> RowFusionLowering::Lower(int64_t* work) {
   if (absl::Status s = FindGeometry(); !s.ok()) return s;
   for (size_t j = 0; j < region_.results().size(); ++j) {
@@ -496,7 +575,7 @@ absl::StatusOr<std::unique_ptr<Thunk>> RowFusionLowering::Lower(int64_t* work) {
     } else if (op == Opcode::kBroadcastInDim) {
       s = LowerBroadcast(*instr);
     } else if (op == Opcode::kReduce) {
-      s = LowerReduce(*instr);
+      s = columns_ ? LowerColumnReduce(*instr) : LowerReduce(*instr);
     } else if (IsElementwise(op)) {
       s = LowerElementwise(*instr);
     } else {
@@ -506,7 +585,8 @@ absl::StatusOr<std::unique_ptr<Thunk>> RowFusionLowering::Lower(int64_t* work) {
     if (!s.ok()) return s;
   }
   *work = work_;
-  return std::unique_ptr<Thunk>(new RowFusionThunk(rows_, row_size_, std::move(ops_), locals_));
+  return std::unique_ptr<Thunk>(
+      new RowFusionThunk(rows_, row_size_, std::move(ops_), locals_, columns_));
 }
 
 }  // namespace

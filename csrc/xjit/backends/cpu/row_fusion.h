@@ -5,6 +5,10 @@
 // region's ops on a block of whole rows at a time, each block on one thread,
 // with the values the region does not return in per-thread block buffers:
 // softmax or layer norm read each row from memory once and write it once.
+// A column fusion (reduces of the leading dims: (x * x).sum(axis=0)) runs the
+// same way, its blocks in chunks of rows: each chunk's blocks in order on one
+// thread, their rows accumulated into the chunk's partial results as they
+// are computed, the partials combined in chunk order at the end.
 #pragma once
 
 #include <memory>
@@ -16,7 +20,7 @@
 
 namespace xjit::cpu {
 
-// Whether a fusion's region is a row fusion's (it holds a reduce).
+// Whether a fusion's region is a row or column fusion's (it holds a reduce).
 bool IsRowFusionRegion(const Computation& region);
 
 // inputs: one slot per operand of the fusion; outputs: one per region result.
