@@ -313,6 +313,32 @@ TEST(JitFusion, HalfRegionsFromAThousandElements) {
               4e-3, 0);
 }
 
+// Inputs spread over rows by a broadcast, a row the same for every row
+// (b[None, :]) and a value per row (w[:, None]): the kernel is called a row
+// at a time (parallel chunks end mid-row), and streamed where rows keep the
+// outputs 64-byte aligned (256 floats) and not where they do not (300).
+// Rows under kMinJitPeriod stay interpreted.
+TEST(JitFusion, InputsSpreadOverRows) {
+  for (auto [rows, cols, streaming] : {std::tuple<int64_t, int64_t, bool>{40, 300, false},
+                                       {200, 300, true}, {64, 256, true}, {100, 100, false}}) {
+    if (streaming) cpu::SetStreamingStoreBytes(1);
+    const std::string r = std::to_string(rows), c = std::to_string(cols);
+    const std::string t = "tensor<" + r + "x" + c + "xf32>";
+    const std::string text =
+        "func.func @main(%x: " + t + ", %b: tensor<" + c + "xf32>, %w: tensor<" + r +
+        "xf32>) -> (" + t + ", " + t + ") {\n"
+        "  %bb = stablehlo.broadcast_in_dim %b, dims = [1] : (tensor<" + c + "xf32>) -> " + t +
+        "\n  %wb = stablehlo.broadcast_in_dim %w, dims = [0] : (tensor<" + r + "xf32>) -> " + t +
+        "\n  %p = stablehlo.multiply %x, %bb : " + t +
+        "\n  %q = stablehlo.add %p, %wb : " + t +
+        "\n  %e = stablehlo.exponential %q : " + t +
+        "\n  %d = stablehlo.subtract %e, %bb : " + t +
+        "\n  return %d, %q : " + t + ", " + t + "\n}";
+    CheckModule(text, 2e-6, cols >= 256 ? 1 : 0);
+    cpu::SetStreamingStoreBytes(-1);
+  }
+}
+
 TEST(JitFusion, SmallOrUncoveredRegionsUseTheInterpreter) {
   // A sine is not covered, nor a compare of TOTALORDER; a short chain stays
   // interpreted: all must still run and agree with the reference.

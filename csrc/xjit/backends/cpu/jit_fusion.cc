@@ -39,7 +39,10 @@ void SetStreamingStoreBytes(int64_t bytes) { streaming_store_bytes = bytes; }
 
 int64_t StreamingStoreBytes() {
   const int64_t bytes = streaming_store_bytes;
-  return bytes >= 0 ? bytes : LastLevelCacheBytes() / 2;
+  // Past half the cache: results of half the cache, with inputs of their
+  // size, still fit it and are read from it by the next call (x * 2 + 1 on
+  // 4M float32, a 16 MiB result in 32 MiB: 345 us cached, 430 streamed).
+  return bytes >= 0 ? bytes : LastLevelCacheBytes() / 2 + 1;
 }
 
 int64_t NumStreamingJitKernels() { return streaming_kernels; }

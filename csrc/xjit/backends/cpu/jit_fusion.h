@@ -56,8 +56,8 @@ void CountJitKernel();
 
 // Element-wise kernels whose results of one run take this many bytes or more
 // store them non-temporally (jit_region.h: WritesPastTheCache). By default
-// half the last-level cache a core shares; tests set it (negative: back to
-// the default).
+// just over half the last-level cache a core shares; tests set it (negative:
+// back to the default).
 void SetStreamingStoreBytes(int64_t bytes);
 int64_t StreamingStoreBytes();
 // Streaming variants generated so far in this process; CountStreamingJitKernel adds one.

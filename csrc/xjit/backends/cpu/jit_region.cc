@@ -9,6 +9,7 @@
 #include "xjit/backends/cpu/parallel.h"
 #include "xjit/backends/cpu/work_estimate.h"
 #include "xjit/ir/half.h"
+#include "xjit/ir/row_geometry.h"
 
 namespace xjit::cpu {
 namespace {
@@ -110,6 +111,39 @@ int64_t JitRegion::ResultBytes() const {
   return bytes;
 }
 
+namespace {
+
+// A broadcast of an m-element input (through reshapes) spread over rows: the
+// input's spread and the region's period, which every spread input shares.
+bool AnalyzeSpread(const Instruction& broadcast, int64_t m, JitRegion* region) {
+  JitRegion& r = *region;
+  const Instruction* input = r.Root(broadcast.operand(0));
+  auto number = r.input_number.find(input);
+  if (number == r.input_number.end() || input->shape().num_elements() != m) return false;
+  JitRegion::InputSpread spread;
+  int64_t period;
+  if (IsRowInvariantBroadcast(broadcast, m)) {
+    spread = JitRegion::InputSpread::kRowInvariant;
+    period = m;
+  } else if (IsRowBroadcast(broadcast, m, r.n)) {
+    spread = JitRegion::InputSpread::kPerRow;
+    period = r.n / m;
+  } else {
+    return false;
+  }
+  JitRegion::InputSpread& was = r.input_spread[number->second];
+  if ((r.period != 0 && r.period != period) ||
+      (was != JitRegion::InputSpread::kNone && was != spread)) {
+    return false;
+  }
+  r.period = period;
+  was = spread;
+  r.input_splat[number->second] = spread == JitRegion::InputSpread::kPerRow;
+  return true;
+}
+
+}  // namespace
+
 bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* region) {
   if (fusion.called_computations().size() != 1) return false;
   const Computation& body = *fusion.called_computations()[0];
@@ -127,7 +161,9 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
     r.result_type.push_back(x->shape().dtype);
   }
   r.input_splat.assign(num_inputs, false);
+  r.input_spread.assign(num_inputs, JitRegion::InputSpread::kNone);
   r.input_type.assign(num_inputs, DType::kF32);
+  std::vector<bool> spread_only(num_inputs, false);  // inputs usable only through a spread
   bool has_16_bit = false;
   const auto& instrs = body.instructions();
   for (size_t i = 0; i < instrs.size(); ++i) {
@@ -139,10 +175,8 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
     switch (x->opcode()) {
       case Opcode::kParameter: {
         const int64_t number = x->attrs<ParameterAttrs>().number;
-        if ((elements != r.n && elements != 1) || number < 0 ||
-            number >= static_cast<int64_t>(num_inputs)) {
-          return false;
-        }
+        if (number < 0 || number >= static_cast<int64_t>(num_inputs)) return false;
+        spread_only[number] = elements != r.n && elements != 1;
         r.input_splat[number] = elements == 1 && r.n != 1;
         r.input_type[number] = x->shape().dtype;
         if (r.input_splat[number] && number < static_cast<int64_t>(fusion.operands().size())) {
@@ -158,10 +192,12 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
       case Opcode::kReshape:
         r.alias_of[x] = x->operand(0);
         continue;
-      case Opcode::kBroadcastInDim:
-        if (x->operand(0)->shape().num_elements() != 1) return false;
+      case Opcode::kBroadcastInDim: {
+        const int64_t m = x->operand(0)->shape().num_elements();
+        if (m != 1 && !AnalyzeSpread(*x, m, &r)) return false;
         r.alias_of[x] = x->operand(0);
         continue;
+      }
       default:
         break;
     }
@@ -181,6 +217,10 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
     has_16_bit |= x->shape().dtype == DType::kBF16 || x->shape().dtype == DType::kF16;
   }
   for (DType t : r.input_type) has_16_bit |= t != DType::kF32;
+  for (size_t i = 0; i < num_inputs; ++i) {
+    if (spread_only[i] && r.input_spread[i] == JitRegion::InputSpread::kNone) return false;
+  }
+  if (r.period != 0 && r.period < kMinJitPeriod) return false;
   return r.n >= (has_16_bit ? kMinJitElementsOf16Bit : kMinJitElements);
 }
 
@@ -196,6 +236,7 @@ bool AnalyzeJitUnaryOp(const Instruction& op, JitRegion* region) {
   r.parameters = {x};
   r.input_number[x] = 0;
   r.input_splat = {false};
+  r.input_spread = {JitRegion::InputSpread::kNone};
   r.input_type = {DType::kF32};
   r.result_type = {DType::kF32};
   r.ops = {&op};
@@ -223,7 +264,10 @@ class JitKernelThunk : public Thunk {
         alignment_(alignment) {
     for (size_t i = 0; i < inputs_.size(); ++i) {
       input_step_.push_back(region.input_splat[i] ? 0 : ByteWidth(region.input_type[i]));
+      input_width_.push_back(ByteWidth(region.input_type[i]));
     }
+    input_spread_ = region.input_spread;
+    period_ = region.period;
     for (DType t : region.result_type) output_step_.push_back(ByteWidth(t));
   }
 
@@ -231,7 +275,11 @@ class JitKernelThunk : public Thunk {
     const size_t ni = inputs_.size(), no = outputs_.size();
     // Chunks start at multiples of kChunk elements: aligned bases stay aligned.
     JitKernelFn fn = fn_;
-    if (streaming_fn_ != nullptr &&
+    // With spread inputs a call starts at a row too: aligned only when rows
+    // keep the outputs' alignment.
+    bool rows_aligned = true;
+    for (int64_t step : output_step_) rows_aligned &= period_ * step % alignment_ == 0;
+    if (streaming_fn_ != nullptr && rows_aligned &&
         std::all_of(outputs_.begin(), outputs_.end(),
                     [&](SlotId s) { return StreamingAligned(buffers[s], alignment_); })) {
       fn = streaming_fn_;
@@ -239,13 +287,24 @@ class JitKernelThunk : public Thunk {
     ParallelFor(n_, kChunk, n_ * 8, [&](int64_t begin, int64_t end) {
       const void* in[64];
       void* out[64];
-      for (size_t i = 0; i < ni; ++i) {
-        in[i] = static_cast<const char*>(buffers[inputs_[i]]) + begin * input_step_[i];
+      // A call a row (or the chunk's part of one) when inputs are spread.
+      for (int64_t at = begin, stop; at < end; at = stop) {
+        stop = period_ == 0 ? end : std::min(end, (at / period_ + 1) * period_);
+        for (size_t i = 0; i < ni; ++i) {
+          const char* base = static_cast<const char*>(buffers[inputs_[i]]);
+          switch (input_spread_[i]) {
+            case JitRegion::InputSpread::kNone: in[i] = base + at * input_step_[i]; break;
+            case JitRegion::InputSpread::kRowInvariant:
+              in[i] = base + at % period_ * input_width_[i];
+              break;
+            case JitRegion::InputSpread::kPerRow: in[i] = base + at / period_ * input_width_[i]; break;
+          }
+        }
+        for (size_t j = 0; j < no; ++j) {
+          out[j] = static_cast<char*>(buffers[outputs_[j]]) + at * output_step_[j];
+        }
+        fn(in, out, stop - at);
       }
-      for (size_t j = 0; j < no; ++j) {
-        out[j] = static_cast<char*>(buffers[outputs_[j]]) + begin * output_step_[j];
-      }
-      fn(in, out, end - begin);
     });
   }
 
@@ -255,6 +314,9 @@ class JitKernelThunk : public Thunk {
   std::vector<SlotId> inputs_;
   std::vector<SlotId> outputs_;
   std::vector<int64_t> input_step_, output_step_;  // bytes per element (0: a splat)
+  std::vector<int64_t> input_width_;
+  std::vector<JitRegion::InputSpread> input_spread_;
+  int64_t period_ = 0;
   int64_t n_;
   std::unique_ptr<Xbyak::CodeGenerator> streaming_code_;
   JitKernelFn streaming_fn_;

@@ -24,9 +24,13 @@ namespace xjit::cpu {
 // of their elements one by one (4K float16 `x * 2 + 1`: 18 us interpreted).
 inline constexpr int64_t kMinJitElements = 8 * 1024;
 inline constexpr int64_t kMinJitElementsOf16Bit = 1024;
+// Rows of a spread input at least this long: a kernel call a row costs some
+// 20 ns, which shorter rows do not repay (the interpreter reads them instead).
+inline constexpr int64_t kMinJitPeriod = 256;
 
 // A fusion region of float32 element-wise ops the generators cover, with
-// every value at the region's element count or a splat of one element.
+// every value at the region's element count or a splat of one element, or an
+// input spread over rows by a broadcast (InputSpread).
 // Values may also be bfloat16 or float16 (JitCarries): a lane holds one as
 // the float32 of the same value, so a load widens it, an op computes in
 // float32 and rounds its result to the 16-bit type (scalar_ops.h's kernels
@@ -39,6 +43,14 @@ struct JitRegion {
   std::vector<const Instruction*> parameters;
   absl::flat_hash_map<const Instruction*, int> input_number;
   std::vector<bool> input_splat;                 // by input index
+  // Inputs read through a broadcast over rows of `period` elements: one row
+  // the same for every row (x + b[None, :]: read as a whole input whose
+  // address starts over each row) or one value per row (x * w[:, None]: a
+  // splat whose element moves on each row). The thunk then calls the kernel
+  // a row at a time (rows of at least kMinJitPeriod elements).
+  enum class InputSpread : int8_t { kNone, kRowInvariant, kPerRow };
+  std::vector<InputSpread> input_spread;         // by input index
+  int64_t period = 0;                            // 0: no spread input
   std::vector<DType> input_type;                 // by input index: JitCarries
   std::vector<DType> result_type;                // by result index: JitCarries
   // The splat inputs that are float32 constants, by input index: ops may
