@@ -116,11 +116,52 @@ XJIT_ISA_CLONES C ReduceRun(const T* x, int64_t n, int64_t s, C acc) {
   return acc;
 }
 
-// acc[j] combined with x[j] for j < n (one row of an outer-mode reduction).
+// acc[j] combined with x[r * stride + j] for j < n, r < rows, row by row:
+// the rows inside the clone (short rows: one call, not one a row).
 template <typename Op, typename C, typename T>
-XJIT_ISA_CLONES void AccumulateRow(C* __restrict acc, const T* __restrict x, int64_t n) {
+XJIT_ISA_CLONES void AccumulateRows(C* __restrict acc, const T* __restrict x, int64_t rows,
+                                    int64_t n, int64_t stride) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const T* row = x + r * stride;
 #pragma omp simd
-  for (int64_t j = 0; j < n; ++j) acc[j] = Op::Apply(acc[j], C(x[j]));
+    for (int64_t j = 0; j < n; ++j) acc[j] = Op::Apply(acc[j], C(row[j]));
+  }
+}
+
+// A float maximum (minimum) of columns by the plain compare-select, as
+// QuickMaxMin for a run: acc[j] = x[j], then rows 1.. combined; false when a
+// NaN was read or a result is zero (where equal values differ in their bits),
+// and the caller runs the exact loop.
+template <typename Op, typename C, typename T>
+XJIT_ISA_CLONES bool QuickColumnMaxMin(C* __restrict acc, const T* __restrict x, int64_t rows,
+                                       int64_t n, int64_t stride) {
+  constexpr bool kMax = std::is_same_v<Op, Maximum>;
+  int nan = 0;
+  for (int64_t j = 0; j < n; ++j) acc[j] = C(x[j]);
+  for (int64_t r = 0; r < rows; ++r) {
+    const T* row = x + r * stride;
+#pragma omp simd reduction(| : nan)
+    for (int64_t j = 0; j < n; ++j) {
+      const C v = C(row[j]);
+      acc[j] = kMax ? (acc[j] > v ? acc[j] : v) : (acc[j] < v ? acc[j] : v);
+      nan |= v != v;
+    }
+  }
+  if (nan) return false;
+  for (int64_t j = 0; j < n; ++j) {
+    if (acc[j] == C(0)) return false;
+  }
+  return true;
+}
+
+// Rows [0, rows) of columns into acc (acc[j] = row 0's element j first).
+template <typename Op, typename C, typename T>
+void FirstRowsOfColumns(C* acc, const T* x, int64_t rows, int64_t n, int64_t stride) {
+  if constexpr (kFloatMaxMin<Op, C>) {
+    if (QuickColumnMaxMin<Op, C, T>(acc, x, rows, n, stride)) return;
+  }
+  for (int64_t j = 0; j < n; ++j) acc[j] = C(x[j]);
+  AccumulateRows<Op, C, T>(acc, x + stride, rows - 1, n, stride);
 }
 
 // Elements a chunk of a parallel full reduction.
@@ -144,16 +185,14 @@ void ColumnReduce(const T* in, int64_t rows, int64_t L, int64_t row_stride, C in
   std::unique_ptr<C[]> partial(new C[chunks * L]);  // not vector: C may be bool
   ParallelFor(chunks, 1, rows * L, [&](int64_t begin, int64_t end) {
     for (int64_t c = begin; c < end; ++c) {
-      C* acc = partial.get() + c * L;
       const int64_t r0 = c * chunk_rows, r1 = std::min(rows, r0 + chunk_rows);
-      const T* first = in + r0 * row_stride;
-      for (int64_t j = 0; j < L; ++j) acc[j] = C(first[j]);
-      for (int64_t r = r0 + 1; r < r1; ++r) AccumulateRow<Op, C, T>(acc, in + r * row_stride, L);
+      FirstRowsOfColumns<Op, C, T>(partial.get() + c * L, in + r0 * row_stride, r1 - r0, L,
+                                   row_stride);
     }
   });
   std::unique_ptr<C[]> acc(new C[L]);
   for (int64_t j = 0; j < L; ++j) acc[j] = init;
-  for (int64_t c = 0; c < chunks; ++c) AccumulateRow<Op, C, C>(acc.get(), partial.get() + c * L, L);
+  AccumulateRows<Op, C, C>(acc.get(), partial.get(), chunks, L, L);
   for (int64_t j = 0; j < L; ++j) out[j] = T(acc[j]);
 }
 
@@ -225,7 +264,7 @@ void FastReduce(const Geometry& g, const T* in, const T* init_ptr, T* out) {
       for (int64_t j = 0; j < nj; ++j) acc[j] = init;
       int64_t base = OutputBase(outer_g, ob) + j0;
       ForEachReducedRun(g, base, [&](int64_t off, int64_t n, int64_t s) {
-        for (int64_t i = 0; i < n; ++i) AccumulateRow<Op, C, T>(acc, in + off + i * s, nj);
+        AccumulateRows<Op, C, T>(acc, in + off, n, nj, s);
       });
       T* y = out + ob * L + j0;
       for (int64_t j = 0; j < nj; ++j) y[j] = T(acc[j]);
@@ -291,19 +330,15 @@ void RowReduce(const void* in, const void* init, void* out, int64_t rows, int64_
 template <typename Op, typename T>
 void ColumnFirstRows(void* acc, const void* in, int64_t rows, int64_t columns) {
   using C = Compute<T>;
-  C* a = static_cast<C*>(acc);
-  const T* x = static_cast<const T*>(in);
-  for (int64_t j = 0; j < columns; ++j) a[j] = C(x[j]);
-  for (int64_t r = 1; r < rows; ++r) AccumulateRow<Op, C, T>(a, x + r * columns, columns);
+  FirstRowsOfColumns<Op, C, T>(static_cast<C*>(acc), static_cast<const T*>(in), rows, columns,
+                               columns);
 }
 
 template <typename Op, typename T>
 void ColumnMoreRows(void* acc, const void* in, int64_t rows, int64_t columns) {
   using C = Compute<T>;
-  const T* x = static_cast<const T*>(in);
-  for (int64_t r = 0; r < rows; ++r) {
-    AccumulateRow<Op, C, T>(static_cast<C*>(acc), x + r * columns, columns);
-  }
+  AccumulateRows<Op, C, T>(static_cast<C*>(acc), static_cast<const T*>(in), rows, columns,
+                           columns);
 }
 
 template <typename Op, typename T>
@@ -315,7 +350,7 @@ void ColumnFinish(const void* partials, int64_t chunks, int64_t columns, const v
   const C start = C(*static_cast<const T*>(init));
   std::unique_ptr<C[]> acc(new C[columns]);  // not vector: C may be bool
   for (int64_t j = 0; j < columns; ++j) acc[j] = start;
-  for (int64_t c = 0; c < chunks; ++c) AccumulateRow<Op, C, C>(acc.get(), p + c * columns, columns);
+  AccumulateRows<Op, C, C>(acc.get(), p, chunks, columns, columns);
   for (int64_t j = 0; j < columns; ++j) y[j] = T(acc[j]);
 }
 
