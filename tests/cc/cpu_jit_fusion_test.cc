@@ -339,6 +339,51 @@ TEST(JitFusion, InputsSpreadOverRows) {
   }
 }
 
+// Float results converted to integers as the region returns them (NaN -> 0,
+// out of range saturated, truncated toward zero), of every integer type of
+// 32 bits or fewer, on special values and values past each type's range:
+// the interpreter's bytes and the reference's. Only the AVX-512 generator
+// emits them; the AVX2 one leaves the region to the interpreter.
+TEST(JitFusion, IntegerResultsOfConverts) {
+  const int64_t n = 20000 + 13;
+  Literal x = SpecialInput(n, 41);
+  float* v = reinterpret_cast<float*>(x.mutable_data());
+  const float edges[] = {127.5f, -128.5f, 128.0f, -129.0f, 255.9f, 256.0f, 32767.9f, 32768.0f,
+                         -32769.0f, 65535.5f, 65536.0f, 2147483520.0f, 2147483648.0f,
+                         -2147483648.0f, -2147483904.0f, 4294967040.0f, 4294967296.0f, 3e9f,
+                         -3e9f, -0.9f};
+  for (size_t i = 0; i < sizeof(edges) / sizeof(float); ++i) v[i * 7] = edges[i];
+  for (int64_t i = 0; i < n; i += 3) v[i] *= 1000.0f;
+  const std::string t = "tensor<" + std::to_string(n) + "x";
+  for (const std::string type : {"i8", "ui8", "i16", "ui16", "i32", "ui32"}) {
+    const std::string text = "func.func @main(%x: " + t + "f32>) -> (" + t + type + ">, " + t +
+                             "f32>) {\n"
+                             "  %a = stablehlo.multiply %x, %x : " + t + "f32>\n"
+                             "  %b = stablehlo.subtract %a, %x : " + t + "f32>\n"
+                             "  %c = stablehlo.convert %x : (" + t + "f32>) -> " + t + type +
+                             ">\n  return %c, %b : " + t + type + ">, " + t + "f32>\n}";
+    auto m = ParseModule(text);
+    ASSERT_TRUE(m.ok()) << m.status();
+    std::vector<Literal> interpreted = xjit::testing::Run(**m, {x}, false);
+    auto reference = RunOn("reference", **m, {x});
+    ASSERT_TRUE(reference.ok()) << reference.status();
+    for (cpu::JitIsa isa : GeneratorsToTest()) {
+      cpu::SetFusionJitIsa(isa);
+      int64_t kernels = 0;
+      std::vector<Literal> jit = xjit::testing::Run(**m, {x}, true, &kernels);
+      cpu::SetFusionJitIsa(cpu::JitIsa::kAuto);
+      const bool avx512 = isa == cpu::JitIsa::kAuto && __builtin_cpu_supports("avx512f") &&
+                          __builtin_cpu_supports("avx512bw");
+      EXPECT_EQ(kernels, avx512 ? 1 : 0) << type;
+      ASSERT_EQ(jit.size(), 2u);
+      const size_t bytes = jit[0].shape().num_elements() * ByteWidth(jit[0].shape().dtype);
+      EXPECT_EQ(std::memcmp(jit[0].data(), interpreted[0].data(), bytes), 0) << type;
+      EXPECT_EQ(std::memcmp(jit[0].data(), (*reference)[0].data(), bytes), 0) << type;
+      ExpectSameBits(jit[1], interpreted[1], type);
+    }
+  }
+}
+
 TEST(JitFusion, SmallOrUncoveredRegionsUseTheInterpreter) {
   // A sine is not covered, nor a compare of TOTALORDER; a short chain stays
   // interpreted: all must still run and agree with the reference.

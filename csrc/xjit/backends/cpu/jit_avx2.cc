@@ -309,6 +309,10 @@ class Avx2Emitter {
 std::unique_ptr<Thunk> GenerateAvx2Kernel(const JitRegion& region,
                                           const std::vector<SlotId>& inputs,
                                           const std::vector<SlotId>& outputs) {
+  // Integer results (IsJitIntResult) only the AVX-512 generator stores.
+  for (DType t : region.result_type) {
+    if (!JitCarries(t)) return nullptr;
+  }
   const size_t bytes = 16384 + 4096 * region.ops.size();
   // A first emission counts the constants' uses and the registers the body
   // needs; the second keeps the most used constants in the registers left

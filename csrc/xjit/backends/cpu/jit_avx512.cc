@@ -142,11 +142,73 @@ class Avx512Emitter {
     }
   }
 
+  // Stores the integers of float32 lanes d as the interpreter converts them
+  // (scalar_ops.h ConvertElement: NaN -> 0, out of range saturated, others
+  // truncated toward zero) at [r9 + rax * width].
+  void StoreInt(const Zmm& d, DType type, bool tail) {
+    using namespace Xbyak::util;
+    const Zmm c(30), i(31);
+    const int width = static_cast<int>(ByteWidth(type));
+    if (type == DType::kS32) {
+      g_.vcvttps2dq(i, d);  // out of range and NaN: INT_MIN, right for x <= -2^31
+      g_.vcmpps(k2, d, g_.C(2147483648.0f), ChainCode::kGe);
+      g_.vpsubd(i | k2, i, g_.Bits(1));  // INT_MIN - 1: INT_MAX
+      g_.vcmpps(k2, d, d, ChainCode::kUnord);
+      g_.vpxord(i | k2, i, i);
+    } else if (type == DType::kU32) {
+      g_.vmaxps(c, d, g_.C(0.0f));  // NaN and negatives: 0 (the second operand)
+      g_.vcvttps2udq(i, c);         // 2^32 and more: UINT_MAX
+    } else {
+      // Clamped to the type's range in float32 (exact bounds), NaN then 0.
+      float lo = 0, hi = 0;
+      switch (type) {
+        case DType::kS8: lo = -128; hi = 127; break;
+        case DType::kU8: lo = 0; hi = 255; break;
+        case DType::kS16: lo = -32768; hi = 32767; break;
+        default: lo = 0; hi = 65535; break;  // kU16
+      }
+      g_.vmaxps(c, d, g_.C(lo));
+      g_.vminps(c, c, g_.C(hi));
+      g_.vcvttps2dq(i, c);
+      g_.vcmpps(k2, d, d, ChainCode::kUnord);
+      g_.vpxord(i | k2, i, i);
+    }
+    const Xbyak::Address at = width == 4 ? g_.zword[r9 + rax * 4 + (tail ? 0 : 64 * copy_)]
+                              : width == 2 ? g_.yword[r9 + rax * 2 + (tail ? 0 : 32 * copy_)]
+                                           : g_.xword[r9 + rax + (tail ? 0 : 16 * copy_)];
+    if (width == 4) {
+      if (tail) {
+        g_.vmovdqu32(at | k1, i);
+      } else if (streaming_) {
+        g_.vmovntdq(at, i);
+      } else {
+        g_.vmovdqu32(at, i);
+      }
+      return;
+    }
+    // In range already: truncating each lane to its low bytes is exact.
+    if (tail) {
+      width == 2 ? g_.vpmovdw(at | k1, i) : g_.vpmovdb(at | k1, i);
+    } else if (streaming_) {
+      if (width == 2) {
+        g_.vpmovdw(Xbyak::Ymm(31), i);
+        g_.vmovntdq(at, Xbyak::Ymm(31));
+      } else {
+        g_.vpmovdb(Xbyak::Xmm(31), i);
+        g_.vmovntdq(at, Xbyak::Xmm(31));
+      }
+    } else {
+      width == 2 ? g_.vpmovdw(at, i) : g_.vpmovdb(at, i);
+    }
+  }
+
   // Stores d (its result index j) at [r9 + rax * width].
   void StoreResult(const Zmm& d, int j, bool tail) {
     using namespace Xbyak::util;
     g_.mov(r9, g_.qword[rsi + 8 * j]);
-    if (region_.result_type[j] == DType::kBF16) {
+    if (!JitCarries(region_.result_type[j])) {
+      StoreInt(d, region_.result_type[j], tail);
+    } else if (region_.result_type[j] == DType::kBF16) {
       const Zmm t(31);
       g_.vpsrld(t, d, 16);
       if (tail) {
@@ -188,6 +250,12 @@ class Avx512Emitter {
       const Instruction* x = region_.ops[i];
       std::vector<Zmm> in;
       for (const Instruction* o : x->operands()) in.emplace_back(values_.at(region_.Root(o)).reg);
+      if (auto r = region_.result_of.find(x);
+          r != region_.result_of.end() && !JitCarries(region_.result_type[r->second])) {
+        StoreResult(in[0], r->second, tail);  // an int result: converted as it is stored
+        Release(x, i);
+        continue;
+      }
       const Zmm d(Take());
       g_.Op(*x, d, in);
       values_[x] = JitValue{d.getIdx(), -1, false};

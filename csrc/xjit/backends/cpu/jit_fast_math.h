@@ -20,7 +20,7 @@ namespace xjit::cpu {
 // NaN test; not <= and not >= are true for NaN too).
 struct CmpPredicates {
   static constexpr uint8_t kEq = 0x00, kLt = 0x11, kLe = 0x12, kUnord = 0x03, kGt = 0x1E,
-                           kNleUq = 0x16, kNgeUq = 0x19;
+                           kGe = 0x1D, kNleUq = 0x16, kNgeUq = 0x19;
 };
 
 // d (a ymm or zmm register) = copies of the float32 (or bfloat16 or

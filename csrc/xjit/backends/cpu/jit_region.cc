@@ -105,6 +105,14 @@ bool JitCarries(DType t) {
   return t == DType::kF32 || t == DType::kBF16 || (t == DType::kF16 && has_f16c);
 }
 
+bool IsJitIntResult(const Instruction& x) {
+  const DType t = x.shape().dtype;
+  return x.opcode() == Opcode::kConvert && x.operands().size() == 1 &&
+         JitCarries(x.operand(0)->shape().dtype) &&
+         (t == DType::kS8 || t == DType::kS16 || t == DType::kS32 || t == DType::kU8 ||
+          t == DType::kU16 || t == DType::kU32);
+}
+
 int64_t JitRegion::ResultBytes() const {
   int64_t bytes = 0;
   for (DType t : result_type) bytes += n * ByteWidth(t);
@@ -169,7 +177,10 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
   for (size_t i = 0; i < instrs.size(); ++i) {
     const Instruction* x = instrs[i].get();
     const bool mask = x->shape().dtype == DType::kPred;  // computed by a mask op, never read in
-    if (!x->shape().is_array() || (!JitCarries(x->shape().dtype) && !mask)) return false;
+    const bool int_result = IsJitIntResult(*x) && r.result_of.contains(x);
+    if (!x->shape().is_array() || (!JitCarries(x->shape().dtype) && !mask && !int_result)) {
+      return false;
+    }
     if (mask && x->opcode() == Opcode::kParameter) return false;
     const int64_t elements = x->shape().num_elements();
     switch (x->opcode()) {
@@ -217,6 +228,9 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
     has_16_bit |= x->shape().dtype == DType::kBF16 || x->shape().dtype == DType::kF16;
   }
   for (DType t : r.input_type) has_16_bit |= t != DType::kF32;
+  for (const auto& [x, j] : r.result_of) {
+    if (!JitCarries(r.result_type[j]) && r.Used(x)) return false;  // an int result read again
+  }
   for (size_t i = 0; i < num_inputs; ++i) {
     if (spread_only[i] && r.input_spread[i] == JitRegion::InputSpread::kNone) return false;
   }

@@ -52,7 +52,10 @@ struct JitRegion {
   std::vector<InputSpread> input_spread;         // by input index
   int64_t period = 0;                            // 0: no spread input
   std::vector<DType> input_type;                 // by input index: JitCarries
-  std::vector<DType> result_type;                // by result index: JitCarries
+  // By result index: JitCarries, or an integer type of 32 bits or fewer
+  // (IsJitIntResult: a convert from a float, stored converted as the
+  // interpreter converts; only the AVX-512 generator emits it).
+  std::vector<DType> result_type;
   // The splat inputs that are float32 constants, by input index: ops may
   // use their values (maximum(x, 0.1) is one instruction).
   absl::flat_hash_map<int, float> splat_constant;
@@ -73,6 +76,9 @@ struct JitRegion {
 // The element types a region's values may have (row fusions' too): float32,
 // bfloat16 and float16.
 bool JitCarries(DType t);
+// A convert from a float a region may return without reading it again: to
+// int8/16/32 or uint8/16/32 (NaN -> 0, saturated, truncated toward zero).
+bool IsJitIntResult(const Instruction& x);
 
 // The ops the generators emit: add, subtract, multiply, divide, maximum,
 // minimum, negate, abs, sqrt, rsqrt, exponential, exponential_minus_one,
