@@ -107,16 +107,41 @@ BroadcastReader::RowCursor::RowCursor(const BroadcastReader& reader, int64_t fir
   }
 }
 
-void BroadcastReader::RowCursor::Next() {
-  // The innermost merged dim holds whole rows (stride 1): step it by a row,
-  // carrying into the outer dims as an odometer.
-  const int64_t last = static_cast<int64_t>(r_.dims_.size()) - 1;
-  offset_ += row_size_;
-  idx_[last] += row_size_;
-  for (int64_t d = last; d > 0 && idx_[d] == r_.dims_[d]; --d) {
-    offset_ += r_.strides_[d - 1] - r_.dims_[d] * r_.strides_[d];
-    idx_[d] = 0;
-    ++idx_[d - 1];
+void BroadcastReader::RowOffsets(int64_t row_size, int64_t first_row, int64_t rows,
+                                 int64_t* offsets) const {
+  // The dims as rows see them: the innermost merged dim holds whole rows (a
+  // row a step of row_size); dims of one row drop out.
+  int64_t dims[8], strides[8], idx[8] = {};
+  int n = 0;
+  const size_t last = dims_.size() - 1;
+  for (size_t d = 0; d <= last; ++d) {
+    const int64_t size = d == last ? dims_[d] / row_size : dims_[d];
+    if (size == 1) continue;
+    dims[n] = size;
+    strides[n++] = d == last ? row_size : strides_[d];
+  }
+  if (n == 0) {  // one row
+    for (int64_t t = 0; t < rows; ++t) offsets[t] = 0;
+    return;
+  }
+  int64_t offset = 0, rest = first_row;
+  for (int d = n - 1; d >= 0; --d) {
+    idx[d] = rest % dims[d];
+    rest /= dims[d];
+    offset += idx[d] * strides[d];
+  }
+  const int64_t inner = dims[n - 1], step = strides[n - 1];
+  for (int64_t t = 0; t < rows;) {
+    const int64_t run = std::min(rows - t, inner - idx[n - 1]);
+    for (int64_t u = 0; u < run; ++u) offsets[t + u] = offset + u * step;
+    t += run;
+    offset += run * step;
+    idx[n - 1] += run;
+    for (int d = n - 1; d > 0 && idx[d] == dims[d]; --d) {  // the odometer's carry
+      offset += strides[d - 1] - dims[d] * strides[d];
+      idx[d] = 0;
+      ++idx[d - 1];
+    }
   }
 }
 

@@ -31,7 +31,19 @@ class BroadcastReader {
    public:
     RowCursor(const BroadcastReader& reader, int64_t first_row, int64_t row_size);
     int64_t offset() const { return offset_; }
-    void Next();
+    // Inline: called once a row, for rows of a few dozen elements too.
+    void Next() {
+      // The innermost merged dim holds whole rows (stride 1): step it by a
+      // row, carrying into the outer dims as an odometer.
+      const int64_t last = static_cast<int64_t>(r_.dims_.size()) - 1;
+      offset_ += row_size_;
+      idx_[last] += row_size_;
+      for (int64_t d = last; d > 0 && idx_[d] == r_.dims_[d]; --d) {
+        offset_ += r_.strides_[d - 1] - r_.dims_[d] * r_.strides_[d];
+        idx_[d] = 0;
+        ++idx_[d - 1];
+      }
+    }
 
    private:
     const BroadcastReader& r_;
@@ -40,6 +52,10 @@ class BroadcastReader {
   };
   // Whether RowCursor can walk this reader (at most 8 merged dims).
   bool CursorFits() const { return dims_.size() <= 8; }
+  // offsets[t] = the operand element where row first_row + t starts, for t <
+  // rows (RowsContiguous(row_size)): runs of rows along the innermost row dim
+  // in a tight loop, an odometer step between runs.
+  void RowOffsets(int64_t row_size, int64_t first_row, int64_t rows, int64_t* offsets) const;
 
  private:
   template <typename T>

@@ -80,7 +80,11 @@ class Avx2Code : public Xbyak::CodeGenerator, public CmpPredicates {
     L(back);
     cold_.push_back([this, d, x, c, n, r, p, a, b, &cold, &back] {
       L(cold);
-      EmitExpSteps(*this, x, c, n, r, p, a, b);
+      // Lanes whose result is 0 compute exp(0), as FastExp does (their
+      // steps would go through subnormals, a microcode assist each).
+      vcmpps(a, x, C(-103.972076f), kLt);
+      vandnps(a, a, x);
+      EmitExpSteps(*this, a, c, n, r, p, a, b);  // reads its x (a) first
       // x < min ? 0 : (x <= max ? out : (x > max ? inf : x))
       vcmpps(c, x, C(88.7228394f), kGt);
       vblendvps(d, x, C(__builtin_inff()), c);

@@ -66,7 +66,12 @@ class ChainCode : public Xbyak::CodeGenerator, public CmpPredicates {
     L(back);
     cold_.push_back([this, d, x, c, n, r, p, a, b, &cold, &back] {
       L(cold);
-      EmitExpSteps(*this, x, c, n, r, p, a, b);
+      // Lanes whose result is 0 compute exp(0), as FastExp does (their
+      // steps would go through subnormals, a microcode assist each).
+      vcmpps(k2, x, C(-103.972076f), kLt);
+      vmovaps(a, x);
+      vpxord(a | k2, a, a);
+      EmitExpSteps(*this, a, c, n, r, p, a, b);  // reads its x (a) first
       // x < min ? 0 : (x <= max ? out : (x > max ? inf : x))
       vmovaps(d, x);
       vcmpps(k2, x, C(88.7228394f), kGt);

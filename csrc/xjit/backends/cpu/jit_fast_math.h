@@ -67,7 +67,7 @@ void EmitExpRangeReduction(Code& g, const Reg& c, const Reg& t, const Reg& n, co
 }
 
 // FastExp up to its result for clamped inputs: p = exp(min(max(x, lo), hi)).
-// c, n, r, a, b are scratch.
+// c, n, r, a, b are scratch; x is read first (it may be a).
 template <class Code, class Reg>
 void EmitExpSteps(Code& g, const Reg& x, const Reg& c, const Reg& n, const Reg& r, const Reg& p,
                   const Reg& a, const Reg& b) {

@@ -292,6 +292,9 @@ void RowAvx2Generator::Emit(Avx2Code& g, bool streaming) {
   using namespace Xbyak::util;
   input_gpr_ = EmitRowPrologue(r_, g);
   g.mov(r11, reinterpret_cast<size_t>(g.table()));
+  Xbyak::Label row;
+  g.L(row);
+  EmitRowStart(r_, g, input_gpr_);
   // This row's per-row inputs and the splats, into their slots.
   for (const Instruction* p : r_.computation().parameters()) {
     const RowValue& v = ValueOf(p);
@@ -312,7 +315,8 @@ void RowAvx2Generator::Emit(Avx2Code& g, bool streaming) {
       looped = true;
     }
   }
-  if (streaming_) g.sfence();  // the row's stores reach memory before the thunk returns
+  EmitRowAdvance(r_, g, row);
+  if (streaming_) g.sfence();  // the rows' stores reach memory before the thunk returns
   EmitRowEpilogue(g);
   g.vzeroupper();
   g.ret();

@@ -439,6 +439,9 @@ void RowAvx512Generator::Emit() {
   using namespace Xbyak::util;
   input_gpr_ = EmitRowPrologue(r_, g_);
   g_.mov(r11, reinterpret_cast<size_t>(g_.table()));
+  Xbyak::Label row;
+  g_.L(row);
+  EmitRowStart(r_, g_, input_gpr_);
   // This row's per-row inputs and the splats, into their slots (bfloat16
   // widened: the float32 of the same value).
   for (const Instruction* p : r_.computation().parameters()) {
@@ -460,7 +463,8 @@ void RowAvx512Generator::Emit() {
       looped = true;
     }
   }
-  if (streaming_) g_.sfence();  // the row's stores reach memory before the thunk returns
+  EmitRowAdvance(r_, g_, row);
+  if (streaming_) g_.sfence();  // the rows' stores reach memory before the thunk returns
   EmitRowEpilogue(g_);
   g_.vzeroupper();
   g_.ret();

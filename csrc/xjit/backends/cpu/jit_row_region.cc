@@ -329,9 +329,11 @@ class RowJitThunk : public Thunk {
         row_size_(region.row_size()), inputs_(std::move(inputs)), outputs_(std::move(outputs)),
         whole_row_(region.WholeRowResults()), scratch_bytes_(region.scratch_bytes()),
         cost_(region.work()) {
+    is_rows_input_.assign(inputs_.size(), false);
     for (size_t i = 0; i < inputs_.size(); ++i) {
       if (const Instruction* b = region.rows_broadcast(i)) {
         rows_inputs_.push_back({i, std::make_unique<BroadcastReader>(*b), region.input_width(i)});
+        is_rows_input_[i] = true;
       }
     }
   }
@@ -346,34 +348,40 @@ class RowJitThunk : public Thunk {
     const int64_t block_rows = std::max<int64_t>(1, 16384 / row_size_);
     const int64_t blocks = (rows_ + block_rows - 1) / block_rows;
     const bool serial = blocks == 1 || cost_ < kParallelThreshold;
+    const size_t ni = inputs_.size(), no = outputs_.size();
     // 64 bytes more, to start the scratch on a cache line (whole vectors of
-    // the row buffers then never straddle two).
-    ForEachBlockWithScratch(blocks, scratch_bytes_ + 64, serial, &serial_scratch_,
+    // the row buffers then never straddle two); then the block's tables of
+    // row addresses.
+    const int64_t table_offset = (scratch_bytes_ + 64 + 63) / 64 * 64;
+    // The tables, then room for a rows input's offsets.
+    const int64_t table_bytes = block_rows * static_cast<int64_t>(ni + no + 1) * 8;
+    ForEachBlockWithScratch(blocks, table_offset + table_bytes + 64, serial, &serial_scratch_,
                             [&](unsigned char* unaligned, int64_t b) {
       unsigned char* scratch = unaligned + (-reinterpret_cast<uintptr_t>(unaligned) & 63);
-      const void* in[64];
-      void* out[64];
-      const int64_t end = std::min(rows_, (b + 1) * block_rows);
-      std::optional<BroadcastReader::RowCursor> cursors[kMaxRowInputs];
-      for (size_t k = 0; k < rows_inputs_.size(); ++k) {
-        cursors[k].emplace(*rows_inputs_[k].reader, b * block_rows, row_size_);
+      const void** in = reinterpret_cast<const void**>(scratch + table_offset);
+      void** out = reinterpret_cast<void**>(scratch + table_offset + block_rows * ni * 8);
+      const int64_t first = b * block_rows, rows = std::min(rows_, first + block_rows) - first;
+      // Operand by operand: its addresses for the block's rows.
+      for (size_t i = 0; i < ni; ++i) {
+        if (is_rows_input_[i]) continue;
+        const int64_t step = inputs_[i].second;
+        const unsigned char* at =
+            static_cast<const unsigned char*>(buffers[inputs_[i].first]) + first * step;
+        for (int64_t r = 0; r < rows; ++r) in[r * ni + i] = at + r * step;
       }
-      for (int64_t r = b * block_rows; r < end; ++r) {
-        for (size_t i = 0; i < inputs_.size(); ++i) {
-          in[i] = static_cast<const unsigned char*>(buffers[inputs_[i].first]) +
-                  r * inputs_[i].second;
-        }
-        for (size_t k = 0; k < rows_inputs_.size(); ++k) {
-          in[rows_inputs_[k].input] = static_cast<const unsigned char*>(
-                                          buffers[inputs_[rows_inputs_[k].input].first]) +
-                                      cursors[k]->offset() * rows_inputs_[k].width;
-          cursors[k]->Next();
-        }
-        for (size_t j = 0; j < outputs_.size(); ++j) {
-          out[j] = static_cast<unsigned char*>(buffers[outputs_[j].first]) + r * outputs_[j].second;
-        }
-        fn(in, out, scratch);
+      int64_t* offsets = reinterpret_cast<int64_t*>(out + block_rows * no);
+      for (const RowsInput& k : rows_inputs_) {
+        k.reader->RowOffsets(row_size_, first, rows, offsets);
+        const unsigned char* base = static_cast<const unsigned char*>(buffers[inputs_[k.input].first]);
+        const int64_t width = k.width;
+        for (int64_t r = 0; r < rows; ++r) in[r * ni + k.input] = base + offsets[r] * width;
       }
+      for (size_t j = 0; j < no; ++j) {
+        const int64_t step = outputs_[j].second;
+        unsigned char* at = static_cast<unsigned char*>(buffers[outputs_[j].first]) + first * step;
+        for (int64_t r = 0; r < rows; ++r) out[r * no + j] = at + r * step;
+      }
+      fn(in, out, scratch, rows);
     });
   }
 
@@ -391,6 +399,7 @@ class RowJitThunk : public Thunk {
     int width;
   };
   std::vector<RowsInput> rows_inputs_;
+  std::vector<bool> is_rows_input_;  // per input
   int64_t scratch_bytes_, cost_;
   mutable std::vector<unsigned char> serial_scratch_;  // Execute is never concurrent
 };
@@ -408,10 +417,23 @@ std::vector<Xbyak::Reg64> EmitRowPrologue(const RowRegion& region, Xbyak::CodeGe
     input_gpr[i] = gprs[used++];
   }
   for (const Xbyak::Reg64& r : {rbx, rbp, r12, r13, r14, r15}) g.push(r);
+  return input_gpr;
+}
+
+void EmitRowStart(const RowRegion& region, Xbyak::CodeGenerator& g,
+                  const std::vector<Xbyak::Reg64>& input_gpr) {
+  using namespace Xbyak::util;
   for (size_t i = 0; i < region.num_inputs(); ++i) {
     if (ReadsInPlace(region.input_kind(i))) g.mov(input_gpr[i], g.qword[rdi + 8 * i]);
   }
-  return input_gpr;
+}
+
+void EmitRowAdvance(const RowRegion& region, Xbyak::CodeGenerator& g, Xbyak::Label& row) {
+  using namespace Xbyak::util;
+  g.add(rdi, static_cast<uint32_t>(8 * region.num_inputs()));
+  g.add(rsi, static_cast<uint32_t>(8 * region.computation().results().size()));
+  g.dec(rcx);
+  g.jnz(row, Xbyak::CodeGenerator::T_NEAR);
 }
 
 void EmitRowEpilogue(Xbyak::CodeGenerator& g) {

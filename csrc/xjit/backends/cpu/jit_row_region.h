@@ -150,9 +150,11 @@ class RowRegion {
 };
 
 #if defined(__x86_64__)
-// fn(in, out, scratch): one row; in[i] / out[j] point at the row's part of
-// operand i / result j (a splat: its one element).
-using RowJitFn = void (*)(const void* const* in, void* const* out, void* scratch);
+// fn(in, out, scratch, rows): `rows` rows, one after another; for row r,
+// in[r * num_inputs + i] / out[r * num_outputs + j] point at the row's part
+// of operand i / result j (a splat: its one element). A loop over the rows
+// in the function: short rows pay no call, prologue or epilogue each.
+using RowJitFn = void (*)(const void* const* in, void* const* out, void* scratch, int64_t rows);
 
 // Runs `fn` (generated into `code`) over the region's rows in blocks split
 // across threads; `streaming_fn`, when given, is the same function with
@@ -188,12 +190,19 @@ std::unique_ptr<Thunk> MakeRowKernelThunkFrom(const RowRegion& region, const Emi
                             alignment, inputs, outputs);
 }
 
-// The row function's prologue: pushes the callee-saved registers and loads
-// the address of each operand read in place into a general register of its
-// own (r8, r9, rbx, ...; Xbyak::Error past kMaxRowInputs), returned per
+// The row function's prologue: pushes the callee-saved registers and picks
+// a general register of its own for the address of each operand read in
+// place (r8, r9, rbx, ...; Xbyak::Error past kMaxRowInputs), returned per
 // fusion operand. EmitRowEpilogue pops them again.
 std::vector<Xbyak::Reg64> EmitRowPrologue(const RowRegion& region, Xbyak::CodeGenerator& g);
 void EmitRowEpilogue(Xbyak::CodeGenerator& g);
+// A row's start (at `row`, bound by the caller): the addresses of its
+// operands read in place, from the row's in[] (rdi) into their registers.
+void EmitRowStart(const RowRegion& region, Xbyak::CodeGenerator& g,
+                  const std::vector<Xbyak::Reg64>& input_gpr);
+// A row's end: rdi and rsi on to the next row's in[] and out[], and back to
+// `row` while rows (rcx) remain.
+void EmitRowAdvance(const RowRegion& region, Xbyak::CodeGenerator& g, Xbyak::Label& row);
 
 // The generators (null when the region does not fit their registers, code
 // buffer or constant table). Each needs its instruction set on the running
