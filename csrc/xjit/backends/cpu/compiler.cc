@@ -3,6 +3,7 @@
 // entry to a thunk over the assigned buffers. A fusion instruction becomes one
 // tiled chain (fusion.h); reshape, tuple and get_tuple_element are aliases and
 // get no thunk; constants and iotas are owned by the program.
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -128,6 +129,7 @@ class Lowering : public LoweringContext {
   void PlanEpilogues(const Computation& entry);
   void PlanIndexWraps(const Computation& entry);
   void PlanSplatUpdates(const Computation& entry);
+  void PlanReversedReads(const Computation& entry);
 
   std::optional<BufferAssignment> assignment_;  // slot ids are buffer ids
   const Instruction* current_ = nullptr;
@@ -150,6 +152,10 @@ class Lowering : public LoweringContext {
   // dynamic_update_slices whose update is a broadcast of one element used
   // nowhere else: the slice fills its box from the element (x.at[box].set(scalar)).
   absl::flat_hash_map<const Instruction*, const Instruction*> splat_update_of_;
+  // Fusions reading an operand through a reverse of every dim used nowhere
+  // else: the generated kernel reads the reverse's operand backwards
+  // (MakeJitFusionThunk's `reversed`), or the reverse runs just before it.
+  absl::flat_hash_map<const Instruction*, std::vector<const Instruction*>> reversed_reads_;
   int64_t work_ = 0;  // InlineWork summed over the thunks
 };
 
@@ -217,6 +223,26 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
       return Unsupported(instr, "a call left after inlining");
     case Opcode::kFusion:
       if (absl::Status s = array_operands(); !s.ok()) return s;
+      if (auto it = reversed_reads_.find(&instr); it != reversed_reads_.end()) {
+        std::vector<SlotId> through = in;
+        std::vector<bool> reversed(in.size(), false);
+        for (size_t i = 0; i < instr.operands().size(); ++i) {
+          const Instruction* o = instr.operand(i);
+          if (std::find(it->second.begin(), it->second.end(), o) == it->second.end()) continue;
+          through[i] = Leaves(*o->operand(0))[0];
+          reversed[i] = true;
+        }
+        if (std::unique_ptr<Thunk> jit = MakeJitFusionThunk(instr, through, out, &work, reversed)) {
+          thunk = std::move(jit);
+          break;
+        }
+        for (const Instruction* r : it->second) {  // not generated: the reverses first
+          auto reverse = MakeDataMovementThunk(*r, Leaves(*r->operand(0)), Leaves(*r)[0]);
+          if (!reverse.ok()) return reverse.status();
+          thunks_.push_back(std::move(*reverse));
+          work_ += InlineWork(*r, r->shape().num_elements());
+        }
+      }
       thunk = MakeFusionThunk(instr, in, out, &work);
       break;
     case Opcode::kReduce:
@@ -384,6 +410,31 @@ void Lowering::PlanSplatUpdates(const Computation& entry) {
   }
 }
 
+// A fusion operand that is a reverse of every dim (the elements in reverse
+// order: x[::-1]) of an array, used by nothing else, is read backwards by
+// the fusion's generated kernel instead of being written out.
+void Lowering::PlanReversedReads(const Computation& entry) {
+  Users users(entry);
+  for (const auto& instr : entry.instructions()) {
+    if (instr->opcode() != Opcode::kFusion) continue;
+    for (const Instruction* o : instr->operands()) {
+      if (o->opcode() != Opcode::kReverse || o->shape().is_tuple ||
+          o->operand(0)->shape().is_tuple || o->shape().dtype != DType::kF32 ||
+          users.IsResult(*o) || users.of(*o).size() != 1 || absorbed_.contains(o)) {
+        continue;
+      }
+      const std::vector<int64_t>& dims = o->attrs<ReverseAttrs>().dimensions;
+      bool every_dim = true;
+      for (int64_t d = 0; d < o->shape().rank(); ++d) {
+        every_dim &= o->shape().dims[d] == 1 || std::count(dims.begin(), dims.end(), d) == 1;
+      }
+      if (!every_dim) continue;
+      reversed_reads_[instr.get()].push_back(o);
+      absorbed_.insert(o);
+    }
+  }
+}
+
 void Lowering::PlanIndexWraps(const Computation& entry) {
   Users users(entry);
   for (const auto& instr : entry.instructions()) {
@@ -436,10 +487,15 @@ absl::StatusOr<std::unique_ptr<CpuProgram>> Lowering::Lower(const Module& module
   PlanEpilogues(entry);
   PlanIndexWraps(entry);
   PlanSplatUpdates(entry);
+  PlanReversedReads(entry);
   BufferAssignmentOptions options;
   options.extra_reads = [this](const Instruction& instr) {
     std::vector<const Instruction*> reads;
     if (auto it = wrap_of_.find(&instr); it != wrap_of_.end()) reads.push_back(it->second.raw);
+    // An absorbed reverse's operand is read by its fusion.
+    if (auto it = reversed_reads_.find(&instr); it != reversed_reads_.end()) {
+      for (const Instruction* r : it->second) reads.push_back(r->operand(0));
+    }
     // The absorbed broadcast's element is read by the slice, not the broadcast.
     if (auto it = splat_update_of_.find(&instr); it != splat_update_of_.end()) {
       reads.push_back(it->second);

@@ -48,7 +48,13 @@ bool FusionReadsBeforeWriting(const BufferAssignment& assignment, const Instruct
     if (op == Opcode::kParameter) {
       const int64_t number = instr->attrs<ParameterAttrs>().number;
       if (number < 0 || number >= static_cast<int64_t>(fusion.operands().size())) return false;
-      if (Reads(assignment, *fusion.operand(number), parameter)) is_parameter.insert(instr.get());
+      const Instruction& operand = *fusion.operand(number);
+      // A reverse the fusion may read through (compiler.cc: an absorbed
+      // reverse, its operand read backwards): never safe.
+      if (operand.opcode() == Opcode::kReverse && Reads(assignment, *operand.operand(0), parameter)) {
+        return false;
+      }
+      if (Reads(assignment, operand, parameter)) is_parameter.insert(instr.get());
       continue;
     }
     bool reads = false;

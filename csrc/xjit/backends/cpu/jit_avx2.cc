@@ -309,9 +309,13 @@ class Avx2Emitter {
 std::unique_ptr<Thunk> GenerateAvx2Kernel(const JitRegion& region,
                                           const std::vector<SlotId>& inputs,
                                           const std::vector<SlotId>& outputs) {
-  // Integer results (IsJitIntResult) only the AVX-512 generator stores.
+  // Integer results (IsJitIntResult) and reversed inputs only the AVX-512
+  // generator emits.
   for (DType t : region.result_type) {
     if (!JitCarries(t)) return nullptr;
+  }
+  for (JitRegion::InputSpread s : region.input_spread) {
+    if (s == JitRegion::InputSpread::kReversed) return nullptr;
   }
   const size_t bytes = 16384 + 4096 * region.ops.size();
   // A first emission counts the constants' uses and the registers the body

@@ -11,6 +11,7 @@
 // vcvtph2ps / vcvtps2ph). Results past half the
 // last-level cache have a streaming variant (jit_region.h:
 // WritesPastTheCache).
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -87,6 +88,14 @@ class Avx512Emitter {
     g_.shl(r10d, cl);
     g_.dec(r10d);
     g_.kmovw(k1, r10d);
+    if (std::count(region_.input_spread.begin(), region_.input_spread.end(),
+                   JitRegion::InputSpread::kReversed) > 0) {
+      // k4: the top lanes instead (a reversed input's tail ends its vector).
+      g_.neg(ecx);
+      g_.add(ecx, kLanes);
+      g_.shl(r10d, cl);
+      g_.kmovw(k4, r10d);
+    }
     EmitBody(true);
     g_.L(done);
     if (streaming_) g_.sfence();  // the stores reach memory before the thunk returns
@@ -118,6 +127,21 @@ class Avx512Emitter {
         it->second.reg = -1;
       }
     }
+  }
+
+  // Elements p.. of a reversed input (r8 one past the call's first): the 16
+  // before r8 - 4p, lanes reversed (128-bit blocks, then within them).
+  void LoadReversed(const Zmm& d, bool tail) {
+    using namespace Xbyak::util;
+    g_.lea(r10, g_.ptr[rax * 4]);
+    g_.sub(r8, r10);
+    if (tail) {
+      g_.vmovups(d | k4 | T_z, g_.zword[r8 - 64]);
+    } else {
+      g_.vmovups(d, g_.zword[r8 - 64 - 64 * copy_]);
+    }
+    g_.vshuff32x4(d, d, d, 0x1B);
+    g_.vpermilps(d, d, 0x1B);
   }
 
   void LoadInput(const Zmm& d, DType type, bool tail) {
@@ -244,7 +268,11 @@ class Avx512Emitter {
       if (v.splat || !region_.Used(p)) continue;
       v.reg = Take();
       g_.mov(r8, g_.qword[rdi + 8 * v.param]);
-      LoadInput(Zmm(v.reg), region_.input_type[v.param], tail);
+      if (region_.input_spread[v.param] == JitRegion::InputSpread::kReversed) {
+        LoadReversed(Zmm(v.reg), tail);
+      } else {
+        LoadInput(Zmm(v.reg), region_.input_type[v.param], tail);
+      }
     }
     for (size_t i = 0; i < region_.ops.size(); ++i) {
       const Instruction* x = region_.ops[i];

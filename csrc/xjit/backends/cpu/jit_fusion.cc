@@ -112,10 +112,20 @@ std::unique_ptr<Thunk> MakeJitUnaryThunk(const Instruction& op, SlotId input, Sl
 
 std::unique_ptr<Thunk> MakeJitFusionThunk(const Instruction& fusion,
                                           const std::vector<SlotId>& inputs,
-                                          const std::vector<SlotId>& outputs, int64_t* work) {
+                                          const std::vector<SlotId>& outputs, int64_t* work,
+                                          const std::vector<bool>& reversed) {
 #if defined(__x86_64__)
   JitRegion region;
   if (!Available() || !AnalyzeJitRegion(fusion, inputs.size(), &region)) return nullptr;
+  for (size_t i = 0; i < reversed.size() && i < region.input_spread.size(); ++i) {
+    if (!reversed[i]) continue;
+    // A whole float32 input read backwards; not with rows spread besides.
+    if (region.input_splat[i] || region.input_type[i] != DType::kF32 || region.period != 0 ||
+        region.input_spread[i] != JitRegion::InputSpread::kNone) {
+      return nullptr;
+    }
+    region.input_spread[i] = JitRegion::InputSpread::kReversed;
+  }
   return Generate(region, inputs, outputs, work);
 #else
   return nullptr;

@@ -312,6 +312,7 @@ class JitKernelThunk : public Thunk {
               in[i] = base + at % period_ * input_width_[i];
               break;
             case JitRegion::InputSpread::kPerRow: in[i] = base + at / period_ * input_width_[i]; break;
+            case JitRegion::InputSpread::kReversed: in[i] = base + (n_ - at) * input_width_[i]; break;
           }
         }
         for (size_t j = 0; j < no; ++j) {

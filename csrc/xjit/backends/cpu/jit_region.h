@@ -48,7 +48,9 @@ struct JitRegion {
   // address starts over each row) or one value per row (x * w[:, None]: a
   // splat whose element moves on each row). The thunk then calls the kernel
   // a row at a time (rows of at least kMinJitPeriod elements).
-  enum class InputSpread : int8_t { kNone, kRowInvariant, kPerRow };
+  // (kReversed: a whole input read backwards, MakeJitFusionThunk's
+  // `reversed`; its address is one past the call's first element.)
+  enum class InputSpread : int8_t { kNone, kRowInvariant, kPerRow, kReversed };
   std::vector<InputSpread> input_spread;         // by input index
   int64_t period = 0;                            // 0: no spread input
   std::vector<DType> input_type;                 // by input index: JitCarries
