@@ -130,6 +130,7 @@ class Lowering : public LoweringContext {
   void PlanIndexWraps(const Computation& entry);
   void PlanSplatUpdates(const Computation& entry);
   void PlanReversedReads(const Computation& entry);
+  void PlanSortPrefixes(const Computation& entry);
 
   std::optional<BufferAssignment> assignment_;  // slot ids are buffer ids
   const Instruction* current_ = nullptr;
@@ -156,6 +157,9 @@ class Lowering : public LoweringContext {
   // else: the generated kernel reads the reverse's operand backwards
   // (MakeJitFusionThunk's `reversed`), or the reverse runs just before it.
   absl::flat_hash_map<const Instruction*, std::vector<const Instruction*>> reversed_reads_;
+  // Sorts whose results are read only in their first elements along the
+  // sort dimension (top_k), and how many (sort.h's prefix).
+  absl::flat_hash_map<const Instruction*, int64_t> sort_prefix_;
   int64_t work_ = 0;  // InlineWork summed over the thunks
 };
 
@@ -255,7 +259,8 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
       break;
     case Opcode::kSort:
       if (absl::Status s = array_operands(); !s.ok()) return s;
-      thunk = MakeSortThunk(instr, in, out);
+      thunk = MakeSortThunk(instr, in, out,
+                            sort_prefix_.contains(&instr) ? sort_prefix_.at(&instr) : 0);
       break;
     case Opcode::kMap:
       if (absl::Status s = array_operands(); !s.ok()) return s;
@@ -435,6 +440,43 @@ void Lowering::PlanReversedReads(const Computation& entry) {
   }
 }
 
+// A sort whose every result is read only by slices of its first k elements
+// along the sort dimension (all of every other dim) sorts only those.
+void Lowering::PlanSortPrefixes(const Computation& entry) {
+  Users users(entry);
+  for (const auto& instr : entry.instructions()) {
+    if (instr->opcode() != Opcode::kSort || users.IsResult(*instr)) continue;
+    const int64_t rank = instr->operand(0)->shape().rank();
+    int64_t d = instr->attrs<SortAttrs>().dimension;
+    if (d < 0) d += rank;
+    int64_t prefix = 0;
+    bool only_prefixes = true;
+    auto read_by_slices = [&](const Instruction& v) {
+      if (users.IsResult(v) || users.of(v).empty()) return false;
+      for (const Instruction* u : users.of(v)) {
+        if (u->opcode() != Opcode::kSlice) return false;
+        const SliceAttrs& a = u->attrs<SliceAttrs>();
+        for (int64_t k = 0; k < rank; ++k) {
+          const int64_t step = a.strides.empty() ? 1 : a.strides[k];
+          const bool whole = a.start_indices[k] == 0 && step == 1 &&
+                             (k == d || a.limit_indices[k] == v.shape().dims[k]);
+          if (!whole) return false;
+        }
+        prefix = std::max(prefix, a.limit_indices[d]);
+      }
+      return true;
+    };
+    if (instr->shape().is_tuple) {
+      for (const Instruction* u : users.of(*instr)) {
+        only_prefixes &= u->opcode() == Opcode::kGetTupleElement && read_by_slices(*u);
+      }
+    } else {
+      only_prefixes = read_by_slices(*instr);
+    }
+    if (only_prefixes && prefix > 0) sort_prefix_[instr.get()] = prefix;
+  }
+}
+
 void Lowering::PlanIndexWraps(const Computation& entry) {
   Users users(entry);
   for (const auto& instr : entry.instructions()) {
@@ -488,6 +530,7 @@ absl::StatusOr<std::unique_ptr<CpuProgram>> Lowering::Lower(const Module& module
   PlanIndexWraps(entry);
   PlanSplatUpdates(entry);
   PlanReversedReads(entry);
+  PlanSortPrefixes(entry);
   BufferAssignmentOptions options;
   options.extra_reads = [this](const Instruction& instr) {
     std::vector<const Instruction*> reads;

@@ -200,6 +200,7 @@ class SortThunk : public Thunk {
   KeyFn<uint32_t> key32 = nullptr;
   KeyFn<uint64_t> key64 = nullptr;
   bool descending = false;
+  int64_t prefix = 0;  // > 0: only the first `prefix` of each slice are read
   std::optional<ScalarEvaluator> comparator;
 
   void Execute(void* const* buffers) const override {
@@ -234,9 +235,25 @@ class SortThunk : public Thunk {
     s.order2.resize(n_);
     K* keys = reinterpret_cast<K*>(s.keys.data());
     if (!fn(x, inner_, n_, descending, keys)) return nullptr;
+    if (prefix > 0 && prefix * 8 <= n_) return PartialKeySort(keys, s);
     std::iota(s.order.begin(), s.order.end(), 0u);
     return RadixSort(keys, s.order.data(), reinterpret_cast<K*>(s.keys2.data()),
                      s.order2.data(), n_);
+  }
+
+  // The first `prefix` of the stable order: (key, position) pairs compared
+  // as pairs are a total order equal to the stable one; the rest follow in
+  // no particular order (never read).
+  template <typename K>
+  const uint32_t* PartialKeySort(const K* keys, Scratch& s) const {
+    // (Built in keys2's bytes, made large enough: reused slice after slice.)
+    using Pair = std::pair<K, uint32_t>;
+    s.keys2.resize(n_ * sizeof(Pair));
+    Pair* pairs = reinterpret_cast<Pair*>(s.keys2.data());
+    for (int64_t i = 0; i < n_; ++i) pairs[i] = {keys[i], static_cast<uint32_t>(i)};
+    std::partial_sort(pairs, pairs + prefix, pairs + n_);
+    for (int64_t i = 0; i < prefix; ++i) s.order[i] = pairs[i].second;
+    return s.order.data();
   }
 
   const uint32_t* GeneralSort(void* const* buffers, int64_t base, Scratch& s) const {
@@ -265,11 +282,13 @@ class SortThunk : public Thunk {
     if (key16 != nullptr) order = KeySort(key16, key_in, s);
     if (key32 != nullptr) order = KeySort(key32, key_in, s);
     if (key64 != nullptr) order = KeySort(key64, key_in, s);
+    // A partial sort orders only the prefix, and only the prefix is read.
+    const bool partial = order != nullptr && prefix > 0 && prefix * 8 <= n_;
     if (order == nullptr) order = GeneralSort(buffers, base, s);
     for (const Operand& o : operands_) {
       const auto* in = static_cast<const unsigned char*>(buffers[o.in]) + base * o.width;
       auto* out = static_cast<unsigned char*>(buffers[o.out]) + base * o.width;
-      o.permute(in, out, inner_, order, n_);
+      o.permute(in, out, inner_, order, partial ? prefix : n_);
     }
   }
 
@@ -320,7 +339,8 @@ bool SetKeyFunction(SortThunk& t, DType key, const SimpleSortComparator& c) {
 
 absl::StatusOr<std::unique_ptr<Thunk>> MakeSortThunk(const Instruction& instr,
                                                      std::vector<SlotId> inputs,
-                                                     std::vector<SlotId> outputs) {
+                                                     std::vector<SlotId> outputs,
+                                                     int64_t prefix) {
   const size_t num = instr.operands().size();
   if (num == 0 || inputs.size() != num || outputs.size() != num ||
       instr.called_computations().size() != 1) {
@@ -348,6 +368,7 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeSortThunk(const Instruction& instr,
     operands.push_back({inputs[k], outputs[k], w, permute});
   }
   auto thunk = std::make_unique<SortThunk>(std::move(operands), outer, n, inner);
+  thunk->prefix = prefix;
   std::optional<SimpleSortComparator> simple = common::RecogniseSortComparator(instr);
   bool keyed = simple && SetKeyFunction(*thunk, instr.operand(0)->shape().dtype, *simple);
   // The general path: any comparator, and plain float compares meeting NaN.

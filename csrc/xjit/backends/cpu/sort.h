@@ -5,7 +5,10 @@
 // operand by the resulting order (argsort is sort of (keys, iota)). Any other
 // comparator runs through the ScalarEvaluator under std::stable_sort. Both
 // are parallel over the 1-d slices (the dimensions not sorted). Sorting is
-// always stable, which an unstable sort also allows.
+// always stable, which an unstable sort also allows. A sort whose results
+// are read only in their first `prefix` elements along the dimension
+// (top_k: a sort then slices) selects those with a partial sort of (key,
+// position) pairs: the same first elements, the rest in no particular order.
 #pragma once
 
 #include <memory>
@@ -17,9 +20,11 @@
 
 namespace xjit::cpu {
 
-// inputs and outputs: one slot per operand.
+// inputs and outputs: one slot per operand. prefix: 0, or the elements
+// along the dimension that are read.
 absl::StatusOr<std::unique_ptr<Thunk>> MakeSortThunk(const Instruction& instr,
                                                      std::vector<SlotId> inputs,
-                                                     std::vector<SlotId> outputs);
+                                                     std::vector<SlotId> outputs,
+                                                     int64_t prefix = 0);
 
 }  // namespace xjit::cpu
