@@ -969,3 +969,46 @@ def pairwise_sq_dist():
 
 ALL += [argmax_rows, argmax_4m, cumsum_4m, cumsum_rows, reverse_scale_4m, where_4m, pad_2048,
         update_slice_2048, pairwise_sq_dist]
+
+
+def column_sum_of_squares():
+    """(x * x).sum(axis=0) on 2048x2048 float32 (a column reduction fused with its producer)."""
+    return _frameworks(lambda a: (a * a).sum(0), lambda xp: (lambda a: (a * a).sum(0)),
+                       [_mat2048()])
+
+
+def standardize_columns():
+    """(x - x.mean(0)) / x.std(0) on 2048x2048 float32 (column statistics, then spread back)."""
+    f = lambda a: (a - a.mean(0)) / a.std(0)  # noqa: E731
+    return _frameworks(f, lambda xp: f, [_mat2048()])
+
+
+def top_k_rows():
+    """lax.top_k(x, 8) over rows of 4096x1024 float32 (a sort read in its first 8)."""
+    x = np.random.default_rng(0).standard_normal((4096, 1024)).astype(np.float32)
+    def make(xp):
+        lax = jax.lax if (jax is not None and xp is jjnp) else xjit.lax
+        return lambda a: lax.top_k(a, 8)
+    def np_top_k(a):
+        i = np.argsort(-a, axis=1, kind="stable")[:, :8]
+        return np.take_along_axis(a, i, 1), i
+    return _frameworks(np_top_k, make, [x])
+
+
+def quantize_int8_4m():
+    """round(clip(x, -1, 1) * 127).astype(int8) on 4M float32 (a fused float -> int store)."""
+    def make(xp):
+        return lambda a: xp.round(xp.clip(a, -1, 1) * 127).astype(xp.int8)
+    return _frameworks(make(np), make, [_vec4m()])
+
+
+def pairwise_sq_dist_64():
+    """((x[:, None] - y[None]) ** 2).sum(-1) for 512 x 512 points of 64 dims (short rows)."""
+    rng = np.random.default_rng(0)
+    args = [rng.standard_normal((512, 64)).astype(np.float32) for _ in range(2)]
+    f = lambda a, b: ((a[:, None, :] - b[None, :, :]) ** 2).sum(-1)  # noqa: E731
+    return _frameworks(f, lambda xp: f, args)
+
+
+ALL += [column_sum_of_squares, standardize_columns, top_k_rows, quantize_int8_4m,
+        pairwise_sq_dist_64]
