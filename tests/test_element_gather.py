@@ -35,3 +35,19 @@ def test_inverse_through_the_permutation_gather():
     a = RNG.standard_normal((300, 300)).astype(np.float32) + np.eye(300, dtype=np.float32) * 20
     got = np.asarray(xjit.jit(jnp.linalg.inv)(a))
     np.testing.assert_allclose(got @ a, np.eye(300), atol=2e-4)
+
+
+@pytest.mark.parametrize("shape", [(2048, 300), (5, 7, 64), (1, 9)])
+@pytest.mark.parametrize("dtype", [np.float32, np.int8, np.complex64])
+def test_column_gathers(shape, dtype):
+    """x[..., idx] and take(x, idx, axis=-1): GatherColumnsThunk, row by row."""
+    x = (RNG.standard_normal(shape) * 100).astype(dtype)
+    c = shape[-1]
+    idx = RNG.integers(-c, c, 37).astype(np.int32)
+    got = np.asarray(xjit.jit(lambda a, i: a[..., i])(x, idx))
+    np.testing.assert_array_equal(got, x[..., idx])
+    for mode in ("clip", "fill"):
+        wild = RNG.integers(-2 * c, 2 * c, 37).astype(np.int32)
+        f = lambda a, i: jnp.take(a, i, axis=-1, mode=mode)  # noqa: E731
+        np.testing.assert_array_equal(np.asarray(xjit.jit(f)(x, wild)),
+                                      np.asarray(xjit.jit(f, backend="reference")(x, wild)))
