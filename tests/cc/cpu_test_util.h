@@ -156,4 +156,25 @@ inline std::vector<Literal> RandomArgs(const Module& m, std::mt19937_64& rng, bo
   return args;
 }
 
+// A fused module computes what its original does: the original on the
+// reference backend against the fused one on the reference backend (its
+// regions evaluated as callees) and on cpu, on random arguments from `seed`.
+inline void ExpectFusedMatchesOriginal(const Module& original, const Module& fused,
+                                       double tolerance, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Literal> args;
+  for (const Shape& s : original.ParameterShapes()) args.push_back(RandomLiteral(s, rng, false));
+  auto want = RunOn("reference", original, args);
+  ASSERT_TRUE(want.ok()) << want.status();
+  for (const std::string platform : {"reference", "cpu"}) {
+    auto got = RunOn(platform, fused, args);
+    ASSERT_TRUE(got.ok()) << platform << ": " << got.status();
+    ASSERT_EQ(got->size(), want->size());
+    for (size_t i = 0; i < got->size(); ++i) {
+      ExpectLiteralsMatch((*got)[i], (*want)[i], tolerance,
+                          platform + " result " + std::to_string(i));
+    }
+  }
+}
+
 }  // namespace xjit::cpu::testing

@@ -19,8 +19,6 @@
 namespace xjit::testing {
 namespace {
 
-using cpu::testing::ExpectLiteralsMatch;
-using cpu::testing::RandomLiteral;
 
 passes::FusionOptions ColumnOptions() {
   passes::FusionOptions options;
@@ -46,19 +44,7 @@ int ReducesInFusions(const Module& m) {
 }
 
 void ExpectSameResults(const Module& original, const Module& fused, double tolerance = 1e-5) {
-  std::mt19937_64 rng(5);
-  std::vector<Literal> args;
-  for (const Shape& s : original.ParameterShapes()) args.push_back(RandomLiteral(s, rng, false));
-  auto want = RunOn("reference", original, args);
-  ASSERT_TRUE(want.ok()) << want.status();
-  for (const std::string platform : {"reference", "cpu"}) {
-    auto got = RunOn(platform, fused, args);
-    ASSERT_TRUE(got.ok()) << platform << ": " << got.status();
-    ASSERT_EQ(got->size(), want->size());
-    for (size_t i = 0; i < got->size(); ++i) {
-      ExpectLiteralsMatch((*got)[i], (*want)[i], tolerance, absl::StrCat(platform, " result ", i));
-    }
-  }
+  cpu::testing::ExpectFusedMatchesOriginal(original, fused, tolerance, 5);
 }
 
 std::string Tensor(const std::vector<int64_t>& dims, const std::string& type = "f32") {

@@ -109,7 +109,7 @@ class RowFusionThunk : public Thunk {
       : rows_(rows), row_size_(row_size), ops_(std::move(ops)) {
     block_rows_ = std::max<int64_t>(1, kBlockElements / row_size_);
     blocks_ = (rows_ + block_rows_ - 1) / block_rows_;
-    chunk_blocks_ = blocks_;
+    chunk_blocks_ = 1;  // a row fusion: a block a chunk, any thread
     if (columns) {
       const int64_t chunk_rows =
           std::max(kColumnChunkElements / row_size_, (rows_ + 63) / 64);
