@@ -48,3 +48,17 @@ def test_donated_operand_is_not_overwritten_while_read():
     x = RNG.standard_normal(100003).astype(np.float32)
     got = xjit.jit(lambda a: a[::-1] * 2.0, donate_argnums=0)(xjit.device_put(x))
     np.testing.assert_array_equal(np.asarray(got), x[::-1] * np.float32(2))
+
+
+@pytest.mark.parametrize("shape", [(300, 500), (7, 3, 1000), (64, 257), (300, 100)])
+def test_rows_reversed(shape):
+    """flip(x, axis=-1): each row read backwards (rows of 256 or more; shorter
+    ones, and a flat reverse in the same fusion, write the reverse out)."""
+    x = RNG.standard_normal(shape).astype(np.float32)
+    b = RNG.standard_normal(shape[-1]).astype(np.float32)
+    for f in (lambda a, v: jnp.flip(a, axis=-1) * 2, lambda a, v: jnp.tanh(a[..., ::-1]) + v,
+              lambda a, v: (a[..., ::-1] * 3, a[..., ::-1]),
+              lambda a, v: jnp.flip(a) * 2 + jnp.flip(a, -1)):
+        same(f, x, b)
+    got = xjit.jit(lambda a: jnp.flip(a, -1) * 2.0, donate_argnums=0)(xjit.device_put(x))
+    np.testing.assert_array_equal(np.asarray(got), x[..., ::-1] * np.float32(2))

@@ -401,6 +401,12 @@ TEST(JitFusion, ReversedOperandsReadBackwards) {
     body = "  %r" + reverse + Op("multiply", "a", "%r, %ten", n) + Op("add", "b", "%a, %y", n);
     CheckModule(Module2(n, body, "%b, %r", 2), 2e-6);
   }
+  // The last dim of a matrix: each row read backwards (rows of 300).
+  const std::string rows = "tensor<40x300xf32>";
+  CheckModule("func.func @main(%x: " + rows + ", %y: " + rows + ") -> " + rows + " {\n"
+              "  %r = \"stablehlo.reverse\"(%x) {dimensions = array<i64: 1>} : (" + rows +
+              ") -> " + rows + "\n  %a = stablehlo.multiply %r, %y : " + rows +
+              "\n  %b = stablehlo.add %a, %r : " + rows + "\n  return %b : " + rows + "\n}", 2e-6);
   // Both dims of a matrix: the elements in reverse order.
   const std::string m = "tensor<300x70xf32>";
   CheckModule("func.func @main(%x: " + m + ", %y: " + m + ") -> " + m + " {\n"

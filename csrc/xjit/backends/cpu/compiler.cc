@@ -153,10 +153,12 @@ class Lowering : public LoweringContext {
   // dynamic_update_slices whose update is a broadcast of one element used
   // nowhere else: the slice fills its box from the element (x.at[box].set(scalar)).
   absl::flat_hash_map<const Instruction*, const Instruction*> splat_update_of_;
-  // Fusions reading an operand through a reverse of every dim used nowhere
-  // else: the generated kernel reads the reverse's operand backwards
-  // (MakeJitFusionThunk's `reversed`), or the reverse runs just before it.
-  absl::flat_hash_map<const Instruction*, std::vector<const Instruction*>> reversed_reads_;
+  // Fusions reading an operand through a reverse (of every dim, or of the
+  // last one) used nowhere else: the generated kernel reads the reverse's
+  // operand backwards (MakeJitFusionThunk's `reversed`), or the reverse runs
+  // just before it.
+  absl::flat_hash_map<const Instruction*, std::vector<std::pair<const Instruction*, Reversal>>>
+      reversed_reads_;
   // Sorts whose results are read only in their first elements along the
   // sort dimension (top_k), and how many (sort.h's prefix).
   absl::flat_hash_map<const Instruction*, int64_t> sort_prefix_;
@@ -229,18 +231,19 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
       if (absl::Status s = array_operands(); !s.ok()) return s;
       if (auto it = reversed_reads_.find(&instr); it != reversed_reads_.end()) {
         std::vector<SlotId> through = in;
-        std::vector<bool> reversed(in.size(), false);
+        std::vector<Reversal> reversed(in.size(), Reversal::kNone);
         for (size_t i = 0; i < instr.operands().size(); ++i) {
-          const Instruction* o = instr.operand(i);
-          if (std::find(it->second.begin(), it->second.end(), o) == it->second.end()) continue;
-          through[i] = Leaves(*o->operand(0))[0];
-          reversed[i] = true;
+          for (const auto& [r, how] : it->second) {
+            if (r != instr.operand(i)) continue;
+            through[i] = Leaves(*r->operand(0))[0];
+            reversed[i] = how;
+          }
         }
         if (std::unique_ptr<Thunk> jit = MakeJitFusionThunk(instr, through, out, &work, reversed)) {
           thunk = std::move(jit);
           break;
         }
-        for (const Instruction* r : it->second) {  // not generated: the reverses first
+        for (const auto& [r, how] : it->second) {  // not generated: the reverses first
           auto reverse = MakeDataMovementThunk(*r, Leaves(*r->operand(0)), Leaves(*r)[0]);
           if (!reverse.ok()) return reverse.status();
           thunks_.push_back(std::move(*reverse));
@@ -416,8 +419,9 @@ void Lowering::PlanSplatUpdates(const Computation& entry) {
 }
 
 // A fusion operand that is a reverse of every dim (the elements in reverse
-// order: x[::-1]) of an array, used by nothing else, is read backwards by
-// the fusion's generated kernel instead of being written out.
+// order: x[::-1]) or of the last dim only (each row reversed: flip(x, -1))
+// of an array, used by nothing else, is read backwards by the fusion's
+// generated kernel instead of being written out.
 void Lowering::PlanReversedReads(const Computation& entry) {
   Users users(entry);
   for (const auto& instr : entry.instructions()) {
@@ -429,12 +433,16 @@ void Lowering::PlanReversedReads(const Computation& entry) {
         continue;
       }
       const std::vector<int64_t>& dims = o->attrs<ReverseAttrs>().dimensions;
-      bool every_dim = true;
-      for (int64_t d = 0; d < o->shape().rank(); ++d) {
-        every_dim &= o->shape().dims[d] == 1 || std::count(dims.begin(), dims.end(), d) == 1;
+      const int64_t rank = o->shape().rank();
+      bool every_dim = true, last_only = rank >= 2;
+      for (int64_t d = 0; d < rank; ++d) {
+        const bool reversed = std::count(dims.begin(), dims.end(), d) == 1;
+        const bool counts = o->shape().dims[d] != 1;
+        every_dim &= !counts || reversed;
+        last_only &= d == rank - 1 ? reversed && counts : !counts || !reversed;
       }
-      if (!every_dim) continue;
-      reversed_reads_[instr.get()].push_back(o);
+      if (!every_dim && !last_only) continue;
+      reversed_reads_[instr.get()].push_back({o, every_dim ? Reversal::kWhole : Reversal::kRows});
       absorbed_.insert(o);
     }
   }
@@ -537,7 +545,7 @@ absl::StatusOr<std::unique_ptr<CpuProgram>> Lowering::Lower(const Module& module
     if (auto it = wrap_of_.find(&instr); it != wrap_of_.end()) reads.push_back(it->second.raw);
     // An absorbed reverse's operand is read by its fusion.
     if (auto it = reversed_reads_.find(&instr); it != reversed_reads_.end()) {
-      for (const Instruction* r : it->second) reads.push_back(r->operand(0));
+      for (const auto& [r, how] : it->second) reads.push_back(r->operand(0));
     }
     // The absorbed broadcast's element is read by the slice, not the broadcast.
     if (auto it = splat_update_of_.find(&instr); it != splat_update_of_.end()) {

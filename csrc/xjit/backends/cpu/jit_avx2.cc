@@ -315,7 +315,9 @@ std::unique_ptr<Thunk> GenerateAvx2Kernel(const JitRegion& region,
     if (!JitCarries(t)) return nullptr;
   }
   for (JitRegion::InputSpread s : region.input_spread) {
-    if (s == JitRegion::InputSpread::kReversed) return nullptr;
+    if (s == JitRegion::InputSpread::kReversed || s == JitRegion::InputSpread::kReversedRows) {
+      return nullptr;
+    }
   }
   const size_t bytes = 16384 + 4096 * region.ops.size();
   // A first emission counts the constants' uses and the registers the body

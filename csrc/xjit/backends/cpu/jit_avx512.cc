@@ -36,6 +36,10 @@ struct JitValue {
   bool splat = false;
 };
 
+bool Reversed(JitRegion::InputSpread s) {
+  return s == JitRegion::InputSpread::kReversed || s == JitRegion::InputSpread::kReversedRows;
+}
+
 // Emits the kernel; throws Xbyak::Error when the region does not fit.
 class Avx512Emitter {
  public:
@@ -88,8 +92,7 @@ class Avx512Emitter {
     g_.shl(r10d, cl);
     g_.dec(r10d);
     g_.kmovw(k1, r10d);
-    if (std::count(region_.input_spread.begin(), region_.input_spread.end(),
-                   JitRegion::InputSpread::kReversed) > 0) {
+    if (std::any_of(region_.input_spread.begin(), region_.input_spread.end(), Reversed)) {
       // k4: the top lanes instead (a reversed input's tail ends its vector).
       g_.neg(ecx);
       g_.add(ecx, kLanes);
@@ -268,7 +271,7 @@ class Avx512Emitter {
       if (v.splat || !region_.Used(p)) continue;
       v.reg = Take();
       g_.mov(r8, g_.qword[rdi + 8 * v.param]);
-      if (region_.input_spread[v.param] == JitRegion::InputSpread::kReversed) {
+      if (Reversed(region_.input_spread[v.param])) {
         LoadReversed(Zmm(v.reg), tail);
       } else {
         LoadInput(Zmm(v.reg), region_.input_type[v.param], tail);

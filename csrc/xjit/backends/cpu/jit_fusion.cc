@@ -113,18 +113,30 @@ std::unique_ptr<Thunk> MakeJitUnaryThunk(const Instruction& op, SlotId input, Sl
 std::unique_ptr<Thunk> MakeJitFusionThunk(const Instruction& fusion,
                                           const std::vector<SlotId>& inputs,
                                           const std::vector<SlotId>& outputs, int64_t* work,
-                                          const std::vector<bool>& reversed) {
+                                          const std::vector<Reversal>& reversed) {
 #if defined(__x86_64__)
   JitRegion region;
   if (!Available() || !AnalyzeJitRegion(fusion, inputs.size(), &region)) return nullptr;
   for (size_t i = 0; i < reversed.size() && i < region.input_spread.size(); ++i) {
-    if (!reversed[i]) continue;
-    // A whole float32 input read backwards; not with rows spread besides.
-    if (region.input_splat[i] || region.input_type[i] != DType::kF32 || region.period != 0 ||
-        region.input_spread[i] != JitRegion::InputSpread::kNone) {
+    if (reversed[i] == Reversal::kNone) continue;
+    // A whole float32 input read backwards (each row: the rows' period).
+    if (region.input_splat[i] || region.input_type[i] != DType::kF32 ||
+        region.input_spread[i] != JitRegion::InputSpread::kNone || i >= fusion.operands().size()) {
       return nullptr;
     }
-    region.input_spread[i] = JitRegion::InputSpread::kReversed;
+    if (reversed[i] == Reversal::kWhole) {
+      if (region.period != 0) return nullptr;
+      region.input_spread[i] = JitRegion::InputSpread::kReversed;
+      continue;
+    }
+    const int64_t row = fusion.operand(i)->shape().dims.back();
+    if (row < kMinJitPeriod || (region.period != 0 && region.period != row)) return nullptr;
+    region.period = row;
+    region.input_spread[i] = JitRegion::InputSpread::kReversedRows;
+  }
+  // A flat reversal reads from the end of the whole input: no row calls.
+  for (JitRegion::InputSpread s : region.input_spread) {
+    if (s == JitRegion::InputSpread::kReversed && region.period != 0) return nullptr;
   }
   return Generate(region, inputs, outputs, work);
 #else

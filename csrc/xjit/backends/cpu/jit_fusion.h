@@ -28,12 +28,15 @@ namespace xjit::cpu {
 // (jit_region.h; the interpreter's flattened steps serve small loop bodies),
 // a CPU without AVX-512 (F, BW) or AVX2 with FMA, or the generator turned off.
 // `reversed`: per fusion operand, whether its slot holds the operand's
-// elements in reverse order (a reverse of every dim, absorbed: x[::-1] * 2
-// reads x backwards); float32 operands only, on AVX-512 (null otherwise).
+// elements in reverse order (kWhole: a reverse of every dim, absorbed:
+// x[::-1] * 2 reads x backwards) or each row of its last dim reversed
+// (kRows: flip(x, axis=-1), rows of 256 or more); float32 operands only, on
+// AVX-512 (null otherwise).
+enum class Reversal : int8_t { kNone, kWhole, kRows };
 std::unique_ptr<Thunk> MakeJitFusionThunk(const Instruction& fusion,
                                           const std::vector<SlotId>& inputs,
                                           const std::vector<SlotId>& outputs, int64_t* work,
-                                          const std::vector<bool>& reversed = {});
+                                          const std::vector<Reversal>& reversed = {});
 
 // A lone exponential, logistic or log of float32 (outside a fusion) as generated
 // code, or null as above: for those the generated code beats the

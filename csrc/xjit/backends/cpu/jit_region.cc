@@ -313,6 +313,9 @@ class JitKernelThunk : public Thunk {
               break;
             case JitRegion::InputSpread::kPerRow: in[i] = base + at / period_ * input_width_[i]; break;
             case JitRegion::InputSpread::kReversed: in[i] = base + (n_ - at) * input_width_[i]; break;
+            case JitRegion::InputSpread::kReversedRows:  // one past the call's first, in its row
+              in[i] = base + (at - at % period_ + period_ - at % period_) * input_width_[i];
+              break;
           }
         }
         for (size_t j = 0; j < no; ++j) {

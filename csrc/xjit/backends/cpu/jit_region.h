@@ -49,8 +49,9 @@ struct JitRegion {
   // splat whose element moves on each row). The thunk then calls the kernel
   // a row at a time (rows of at least kMinJitPeriod elements).
   // (kReversed: a whole input read backwards, MakeJitFusionThunk's
-  // `reversed`; its address is one past the call's first element.)
-  enum class InputSpread : int8_t { kNone, kRowInvariant, kPerRow, kReversed };
+  // `reversed`; its address is one past the call's first element.
+  // kReversedRows: each row of `period` read backwards, the same way.)
+  enum class InputSpread : int8_t { kNone, kRowInvariant, kPerRow, kReversed, kReversedRows };
   std::vector<InputSpread> input_spread;         // by input index
   int64_t period = 0;                            // 0: no spread input
   std::vector<DType> input_type;                 // by input index: JitCarries
