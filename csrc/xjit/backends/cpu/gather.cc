@@ -130,6 +130,28 @@ class GatherThunk : public Thunk {
   SlotId operand_, indices_, output_;
 };
 
+// An index clamped into [0, n) (a start of a one-element slice).
+inline int64_t ClampIndex(int64_t v, int64_t n) { return v < 0 ? 0 : (v >= n ? n - 1 : v); }
+
+// ThunkT<E, I>(args...) for elements of `width` bytes (E: an unsigned type of
+// that size) and int32/int64 indices; null for other widths and index types.
+template <template <typename, typename> class ThunkT, typename... Args>
+std::unique_ptr<Thunk> MakeTypedGather(int64_t width, DType index, const Args&... args) {
+  auto with_index = [&](auto element) -> std::unique_ptr<Thunk> {
+    using E = decltype(element);
+    if (index == DType::kS32) return std::make_unique<ThunkT<E, int32_t>>(args...);
+    if (index == DType::kS64) return std::make_unique<ThunkT<E, int64_t>>(args...);
+    return nullptr;
+  };
+  switch (width) {
+    case 1: return with_index(uint8_t{});
+    case 2: return with_index(uint16_t{});
+    case 4: return with_index(uint32_t{});
+    case 8: return with_index(uint64_t{});
+    default: return nullptr;
+  }
+}
+
 // A gather of one element per batch position through one indexed operand
 // dim, the others batching dims or dropped at 0 (take_along_axis: out[i, j]
 // = x[idx[i, j], j]): the batch positions walked as an odometer, each
@@ -175,8 +197,7 @@ class ElementGatherThunk : public Thunk {
         const int64_t so = out_strides_[last], si = index_strides_[last],
                       sb = operand_strides_[last];
         for (int64_t r = 0; r < run; ++r) {
-          int64_t v = static_cast<int64_t>(idx[i + r * si]);
-          v = v < 0 ? 0 : (v >= dim_ ? dim_ - 1 : v);
+          const int64_t v = ClampIndex(static_cast<int64_t>(idx[i + r * si]), dim_);
           out[o + r * so] = x[base + r * sb + v * stride_];
         }
         b += run;
@@ -201,16 +222,6 @@ class ElementGatherThunk : public Thunk {
   std::vector<int64_t> sizes_, out_strides_, index_strides_, operand_strides_;
 };
 
-template <typename E>
-std::unique_ptr<Thunk> MakeElementGatherOf(const IndexingGeometry& g, SlotId operand,
-                                           SlotId indices, SlotId output) {
-  switch (g.index_type) {
-    case DType::kS32: return std::make_unique<ElementGatherThunk<E, int32_t>>(g, operand, indices, output);
-    case DType::kS64: return std::make_unique<ElementGatherThunk<E, int64_t>>(g, operand, indices, output);
-    default: return nullptr;
-  }
-}
-
 // The element gather's thunk when `instr` is one (every slice one element,
 // one indexed dim, at most 8 batch dims, an element of 1 to 8 bytes and
 // int32/int64 indices); null otherwise.
@@ -222,13 +233,7 @@ std::unique_ptr<Thunk> MakeElementGather(const Instruction& instr, const Indexin
       g.batch_sizes.empty() || g.batch_sizes.size() > 8) {
     return nullptr;
   }
-  switch (g.width) {
-    case 1: return MakeElementGatherOf<uint8_t>(g, operand, indices, output);
-    case 2: return MakeElementGatherOf<uint16_t>(g, operand, indices, output);
-    case 4: return MakeElementGatherOf<uint32_t>(g, operand, indices, output);
-    case 8: return MakeElementGatherOf<uint64_t>(g, operand, indices, output);
-    default: return nullptr;
-  }
+  return MakeTypedGather<ElementGatherThunk>(g.width, g.index_type, g, operand, indices, output);
 }
 
 // A gather of columns: the last operand dim indexed by a list of K indices,
@@ -249,10 +254,7 @@ class GatherColumnsThunk : public Thunk {
     const I* idx = static_cast<const I*>(buffers[indices_]);
     E* out = static_cast<E*>(buffers[output_]);
     std::vector<int64_t> col(k_);
-    for (int64_t j = 0; j < k_; ++j) {
-      const int64_t v = static_cast<int64_t>(idx[j]);
-      col[j] = v < 0 ? 0 : (v >= columns_ ? columns_ - 1 : v);
-    }
+    for (int64_t j = 0; j < k_; ++j) col[j] = ClampIndex(static_cast<int64_t>(idx[j]), columns_);
     ParallelFor(rows_, std::max<int64_t>(1, 4096 / std::max<int64_t>(1, k_)), rows_ * k_,
                 [&](int64_t begin, int64_t end) {
                   for (int64_t r = begin; r < end; ++r) {
@@ -267,19 +269,6 @@ class GatherColumnsThunk : public Thunk {
   int64_t rows_, columns_, k_;
   SlotId operand_, indices_, output_;
 };
-
-template <typename E>
-std::unique_ptr<Thunk> MakeGatherColumnsOf(const IndexingGeometry& g, int64_t rows,
-                                           int64_t columns, int64_t k, SlotId operand,
-                                           SlotId indices, SlotId output) {
-  switch (g.index_type) {
-    case DType::kS32:
-      return std::make_unique<GatherColumnsThunk<E, int32_t>>(rows, columns, k, operand, indices, output);
-    case DType::kS64:
-      return std::make_unique<GatherColumnsThunk<E, int64_t>>(rows, columns, k, operand, indices, output);
-    default: return nullptr;
-  }
-}
 
 // The column gather's thunk when `instr` is one (the last dim indexed by one
 // batch dim, innermost in the result; every other dim a whole window dim in
@@ -302,13 +291,8 @@ std::unique_ptr<Thunk> MakeGatherColumns(const Instruction& instr, const Indexin
   }
   if (rows == 0 || k == 0) return nullptr;
   const int64_t columns = g.operand_dims[rank - 1];
-  switch (g.width) {
-    case 1: return MakeGatherColumnsOf<uint8_t>(g, rows, columns, k, operand, indices, output);
-    case 2: return MakeGatherColumnsOf<uint16_t>(g, rows, columns, k, operand, indices, output);
-    case 4: return MakeGatherColumnsOf<uint32_t>(g, rows, columns, k, operand, indices, output);
-    case 8: return MakeGatherColumnsOf<uint64_t>(g, rows, columns, k, operand, indices, output);
-    default: return nullptr;
-  }
+  return MakeTypedGather<GatherColumnsThunk>(g.width, g.index_type, rows, columns, k, operand,
+                                             indices, output);
 }
 
 // A gather of whole rows (row_indexing.h).

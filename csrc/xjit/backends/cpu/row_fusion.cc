@@ -312,7 +312,6 @@ class RowFusionLowering {
   absl::Status LowerElementwise(const Instruction& instr);
   absl::Status LowerBroadcast(const Instruction& instr);
   absl::Status LowerReduce(const Instruction& instr);
-  absl::Status LowerColumnReduce(const Instruction& instr);
 
   const Computation& region_;
   const std::vector<SlotId>& inputs_;
@@ -499,53 +498,45 @@ absl::Status RowFusionLowering::Expand(const Instruction& instr) {
   return absl::OkStatus();
 }
 
+// A reduce of the rows (kReduce: one value per row) or, in a column fusion,
+// of the columns (kColumnReduce: into the chunk's partials, then the
+// fusion's result).
 absl::Status RowFusionLowering::LowerReduce(const Instruction& instr) {
   if (absl::Status s = Expand(*instr.operand(0)); !s.ok()) return s;
   Op op;
-  op.kind = Op::Kind::kReduce;
-  op.reduce = GetRowReduceKernel(instr);
-  if (op.reduce == nullptr) {
+  if (columns_) {
+    op.kind = Op::Kind::kColumnReduce;
+    op.column = GetColumnReduceKernel(instr);
+  } else {
+    op.kind = Op::Kind::kReduce;
+    op.reduce = GetRowReduceKernel(instr);
+  }
+  if (op.column == nullptr && op.reduce == nullptr) {
     return absl::UnimplementedError(absl::StrCat(
-        "fusion: reduce of ", instr.operand(0)->shape().ToString(),
-        " in a row fusion has no kernel in the cpu backend"));
+        "fusion: reduce of ", instr.operand(0)->shape().ToString(), " in a ",
+        columns_ ? "column" : "row", " fusion has no kernel in the cpu backend"));
   }
   const Value& x = values_.at(instr.operand(0));
   if (x.splat || (x.per_row >= 0 && x.per_row != row_size_)) {
-    return absl::InternalError("fusion: a row reduce of a value that is not whole rows");
+    return absl::InternalError("fusion: a reduce of a value that is not whole rows");
   }
   const Value& init = values_.at(instr.operand(1));
-  if (init.per_row > 0) return absl::InternalError("fusion: a row reduce's init is not one element");
+  if (init.per_row > 0) return absl::InternalError("fusion: a reduce's init is not one element");
   op.inputs = {Read(*instr.operand(0), row_size_, true), Read(*instr.operand(1), 0, false)};
-  op.per_row = 1;
-  op.output = Destination(instr, 1);
-  values_[&instr] = Value{op.output.slot, op.output.local, 1, false};
-  ops_.push_back(std::move(op));
-  work_ += EstimateInstructionWork(instr);
-  return absl::OkStatus();
-}
-
-absl::Status RowFusionLowering::LowerColumnReduce(const Instruction& instr) {
-  if (absl::Status s = Expand(*instr.operand(0)); !s.ok()) return s;
-  Op op;
-  op.kind = Op::Kind::kColumnReduce;
-  op.column = GetColumnReduceKernel(instr);
-  if (op.column == nullptr) {
-    return absl::UnimplementedError(absl::StrCat(
-        "fusion: reduce of ", instr.operand(0)->shape().ToString(),
-        " in a column fusion has no kernel in the cpu backend"));
+  if (columns_) {
+    // Combined into the result after the blocks: a fusion result, its init
+    // a fusion operand.
+    auto result = output_of_.find(&instr);
+    if (init.slot < 0 || result == output_of_.end()) {
+      return absl::InternalError(
+          "fusion: a column reduce's init computed in the region, or the reduce not returned");
+    }
+    op.output = Operand{result->second, -1, 0, ByteWidth(instr.shape().dtype)};
+  } else {
+    op.per_row = 1;
+    op.output = Destination(instr, 1);
   }
-  const Value& x = values_.at(instr.operand(0));
-  const Value& init = values_.at(instr.operand(1));
-  auto result = output_of_.find(&instr);
-  if (x.splat || (x.per_row >= 0 && x.per_row != row_size_) || init.slot < 0 ||
-      init.per_row > 0 || result == output_of_.end()) {
-    return absl::InternalError(
-        "fusion: a column reduce of a value that is not whole rows, of an init computed in the "
-        "region, or not returned");
-  }
-  op.inputs = {Read(*instr.operand(0), row_size_, true), Read(*instr.operand(1), 0, false)};
-  op.output = Operand{result->second, -1, 0, ByteWidth(instr.shape().dtype)};
-  values_[&instr] = Value{op.output.slot, -1, 0, false};
+  values_[&instr] = Value{op.output.slot, op.output.local, op.per_row, false};
   ops_.push_back(std::move(op));
   work_ += EstimateInstructionWork(instr);
   return absl::OkStatus();
@@ -575,7 +566,7 @@ absl::StatusOr<std::unique_ptr<Thunk>> RowFusionLowering::Lower(int64_t* work) {
     } else if (op == Opcode::kBroadcastInDim) {
       s = LowerBroadcast(*instr);
     } else if (op == Opcode::kReduce) {
-      s = columns_ ? LowerColumnReduce(*instr) : LowerReduce(*instr);
+      s = LowerReduce(*instr);
     } else if (IsElementwise(op)) {
       s = LowerElementwise(*instr);
     } else {
