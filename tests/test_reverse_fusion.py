@@ -1,6 +1,6 @@
 """A reverse of every dim feeding element-wise work (x[::-1] * 2): the
 generated kernel reads the operand backwards instead of writing the reverse
-out (backends/cpu/compiler.cc PlanReversedReads). Against the reference
+out (backends/cpu/operand_reads.h). Against the reference
 backend bit for bit: chunk boundaries, a partial last vector, a reverse read
 twice or also returned, other dims reversed, bfloat16 (not read backwards),
 and a donated operand the result must not overwrite while it is read."""

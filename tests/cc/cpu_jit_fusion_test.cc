@@ -415,6 +415,62 @@ TEST(JitFusion, ReversedOperandsReadBackwards) {
               "\n  %b = stablehlo.add %a, %r : " + m + "\n  return %b : " + m + "\n}", 2e-6);
 }
 
+// tril's mask: row and column numbers (iotas spread over the matrix, int32)
+// compared, and a select of x or 0; the same of uint32; every direction. A
+// square matrix's numbers are one iota (after CSE) spread two ways.
+TEST(JitFusion, IntegerCompareOfSpreadNumbers) {
+  for (const char* shape : {"300x280", "256x256"}) {
+    for (const char* type : {"i32", "ui32"}) {
+      for (const char* dir : {"GE", "GT", "LE", "LT", "EQ", "NE"}) {
+        const std::string s = shape, it = "tensor<" + s + "x" + type + ">";
+        const std::string ft = "tensor<" + s + "xf32>", pt = "tensor<" + s + "xi1>";
+        const std::string cmp = std::string(type) == "i32" ? "SIGNED" : "UNSIGNED";
+        SCOPED_TRACE(s + " " + type + " " + dir);
+        CheckModule("func.func @main(%x: " + ft + ") -> " + ft + " {\n"
+                    "  %r = \"stablehlo.iota\"() {iota_dimension = 0 : i64} : () -> " + it + "\n"
+                    "  %c = \"stablehlo.iota\"() {iota_dimension = 1 : i64} : () -> " + it + "\n"
+                    "  %k = \"stablehlo.compare\"(%r, %c) {comparison_direction = "
+                    "#stablehlo<comparison_direction " + dir + ">, compare_type = "
+                    "#stablehlo<comparison_type " + cmp + ">} : (" + it + ", " + it + ") -> " +
+                    pt + "\n"
+                    "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+                    "  %zb = stablehlo.broadcast_in_dim %z, dims = [] : (tensor<f32>) -> " + ft +
+                    "\n  %y = stablehlo.select %k, %x, %zb : " + pt + ", " + ft + "\n"
+                    "  return %y : " + ft + "\n}",
+                    0);
+      }
+    }
+  }
+}
+
+// (x > y).astype(float) * x and jnp.eye's mask converted: a true lane is
+// 1.0, not the mask's all-ones bits (a NaN); to bfloat16 too.
+TEST(JitFusion, ConvertsOfMasks) {
+  const int64_t n = 10000;
+  const std::string p = "tensor<10000xi1>";
+  for (const char* type : {"f32", "bf16"}) {
+    const std::string t = std::string("tensor<10000x") + type + ">";
+    CheckModule(Module2(n,
+                        "  %k = \"stablehlo.compare\"(%x, %y) {comparison_direction = "
+                        "#stablehlo<comparison_direction GT>} : (" + t + ", " + t + ") -> " + p +
+                            "\n  %f = stablehlo.convert %k : (" + p + ") -> " + t + "\n" +
+                            Op("multiply", "m", "%f, %x", n, type) +
+                            Op("add", "a", "%f, %half", n, type),
+                        "%m, %a", 2, type),
+                0);
+  }
+  const std::string it = "tensor<300x300xi32>", ft = "tensor<300x300xf32>";
+  CheckModule("func.func @main(%x: " + ft + ") -> " + ft + " {\n"
+              "  %r = \"stablehlo.iota\"() {iota_dimension = 0 : i64} : () -> " + it + "\n"
+              "  %c = \"stablehlo.iota\"() {iota_dimension = 1 : i64} : () -> " + it + "\n"
+              "  %k = \"stablehlo.compare\"(%r, %c) {comparison_direction = "
+              "#stablehlo<comparison_direction EQ>, compare_type = #stablehlo<comparison_type "
+              "SIGNED>} : (" + it + ", " + it + ") -> tensor<300x300xi1>\n"
+              "  %e = stablehlo.convert %k : (tensor<300x300xi1>) -> " + ft + "\n"
+              "  %y = stablehlo.add %e, %x : " + ft + "\n  return %y : " + ft + "\n}",
+              0);
+}
+
 TEST(JitFusion, SmallOrUncoveredRegionsUseTheInterpreter) {
   // A sine is not covered, nor a compare of TOTALORDER; a short chain stays
   // interpreted: all must still run and agree with the reference.

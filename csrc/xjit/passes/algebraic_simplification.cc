@@ -246,6 +246,30 @@ absl::StatusOr<Instruction*> MultiplyByReciprocal(const CloneContext& ctx) {
   return ctx.builder.Add(Opcode::kMultiply, {a, *spread}, {}, {}, where);
 }
 
+// An iota of several dims with more than one element across its own: the
+// iota of that dim alone, spread by a broadcast (tril's row and column
+// numbers). Backends read such broadcasts in place (a vector, not a matrix
+// of indices written out or kept as a constant).
+bool SpreadsIota(const Instruction& instr) {
+  if (instr.opcode() != Opcode::kIota || instr.shape().is_tuple) return false;
+  const int64_t d = instr.attrs<IotaAttrs>().iota_dimension;
+  const Shape& s = instr.shape();
+  return s.rank() >= 2 && d >= 0 && d < s.rank() && s.num_elements() > s.dims[d];
+}
+
+absl::StatusOr<Instruction*> SpreadIota(const CloneContext& ctx) {
+  const Shape& s = ctx.old.shape();
+  const int64_t d = ctx.old.attrs<IotaAttrs>().iota_dimension;
+  const std::string& where = ctx.old.source_location();
+  Shape line = s;
+  line.dims = {s.dims[d]};
+  absl::StatusOr<Instruction*> iota =
+      ctx.builder.AddWithResultType(Opcode::kIota, line, {}, IotaAttrs{0}, {}, where);
+  if (!iota.ok()) return iota.status();
+  return ctx.builder.AddWithResultType(Opcode::kBroadcastInDim, s, {*iota},
+                                       BroadcastInDimAttrs{{d}}, {}, where);
+}
+
 class AlgebraicSimplification : public RewriteRule {
  public:
   bool Prepare(const Module& module) override {
@@ -264,7 +288,8 @@ class AlgebraicSimplification : public RewriteRule {
     for (const Computation* c : order) {
       for (const auto& instr : c->instructions()) {
         if (Simplifies(Simplify(*instr, instr->operands())) ||
-            (!fusion_regions_.contains(c) && DividesByBroadcast(*instr, instr->operands()))) {
+            (!fusion_regions_.contains(c) && (DividesByBroadcast(*instr, instr->operands()) ||
+                                              SpreadsIota(*instr)))) {
           return true;
         }
       }
@@ -279,6 +304,11 @@ class AlgebraicSimplification : public RewriteRule {
       absl::StatusOr<Instruction*> product = MultiplyByReciprocal(ctx);
       if (!product.ok()) return product.status();
       return CloneAction::Replace(*product);
+    }
+    if (!fusion_regions_.contains(&ctx.source) && SpreadsIota(ctx.old)) {
+      absl::StatusOr<Instruction*> spread = SpreadIota(ctx);
+      if (!spread.ok()) return spread.status();
+      return CloneAction::Replace(*spread);
     }
     if (s.operand == nullptr) return CloneAction::Clone();
     // The rebuilt op has the replaced instruction's type.

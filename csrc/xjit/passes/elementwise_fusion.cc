@@ -9,6 +9,7 @@
 #include "xjit/builder/builder.h"
 #include "xjit/builder/rewriter.h"
 #include "xjit/ir/row_geometry.h"
+#include "xjit/ir/users.h"
 #include "xjit/ir/walk.h"
 
 namespace xjit::passes {
@@ -62,6 +63,9 @@ struct Cluster {
   // Values from outside that its reduces reduce: a sibling reduce of one of
   // them joins (multi-output fusion: the rows are read once for both).
   std::vector<const Instruction*> reduced_inputs;
+  // Element-wise members of other clusters computed again at the start of
+  // this region from their operands (PlanRecomputation), not read back.
+  std::vector<const Instruction*> recomputed;
   bool reads_broadcast = false;
   bool open = true;
   bool fused() const {
@@ -116,6 +120,74 @@ std::vector<bool> LiveInstructionsAndParameters(const Computation& c) {
   std::vector<bool> live = LiveInstructions(c);
   for (const Instruction* p : c.parameters()) live[p->id()] = true;
   return live;
+}
+
+// Ops cheap enough to compute twice (no transcendental): recomputing one
+// costs less than writing its value out and reading it back.
+bool IsCheapToRecompute(Opcode op) {
+  switch (op) {
+    case Opcode::kAdd: case Opcode::kSubtract: case Opcode::kMultiply: case Opcode::kDivide:
+    case Opcode::kMaximum: case Opcode::kMinimum: case Opcode::kNegate: case Opcode::kAbs:
+    case Opcode::kSign: case Opcode::kFloor: case Opcode::kCeil: case Opcode::kConvert:
+    case Opcode::kCompare: case Opcode::kSelect: case Opcode::kClamp: case Opcode::kAnd:
+    case Opcode::kOr: case Opcode::kXor: case Opcode::kNot:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// XLA's producer duplication, for the cheap case: a cluster value P computed
+// from values outside its cluster, at most one of them read element by
+// element (the rest broadcasts read in place), and used outside only by
+// other fused clusters, is computed again inside each of those instead of
+// written out and read back ((x - mean) feeding both a variance's column
+// fusion and the final divide of a standardisation). That saves a write and
+// trades a read of P for a read of its one input. P leaves its own cluster
+// when nothing there uses it.
+void PlanRecomputation(const Computation& c, FusionPlan& plan) {
+  const Users users(c);
+  for (size_t k = 0; k < plan.clusters.size(); ++k) {
+    if (!plan.clusters[k].fused()) continue;
+    const std::vector<const Instruction*> members = plan.clusters[k].members;
+    for (const Instruction* p : members) {
+      if (!IsFusible(*p) || !IsCheapToRecompute(p->opcode()) || users.IsResult(*p)) continue;
+      const int64_t elements = p->shape().num_elements();
+      if (elements != plan.clusters[k].elements) continue;
+      int full_reads = 0;
+      bool outside = true;
+      for (const Instruction* o : p->operands()) {
+        outside = outside && plan.cluster_of[o->id()] != static_cast<int32_t>(k);
+        if (!IsReadInPlace(*o)) ++full_reads;
+      }
+      if (!outside || full_reads > 1) continue;
+      std::vector<int32_t> into;
+      bool used_inside = false, candidate = true;
+      for (const Instruction* u : users.of(*p)) {
+        const int32_t ku = plan.cluster_of[u->id()];
+        if (ku == static_cast<int32_t>(k)) {
+          used_inside = true;
+          continue;
+        }
+        if (ku < 0 || !plan.clusters[ku].fused() || plan.clusters[ku].elements != elements ||
+            plan.deferred[u->id()]) {
+          candidate = false;
+          break;
+        }
+        for (const Instruction* o : p->operands()) {
+          candidate = candidate && plan.cluster_of[o->id()] != ku;
+        }
+        if (std::find(into.begin(), into.end(), ku) == into.end()) into.push_back(ku);
+      }
+      if (!candidate || into.empty()) continue;
+      for (int32_t ku : into) plan.clusters[ku].recomputed.push_back(p);
+      if (used_inside) continue;
+      Cluster& cluster = plan.clusters[k];
+      cluster.members.erase(std::find(cluster.members.begin(), cluster.members.end(), p));
+      --cluster.num_elementwise;
+      plan.cluster_of[p->id()] = -1;
+    }
+  }
 }
 
 FusionPlan Plan(const Computation& c, const std::vector<bool>& live,
@@ -285,6 +357,7 @@ FusionPlan Plan(const Computation& c, const std::vector<bool>& live,
     }
   }
   while (!open.empty()) close(open.front(), n);
+  PlanRecomputation(c, plan);
   // Members of clusters left unfused are ordinary instructions again.
   for (const Cluster& cluster : plan.clusters) {
     if (cluster.fused()) continue;
@@ -312,6 +385,12 @@ class FusionEmitter {
     const int32_t k = plan_.cluster_of[m->id()];
     while (IsAlias(*m) && plan_.cluster_of[m->operand(0)->id()] == k) m = m->operand(0);
     return m;
+  }
+  // Whether `o` is a value of cluster k's region: a member, or recomputed there.
+  bool Inside(const Instruction* o, int32_t k) const {
+    if (plan_.cluster_of[o->id()] == k) return true;
+    const std::vector<const Instruction*>& r = plan_.clusters[k].recomputed;
+    return std::find(r.begin(), r.end(), o) != r.end();
   }
   void MarkNeeded();
   absl::Status EmitCluster(int32_t k);
@@ -352,15 +431,20 @@ void FusionEmitter::MarkNeeded() {
       }
       continue;
     }
-    for (const Instruction* o : x->operands()) {
-      if (plan_.cluster_of[o->id()] == k) continue;
-      // A broadcast feeding an element-wise member is copied into the region.
-      if (IsElementwise(x->opcode()) && IsReadInPlace(*o)) {
-        mark(o->operand(0));
-      } else {
-        mark(o);
+    // A value recomputed in the region needs its own operands instead.
+    auto mark_operands = [&](const Instruction* m, auto& self) -> void {
+      for (const Instruction* o : m->operands()) {
+        if (plan_.cluster_of[o->id()] == k) continue;
+        if (Inside(o, k)) {
+          self(o, self);
+        } else if (IsElementwise(m->opcode()) && IsReadInPlace(*o)) {
+          mark(o->operand(0));  // a broadcast feeding an element-wise op is copied in
+        } else {
+          mark(o);
+        }
       }
-    }
+    };
+    mark_operands(x, mark_operands);
   }
   // An alias used outside is re-applied outside, with every alias between it
   // and its root (each keeps its own type), to the root's result.
@@ -390,10 +474,12 @@ absl::Status FusionEmitter::EmitCluster(int32_t k) {
   };
   std::vector<const Instruction*> returned;
   std::vector<Instruction*> results;
-  for (const Instruction* m : cluster.members) {
+  std::vector<const Instruction*> computed = cluster.recomputed;  // first: operands outside
+  computed.insert(computed.end(), cluster.members.begin(), cluster.members.end());
+  for (const Instruction* m : computed) {
     std::vector<Instruction*> ops;
     for (const Instruction* o : m->operands()) {
-      if (plan_.cluster_of[o->id()] == k) {
+      if (Inside(o, k)) {
         ops.push_back(inside_[o->id()]);
       } else if (IsElementwise(m->opcode()) && IsReadInPlace(*o)) {
         Instruction*& copied = broadcast_of_[o->id()];
@@ -411,7 +497,7 @@ absl::Status FusionEmitter::EmitCluster(int32_t k) {
     auto added = cloner_.CloneInstruction(*m, std::move(ops), *rb);
     if (!added.ok()) return added.status();
     inside_[m->id()] = *added;
-    if (escapes_[m->id()] && !IsAlias(*m)) {
+    if (plan_.cluster_of[m->id()] == k && escapes_[m->id()] && !IsAlias(*m)) {
       returned.push_back(m);
       results.push_back(*added);
     }

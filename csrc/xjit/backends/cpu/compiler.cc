@@ -29,6 +29,7 @@
 #include "xjit/backends/cpu/linalg.h"
 #include "xjit/backends/cpu/map.h"
 #include "xjit/backends/cpu/matmul.h"
+#include "xjit/backends/cpu/operand_reads.h"
 #include "xjit/backends/cpu/program.h"
 #include "xjit/backends/cpu/reduce.h"
 #include "xjit/backends/cpu/rng_bit_generator.h"
@@ -117,6 +118,12 @@ class Lowering : public LoweringContext {
 
  private:
   absl::Status EmitInstruction(const Instruction& instr);
+  // The thunks of a consumer of operand_reads_: its generated kernel reading
+  // the producers in place (true), or the producers' own thunks (false: the
+  // consumer's plain thunk follows).
+  absl::StatusOr<bool> EmitReadingInPlace(const Instruction& instr, const std::vector<SlotId>& in,
+                                          const std::vector<SlotId>& out,
+                                          const std::vector<InPlaceRead>& reads);
   void AddConstant(const Instruction& instr, Literal literal) {
     constant_of_[assignment_->leaves(instr)[0]] = static_cast<int64_t>(constants_.size());
     constants_.push_back(std::move(literal));
@@ -129,7 +136,6 @@ class Lowering : public LoweringContext {
   void PlanEpilogues(const Computation& entry);
   void PlanIndexWraps(const Computation& entry);
   void PlanSplatUpdates(const Computation& entry);
-  void PlanReversedReads(const Computation& entry);
   void PlanSortPrefixes(const Computation& entry);
 
   std::optional<BufferAssignment> assignment_;  // slot ids are buffer ids
@@ -153,12 +159,9 @@ class Lowering : public LoweringContext {
   // dynamic_update_slices whose update is a broadcast of one element used
   // nowhere else: the slice fills its box from the element (x.at[box].set(scalar)).
   absl::flat_hash_map<const Instruction*, const Instruction*> splat_update_of_;
-  // Fusions reading an operand through a reverse (of every dim, or of the
-  // last one) used nowhere else: the generated kernel reads the reverse's
-  // operand backwards (MakeJitFusionThunk's `reversed`), or the reverse runs
-  // just before it.
-  absl::flat_hash_map<const Instruction*, std::vector<std::pair<const Instruction*, Reversal>>>
-      reversed_reads_;
+  // Fusions and element-wise ops reading an operand through a reverse or a
+  // slice used nowhere else (operand_reads.h).
+  OperandReadPlan operand_reads_;
   // Sorts whose results are read only in their first elements along the
   // sort dimension (top_k), and how many (sort.h's prefix).
   absl::flat_hash_map<const Instruction*, int64_t> sort_prefix_;
@@ -189,6 +192,11 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
   }
   absl::StatusOr<std::unique_ptr<Thunk>> thunk;
   int64_t work = EstimateInstructionWork(instr);
+  if (auto it = operand_reads_.find(&instr); it != operand_reads_.end()) {
+    if (absl::Status s = array_operands(); !s.ok()) return s;
+    absl::StatusOr<bool> done = EmitReadingInPlace(instr, in, out, it->second);
+    if (!done.ok() || *done) return done.status();
+  }
   switch (op) {
     // Aliases (row-major bytes are unchanged): the same buffers, no thunk.
     case Opcode::kParameter:
@@ -229,27 +237,6 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
       return Unsupported(instr, "a call left after inlining");
     case Opcode::kFusion:
       if (absl::Status s = array_operands(); !s.ok()) return s;
-      if (auto it = reversed_reads_.find(&instr); it != reversed_reads_.end()) {
-        std::vector<SlotId> through = in;
-        std::vector<Reversal> reversed(in.size(), Reversal::kNone);
-        for (size_t i = 0; i < instr.operands().size(); ++i) {
-          for (const auto& [r, how] : it->second) {
-            if (r != instr.operand(i)) continue;
-            through[i] = Leaves(*r->operand(0))[0];
-            reversed[i] = how;
-          }
-        }
-        if (std::unique_ptr<Thunk> jit = MakeJitFusionThunk(instr, through, out, &work, reversed)) {
-          thunk = std::move(jit);
-          break;
-        }
-        for (const auto& [r, how] : it->second) {  // not generated: the reverses first
-          auto reverse = MakeDataMovementThunk(*r, Leaves(*r->operand(0)), Leaves(*r)[0]);
-          if (!reverse.ok()) return reverse.status();
-          thunks_.push_back(std::move(*reverse));
-          work_ += InlineWork(*r, r->shape().num_elements());
-        }
-      }
       thunk = MakeFusionThunk(instr, in, out, &work);
       break;
     case Opcode::kReduce:
@@ -371,6 +358,38 @@ absl::Status Lowering::EmitInstruction(const Instruction& instr) {
   return absl::OkStatus();
 }
 
+absl::StatusOr<bool> Lowering::EmitReadingInPlace(const Instruction& instr,
+                                                  const std::vector<SlotId>& in,
+                                                  const std::vector<SlotId>& out,
+                                                  const std::vector<InPlaceRead>& reads) {
+  std::vector<SlotId> through = in;  // array operands: one slot each
+  std::vector<OperandRead> how(instr.operands().size());
+  for (size_t i = 0; i < instr.operands().size(); ++i) {
+    for (const InPlaceRead& r : reads) {
+      if (r.producer != instr.operand(i)) continue;
+      through[i] = Leaves(*r.producer->operand(0))[0];
+      how[i] = r.read;
+    }
+  }
+  int64_t work = EstimateInstructionWork(instr);
+  std::unique_ptr<Thunk> jit =
+      instr.opcode() == Opcode::kFusion ? MakeJitFusionThunk(instr, through, out, &work, how)
+                                        : MakeJitLoneOpThunk(instr, through, out[0], &work, how);
+  if (jit != nullptr) {
+    thunks_.push_back(std::move(jit));
+    work_ += InlineWork(instr, work);
+    return true;
+  }
+  for (const InPlaceRead& r : reads) {  // not generated: the producers first
+    auto produce = MakeDataMovementThunk(*r.producer, Leaves(*r.producer->operand(0)),
+                                         Leaves(*r.producer)[0]);
+    if (!produce.ok()) return produce.status();
+    thunks_.push_back(std::move(*produce));
+    work_ += InlineWork(*r.producer, r.producer->shape().num_elements());
+  }
+  return false;
+}
+
 // Each convolution whose consumers form an epilogue absorbs them, when the
 // values the steps read are computed before it.
 void Lowering::PlanEpilogues(const Computation& entry) {
@@ -415,36 +434,6 @@ void Lowering::PlanSplatUpdates(const Computation& entry) {
     }
     splat_update_of_[instr.get()] = update->operand(0);
     absorbed_.insert(update);
-  }
-}
-
-// A fusion operand that is a reverse of every dim (the elements in reverse
-// order: x[::-1]) or of the last dim only (each row reversed: flip(x, -1))
-// of an array, used by nothing else, is read backwards by the fusion's
-// generated kernel instead of being written out.
-void Lowering::PlanReversedReads(const Computation& entry) {
-  Users users(entry);
-  for (const auto& instr : entry.instructions()) {
-    if (instr->opcode() != Opcode::kFusion) continue;
-    for (const Instruction* o : instr->operands()) {
-      if (o->opcode() != Opcode::kReverse || o->shape().is_tuple ||
-          o->operand(0)->shape().is_tuple || o->shape().dtype != DType::kF32 ||
-          users.IsResult(*o) || users.of(*o).size() != 1 || absorbed_.contains(o)) {
-        continue;
-      }
-      const std::vector<int64_t>& dims = o->attrs<ReverseAttrs>().dimensions;
-      const int64_t rank = o->shape().rank();
-      bool every_dim = true, last_only = rank >= 2;
-      for (int64_t d = 0; d < rank; ++d) {
-        const bool reversed = std::count(dims.begin(), dims.end(), d) == 1;
-        const bool counts = o->shape().dims[d] != 1;
-        every_dim &= !counts || reversed;
-        last_only &= d == rank - 1 ? reversed && counts : !counts || !reversed;
-      }
-      if (!every_dim && !last_only) continue;
-      reversed_reads_[instr.get()].push_back({o, every_dim ? Reversal::kWhole : Reversal::kRows});
-      absorbed_.insert(o);
-    }
   }
 }
 
@@ -537,15 +526,20 @@ absl::StatusOr<std::unique_ptr<CpuProgram>> Lowering::Lower(const Module& module
   PlanEpilogues(entry);
   PlanIndexWraps(entry);
   PlanSplatUpdates(entry);
-  PlanReversedReads(entry);
+  absl::flat_hash_set<const Instruction*> taken = absorbed_;
+  for (const auto& [instr, by] : computed_by_) taken.insert(instr);
+  operand_reads_ = PlanOperandReads(entry, taken);
+  for (const auto& [consumer, reads] : operand_reads_) {
+    for (const InPlaceRead& r : reads) absorbed_.insert(r.producer);
+  }
   PlanSortPrefixes(entry);
   BufferAssignmentOptions options;
   options.extra_reads = [this](const Instruction& instr) {
     std::vector<const Instruction*> reads;
     if (auto it = wrap_of_.find(&instr); it != wrap_of_.end()) reads.push_back(it->second.raw);
-    // An absorbed reverse's operand is read by its fusion.
-    if (auto it = reversed_reads_.find(&instr); it != reversed_reads_.end()) {
-      for (const auto& [r, how] : it->second) reads.push_back(r->operand(0));
+    // An absorbed reverse's or slice's operand is read by its consumer.
+    if (auto it = operand_reads_.find(&instr); it != operand_reads_.end()) {
+      for (const InPlaceRead& r : it->second) reads.push_back(r.producer->operand(0));
     }
     // The absorbed broadcast's element is read by the slice, not the broadcast.
     if (auto it = splat_update_of_.find(&instr); it != splat_update_of_.end()) {

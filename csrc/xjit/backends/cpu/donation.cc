@@ -15,12 +15,21 @@ bool Reads(const BufferAssignment& assignment, const Instruction& operand, Buffe
   return std::find(l.begin(), l.end(), b) != l.end();
 }
 
+// A reverse or slice of the parameter its consumer may read through
+// (operand_reads.h: the producer's operand read in place, at other indices).
+bool ReadThroughInPlace(const BufferAssignment& assignment, const Instruction& operand,
+                        BufferId parameter) {
+  return (operand.opcode() == Opcode::kReverse || operand.opcode() == Opcode::kSlice) &&
+         Reads(assignment, *operand.operand(0), parameter);
+}
+
 // A plain element-wise thunk: element i of every operand is read before
 // element i of the output is written, unless the operand is broadcast from
 // one element (a rank-0 operand of select or clamp: stride 0).
 bool ElementwiseReadsOnlyItsIndex(const BufferAssignment& assignment, const Instruction& op,
                                   BufferId parameter) {
   for (const Instruction* o : op.operands()) {
+    if (ReadThroughInPlace(assignment, *o, parameter)) return false;
     if (Reads(assignment, *o, parameter) &&
         o->shape().num_elements() != op.shape().num_elements()) {
       return false;
@@ -49,11 +58,7 @@ bool FusionReadsBeforeWriting(const BufferAssignment& assignment, const Instruct
       const int64_t number = instr->attrs<ParameterAttrs>().number;
       if (number < 0 || number >= static_cast<int64_t>(fusion.operands().size())) return false;
       const Instruction& operand = *fusion.operand(number);
-      // A reverse the fusion may read through (compiler.cc: an absorbed
-      // reverse, its operand read backwards): never safe.
-      if (operand.opcode() == Opcode::kReverse && Reads(assignment, *operand.operand(0), parameter)) {
-        return false;
-      }
+      if (ReadThroughInPlace(assignment, operand, parameter)) return false;
       if (Reads(assignment, operand, parameter)) is_parameter.insert(instr.get());
       continue;
     }

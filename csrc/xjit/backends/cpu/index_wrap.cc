@@ -101,9 +101,11 @@ std::optional<IndexFill> MatchIndexFill(const Instruction& gather, const Instruc
 std::optional<IndexWrap> MatchIndexWrap(const Instruction& indices, const Users& users) {
   const Instruction* v = &indices;
   while (v->opcode() == Opcode::kReshape) v = v->operand(0);
-  // Every value from the fusion to `indices` feeds only the next one.
+  // Every value from the fusion to `indices` feeds only the next one, and
+  // `indices` only its gather or scatter: the fusion is absorbed, so no
+  // other reader may need its buffer (x[idx] and x[idx, 3] share indices).
   for (const Instruction* w = &indices;; w = w->operand(0)) {
-    if (w != &indices && (users.of(*w).size() != 1 || users.IsResult(*w))) return std::nullopt;
+    if (users.of(*w).size() != 1 || users.IsResult(*w)) return std::nullopt;
     if (w == v) break;
   }
   if (v->opcode() != Opcode::kFusion || v->called_computations().size() != 1 ||

@@ -213,6 +213,10 @@ class Avx2Emitter {
     } else {
       g_.vmovups(d, *in.memory);
     }
+    if (x.operand(0)->shape().dtype == DType::kPred) {  // all-ones lanes: 1.0, others 0.0
+      g_.vandps(d, d, g_.Bits(0x3f800000u));
+      return d.getIdx();
+    }
     if (x.shape().dtype != x.operand(0)->shape().dtype) RoundAvx2To(g_, pool_, d, x.shape().dtype);
     return d.getIdx();
   }
@@ -249,9 +253,13 @@ class Avx2Emitter {
       for (const Instruction* o : x->operands()) {
         const Instruction* v = region_.Root(o);
         const Avx2Value& value = values_.at(v);
-        if (!tail && value.kind == Avx2Value::Kind::kInput && v->shape().dtype != DType::kF32) {
+        // (An integer input's type is float32's: its bits, loaded as they are.)
+        const DType type = value.kind == Avx2Value::Kind::kInput
+                               ? region_.input_type[region_.input_number.at(v)]
+                               : DType::kF32;
+        if (!tail && type != DType::kF32) {
           const Ymm w(pool_.Take());
-          g_.LoadNarrow(w, g_.xword[gprs[value.gpr] + g_.rax * 2 + 16 * copy], v->shape().dtype);
+          g_.LoadNarrow(w, g_.xword[gprs[value.gpr] + g_.rax * 2 + 16 * copy], type);
           widened.push_back(w.getIdx());
           in.push_back(Avx2Operand::Register(w.getIdx()));
           continue;

@@ -165,10 +165,38 @@ int EmitAvx2Op(Avx2Code& g, Avx2RegisterPool& pool, Opcode op,
       }
       break;
     // Masks: a pred is all-ones or all-zeros lanes (jit_region.h).
-    case Opcode::kCompare:
+    case Opcode::kCompare: {
       if (instr == nullptr) throw Xbyak::Error(Xbyak::ERR_BAD_PARAMETER);
-      g.vcmpps(d, reg(in[0]), reg(in[1]), CompareImmediate(*instr));
+      const DType t = instr->operand(0)->shape().dtype;
+      if (!IsJitComparedInt(t)) {
+        g.vcmpps(d, reg(in[0]), reg(in[1]), CompareImmediate(*instr));
+        break;
+      }
+      Ymm a = reg(in[0]), b = reg(in[1]);
+      if (t == DType::kU32) {  // the sign bit flipped: unsigned order as signed
+        const Ymm ua(pool.Take()), ub(pool.Take());
+        temporaries.push_back(ua.getIdx());
+        temporaries.push_back(ub.getIdx());
+        g.vpxor(ua, a, g.Bits(0x80000000u));
+        g.vpxor(ub, b, g.Bits(0x80000000u));
+        a = ua;
+        b = ub;
+      }
+      // Only == and > exist: the others swap operands or invert.
+      const ComparisonDirection dir = instr->attrs<CompareAttrs>().comparison_direction;
+      if (dir == ComparisonDirection::kEq || dir == ComparisonDirection::kNe) {
+        g.vpcmpeqd(d, a, b);
+      } else if (dir == ComparisonDirection::kGt || dir == ComparisonDirection::kLe) {
+        g.vpcmpgtd(d, a, b);
+      } else {
+        g.vpcmpgtd(d, b, a);
+      }
+      if (dir == ComparisonDirection::kNe || dir == ComparisonDirection::kLe ||
+          dir == ComparisonDirection::kGe) {
+        g.vpxor(d, d, g.Bits(0xffffffffu));
+      }
       break;
+    }
     case Opcode::kSelect:  // on true where the mask's sign bits are set
       g.vblendvps(d, reg(in[2]), reg(in[1]), reg(in[0]));
       break;

@@ -304,7 +304,13 @@ class ChainCode : public Xbyak::CodeGenerator, public CmpPredicates {
       case Opcode::kRoundNearestEven: vrndscaleps(d, in[0], 0x08); break;
       // Masks: a pred is all-ones or all-zeros lanes (jit_region.h).
       case Opcode::kCompare:
-        vcmpps(k2, in[0], in[1], CompareImmediate(x));
+        if (x.operand(0)->shape().dtype == DType::kS32) {
+          vpcmpd(k2, in[0], in[1], IntCompareImmediate(x));
+        } else if (x.operand(0)->shape().dtype == DType::kU32) {
+          vpcmpud(k2, in[0], in[1], IntCompareImmediate(x));
+        } else {
+          vcmpps(k2, in[0], in[1], CompareImmediate(x));
+        }
         vpxord(d, d, d);
         vpternlogd(d | k2, d, d, 0xff);
         return;
@@ -318,6 +324,10 @@ class ChainCode : public Xbyak::CodeGenerator, public CmpPredicates {
       case Opcode::kXor: vpxord(d, in[0], in[1]); return;
       case Opcode::kNot: vpxord(d, in[0], Bits(0xffffffffu)); return;
       case Opcode::kConvert:  // a copy, rounded to a 16-bit type it changes to
+        if (x.operand(0)->shape().dtype == DType::kPred) {  // all-ones lanes: 1.0, others 0.0
+          vpandd(d, in[0], Bits(0x3f800000u));
+          return;
+        }
         vmovaps(d, in[0]);
         if (x.operand(0)->shape().dtype == x.shape().dtype) return;
         break;

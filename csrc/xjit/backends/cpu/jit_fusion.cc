@@ -89,6 +89,63 @@ bool Available() {
 
 }  // namespace
 
+namespace {
+
+// Applies `reads` (by operand position; `operands` the op's or fusion's) to
+// the region's inputs; false when the generated kernel cannot read one so.
+bool ApplyOperandReads(const std::vector<const Instruction*>& operands,
+                       const std::vector<OperandRead>& reads, JitRegion& region) {
+  using Spread = JitRegion::InputSpread;
+  const size_t n = region.input_spread.size();
+  for (size_t i = 0; i < reads.size() && i < operands.size(); ++i) {
+    const OperandRead& read = reads[i];
+    if (read.kind == OperandRead::Kind::kDirect) continue;
+    // Which input reads operand i: the same index in a fusion, the operand's
+    // number in a lone op.
+    size_t input = i;
+    if (auto it = region.input_number.find(operands[i]); it != region.input_number.end()) {
+      input = static_cast<size_t>(it->second);
+    }
+    if (input >= n || region.input_splat[input] || region.input_spread[input] != Spread::kNone) {
+      return false;
+    }
+    auto takes_rows = [&](int64_t row) {
+      if (row < kMinJitPeriod || (region.period != 0 && region.period != row)) return false;
+      region.period = row;
+      return true;
+    };
+    switch (read.kind) {
+      case OperandRead::Kind::kDirect:
+        break;
+      case OperandRead::Kind::kReversed:
+        if (region.input_type[input] != DType::kF32) return false;
+        region.input_spread[input] = Spread::kReversed;
+        break;
+      case OperandRead::Kind::kReversedRows:
+        if (region.input_type[input] != DType::kF32 || !takes_rows(read.row)) return false;
+        region.input_spread[input] = Spread::kReversedRows;
+        break;
+      case OperandRead::Kind::kSlice:
+        if (read.pitch != 0) {
+          if (!takes_rows(read.row)) return false;
+          region.input_spread[input] = Spread::kPitchedRows;
+        }
+        region.input_offset.resize(n, 0);
+        region.input_pitch.resize(n, 0);
+        region.input_offset[input] = read.offset;
+        region.input_pitch[input] = read.pitch;
+        break;
+    }
+  }
+  // A flat reversal reads from the end of the whole input: no row calls.
+  for (Spread s : region.input_spread) {
+    if (s == Spread::kReversed && region.period != 0) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::unique_ptr<Thunk> MakeJitUnaryThunk(const Instruction& op, SlotId input, SlotId output,
                                          int64_t* work) {
 #if defined(__x86_64__)
@@ -103,8 +160,40 @@ std::unique_ptr<Thunk> MakeJitUnaryThunk(const Instruction& op, SlotId input, Sl
     return nullptr;
   }
   JitRegion region;
-  if (!Available() || !AnalyzeJitUnaryOp(op, &region)) return nullptr;
+  if (op.operands().size() != 1 || !Available() || !AnalyzeJitLoneOp(op, &region)) return nullptr;
   return Generate(region, {input}, {output}, work);
+#else
+  return nullptr;
+#endif
+}
+
+std::unique_ptr<Thunk> MakeJitLoneOpThunk(const Instruction& op,
+                                          const std::vector<SlotId>& inputs, SlotId output,
+                                          int64_t* work, const std::vector<OperandRead>& reads) {
+#if defined(__x86_64__)
+  JitRegion region;
+  if (!Available() || inputs.size() != op.operands().size() || !AnalyzeJitLoneOp(op, &region)) {
+    return nullptr;
+  }
+  // The kernel's inputs are the op's distinct operands; an operand read in
+  // place must not also be read directly (x[1:] * x[1:] reads one slice).
+  std::vector<SlotId> by_input(region.parameters.size());
+  std::vector<OperandRead> read_of_input(region.parameters.size());
+  std::vector<bool> seen(region.parameters.size(), false);
+  for (size_t i = 0; i < op.operands().size(); ++i) {
+    const auto number = static_cast<size_t>(region.input_number.at(op.operand(i)));
+    const OperandRead read = i < reads.size() ? reads[i] : OperandRead{};
+    if (seen[number] && (by_input[number] != inputs[i] ||
+                         read.kind != read_of_input[number].kind ||
+                         read.offset != read_of_input[number].offset)) {
+      return nullptr;
+    }
+    seen[number] = true;
+    by_input[number] = inputs[i];
+    read_of_input[number] = read;
+  }
+  if (!ApplyOperandReads(region.parameters, read_of_input, region)) return nullptr;
+  return Generate(region, by_input, {output}, work);
 #else
   return nullptr;
 #endif
@@ -113,32 +202,17 @@ std::unique_ptr<Thunk> MakeJitUnaryThunk(const Instruction& op, SlotId input, Sl
 std::unique_ptr<Thunk> MakeJitFusionThunk(const Instruction& fusion,
                                           const std::vector<SlotId>& inputs,
                                           const std::vector<SlotId>& outputs, int64_t* work,
-                                          const std::vector<Reversal>& reversed) {
+                                          const std::vector<OperandRead>& reads) {
 #if defined(__x86_64__)
   JitRegion region;
   if (!Available() || !AnalyzeJitRegion(fusion, inputs.size(), &region)) return nullptr;
-  for (size_t i = 0; i < reversed.size() && i < region.input_spread.size(); ++i) {
-    if (reversed[i] == Reversal::kNone) continue;
-    // A whole float32 input read backwards (each row: the rows' period).
-    if (region.input_splat[i] || region.input_type[i] != DType::kF32 ||
-        region.input_spread[i] != JitRegion::InputSpread::kNone || i >= fusion.operands().size()) {
-      return nullptr;
-    }
-    if (reversed[i] == Reversal::kWhole) {
-      if (region.period != 0) return nullptr;
-      region.input_spread[i] = JitRegion::InputSpread::kReversed;
-      continue;
-    }
-    const int64_t row = fusion.operand(i)->shape().dims.back();
-    if (row < kMinJitPeriod || (region.period != 0 && region.period != row)) return nullptr;
-    region.period = row;
-    region.input_spread[i] = JitRegion::InputSpread::kReversedRows;
+  std::vector<const Instruction*> operands(fusion.operands().begin(), fusion.operands().end());
+  if (reads.size() > operands.size() || !ApplyOperandReads(operands, reads, region)) return nullptr;
+  std::vector<SlotId> slots = inputs;  // and the slots of inputs spread a second way
+  for (size_t i = inputs.size(); i < region.input_slot.size(); ++i) {
+    slots.push_back(inputs[region.input_slot[i]]);
   }
-  // A flat reversal reads from the end of the whole input: no row calls.
-  for (JitRegion::InputSpread s : region.input_spread) {
-    if (s == JitRegion::InputSpread::kReversed && region.period != 0) return nullptr;
-  }
-  return Generate(region, inputs, outputs, work);
+  return Generate(region, slots, outputs, work);
 #else
   return nullptr;
 #endif

@@ -27,16 +27,23 @@ namespace xjit::cpu {
 // than registers, a region under 8K elements, 1K with 16-bit values
 // (jit_region.h; the interpreter's flattened steps serve small loop bodies),
 // a CPU without AVX-512 (F, BW) or AVX2 with FMA, or the generator turned off.
-// `reversed`: per fusion operand, whether its slot holds the operand's
-// elements in reverse order (kWhole: a reverse of every dim, absorbed:
-// x[::-1] * 2 reads x backwards) or each row of its last dim reversed
-// (kRows: flip(x, axis=-1), rows of 256 or more); float32 operands only, on
-// AVX-512 (null otherwise).
-enum class Reversal : int8_t { kNone, kWhole, kRows };
+// `reads`: per fusion operand, how its slot holds the operand's elements
+// when the lowering reads a producer in place (operand_reads.h): reversed
+// (a reverse of every dim: x[::-1] * 2 reads x backwards; or of the last
+// dim, rows of 256 or more: flip(x, axis=-1); float32 on AVX-512), or a
+// slice of the slot's array (rows of 256 or more unless contiguous). Null
+// when the generated kernel cannot read one so.
+struct OperandRead {
+  enum class Kind : int8_t { kDirect, kReversed, kReversedRows, kSlice };
+  Kind kind = Kind::kDirect;
+  // kSlice: the operand, as rows of `row` elements, has element (r, c) at
+  // offset + r * pitch + c of the slot's array (pitch 0: one run from offset).
+  int64_t offset = 0, pitch = 0, row = 0;
+};
 std::unique_ptr<Thunk> MakeJitFusionThunk(const Instruction& fusion,
                                           const std::vector<SlotId>& inputs,
                                           const std::vector<SlotId>& outputs, int64_t* work,
-                                          const std::vector<Reversal>& reversed = {});
+                                          const std::vector<OperandRead>& reads = {});
 
 // A lone exponential, logistic or log of float32 (outside a fusion) as generated
 // code, or null as above: for those the generated code beats the
@@ -44,6 +51,13 @@ std::unique_ptr<Thunk> MakeJitFusionThunk(const Instruction& fusion,
 // does not.
 std::unique_ptr<Thunk> MakeJitUnaryThunk(const Instruction& op, SlotId input, SlotId output,
                                          int64_t* work);
+
+// A lone float32 op the generators cover (jit_region.h) reading some operands
+// in place through `reads` (slices, reverses: as MakeJitFusionThunk's), or
+// null as above: x[1:] - x[:-1] reads x twice instead of copying two slices.
+std::unique_ptr<Thunk> MakeJitLoneOpThunk(const Instruction& op,
+                                          const std::vector<SlotId>& inputs, SlotId output,
+                                          int64_t* work, const std::vector<OperandRead>& reads);
 
 // On by default; tests turn it off to compare with the interpreter. It
 // covers the generated row fusions (jit_row.h) too.

@@ -71,6 +71,18 @@ uint8_t CompareImmediate(const Instruction& compare) {
   return 0x00;
 }
 
+uint8_t IntCompareImmediate(const Instruction& compare) {
+  switch (compare.attrs<CompareAttrs>().comparison_direction) {
+    case ComparisonDirection::kEq: return 0;
+    case ComparisonDirection::kNe: return 4;
+    case ComparisonDirection::kLt: return 1;
+    case ComparisonDirection::kLe: return 2;
+    case ComparisonDirection::kGt: return 6;  // NLE
+    case ComparisonDirection::kGe: return 5;  // NLT
+  }
+  return 0;
+}
+
 namespace {
 
 // Whether mask op `x`'s operand types are ones the generators compute on.
@@ -80,8 +92,12 @@ bool MaskOperandsFit(const Instruction& x) {
     case Opcode::kCompare: {
       const DType a = x.operand(0)->shape().dtype;
       const ComparisonType c = x.attrs<CompareAttrs>().compare_type;
-      return t == DType::kPred && JitCarries(a) && x.operand(1)->shape().dtype == a &&
-             (c == ComparisonType::kNotype || c == ComparisonType::kFloat);
+      if (t != DType::kPred || x.operand(1)->shape().dtype != a) return false;
+      if (IsJitComparedInt(a)) {
+        return c == ComparisonType::kNotype ||
+               c == (a == DType::kS32 ? ComparisonType::kSigned : ComparisonType::kUnsigned);
+      }
+      return JitCarries(a) && (c == ComparisonType::kNotype || c == ComparisonType::kFloat);
     }
     case Opcode::kSelect:
       return JitCarries(t) && x.operand(0)->shape().dtype == DType::kPred &&
@@ -105,6 +121,8 @@ bool JitCarries(DType t) {
   return t == DType::kF32 || t == DType::kBF16 || (t == DType::kF16 && has_f16c);
 }
 
+bool IsJitComparedInt(DType t) { return t == DType::kS32 || t == DType::kU32; }
+
 bool IsJitIntResult(const Instruction& x) {
   const DType t = x.shape().dtype;
   return x.opcode() == Opcode::kConvert && x.operands().size() == 1 &&
@@ -123,6 +141,9 @@ namespace {
 
 // A broadcast of an m-element input (through reshapes) spread over rows: the
 // input's spread and the region's period, which every spread input shares.
+// An input already spread another way (tril's row and column numbers, one
+// iota after CSE) gets a second kernel input reading the same slot, whose
+// value is the broadcast itself (not an alias of the input).
 bool AnalyzeSpread(const Instruction& broadcast, int64_t m, JitRegion* region) {
   JitRegion& r = *region;
   const Instruction* input = r.Root(broadcast.operand(0));
@@ -139,14 +160,26 @@ bool AnalyzeSpread(const Instruction& broadcast, int64_t m, JitRegion* region) {
   } else {
     return false;
   }
-  JitRegion::InputSpread& was = r.input_spread[number->second];
-  if ((r.period != 0 && r.period != period) ||
-      (was != JitRegion::InputSpread::kNone && was != spread)) {
-    return false;
-  }
+  if (r.period != 0 && r.period != period) return false;
   r.period = period;
-  was = spread;
-  r.input_splat[number->second] = spread == JitRegion::InputSpread::kPerRow;
+  int k = number->second;
+  const JitRegion::InputSpread was = r.input_spread[k];
+  if (was != JitRegion::InputSpread::kNone && was != spread) {
+    const int extra = static_cast<int>(r.input_spread.size());
+    if (extra >= 64) return false;
+    r.input_slot.resize(extra, -1);
+    r.input_slot.push_back(k);
+    r.input_splat.push_back(false);
+    r.input_spread.push_back(JitRegion::InputSpread::kNone);
+    r.input_type.push_back(r.input_type[k]);
+    r.parameters.push_back(&broadcast);
+    r.input_number[&broadcast] = extra;
+    k = extra;
+  } else {
+    r.alias_of[&broadcast] = broadcast.operand(0);
+  }
+  r.input_spread[k] = spread;
+  r.input_splat[k] = spread == JitRegion::InputSpread::kPerRow;
   return true;
 }
 
@@ -178,7 +211,13 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
     const Instruction* x = instrs[i].get();
     const bool mask = x->shape().dtype == DType::kPred;  // computed by a mask op, never read in
     const bool int_result = IsJitIntResult(*x) && r.result_of.contains(x);
-    if (!x->shape().is_array() || (!JitCarries(x->shape().dtype) && !mask && !int_result)) {
+    // 32-bit integers only as inputs (or spreads of them) that compares read.
+    const bool compared_int = IsJitComparedInt(x->shape().dtype) &&
+                              (x->opcode() == Opcode::kParameter ||
+                               x->opcode() == Opcode::kReshape ||
+                               x->opcode() == Opcode::kBroadcastInDim);
+    if (!x->shape().is_array() ||
+        (!JitCarries(x->shape().dtype) && !mask && !int_result && !compared_int)) {
       return false;
     }
     if (mask && x->opcode() == Opcode::kParameter) return false;
@@ -189,8 +228,10 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
         if (number < 0 || number >= static_cast<int64_t>(num_inputs)) return false;
         spread_only[number] = elements != r.n && elements != 1;
         r.input_splat[number] = elements == 1 && r.n != 1;
-        r.input_type[number] = x->shape().dtype;
-        if (r.input_splat[number] && number < static_cast<int64_t>(fusion.operands().size())) {
+        // An integer input's lanes are its bits, loaded as float32's are.
+        r.input_type[number] = compared_int ? DType::kF32 : x->shape().dtype;
+        if (r.input_splat[number] && !compared_int &&
+            number < static_cast<int64_t>(fusion.operands().size())) {
           const Instruction* outer = fusion.operand(number);
           if (outer->opcode() == Opcode::kConstant && outer->shape() == x->shape()) {
             r.splat_constant[static_cast<int>(number)] = ConstantAsFloat(*outer);
@@ -205,8 +246,11 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
         continue;
       case Opcode::kBroadcastInDim: {
         const int64_t m = x->operand(0)->shape().num_elements();
-        if (m != 1 && !AnalyzeSpread(*x, m, &r)) return false;
-        r.alias_of[x] = x->operand(0);
+        if (m == 1) {
+          r.alias_of[x] = x->operand(0);
+        } else if (!AnalyzeSpread(*x, m, &r)) {
+          return false;
+        }
         continue;
       }
       default:
@@ -219,6 +263,7 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
     const size_t position = r.ops.size();
     for (const Instruction* o : x->operands()) {
       const Instruction* v = r.Root(o);
+      if (IsJitComparedInt(v->shape().dtype) && x->opcode() != Opcode::kCompare) return false;
       if (!convert && !mask_op && v->shape().dtype != x->shape().dtype) return false;
       if (v->shape().dtype == DType::kPred && v->shape().num_elements() != r.n) return false;
       r.last_use[v] = position;
@@ -238,24 +283,31 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
   return r.n >= (has_16_bit ? kMinJitElementsOf16Bit : kMinJitElements);
 }
 
-bool AnalyzeJitUnaryOp(const Instruction& op, JitRegion* region) {
-  if (op.operands().size() != 1 || !JitCovers(op.opcode()) || op.shape().dtype != DType::kF32 ||
-      !op.shape().is_array() || op.operand(0)->shape().dtype != DType::kF32) {
+bool AnalyzeJitLoneOp(const Instruction& op, JitRegion* region) {
+  if (!JitCovers(op.opcode()) || op.shape().dtype != DType::kF32 || !op.shape().is_array()) {
     return false;
   }
   JitRegion& r = *region;
   r.n = op.shape().num_elements();
-  if (r.n < kMinJitElements) return false;
-  const Instruction* x = op.operand(0);
-  r.parameters = {x};
-  r.input_number[x] = 0;
-  r.input_splat = {false};
-  r.input_spread = {JitRegion::InputSpread::kNone};
-  r.input_type = {DType::kF32};
+  if (r.n < kMinJitElements || op.operands().size() > 3) return false;
+  const size_t position = 0;
+  for (const Instruction* x : op.operands()) {
+    if (!x->shape().is_array() || x->shape().dtype != DType::kF32 ||
+        x->shape().num_elements() != r.n) {
+      return false;
+    }
+    if (r.input_number.contains(x)) continue;  // x * x: one input
+    r.input_number[x] = static_cast<int>(r.parameters.size());
+    r.parameters.push_back(x);
+    r.last_use[x] = position;
+  }
+  const size_t inputs = r.parameters.size();
+  r.input_splat.assign(inputs, false);
+  r.input_spread.assign(inputs, JitRegion::InputSpread::kNone);
+  r.input_type.assign(inputs, DType::kF32);
   r.result_type = {DType::kF32};
   r.ops = {&op};
   r.result_of[&op] = 0;
-  r.last_use[x] = 0;
   r.work = EstimateInstructionWork(op);
   return true;
 }
@@ -279,6 +331,8 @@ class JitKernelThunk : public Thunk {
     for (size_t i = 0; i < inputs_.size(); ++i) {
       input_step_.push_back(region.input_splat[i] ? 0 : ByteWidth(region.input_type[i]));
       input_width_.push_back(ByteWidth(region.input_type[i]));
+      input_offset_.push_back(i < region.input_offset.size() ? region.input_offset[i] : 0);
+      input_pitch_.push_back(i < region.input_pitch.size() ? region.input_pitch[i] : 0);
     }
     input_spread_ = region.input_spread;
     period_ = region.period;
@@ -307,7 +361,13 @@ class JitKernelThunk : public Thunk {
         for (size_t i = 0; i < ni; ++i) {
           const char* base = static_cast<const char*>(buffers[inputs_[i]]);
           switch (input_spread_[i]) {
-            case JitRegion::InputSpread::kNone: in[i] = base + at * input_step_[i]; break;
+            case JitRegion::InputSpread::kNone:
+              in[i] = base + (input_offset_[i] + at) * input_step_[i];
+              break;
+            case JitRegion::InputSpread::kPitchedRows:
+              in[i] = base + (input_offset_[i] + at / period_ * input_pitch_[i] + at % period_) *
+                                 input_width_[i];
+              break;
             case JitRegion::InputSpread::kRowInvariant:
               in[i] = base + at % period_ * input_width_[i];
               break;
@@ -333,6 +393,7 @@ class JitKernelThunk : public Thunk {
   std::vector<SlotId> outputs_;
   std::vector<int64_t> input_step_, output_step_;  // bytes per element (0: a splat)
   std::vector<int64_t> input_width_;
+  std::vector<int64_t> input_offset_, input_pitch_;  // elements: slices read in place
   std::vector<JitRegion::InputSpread> input_spread_;
   int64_t period_ = 0;
   int64_t n_;

@@ -49,11 +49,21 @@ struct JitRegion {
   // splat whose element moves on each row). The thunk then calls the kernel
   // a row at a time (rows of at least kMinJitPeriod elements).
   // (kReversed: a whole input read backwards, MakeJitFusionThunk's
-  // `reversed`; its address is one past the call's first element.
-  // kReversedRows: each row of `period` read backwards, the same way.)
-  enum class InputSpread : int8_t { kNone, kRowInvariant, kPerRow, kReversed, kReversedRows };
+  // `reads`; its address is one past the call's first element.
+  // kReversedRows: each row of `period` read backwards, the same way.
+  // kPitchedRows: a slice read in place, row r of `period` elements from
+  // input_offset + r * input_pitch of the sliced array.)
+  enum class InputSpread : int8_t {
+    kNone, kRowInvariant, kPerRow, kReversed, kReversedRows, kPitchedRows
+  };
   std::vector<InputSpread> input_spread;         // by input index
   int64_t period = 0;                            // 0: no spread input
+  // By input index, elements (empty: zeros): where a slice read in place
+  // starts in the sliced array (kNone or kPitchedRows), and its rows' pitch.
+  std::vector<int64_t> input_offset, input_pitch;
+  // By input index past the fusion's operands (AnalyzeSpread: one operand
+  // spread two ways), the operand whose slot it reads; empty when none.
+  std::vector<int> input_slot;
   std::vector<DType> input_type;                 // by input index: JitCarries
   // By result index: JitCarries, or an integer type of 32 bits or fewer
   // (IsJitIntResult: a convert from a float, stored converted as the
@@ -93,16 +103,22 @@ bool JitCovers(Opcode op);
 // on a pred, and/or/xor/not of preds. A pred lives in a vector register as
 // all-ones or all-zeros lanes; it is never a region's input or result.
 bool JitCoversMask(Opcode op);
+// int32 and uint32, which the element-wise generators read only as inputs of
+// compares (iota's row and column numbers: tril's mask), as 32-bit lanes.
+bool IsJitComparedInt(DType t);
 // The vcmpps predicate of a float compare's direction (ordered, except NE
 // which is true for NaN, as the interpreter's ==, <, ... and !=).
 uint8_t CompareImmediate(const Instruction& compare);
+// The vpcmpd/vpcmpud predicate of an integer compare's direction.
+uint8_t IntCompareImmediate(const Instruction& compare);
 
 // The region of `fusion` when the generators cover it; false otherwise.
 bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* region);
 
-// A region of one unary float32 op the generators cover (outside any fusion),
-// of at least kMinJitElements elements; false otherwise.
-bool AnalyzeJitUnaryOp(const Instruction& op, JitRegion* region);
+// A region of one float32 op the generators cover (outside any fusion), of
+// at least kMinJitElements elements, every operand of its element count;
+// false otherwise.
+bool AnalyzeJitLoneOp(const Instruction& op, JitRegion* region);
 
 #if defined(__x86_64__)
 // fn(const void* const* in, void* const* out, int64_t count); a splat input
