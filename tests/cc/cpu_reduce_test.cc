@@ -12,6 +12,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "cpu_test_util.h"
+#include "xjit/backends/cpu/arg_reduce.h"
+#include "xjit/text/parser.h"
 #include "gtest/gtest.h"
 
 namespace xjit::cpu::testing {
@@ -132,6 +134,50 @@ TEST(CpuReduce, VariadicArgmax) {
   for (int j = 1; j < 257; ++j) if (xs[j] > xs[best]) best = j;
   EXPECT_EQ((*r)[1].data_as<int32_t>()[0], best);
   EXPECT_EQ((*r)[0].data_as<float>()[0], xs[best]);
+}
+
+// The passes spread an iota of a matrix as a 1-D iota (algebraic
+// simplification): jnp.argmax over such positions still takes the vector
+// kernel; positions along the other dim are no positions of the reduce.
+TEST(CpuReduce, ArgmaxOverASpreadIotaTakesTheKernel) {
+  for (const char* spread : {"%c, dims = [1] : (tensor<257xi32>)", "%r, dims = [0] : (tensor<30xi32>)"}) {
+    const std::string text = std::string(R"(
+func.func @main(%x: tensor<30x257xf32>) -> tensor<30xi32> {
+  %c = "stablehlo.iota"() {iota_dimension = 0 : i64} : () -> tensor<257xi32>
+  %r = "stablehlo.iota"() {iota_dimension = 0 : i64} : () -> tensor<30xi32>
+  %i = stablehlo.broadcast_in_dim )") + spread + R"( -> tensor<30x257xi32>
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %big = stablehlo.constant dense<2147483647> : tensor<i32>
+  %m:2 = "stablehlo.reduce"(%x, %i, %ninf, %big) ({
+  ^bb0(%a: tensor<f32>, %ai: tensor<i32>, %b: tensor<f32>, %bi: tensor<i32>):
+    %4 = "stablehlo.compare"(%b, %a) {comparison_direction = #stablehlo<comparison_direction GT>, compare_type = #stablehlo<comparison_type FLOAT>} : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %5 = "stablehlo.compare"(%b, %a) {comparison_direction = #stablehlo<comparison_direction EQ>, compare_type = #stablehlo<comparison_type FLOAT>} : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %6 = "stablehlo.compare"(%a, %a) {comparison_direction = #stablehlo<comparison_direction NE>, compare_type = #stablehlo<comparison_type FLOAT>} : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %7 = "stablehlo.compare"(%b, %b) {comparison_direction = #stablehlo<comparison_direction NE>, compare_type = #stablehlo<comparison_type FLOAT>} : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %8 = "stablehlo.not"(%6) : (tensor<i1>) -> tensor<i1>
+    %9 = "stablehlo.and"(%7, %8) : (tensor<i1>, tensor<i1>) -> tensor<i1>
+    %11 = "stablehlo.and"(%4, %8) : (tensor<i1>, tensor<i1>) -> tensor<i1>
+    %12 = "stablehlo.or"(%9, %11) : (tensor<i1>, tensor<i1>) -> tensor<i1>
+    %13 = "stablehlo.and"(%6, %7) : (tensor<i1>, tensor<i1>) -> tensor<i1>
+    %14 = "stablehlo.or"(%5, %13) : (tensor<i1>, tensor<i1>) -> tensor<i1>
+    %15 = "stablehlo.compare"(%bi, %ai) {comparison_direction = #stablehlo<comparison_direction LT>, compare_type = #stablehlo<comparison_type SIGNED>} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %16 = "stablehlo.and"(%14, %15) : (tensor<i1>, tensor<i1>) -> tensor<i1>
+    %17 = "stablehlo.or"(%12, %16) : (tensor<i1>, tensor<i1>) -> tensor<i1>
+    %18 = "stablehlo.select"(%12, %b, %a) : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
+    %19 = "stablehlo.select"(%17, %bi, %ai) : (tensor<i1>, tensor<i32>, tensor<i32>) -> tensor<i32>
+    "stablehlo.return"(%18, %19) : (tensor<f32>, tensor<i32>) -> ()
+  }) {dimensions = array<i64: 1>} : (tensor<30x257xf32>, tensor<30x257xi32>, tensor<f32>, tensor<i32>) -> (tensor<30xf32>, tensor<30xi32>)
+  return %m#1 : tensor<30xi32>
+})";
+    auto m = ParseModule(text);
+    ASSERT_TRUE(m.ok()) << m.status();
+    const Instruction& reduce = *(*m)->entry()->results()[0]->operand(0);
+    ASSERT_EQ(reduce.opcode(), Opcode::kReduce);
+    const bool columns = std::string(spread)[1] == 'c';
+    EXPECT_EQ(cpu::MakeArgReduceThunk(reduce, {0, 1, 2, 3}, {4, 5}) != nullptr, columns) << spread;
+    std::mt19937_64 rng(35);
+    EXPECT_TRUE(CrossCheck(**m, RandomArgs(**m, rng, false), spread));
+  }
 }
 
 TEST(CpuReduce, LargeSumsTakeTheParallelPath) {

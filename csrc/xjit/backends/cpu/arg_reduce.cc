@@ -213,6 +213,12 @@ bool IsIotaLiteral(const Literal& lit, int64_t d) {
 
 bool IsIotaAlong(const Instruction& x, int64_t d) {
   if (x.opcode() == Opcode::kIota) return x.attrs<IotaAttrs>().iota_dimension == d;
+  // A 1-D iota spread along d (the passes' form of an iota of several dims).
+  if (x.opcode() == Opcode::kBroadcastInDim && x.operand(0)->shape().rank() == 1 &&
+      x.attrs<BroadcastInDimAttrs>().broadcast_dimensions == std::vector<int64_t>{d} &&
+      x.operand(0)->shape().dtype == x.shape().dtype) {
+    return IsIotaAlong(*x.operand(0), 0);
+  }
   if (x.opcode() != Opcode::kConstant) return false;
   const Literal& lit = x.attrs<ConstantAttrs>().value;
   if (lit.shape() != x.shape()) return false;
