@@ -282,6 +282,21 @@ def test_searchsorted(method, side):
                                                                                          side=side)
 
 
+@pytest.mark.parametrize("n", [1, 2, 3, 7, 8, 9, 255, 256, 1000])
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.uint8, np.int8])
+def test_searchsorted_binary_search_lengths(n, dtype):
+    """'scan' is a binary search of ceil(log2(n + 1)) levels: every length,
+    queries before, between, on and after the entries, with duplicates."""
+    rng = np.random.default_rng(n)
+    a = np.sort(rng.integers(0, 50, n)).astype(dtype)
+    v = np.arange(-2, 53).astype(dtype) if dtype != np.uint8 else np.arange(0, 53).astype(dtype)
+    for side in ("left", "right"):
+        want = np.searchsorted(a, v, side=side)
+        for method in ("scan", "scan_unrolled"):
+            got = xjit.jit(lambda a, v: jnp.searchsorted(a, v, side=side, method=method))(a, v)
+            np.testing.assert_array_equal(np.asarray(got), want, err_msg=f"{side} {method}")
+
+
 def test_searchsorted_sorter_and_errors():
     a = np.array([3, 1, 2], np.int32)
     np.testing.assert_array_equal(jnp.searchsorted(a, np.array([2, 3]), sorter=np.argsort(a)),

@@ -27,9 +27,16 @@ template <typename Op, typename T>
 XJIT_ISA_CLONES void UnaryKernel(const void* const* in, const int64_t*, void* out, int64_t begin, int64_t end) {
   using C = Compute<T>;
   using S = StoreAs<T, typename Op::template Out<C>>;
-  const T* __restrict x = static_cast<const T*>(in[0]);
-  S* __restrict y = static_cast<S*>(out);
-  for (int64_t i = begin; i < end; ++i) y[i] = S(Op::Apply(C(x[i])));
+  if constexpr (std::is_same_v<Op, Not> && std::is_same_v<T, bool>) {
+    // Bytes of 0 or 1 flipped: GCC leaves a bool loop scalar.
+    const uint8_t* __restrict x = static_cast<const uint8_t*>(in[0]);
+    uint8_t* __restrict y = static_cast<uint8_t*>(out);
+    for (int64_t i = begin; i < end; ++i) y[i] = x[i] ^ 1;
+  } else {
+    const T* __restrict x = static_cast<const T*>(in[0]);
+    S* __restrict y = static_cast<S*>(out);
+    for (int64_t i = begin; i < end; ++i) y[i] = S(Op::Apply(C(x[i])));
+  }
 }
 
 // A stride of 0 marks an operand splat from one element (a fused scalar

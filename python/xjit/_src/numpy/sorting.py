@@ -2,9 +2,10 @@
 argpartition, searchsorted, nonzero, argwhere, flatnonzero, with JAX's
 semantics (NaNs sort last; -0.0 ties with 0.0; stable by default).
 
-Everything is built on ``lax.sort``: a compaction (nonzero with ``size=``) is
-a stable sort of (not mask, positions), an inverse permutation is an argsort
-of the permutation, so these functions run under jit without gather.
+Most is built on ``lax.sort``: a compaction (nonzero with ``size=``) is a
+stable sort of (not mask, positions), an inverse permutation is an argsort of
+the permutation. searchsorted's default 'scan' is JAX's binary search (a
+gather a level).
 
 Example:
     >>> import xjit.numpy as jnp
@@ -208,6 +209,38 @@ def _rank(x):
     return rank
 
 
+def _binary_search(a, q, side: str, unrolled: bool, take):
+    """JAX's 'scan' method: every query's binary search, one level at a time
+    for all queries (a gather of a[mid] and a compare in the sort's order),
+    ceil(log2(n + 1)) levels; the answer is the final upper bound."""
+    from xjit._src.lax import loops
+    n = a.shape[0]
+    levels = int(np.ceil(np.log2(n + 1)))
+    i32, u32 = np.dtype(np.int32), np.dtype(np.uint32)
+    one = util.broadcast_to(util.convert(1, u32), q.shape)
+
+    def level(_, state):
+        low, high = state
+        # The sum as unsigned: low + high may pass 2**31 - 1 for long arrays;
+        # halved by a shift (a division is one per element).
+        total = lax_ew.add(lax_ew.convert_element_type(low, u32),
+                           lax_ew.convert_element_type(high, u32))
+        mid = lax_ew.convert_element_type(lax_ew.shift_right_logical(total, one), i32)
+        at_mid = take(a, mid, mode="promise_in_bounds")
+        # left: q <= a[mid] puts the answer at or before mid; right: q < a[mid].
+        go_left = _total_lt(q, at_mid, or_equal=side == "left")
+        return (lax_ew.select(go_left, low, mid), lax_ew.select(go_left, mid, high))
+
+    state = (util.broadcast_to(util.convert(0, i32), q.shape),
+             util.broadcast_to(util.convert(n, i32), q.shape))
+    if unrolled:
+        for k in range(levels):
+            state = level(k, state)
+    else:
+        state = loops.fori_loop(0, levels, level, state)
+    return state[1]
+
+
 def _total_lt(x, y, or_equal: bool):
     # The sort comparator's order (NaN last, -0.0 == 0.0) element-wise.
     out = lax_sort.lt_comparator(1, [x.dtype])(x, y)
@@ -219,8 +252,10 @@ def _total_lt(x, y, or_equal: bool):
 def searchsorted(a, v, side="left", sorter=None, *, method="scan"):
     """Indices where the elements of ``v`` would be inserted into sorted 1-d
     ``a`` to keep it sorted (``side='left'``: before equal entries; ``'right'``:
-    after). Every method gives the same int32 result; 'scan' and
-    'scan_unrolled' use the co-sorting algorithm of 'sort' (docs/semantics.md).
+    after). Every method gives the same int32 result (the sort's order: NaNs
+    last, -0.0 ties with 0.0); 'scan' (a loop) and 'scan_unrolled' search
+    every query one level at a time as JAX does, 'sort' co-sorts queries and
+    entries, 'compare_all' compares every pair (docs/semantics.md).
 
     Example:
         >>> jnp.searchsorted(jnp.array([1, 2, 3]), jnp.array([2, 5]))
@@ -237,8 +272,8 @@ def searchsorted(a, v, side="left", sorter=None, *, method="scan"):
     if a.ndim != 1:
         raise ValueError("a should be 1-dimensional")
     a, q = util.promote_dtypes(a, v)
+    from xjit._src.numpy import indexing
     if sorter is not None:
-        from xjit._src.numpy import indexing
         a = indexing.take(a, sorter, mode="promise_in_bounds")  # one gather
     out_dt = np.dtype(np.int32)
     qshape = tuple(q.shape)
@@ -252,6 +287,9 @@ def searchsorted(a, v, side="left", sorter=None, *, method="scan"):
         qq = lax_shapes.broadcast_in_dim(qf, (n, qsize), (1,))
         hit = _total_lt(aa, qq, or_equal=side == "right")
         out = lax_red.reduce_sum(lax_ew.convert_element_type(hit, out_dt), (0,))
+    elif method in ("scan", "scan_unrolled"):
+        out = _binary_search(a, qf, side, unrolled=method == "scan_unrolled",
+                             take=indexing.take)
     else:
         if side == "left":
             index = lax_shapes.slice_in_dim(_rank(lax_shapes.concatenate([qf, a], 0)), 0, qsize)
