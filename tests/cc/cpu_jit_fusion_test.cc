@@ -471,6 +471,45 @@ TEST(JitFusion, ConvertsOfMasks) {
               0);
 }
 
+// Bool inputs (bytes widened to all-ones or all-zeros lanes; AVX-512 only):
+// where(m, x, y) with m whole, a mask spread over rows (m[None, :], as
+// jnp.take's fill reads its column mask) and one value per row (m[:, None]),
+// and masks combined.
+TEST(JitFusion, BoolInputs) {
+  const std::string ft = "tensor<300x280xf32>", pt = "tensor<300x280xi1>";
+  const std::string head = "func.func @main(%x: " + ft + ", %y: " + ft +
+                           ", %m: " + pt + ", %c: tensor<280xi1>, %r: tensor<300xi1>) -> " + ft +
+                           " {\n"
+                           "  %cb = stablehlo.broadcast_in_dim %c, dims = [1] : (tensor<280xi1>) -> " +
+                           pt + "\n  %rb = stablehlo.broadcast_in_dim %r, dims = [0] : "
+                           "(tensor<300xi1>) -> " + pt + "\n";
+  const std::string bodies[] = {
+      "  %s = stablehlo.select %m, %x, %y : " + pt + ", " + ft + "\n",
+      "  %s = stablehlo.select %cb, %x, %y : " + pt + ", " + ft + "\n",
+      "  %s = stablehlo.select %rb, %x, %y : " + pt + ", " + ft + "\n",
+      "  %a = stablehlo.and %m, %cb : " + pt + "\n  %o = stablehlo.or %a, %rb : " + pt +
+          "\n  %n = stablehlo.not %o : " + pt + "\n  %s = stablehlo.select %n, %x, %y : " + pt +
+          ", " + ft + "\n",
+      "  %f = stablehlo.convert %cb : (" + pt + ") -> " + ft + "\n  %s = stablehlo.multiply %f, %x : " +
+          ft + "\n",
+  };
+  for (const std::string& body : bodies) {
+    const std::string text = head + body + "  %t = stablehlo.add %s, %x : " + ft +
+                             "\n  return %t : " + ft + "\n}";
+    auto m = ParseModule(text);
+    ASSERT_TRUE(m.ok()) << m.status() << "\n" << text;
+    std::vector<Literal> args;
+    for (const Shape& sh : (*m)->ParameterShapes()) {
+      args.push_back(SpecialInputOf(sh, args.size() + 3, 8));
+    }
+    for (cpu::JitIsa isa : GeneratorsToTest()) {
+      const bool avx512 = isa == cpu::JitIsa::kAuto && __builtin_cpu_supports("avx512f") &&
+                          __builtin_cpu_supports("avx512bw");
+      CheckModuleOn(text, args, isa, 0, avx512 ? 1 : 0);
+    }
+  }
+}
+
 TEST(JitFusion, SmallOrUncoveredRegionsUseTheInterpreter) {
   // A sine is not covered, nor a compare of TOTALORDER; a short chain stays
   // interpreted: all must still run and agree with the reference.
@@ -591,12 +630,81 @@ TEST(JitRowFusion, RowsOfBroadcastInputsReadInPlace) {
   }
 }
 
-TEST(JitRowFusion, OtherRowSizesUseTheInterpreter) {
-  const int64_t rows = 20, cols = 100;
+// Rows that are not a multiple of 32 (from 64 elements): the AVX-512
+// generator runs their last elements as a masked tail, the reduces combining
+// them one at a time after the lanes (the interpreter's order: the same
+// bits); the AVX2 one leaves them to the interpreter. Softmax with its
+// maxima, layer norm with min and product reduces, streamed rows (320 bytes:
+// aligned, tail of 16), bfloat16 rows, pairwise rows read in place.
+TEST(JitRowFusion, RowsWithATail) {
+  auto check = [](const std::string& text, double tolerance) {
+    auto m = ParseModule(text);
+    ASSERT_TRUE(m.ok()) << m.status() << "\n" << text;
+    std::vector<Literal> args;
+    for (const Shape& s : (*m)->ParameterShapes()) {
+      args.push_back(SpecialInputOf(s, args.size() + 3, 8));
+    }
+    for (cpu::JitIsa isa : GeneratorsToTest()) {
+      const bool avx512 = isa == cpu::JitIsa::kAuto && __builtin_cpu_supports("avx512f") &&
+                          __builtin_cpu_supports("avx512bw");
+      CheckModuleOn(text, args, isa, tolerance, avx512 ? 1 : 0);
+    }
+  };
+  for (auto [rows, cols, streaming] :
+       {std::tuple<int64_t, int64_t, bool>{20, 100, false}, {37, 65, false}, {9, 1000, false},
+        {33, 80, true}, {12, 81, false}, {40, 127, true}, {5, 95, false}}) {
+    SCOPED_TRACE(std::to_string(rows) + "x" + std::to_string(cols));
+    cpu::SetStreamingStoreBytes(streaming ? 1 : -1);
+    const std::string r = std::to_string(rows), t = "tensor<" + r + "x" + std::to_string(cols);
+    check(RowModule(rows, cols, SoftmaxRows("x", rows, cols), "%y, %m",
+                    t + "xf32>, tensor<" + r + "xf32>"),
+          2e-6);
+    std::string body =
+        LayerNormRows("x", rows, cols) + RowOp("y", "stablehlo.multiply %d, %rb", rows, cols) +
+        RowOp("a", "stablehlo.abs %y", rows, cols) +
+        RowReduce("mn", "a", "inf", "minimum", rows, cols) +
+        RowOp("h", "stablehlo.tanh %y", rows, cols) +
+        RowReduce("p", "h", "one", "multiply", rows, cols) +
+        RowReduce("mx", "h", "ninf", "maximum", rows, cols);
+    check(RowModule(rows, cols, body, "%y, %mean, %mn, %p, %mx",
+                    t + "xf32>, tensor<" + r + "xf32>, tensor<" + r + "xf32>, tensor<" + r +
+                        "xf32>, tensor<" + r + "xf32>"),
+          2e-5);
+  }
+  cpu::SetStreamingStoreBytes(-1);
+  // bfloat16 rows (widened on load, rounded after each op) with a tail.
+  const std::string bt = "tensor<30x100xbf16>";
+  check(RowModule(30, 100,
+                  "  %xf = stablehlo.convert %x : (" + bt + ") -> tensor<30x100xf32>\n" +
+                      RowReduce("m", "xf", "ninf", "maximum", 30, 100) +
+                      RowBroadcast("mb", "m", 30, 100) +
+                      RowOp("d", "stablehlo.subtract %xf, %mb", 30, 100) +
+                      RowOp("e", "stablehlo.exponential %d", 30, 100) +
+                      "  %eb = stablehlo.convert %e : (tensor<30x100xf32>) -> " + bt + "\n",
+                  "%eb, %m", bt + ", tensor<30xf32>", "bf16"),
+        1e-2);
+  // Pairwise L1 distances of 100-d points, both inputs read in place.
+  const std::string whole = "tensor<6x7x100xf32>", pairs = "tensor<6x7xf32>";
+  check("func.func @main(%a: tensor<6x100xf32>, %b: tensor<7x100xf32>) -> (" + pairs + ", " +
+            whole + ") {\n"
+            "  %zero = stablehlo.constant dense<0.0> : tensor<f32>\n"
+            "  %ab = stablehlo.broadcast_in_dim %a, dims = [0, 2] : (tensor<6x100xf32>) -> " +
+            whole + "\n  %bb = stablehlo.broadcast_in_dim %b, dims = [1, 2] : (tensor<7x100xf32>) -> " +
+            whole + "\n  %d = stablehlo.subtract %ab, %bb : " + whole +
+            "\n  %l = stablehlo.abs %d : " + whole +
+            "\n  %s = stablehlo.reduce(%l init: %zero) applies stablehlo.add across dimensions = [2]"
+            " : (" + whole + ", tensor<f32>) -> " + pairs + "\n  return %s, %d : " + pairs + ", " +
+            whole + "\n}",
+        1e-5);
+}
+
+// Rows under 64 elements stay interpreted.
+TEST(JitRowFusion, ShortRowsUseTheInterpreter) {
+  const int64_t rows = 20, cols = 48;
   std::string body = RowReduce("m", "x", "ninf", "maximum", rows, cols) +
                      RowBroadcast("mb", "m", rows, cols) +
                      RowOp("d", "stablehlo.subtract %x, %mb", rows, cols);
-  CheckModule(RowModule(rows, cols, body, "%d", "tensor<20x100xf32>"), 2e-6, 0);
+  CheckModule(RowModule(rows, cols, body, "%d", "tensor<20x48xf32>"), 2e-6, 0);
 }
 
 // A counted while loop: carried %v (n floats) and %w updated by `body`

@@ -49,8 +49,14 @@ inline Literal SpecialInput(int64_t n, uint64_t seed, int one_in = 8) {
 
 // The same special values as `dtype` (float32, bfloat16 or float16; the
 // 16-bit types also get NaNs with payloads, signalling ones among them, one
-// in 64).
+// in 64); random bools for pred.
 inline Literal SpecialInputOf(const Shape& shape, uint64_t seed, int one_in = 8) {
+  if (shape.dtype == DType::kPred) {  // bools: bytes of 0 or 1
+    Literal lit(shape);
+    std::mt19937_64 rng(seed);
+    for (int64_t i = 0; i < shape.num_elements(); ++i) lit.mutable_data()[i] = rng() % 2;
+    return lit;
+  }
   Literal f32 = SpecialInput(shape.num_elements(), seed, one_in);
   if (shape.dtype == DType::kF32) return Literal(shape, f32.data());
   Literal lit(shape);

@@ -48,6 +48,26 @@ BroadcastReader::BroadcastReader(const Instruction& broadcast) {
   }
 }
 
+namespace {
+
+// y[j] = src[(phase + j) % period] for j < n: one period element by element,
+// then copies of what is written, doubling.
+template <typename T>
+void FillPeriodic(const T* src, int64_t period, int64_t phase, T* y, int64_t n) {
+  int64_t filled = std::min(n, period);
+  for (int64_t j = 0; j < filled; ++j) {
+    const int64_t k = phase + j;
+    y[j] = src[k < period ? k : k - period];
+  }
+  while (filled < n) {
+    const int64_t copy = std::min(filled, n - filled);  // filled is a multiple of period
+    std::memcpy(y + filled, y, copy * sizeof(T));
+    filled += copy;
+  }
+}
+
+}  // namespace
+
 template <typename T>
 void BroadcastReader::ReadTyped(const T* operand, T* out, int64_t begin, int64_t count) const {
   const int64_t rank = static_cast<int64_t>(dims_.size());
@@ -66,7 +86,28 @@ void BroadcastReader::ReadTyped(const T* operand, T* out, int64_t begin, int64_t
     offset += idx[d] * strides_[d];
   }
   const int64_t inner = dims_[rank - 1], inner_stride = strides_[rank - 1];
+  // x[:, None, :] over rows of a few elements: each block of the two inner
+  // dims repeats one short run, so it is filled by doubling copies, not a
+  // copy a run (3-d points: runs of 3 elements).
+  const bool repeats = rank >= 2 && inner_stride == 1 && strides_[rank - 2] == 0 && inner <= 256;
   int64_t done = 0;
+  while (repeats && done < count) {
+    const int64_t period = inner, block = dims_[rank - 2] * period;
+    int64_t at = idx[rank - 2] * period + idx[rank - 1];  // in the block
+    const int64_t run = std::min(block - at, count - done);
+    FillPeriodic(operand + offset - idx[rank - 1], period, idx[rank - 1], out + done, run);
+    done += run;
+    at += run;
+    offset += at % period - idx[rank - 1];
+    idx[rank - 1] = at % period;
+    idx[rank - 2] = at / period;
+    for (int64_t d = rank - 2; d > 0 && idx[d] == dims_[d]; --d) {
+      offset -= dims_[d] * strides_[d];
+      idx[d] = 0;
+      ++idx[d - 1];
+      offset += strides_[d - 1];
+    }
+  }
   while (done < count) {
     const int64_t run = std::min(inner - idx[rank - 1], count - done);
     T* y = out + done;

@@ -317,10 +317,13 @@ class Avx2Emitter {
 std::unique_ptr<Thunk> GenerateAvx2Kernel(const JitRegion& region,
                                           const std::vector<SlotId>& inputs,
                                           const std::vector<SlotId>& outputs) {
-  // Integer results (IsJitIntResult) and reversed inputs only the AVX-512
-  // generator emits.
+  // Integer results (IsJitIntResult), pred inputs and reversed inputs only
+  // the AVX-512 generator emits.
   for (DType t : region.result_type) {
     if (!JitCarries(t)) return nullptr;
+  }
+  for (DType t : region.input_type) {  // pred inputs too
+    if (t == DType::kPred) return nullptr;
   }
   for (JitRegion::InputSpread s : region.input_spread) {
     if (s == JitRegion::InputSpread::kReversed || s == JitRegion::InputSpread::kReversedRows) {

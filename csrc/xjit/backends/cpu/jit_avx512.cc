@@ -149,7 +149,15 @@ class Avx512Emitter {
 
   void LoadInput(const Zmm& d, DType type, bool tail) {
     using namespace Xbyak::util;
-    if (type == DType::kBF16) {
+    if (type == DType::kPred) {  // bytes of 0 or 1 -> lanes of all zeros or all ones
+      if (tail) {
+        g_.vpmovzxbd(d | k1 | T_z, g_.xword[r8 + rax]);
+      } else {
+        g_.vpmovzxbd(d, g_.xword[r8 + rax + 16 * copy_]);
+      }
+      g_.vpslld(d, d, 31);
+      g_.vpsrad(d, d, 31);
+    } else if (type == DType::kBF16) {
       if (tail) {
         g_.vpmovzxwd(d | k1 | T_z, g_.yword[r8 + rax * 2]);
       } else {

@@ -33,6 +33,13 @@ void EmitBroadcastElement(Code& g, const Reg& d, const Xbyak::Reg64& ptr, DType 
   }
   const Xbyak::Reg32 bits(ptr.getIdx());
   const Xbyak::Xmm d128(d.getIdx());
+  if (type == DType::kPred) {  // a byte of 0 or 1 -> all zeros or all ones
+    g.movzx(bits, g.byte[ptr]);
+    g.neg(bits);
+    g.vmovd(d128, bits);
+    g.vpbroadcastd(d, d128);
+    return;
+  }
   g.movzx(bits, g.word[ptr]);
   if (type == DType::kBF16) g.shl(bits, 16);
   g.vmovd(d128, bits);

@@ -209,7 +209,8 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
   const auto& instrs = body.instructions();
   for (size_t i = 0; i < instrs.size(); ++i) {
     const Instruction* x = instrs[i].get();
-    const bool mask = x->shape().dtype == DType::kPred;  // computed by a mask op, never read in
+    // A pred: computed by a mask op, or an input (AVX-512: bytes widened to lanes).
+    const bool mask = x->shape().dtype == DType::kPred;
     const bool int_result = IsJitIntResult(*x) && r.result_of.contains(x);
     // 32-bit integers only as inputs (or spreads of them) that compares read.
     const bool compared_int = IsJitComparedInt(x->shape().dtype) &&
@@ -220,7 +221,7 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
         (!JitCarries(x->shape().dtype) && !mask && !int_result && !compared_int)) {
       return false;
     }
-    if (mask && x->opcode() == Opcode::kParameter) return false;
+
     const int64_t elements = x->shape().num_elements();
     switch (x->opcode()) {
       case Opcode::kParameter: {
@@ -230,7 +231,7 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
         r.input_splat[number] = elements == 1 && r.n != 1;
         // An integer input's lanes are its bits, loaded as float32's are.
         r.input_type[number] = compared_int ? DType::kF32 : x->shape().dtype;
-        if (r.input_splat[number] && !compared_int &&
+        if (r.input_splat[number] && !compared_int && !mask &&
             number < static_cast<int64_t>(fusion.operands().size())) {
           const Instruction* outer = fusion.operand(number);
           if (outer->opcode() == Opcode::kConstant && outer->shape() == x->shape()) {
@@ -265,14 +266,18 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
       const Instruction* v = r.Root(o);
       if (IsJitComparedInt(v->shape().dtype) && x->opcode() != Opcode::kCompare) return false;
       if (!convert && !mask_op && v->shape().dtype != x->shape().dtype) return false;
-      if (v->shape().dtype == DType::kPred && v->shape().num_elements() != r.n) return false;
+      // A pred of fewer elements only as an input spread over rows.
+      if (v->shape().dtype == DType::kPred && v->shape().num_elements() != r.n &&
+          v->opcode() != Opcode::kParameter) {
+        return false;
+      }
       r.last_use[v] = position;
     }
     r.ops.push_back(x);
     r.work += EstimateInstructionWork(*x);
     has_16_bit |= x->shape().dtype == DType::kBF16 || x->shape().dtype == DType::kF16;
   }
-  for (DType t : r.input_type) has_16_bit |= t != DType::kF32;
+  for (DType t : r.input_type) has_16_bit |= t == DType::kBF16 || t == DType::kF16;
   for (const auto& [x, j] : r.result_of) {
     if (!JitCarries(r.result_type[j]) && r.Used(x)) return false;  // an int result read again
   }

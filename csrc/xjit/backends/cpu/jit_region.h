@@ -101,7 +101,8 @@ bool JitCovers(Opcode op);
 // The mask ops the element-wise generators also emit (not the row or loop
 // ones): compare of two floats of one type into a pred, select between floats
 // on a pred, and/or/xor/not of preds. A pred lives in a vector register as
-// all-ones or all-zeros lanes; it is never a region's input or result.
+// all-ones or all-zeros lanes; it is never a region's result, and an input
+// (bytes of 0 or 1, whole or spread over rows) only for the AVX-512 generator.
 bool JitCoversMask(Opcode op);
 // int32 and uint32, which the element-wise generators read only as inputs of
 // compares (iota's row and column numbers: tril's mask), as 32-bit lanes.

@@ -7,7 +7,10 @@
 // before the loop. Maximum and minimum reduces compare integer keys (Key).
 // 16-bit float values as in the element-wise generators: widened on load,
 // rounded after each of their ops, narrowed (bfloat16 by vpmovdw, BW;
-// float16 by vcvtps2ph).
+// float16 by vcvtps2ph). Rows that are not a multiple of 32 end in a tail
+// trip under the mask k1 (loads zero-masked, stores masked); a reduce keeps
+// its tail's values in two registers and combines them one at a time after
+// its lanes, in order, as ReduceRun does.
 #include <utility>
 #include <vector>
 
@@ -27,7 +30,7 @@ using Xbyak::Zmm;
 
 constexpr int kLanes = ChainCode::kLanes;
 constexpr int kCopies = kRowReduceLanes / kLanes;  // registers a value takes in one trip
-constexpr int kStep = kRowReduceLanes;             // elements a trip (rows are a multiple)
+constexpr int kStep = kRowReduceLanes;             // elements a trip (then a tail)
 // Per-row values a loop keeps in registers; more are broadcast where read.
 constexpr int kMaxHoisted = 8;
 
@@ -60,10 +63,13 @@ class RowAvx512Generator {
   void Deinterleave(const Zmm& even, const Zmm& odd);
   void EmitBody(const std::vector<const Instruction*>& ops, int copy, bool assign,
                 const absl::flat_hash_map<const Instruction*, int>& accumulator);
+  void EmitTail(const std::vector<const Instruction*>& ops,
+                const absl::flat_hash_map<const Instruction*, int>& tail_values);
+  bool Masked(int copy) const { return masked_copy_ == copy; }
   void Accumulate(const Instruction* x, const Zmm& acc, const Zmm& in, int copy, bool assign);
   void Key(const Zmm& d, const Zmm& x);
   void Combine(Opcode body, const Zmm& d, const Zmm& a, const Zmm& b);
-  void EmitReduceEnd(const Instruction* reduce, int first);
+  void EmitReduceEnd(const Instruction* reduce, int first, int tail_first);
   void EmitPerRow(const Instruction* op);
   Zmm Read(const Instruction* v, int copy);
   void StoreRow(const Zmm& d, const Instruction* x, int j, int copy);
@@ -73,6 +79,12 @@ class RowAvx512Generator {
   ChainCode& g_;
   bool streaming_;
   bool interleaved_ = false;  // the current loop's (Interleaves)
+  // Elements past the last multiple of 32, and while they are emitted the
+  // copy whose lanes k1 masks (-1: none).
+  const int tail_ = static_cast<int>(r_.row_size() % kStep);
+  int masked_copy_ = -1;
+  // In the tail trip, reduces' inputs go to their tail registers.
+  const absl::flat_hash_map<const Instruction*, int>* tail_values_ = nullptr;
   bool busy_[ChainCode::kValueRegisters] = {};
   absl::flat_hash_map<const Instruction*, int> reg_;  // values in registers in this body
   absl::flat_hash_map<const Instruction*, size_t> last_use_;  // in the current loop's ops
@@ -99,7 +111,17 @@ Zmm RowAvx512Generator::Read(const Instruction* v, int copy) {
     case RowValue::Kind::kWholeInput:
     case RowValue::Kind::kInvariantInput:
     case RowValue::Kind::kRowsInput:
-      if (v->shape().dtype == DType::kBF16 && interleaved_) {
+      if (Masked(copy)) {  // the tail: lanes past the row read as zeros
+        const Xbyak::Reg64& row = input_gpr_[value.operand];
+        if (v->shape().dtype == DType::kBF16) {
+          g_.vpmovzxwd(t | g_.k1 | g_.T_z, g_.yword[row + rax * 2 + 32 * copy]);
+          g_.vpslld(t, t, 16);
+        } else if (v->shape().dtype == DType::kF16) {
+          g_.vcvtph2ps(t | g_.k1 | g_.T_z, g_.yword[row + rax * 2 + 32 * copy]);
+        } else {
+          g_.vmovups(t | g_.k1 | g_.T_z, g_.zword[row + rax * 4 + 64 * copy]);
+        }
+      } else if (v->shape().dtype == DType::kBF16 && interleaved_) {
         const Xbyak::Address row = g_.zword[input_gpr_[value.operand] + rax * 2];
         if (copy == 0) {
           g_.vpslld(t, row, 16);  // the even elements
@@ -122,7 +144,11 @@ Zmm RowAvx512Generator::Read(const Instruction* v, int copy) {
     case RowValue::Kind::kWhole: {
       const int64_t buffer = r_.BufferOf(v);
       if (buffer < 0) throw Xbyak::Error(Xbyak::ERR_BAD_PARAMETER);  // not kept: a bug
-      g_.vmovups(t, g_.zword[rdx + rax * 4 + (buffer + 64 * copy)]);
+      if (Masked(copy)) {
+        g_.vmovups(t | g_.k1 | g_.T_z, g_.zword[rdx + rax * 4 + (buffer + 64 * copy)]);
+      } else {
+        g_.vmovups(t, g_.zword[rdx + rax * 4 + (buffer + 64 * copy)]);
+      }
       break;
     }
   }
@@ -134,6 +160,18 @@ Zmm RowAvx512Generator::Read(const Instruction* v, int copy) {
 void RowAvx512Generator::StoreRow(const Zmm& d, const Instruction* x, int j, int copy) {
   using namespace Xbyak::util;
   g_.mov(r10, g_.qword[rsi + 8 * j]);
+  if (Masked(copy)) {  // the tail's lanes only (no streaming store takes a mask)
+    if (x->shape().dtype == DType::kBF16) {
+      const Zmm t(31);
+      g_.vpsrld(t, d, 16);
+      g_.vpmovdw(g_.yword[r10 + rax * 2 + 32 * copy] | g_.k1, t);
+    } else if (x->shape().dtype == DType::kF16) {
+      g_.vcvtps2ph(g_.yword[r10 + rax * 2 + 32 * copy] | g_.k1, d, 0);
+    } else {
+      g_.vmovups(g_.zword[r10 + rax * 4 + 64 * copy] | g_.k1, d);
+    }
+    return;
+  }
   if (x->shape().dtype == DType::kBF16) {
     const Zmm t(31);
     g_.vpsrld(t, d, 16);
@@ -241,7 +279,11 @@ void RowAvx512Generator::EmitBody(const std::vector<const Instruction*>& ops, in
   for (size_t i = 0; i < ops.size(); ++i) {
     const Instruction* x = ops[i];
     if (const ReduceInfo* reduce = r_.Reduce(x)) {
-      Accumulate(x, Zmm(accumulator.at(x) + copy), Read(reduce->input, copy), copy, assign);
+      if (tail_values_ != nullptr) {  // kept for EmitReduceEnd, lane by lane
+        g_.vmovaps(Zmm(tail_values_->at(x) + copy), Read(reduce->input, copy));
+      } else {
+        Accumulate(x, Zmm(accumulator.at(x) + copy), Read(reduce->input, copy), copy, assign);
+      }
     } else {
       std::vector<Zmm> in;
       for (const Instruction* o : x->operands()) in.push_back(Read(o, copy));
@@ -249,7 +291,11 @@ void RowAvx512Generator::EmitBody(const std::vector<const Instruction*>& ops, in
       g_.Op(*x, d, in);
       if (const int j = r_.ResultOf(x); j >= 0) StoreRow(d, x, j, copy);
       if (const int64_t buffer = ValueOf(x).buffer; buffer >= 0) {
-        g_.vmovups(g_.zword[g_.rdx + g_.rax * 4 + (buffer + 64 * copy)], d);
+        if (Masked(copy)) {
+          g_.vmovups(g_.zword[g_.rdx + g_.rax * 4 + (buffer + 64 * copy)] | g_.k1, d);
+        } else {
+          g_.vmovups(g_.zword[g_.rdx + g_.rax * 4 + (buffer + 64 * copy)], d);
+        }
       }
       if (last_use_.contains(x)) {
         reg_[x] = d.getIdx();
@@ -282,7 +328,7 @@ void RowAvx512Generator::Combine(Opcode body, const Zmm& d, const Zmm& a, const 
 // lanes i, 8 + i, 16 + i, 24 + i as (l[i] op l[8+i]) op (l[16+i] op
 // l[24+i]), then halves, pairs and neighbours of those 8. Each step's op is
 // commutative, so lane 0 ends with the whole.
-void RowAvx512Generator::EmitReduceEnd(const Instruction* reduce, int first) {
+void RowAvx512Generator::EmitReduceEnd(const Instruction* reduce, int first, int tail_first) {
   using namespace Xbyak::util;
   const ReduceInfo& info = *r_.Reduce(reduce);
   const Zmm a(first), b(first + 1), t(Take()), u(Take()), v(Take()), w(Take());
@@ -299,6 +345,17 @@ void RowAvx512Generator::EmitReduceEnd(const Instruction* reduce, int first) {
   Combine(info.body, w, v, t);
   g_.vbroadcastss(t, g_.dword[rdx + ValueOf(info.init).slot]);
   Combine(info.body, u, t, w);
+  // The tail's elements after the lanes, one at a time (lane 0 of u).
+  for (int l = 0; l < tail_; ++l) {
+    const Zmm values(tail_first + l / kLanes);
+    if (l % kLanes == 0) {
+      Combine(info.body, w, u, values);
+    } else {
+      g_.valignd(v, values, values, l % kLanes);  // element l in lane 0
+      Combine(info.body, w, u, v);
+    }
+    g_.vmovaps(u, w);
+  }
   g_.RoundTo(u, reduce->shape().dtype);
   StoreSlotResult(reduce, u);
   for (const Zmm& r : {t, u, v, w}) Free(r.getIdx());
@@ -314,6 +371,7 @@ void RowAvx512Generator::EmitReduceEnd(const Instruction* reduce, int first) {
 // the loop (results, row buffers), and the reduces add or multiply (maximum
 // and minimum keep per-lane NaN masks).
 bool RowAvx512Generator::Interleaves(const std::vector<const Instruction*>& ops) const {
+  if (tail_ != 0) return false;  // the tail's lanes are in order
   absl::flat_hash_set<const Instruction*> in_loop(ops.begin(), ops.end());
   bool any_row = false;
   auto readable = [&](const Instruction* v) {
@@ -365,11 +423,14 @@ void RowAvx512Generator::EmitLoop(const std::vector<const Instruction*>& ops, bo
   last_use_ = r_.LastUses(ops);
   FreeAll();
   // Two accumulators per reduce, held across the loop.
-  absl::flat_hash_map<const Instruction*, int> accumulator;
+  absl::flat_hash_map<const Instruction*, int> accumulator, tail_values;
   for (const Instruction* x : ops) {
     if (!r_.Reduce(x)) continue;
     accumulator[x] = Take();
     if (Take() != accumulator[x] + 1) throw Xbyak::Error(Xbyak::ERR_BAD_PARAMETER);
+    if (tail_ == 0) continue;
+    tail_values[x] = Take();
+    if (Take() != tail_values[x] + 1) throw Xbyak::Error(Xbyak::ERR_BAD_PARAMETER);
   }
   nan_mask_.clear();
   int next_mask = 4;  // k4..k7 (k2 and k3 are ChainCode's)
@@ -416,8 +477,9 @@ void RowAvx512Generator::EmitLoop(const std::vector<const Instruction*>& ops, bo
     }
   }
   g_.add(rax, kStep);
-  g_.cmp(rax, r_.row_size());
+  g_.cmp(rax, r_.row_size() - tail_);
   g_.jl(loop, Xbyak::CodeGenerator::T_NEAR);
+  if (tail_ != 0) EmitTail(ops, tail_values);
   for (const auto& [slot, reg] : hoisted_) Free(reg);
   hoisted_.clear();
   for (const auto& [reduce, mask] : nan_mask_) {  // keys back to floats; NaN where flagged
@@ -431,8 +493,25 @@ void RowAvx512Generator::EmitLoop(const std::vector<const Instruction*>& ops, bo
   if (interleaved_) {
     for (const auto& [reduce, first] : accumulator) Deinterleave(Zmm(first), Zmm(first + 1));
   }
-  for (const auto& [reduce, first] : accumulator) EmitReduceEnd(reduce, first);
+  for (const auto& [reduce, first] : accumulator) {
+    EmitReduceEnd(reduce, first, tail_ != 0 ? tail_values.at(reduce) : -1);
+  }
   interleaved_ = false;
+}
+
+// The last tail_ elements of the row (rax at the last multiple of 32): copy 0
+// under k1 when they fit it, else copy 0 whole and copy 1 under k1.
+void RowAvx512Generator::EmitTail(const std::vector<const Instruction*>& ops,
+                                  const absl::flat_hash_map<const Instruction*, int>& tail_values) {
+  const int masked = tail_ <= kLanes ? 0 : 1;
+  const int lanes = tail_ - masked * kLanes;
+  g_.mov(g_.r10d, (1u << lanes) - 1);
+  g_.kmovw(g_.k1, g_.r10d);
+  tail_values_ = &tail_values;
+  masked_copy_ = masked;
+  for (int c = 0; c <= masked; ++c) EmitBody(ops, c, false, {});
+  masked_copy_ = -1;
+  tail_values_ = nullptr;
 }
 
 void RowAvx512Generator::Emit() {

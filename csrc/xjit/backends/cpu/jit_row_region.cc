@@ -30,9 +30,9 @@ bool RowRegion::Analyze() {
     }
     std::tie(rows_, row_size_) = *shape;
   }
-  if (rows_ == 0 || row_size_ % kRowReduceLanes != 0 || row_size_ < 2 * kRowReduceLanes) {
-    return false;
-  }
+  // Rows of any length from 64: a generator runs the last row_size % 32
+  // elements as a tail (jit_row_region.h) or declines.
+  if (rows_ == 0 || row_size_ < 2 * kRowReduceLanes) return false;
   // Square rows (rows == row size): an input of that many elements is a
   // value per row, or one row for every row when only row-invariant
   // broadcasts read it.
@@ -342,7 +342,9 @@ class RowJitThunk : public Thunk {
     RowJitFn fn = fn_;
     bool aligned = true;
     for (size_t j = 0; j < outputs_.size(); ++j) {
-      aligned &= !whole_row_[j] || StreamingAligned(buffers[outputs_[j].first], alignment_);
+      // Every row's start aligned too: rows of a multiple of the vector.
+      aligned &= !whole_row_[j] || (StreamingAligned(buffers[outputs_[j].first], alignment_) &&
+                                    outputs_[j].second % alignment_ == 0);
     }
     if (streaming_fn_ != nullptr && aligned) fn = streaming_fn_;
     const int64_t block_rows = std::max<int64_t>(1, 16384 / row_size_);

@@ -23,7 +23,9 @@
 namespace xjit::cpu {
 
 // Reduces accumulate in reduce.cc's 32 lanes (ReduceRun): lane i takes the
-// row's elements i, i + 32, ...; they are then combined as CombineLanes does.
+// row's elements i, i + 32, ... up to the last multiple of 32; they are then
+// combined as CombineLanes does, and the last row_size % 32 elements (the
+// tail) one at a time after that, in order.
 inline constexpr int kRowReduceLanes = 32;
 // Whole-row inputs (and rows shared by every row), each in a general register.
 inline constexpr int kMaxRowInputs = 8;

@@ -1,0 +1,82 @@
+"""Shapes and types the generated kernels now take (backends/cpu/jit_*):
+rows that are not a multiple of 32 (a masked tail: softmax over 1000
+classes, layer norm over 100 features, L1 distances of 100-d points), bool
+inputs of where and of jnp.take's fill along an axis (a column mask spread
+over rows), and rows of a few elements read through broadcasts (3-d points).
+Against numpy, and bit for bit against the interpreter where the kernels
+promise it (the reference backend)."""
+import numpy as np
+import pytest
+
+import xjit
+import xjit.numpy as jnp
+
+RNG = np.random.default_rng(29)
+
+
+def softmax_np(x):
+    e = np.exp(x - x.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True)
+
+
+@pytest.mark.parametrize("cols", [64, 65, 80, 81, 100, 127, 784, 1000])
+def test_softmax_and_layer_norm_rows_with_a_tail(cols):
+    x = (RNG.standard_normal((37, cols)) * 3).astype(np.float32)
+    x[3, 5] = -np.inf
+    got = np.asarray(xjit.jit(lambda a: xjit.nn.softmax(a, axis=-1))(x))
+    np.testing.assert_allclose(got, softmax_np(x.astype(np.float64)), rtol=2e-6, atol=1e-7)
+
+    def layer_norm(a):
+        m = a.mean(-1, keepdims=True)
+        v = ((a - m) ** 2).mean(-1, keepdims=True)
+        return (a - m) / jnp.sqrt(v + 1e-5), a.max(-1), jnp.abs(a).min(-1)
+
+    got = xjit.jit(layer_norm)(x)
+    xd = x.astype(np.float64)
+    with np.errstate(invalid="ignore"):  # the row holding -inf: NaN on both sides
+        m = xd.mean(-1, keepdims=True)
+        want = (xd - m) / np.sqrt(((xd - m) ** 2).mean(-1, keepdims=True) + 1e-5)
+    np.testing.assert_allclose(np.asarray(got[0]), want, rtol=1e-4, atol=1e-4)
+    np.testing.assert_array_equal(np.asarray(got[1]), x.max(-1))
+    np.testing.assert_array_equal(np.asarray(got[2]), np.abs(x).min(-1))
+
+
+@pytest.mark.parametrize("d", [3, 16, 100])
+def test_pairwise_distances(d):
+    x = RNG.standard_normal((70, d)).astype(np.float32)
+    y = RNG.standard_normal((90, d)).astype(np.float32)
+    l2 = np.asarray(xjit.jit(lambda a, b: ((a[:, None, :] - b[None, :, :]) ** 2).sum(-1))(x, y))
+    l1 = np.asarray(xjit.jit(lambda a, b: jnp.abs(a[:, None, :] - b[None, :, :]).sum(-1))(x, y))
+    xd, yd = x.astype(np.float64), y.astype(np.float64)
+    np.testing.assert_allclose(l2, ((xd[:, None] - yd[None]) ** 2).sum(-1), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(l1, np.abs(xd[:, None] - yd[None]).sum(-1), rtol=1e-5, atol=1e-5)
+
+
+def test_where_on_bool_inputs():
+    x, y = RNG.standard_normal((2, 300, 280)).astype(np.float32)
+    m = RNG.random((300, 280)) < 0.5
+    c, r = RNG.random(280) < 0.5, RNG.random(300) < 0.5
+    cases = {
+        "whole": (lambda a, b, m, c, r: jnp.where(m, a, b), np.where(m, x, y)),
+        "columns": (lambda a, b, m, c, r: jnp.where(c[None, :], a, b), np.where(c[None, :], x, y)),
+        "rows": (lambda a, b, m, c, r: jnp.where(r[:, None], a, b), np.where(r[:, None], x, y)),
+        "combined": (lambda a, b, m, c, r: jnp.where(m & c[None, :] | ~r[:, None], a * 2, b),
+                     np.where(m & c[None, :] | ~r[:, None], x * 2, y)),
+        "as_float": (lambda a, b, m, c, r: c.astype(jnp.float32) * a + b, c * x + y),
+    }
+    for name, (f, want) in cases.items():
+        got = np.asarray(xjit.jit(f)(x, y, m, c, r))
+        np.testing.assert_array_equal(got, want.astype(np.float32), err_msg=name)
+
+
+@pytest.mark.parametrize("axis", [0, 1])
+def test_take_fills_out_of_range_positions(axis):
+    x = RNG.standard_normal((300, 280)).astype(np.float32)
+    n = x.shape[axis]
+    idx = np.array(list(RNG.integers(-n, n, 50)) + [n, n + 7, -n - 1, -n], np.int32)
+    got = np.asarray(xjit.jit(lambda a, i: jnp.take(a, i, axis=axis))(x, idx))
+    ok = (idx >= -n) & (idx < n)
+    want = np.take(x, np.where(ok, idx, 0), axis=axis)
+    mask = ok if axis == 0 else ok[None, :]
+    mask = mask[:, None] if axis == 0 else mask
+    np.testing.assert_array_equal(got, np.where(mask, want, np.nan))
