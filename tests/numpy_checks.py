@@ -81,3 +81,17 @@ def x64(enabled):
         yield
     finally:
         config.update("jax_enable_x64", old)
+
+
+def same_as_reference(f, *args):
+    """``jit(f)`` on the default backend and on the reference backend give the
+    same bits (bfloat16 compared as float32), for one result or a tuple."""
+    got = xjit.jit(f)(*args)
+    want = xjit.jit(f, backend="reference")(*args)
+    got = got if isinstance(got, tuple) else (got,)
+    want = want if isinstance(want, tuple) else (want,)
+    for g, w in zip(got, want):
+        g, w = np.asarray(g), np.asarray(w)
+        if g.dtype == BF16:
+            g, w = g.astype(np.float32), w.astype(np.float32)
+        np.testing.assert_array_equal(g, w)

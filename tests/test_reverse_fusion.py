@@ -9,6 +9,7 @@ import pytest
 
 import xjit
 import xjit.numpy as jnp
+from numpy_checks import same_as_reference
 
 RNG = np.random.default_rng(17)
 
@@ -21,27 +22,18 @@ FUNCS = {
 }
 
 
-def same(f, *args):
-    got = xjit.jit(f)(*args)
-    want = xjit.jit(f, backend="reference")(*args)
-    got = got if isinstance(got, tuple) else (got,)
-    want = want if isinstance(want, tuple) else (want,)
-    for g, w in zip(got, want):
-        np.testing.assert_array_equal(np.asarray(g, np.float32), np.asarray(w, np.float32))
-
-
 @pytest.mark.parametrize("n", [8193, 100003, 16384 * 3 + 5])
 @pytest.mark.parametrize("name", sorted(FUNCS))
 def test_vectors(n, name):
     x, y = RNG.standard_normal((2, n)).astype(np.float32)
-    same(FUNCS[name], x, y)
+    same_as_reference(FUNCS[name], x, y)
 
 
 def test_matrices_and_bfloat16():
     x = RNG.standard_normal((300, 500)).astype(np.float32)
     for f in (lambda a: a[::-1, ::-1] * 3, lambda a: a[::-1] * 3, lambda a: a[:, ::-1] * 3):
-        same(f, x)
-    same(lambda a: a[::-1] * 2, RNG.standard_normal(50000).astype(jnp.bfloat16))
+        same_as_reference(f, x)
+    same_as_reference(lambda a: a[::-1] * 2, RNG.standard_normal(50000).astype(jnp.bfloat16))
 
 
 def test_donated_operand_is_not_overwritten_while_read():
@@ -59,6 +51,6 @@ def test_rows_reversed(shape):
     for f in (lambda a, v: jnp.flip(a, axis=-1) * 2, lambda a, v: jnp.tanh(a[..., ::-1]) + v,
               lambda a, v: (a[..., ::-1] * 3, a[..., ::-1]),
               lambda a, v: jnp.flip(a) * 2 + jnp.flip(a, -1)):
-        same(f, x, b)
+        same_as_reference(f, x, b)
     got = xjit.jit(lambda a: jnp.flip(a, -1) * 2.0, donate_argnums=0)(xjit.device_put(x))
     np.testing.assert_array_equal(np.asarray(got), x[..., ::-1] * np.float32(2))

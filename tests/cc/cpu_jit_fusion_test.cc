@@ -494,19 +494,9 @@ TEST(JitFusion, BoolInputs) {
           ft + "\n",
   };
   for (const std::string& body : bodies) {
-    const std::string text = head + body + "  %t = stablehlo.add %s, %x : " + ft +
-                             "\n  return %t : " + ft + "\n}";
-    auto m = ParseModule(text);
-    ASSERT_TRUE(m.ok()) << m.status() << "\n" << text;
-    std::vector<Literal> args;
-    for (const Shape& sh : (*m)->ParameterShapes()) {
-      args.push_back(SpecialInputOf(sh, args.size() + 3, 8));
-    }
-    for (cpu::JitIsa isa : GeneratorsToTest()) {
-      const bool avx512 = isa == cpu::JitIsa::kAuto && __builtin_cpu_supports("avx512f") &&
-                          __builtin_cpu_supports("avx512bw");
-      CheckModuleOn(text, args, isa, 0, avx512 ? 1 : 0);
-    }
+    CheckModuleAvx512Only(head + body + "  %t = stablehlo.add %s, %x : " + ft +
+                              "\n  return %t : " + ft + "\n}",
+                          0);
   }
 }
 
@@ -637,19 +627,7 @@ TEST(JitRowFusion, RowsOfBroadcastInputsReadInPlace) {
 // maxima, layer norm with min and product reduces, streamed rows (320 bytes:
 // aligned, tail of 16), bfloat16 rows, pairwise rows read in place.
 TEST(JitRowFusion, RowsWithATail) {
-  auto check = [](const std::string& text, double tolerance) {
-    auto m = ParseModule(text);
-    ASSERT_TRUE(m.ok()) << m.status() << "\n" << text;
-    std::vector<Literal> args;
-    for (const Shape& s : (*m)->ParameterShapes()) {
-      args.push_back(SpecialInputOf(s, args.size() + 3, 8));
-    }
-    for (cpu::JitIsa isa : GeneratorsToTest()) {
-      const bool avx512 = isa == cpu::JitIsa::kAuto && __builtin_cpu_supports("avx512f") &&
-                          __builtin_cpu_supports("avx512bw");
-      CheckModuleOn(text, args, isa, tolerance, avx512 ? 1 : 0);
-    }
-  };
+  const auto check = CheckModuleAvx512Only;
   for (auto [rows, cols, streaming] :
        {std::tuple<int64_t, int64_t, bool>{20, 100, false}, {37, 65, false}, {9, 1000, false},
         {33, 80, true}, {12, 81, false}, {40, 127, true}, {5, 95, false}}) {

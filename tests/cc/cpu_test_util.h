@@ -16,6 +16,7 @@
 
 #include "gtest/gtest.h"
 #include "test_util.h"
+#include "xjit/backends/cpu/reduce.h"
 #include "xjit/builder/builder.h"
 #include "xjit/ir/dtype_dispatch.h"
 #include "xjit/ir/literal.h"
@@ -154,6 +155,15 @@ inline std::vector<Literal> RandomArgs(const Module& m, std::mt19937_64& rng, bo
   std::vector<Literal> args;
   for (const Shape& s : m.ParameterShapes()) args.push_back(RandomLiteral(s, rng, special));
   return args;
+}
+
+// The fusion options the cpu backend passes: row and column fusion where its
+// typed reduce kernels exist.
+inline passes::FusionOptions CpuFusionOptions() {
+  passes::FusionOptions options;
+  options.row_reduce = [](const Instruction& r) { return GetRowReduceKernel(r) != nullptr; };
+  options.column_reduce = [](const Instruction& r) { return GetColumnReduceKernel(r) != nullptr; };
+  return options;
 }
 
 // A fused module computes what its original does: the original on the

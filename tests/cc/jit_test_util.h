@@ -193,6 +193,22 @@ inline void CheckModule(const std::string& text, double tolerance, int64_t want_
   CheckModuleWith(text, args, GeneratorsToTest(), tolerance, want_kernels);
 }
 
+// CheckModule's checks where only the AVX-512 generator takes the region (a
+// row tail, bool inputs): one kernel from it, none from AVX2 (interpreted).
+inline void CheckModuleAvx512Only(const std::string& text, double tolerance) {
+  auto m = ParseModule(text);
+  ASSERT_TRUE(m.ok()) << m.status() << "\n" << text;
+  std::vector<Literal> args;
+  for (const Shape& s : (*m)->ParameterShapes()) {
+    args.push_back(SpecialInputOf(s, args.size() + 3, 8));
+  }
+  for (cpu::JitIsa isa : GeneratorsToTest()) {
+    const bool avx512 = isa == cpu::JitIsa::kAuto && __builtin_cpu_supports("avx512f") &&
+                        __builtin_cpu_supports("avx512bw");
+    CheckModuleWith(text, args, {isa}, tolerance, avx512 ? 1 : 0);
+  }
+}
+
 // CheckModule's checks on the inputs `args` with one generator, `isa`.
 inline void CheckModuleOn(const std::string& text, const std::vector<Literal>& args,
                           cpu::JitIsa isa, double tolerance, int64_t want_kernels = 1) {

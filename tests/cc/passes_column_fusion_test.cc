@@ -20,21 +20,6 @@ namespace xjit::testing {
 namespace {
 
 
-passes::FusionOptions ColumnOptions() {
-  passes::FusionOptions options;
-  options.row_reduce = [](const Instruction& r) { return cpu::GetRowReduceKernel(r) != nullptr; };
-  options.column_reduce = [](const Instruction& r) {
-    return cpu::GetColumnReduceKernel(r) != nullptr;
-  };
-  return options;
-}
-
-std::unique_ptr<Module> Parse(const std::string& text) {
-  auto m = ParseModule(text);
-  EXPECT_TRUE(m.ok()) << m.status() << "\n" << text;
-  return m.ok() ? *std::move(m) : nullptr;
-}
-
 int ReducesInFusions(const Module& m) {
   int n = 0;
   for (const auto& instr : m.entry()->instructions()) {
@@ -59,7 +44,7 @@ TEST(ColumnFusion, SiblingReducesAndAWholeResultAreOneFusion) {
   for (auto [rows, cols] : {std::pair<int64_t, int64_t>{2, 2}, {3, 5000}, {4096, 8},
                             {257, 1024}, {2048, 300}}) {
     const std::string t = Tensor({rows, cols}), c = Tensor({cols});
-    auto m = Parse("func.func @main(%x: " + t + ") -> (" + c + ", " + c + ", " + t + ") {\n"
+    auto m = ParseOrFail("func.func @main(%x: " + t + ") -> (" + c + ", " + c + ", " + t + ") {\n"
                    "  %zero = stablehlo.constant dense<0.0> : tensor<f32>\n"
                    "  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
                    "  %one = stablehlo.constant dense<1.0> : " + t + "\n"
@@ -73,7 +58,7 @@ TEST(ColumnFusion, SiblingReducesAndAWholeResultAreOneFusion) {
                    "  %y = stablehlo.add %d, %one : " + t + "\n"
                    "  return %s, %m, %y : " + c + ", " + c + ", " + t + "\n}");
     ASSERT_NE(m, nullptr);
-    auto fused = Fuse(*m, ColumnOptions());
+    auto fused = Fuse(*m, cpu::testing::CpuFusionOptions());
     ASSERT_NE(fused, nullptr);
     EXPECT_EQ(Census(*fused->entry())["fusion"], 1) << PrintModule(*fused);
     EXPECT_EQ(ReducesInFusions(*fused), 2) << PrintModule(*fused);
@@ -82,7 +67,7 @@ TEST(ColumnFusion, SiblingReducesAndAWholeResultAreOneFusion) {
 }
 
 TEST(ColumnFusion, OffWithoutTheOption) {
-  auto m = Parse(R"(
+  auto m = ParseOrFail(R"(
 func.func @main(%x: tensor<8x16xf32>) -> tensor<16xf32> {
   %zero = stablehlo.constant dense<0.0> : tensor<f32>
   %e = stablehlo.exponential %x : tensor<8x16xf32>
@@ -103,7 +88,7 @@ func.func @main(%x: tensor<8x16xf32>) -> tensor<16xf32> {
 // The leading dims are two (a 3-D input reduced over dims 0 and 1), and a
 // weight per row and a value per column are read in place.
 TEST(ColumnFusion, StandardisedColumnsOverTwoLeadingDims) {
-  auto m = Parse(R"(
+  auto m = ParseOrFail(R"(
 func.func @main(%x: tensor<40x30x70xf32>, %w: tensor<40x30xf32>, %g: tensor<70xf32>) -> (tensor<40x30x70xf32>, tensor<70xf32>) {
   %zero = stablehlo.constant dense<0.0> : tensor<f32>
   %n = stablehlo.constant dense<1200.0> : tensor<70xf32>
@@ -123,7 +108,7 @@ func.func @main(%x: tensor<40x30x70xf32>, %w: tensor<40x30xf32>, %g: tensor<70xf
   return %y, %mean : tensor<40x30x70xf32>, tensor<70xf32>
 })");
   ASSERT_NE(m, nullptr);
-  auto fused = Fuse(*m, ColumnOptions());
+  auto fused = Fuse(*m, cpu::testing::CpuFusionOptions());
   ASSERT_NE(fused, nullptr);
   EXPECT_EQ(ReducesInFusions(*fused), 2) << PrintModule(*fused);
   EXPECT_EQ(Census(*fused->entry())["reduce"], 0) << PrintModule(*fused);
@@ -144,14 +129,14 @@ TEST(ColumnFusion, OtherElementTypes) {
     const std::string widen =
         bf16 ? "  %pa = stablehlo.convert %p : (" + t + ") -> " + ta + "\n"
              : "  %pa = stablehlo.add %p, %p : " + t + "\n";
-    auto m = Parse("func.func @main(%x: " + t + ", %y: " + t + ") -> " + c + " {\n"
+    auto m = ParseOrFail("func.func @main(%x: " + t + ", %y: " + t + ") -> " + c + " {\n"
                    "  %z = stablehlo.constant dense<" + init + "> : " + Tensor({}, acc) + "\n"
                    "  %p = stablehlo." + op + " %x, %y : " + t + "\n" + widen +
                    "  %s = stablehlo.reduce(%pa init: %z) applies stablehlo." + body +
                    " across dimensions = [0] : (" + ta + ", " + Tensor({}, acc) + ") -> " + c +
                    "\n  return %s : " + c + "\n}");
     ASSERT_NE(m, nullptr);
-    auto fused = Fuse(*m, ColumnOptions());
+    auto fused = Fuse(*m, cpu::testing::CpuFusionOptions());
     ASSERT_NE(fused, nullptr);
     EXPECT_EQ(ReducesInFusions(*fused), 1) << type << "\n" << PrintModule(*fused);
     ExpectSameResults(*m, *fused);
@@ -161,7 +146,7 @@ TEST(ColumnFusion, OtherElementTypes) {
 // A row reduce and a column reduce of one value: not one region (a region's
 // reduces are all of rows or all of columns).
 TEST(ColumnFusion, RowAndColumnReducesOfOneValueAreApart) {
-  auto m = Parse(R"(
+  auto m = ParseOrFail(R"(
 func.func @main(%x: tensor<64x48xf32>) -> (tensor<48xf32>, tensor<64xf32>) {
   %zero = stablehlo.constant dense<0.0> : tensor<f32>
   %sq = stablehlo.multiply %x, %x : tensor<64x48xf32>
@@ -170,7 +155,7 @@ func.func @main(%x: tensor<64x48xf32>) -> (tensor<48xf32>, tensor<64xf32>) {
   return %c, %r : tensor<48xf32>, tensor<64xf32>
 })");
   ASSERT_NE(m, nullptr);
-  auto fused = Fuse(*m, ColumnOptions());
+  auto fused = Fuse(*m, cpu::testing::CpuFusionOptions());
   ASSERT_NE(fused, nullptr);
   for (const auto& instr : fused->entry()->instructions()) {
     if (instr->opcode() != Opcode::kFusion) continue;

@@ -16,21 +16,6 @@
 namespace xjit::testing {
 namespace {
 
-passes::FusionOptions CpuOptions() {
-  passes::FusionOptions options;
-  options.row_reduce = [](const Instruction& r) { return cpu::GetRowReduceKernel(r) != nullptr; };
-  options.column_reduce = [](const Instruction& r) {
-    return cpu::GetColumnReduceKernel(r) != nullptr;
-  };
-  return options;
-}
-
-std::unique_ptr<Module> Parse(const std::string& text) {
-  auto m = ParseModule(text);
-  EXPECT_TRUE(m.ok()) << m.status() << "\n" << text;
-  return m.ok() ? *std::move(m) : nullptr;
-}
-
 // How many results of `elements` elements the fusions of the entry return in
 // all (the full-size values they write).
 int FusionResults(const Module& m, int64_t elements = 300 * 70) {
@@ -47,62 +32,47 @@ int FusionResults(const Module& m, int64_t elements = 300 * 70) {
   return n;
 }
 
-// (x - mean) / std with one centred value %d: it feeds the variance's column
-// fusion and the final multiply; both compute it, neither writes it.
-constexpr char kStandardise[] = R"(
+// (x - mean) / std over columns. `centred`: how the centred value is made
+// and what the final op is, between the mean and the variance.
+std::string Standardise(const std::string& centred) {
+  return R"(
 func.func @main(%x: tensor<300x70xf32>) -> tensor<300x70xf32> {
   %zero = stablehlo.constant dense<0.0> : tensor<f32>
   %n = stablehlo.constant dense<300.0> : tensor<70xf32>
   %s = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<300x70xf32>, tensor<f32>) -> tensor<70xf32>
   %mean = stablehlo.divide %s, %n : tensor<70xf32>
   %mb = stablehlo.broadcast_in_dim %mean, dims = [1] : (tensor<70xf32>) -> tensor<300x70xf32>
-  %d = stablehlo.subtract %x, %mb : tensor<300x70xf32>
-  %sq = stablehlo.multiply %d, %d : tensor<300x70xf32>
+)" + centred + R"(  %sq = stablehlo.multiply %d2, %d2 : tensor<300x70xf32>
   %v = stablehlo.reduce(%sq init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<300x70xf32>, tensor<f32>) -> tensor<70xf32>
   %vn = stablehlo.divide %v, %n : tensor<70xf32>
   %r = stablehlo.rsqrt %vn : tensor<70xf32>
   %rb = stablehlo.broadcast_in_dim %r, dims = [1] : (tensor<70xf32>) -> tensor<300x70xf32>
-  %y = stablehlo.multiply %d, %rb : tensor<300x70xf32>
+  %y = stablehlo.multiply %d1, %rb : tensor<300x70xf32>
   return %y : tensor<300x70xf32>
 })";
-
-TEST(FusionRecompute, ACentredValueFeedingTwoFusionsIsComputedInBoth) {
-  auto m = Parse(kStandardise);
-  ASSERT_NE(m, nullptr);
-  auto fused = Fuse(*m, CpuOptions());
-  ASSERT_NE(fused, nullptr);
-  // The variance's fusion returns only the variance; the final one only y.
-  EXPECT_EQ(FusionResults(*fused), 1) << PrintModule(*fused);
-  EXPECT_EQ(Census(*fused->entry())["subtract"], 0) << PrintModule(*fused);
-  cpu::testing::ExpectFusedMatchesOriginal(*m, *fused, 1e-5, 5);
 }
 
-// As jnp.std traces it: the first centred value is used only after the
-// variance's fusion, which it joined because it was open; it moves to the
-// final fusion.
-TEST(FusionRecompute, AValueUsedOnlyLaterMovesToTheFusionUsingIt) {
-  auto m = Parse(R"(
-func.func @main(%x: tensor<300x70xf32>) -> tensor<300x70xf32> {
-  %zero = stablehlo.constant dense<0.0> : tensor<f32>
-  %n = stablehlo.constant dense<300.0> : tensor<70xf32>
-  %s = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<300x70xf32>, tensor<f32>) -> tensor<70xf32>
-  %mean = stablehlo.divide %s, %n : tensor<70xf32>
-  %mb = stablehlo.broadcast_in_dim %mean, dims = [1] : (tensor<70xf32>) -> tensor<300x70xf32>
-  %d1 = stablehlo.subtract %x, %mb : tensor<300x70xf32>
-  %d2 = stablehlo.subtract %x, %mb : tensor<300x70xf32>
-  %sq = stablehlo.multiply %d2, %d2 : tensor<300x70xf32>
-  %v = stablehlo.reduce(%sq init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<300x70xf32>, tensor<f32>) -> tensor<70xf32>
-  %vn = stablehlo.divide %v, %n : tensor<70xf32>
-  %sd = stablehlo.sqrt %vn : tensor<70xf32>
-  %sb = stablehlo.broadcast_in_dim %sd, dims = [1] : (tensor<70xf32>) -> tensor<300x70xf32>
-  %y = stablehlo.divide %d1, %sb : tensor<300x70xf32>
-  return %y : tensor<300x70xf32>
-})");
-  ASSERT_NE(m, nullptr);
-  auto fused = Fuse(*m, CpuOptions());
-  ASSERT_NE(fused, nullptr);
-  EXPECT_EQ(FusionResults(*fused), 1) << PrintModule(*fused);
-  cpu::testing::ExpectFusedMatchesOriginal(*m, *fused, 1e-5, 5);
+// One centred value: it feeds the variance's column fusion and the final
+// multiply; both compute it, neither writes it. Then as jnp.std traces it:
+// a first centred value used only after the variance's fusion, which it
+// joined because it was open, moves to the final fusion.
+TEST(FusionRecompute, ACentredValueFeedingTwoFusionsIsComputedInBoth) {
+  for (const char* centred :
+       {"  %d1 = stablehlo.subtract %x, %mb : tensor<300x70xf32>\n"
+        "  %d2 = stablehlo.add %d1, %zb : tensor<300x70xf32>\n",
+        "  %d1 = stablehlo.subtract %x, %mb : tensor<300x70xf32>\n"
+        "  %d2 = stablehlo.subtract %x, %mb : tensor<300x70xf32>\n"}) {
+    const std::string zero_splat =
+        "  %zb = stablehlo.broadcast_in_dim %zero, dims = [] : (tensor<f32>) -> tensor<300x70xf32>\n";
+    auto m = ParseOrFail(Standardise(zero_splat + centred));
+    ASSERT_NE(m, nullptr);
+    auto fused = Fuse(*m, cpu::testing::CpuFusionOptions());
+    ASSERT_NE(fused, nullptr);
+    // The variance's fusion returns only the variance; the final one only y.
+    EXPECT_EQ(FusionResults(*fused), 1) << PrintModule(*fused);
+    EXPECT_EQ(Census(*fused->entry())["subtract"], 0) << PrintModule(*fused);
+    cpu::testing::ExpectFusedMatchesOriginal(*m, *fused, 1e-5, 5);
+  }
 }
 
 // Values kept written once: one read of two full inputs (recomputing it reads
@@ -115,7 +85,7 @@ TEST(FusionRecompute, CostlyValuesAreWrittenOnce) {
       "  %d = stablehlo.exponential %e : tensor<300x70xf32>\n",
   };
   for (const char* producer : cases) {
-    auto m = Parse(std::string(R"(
+    auto m = ParseOrFail(std::string(R"(
 func.func @main(%x: tensor<300x70xf32>, %z: tensor<300x70xf32>) -> tensor<300x70xf32> {
   %zero = stablehlo.constant dense<0.0> : tensor<f32>
   %s = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<300x70xf32>, tensor<f32>) -> tensor<70xf32>
@@ -129,12 +99,12 @@ func.func @main(%x: tensor<300x70xf32>, %z: tensor<300x70xf32>) -> tensor<300x70
   return %w : tensor<300x70xf32>
 })");
     ASSERT_NE(m, nullptr);
-    auto fused = Fuse(*m, CpuOptions());
+    auto fused = Fuse(*m, cpu::testing::CpuFusionOptions());
     ASSERT_NE(fused, nullptr);
     EXPECT_EQ(FusionResults(*fused), 2) << PrintModule(*fused);  // d and w
     cpu::testing::ExpectFusedMatchesOriginal(*m, *fused, 1e-4, 5);
   }
-  auto m = Parse(R"(
+  auto m = ParseOrFail(R"(
 func.func @main(%x: tensor<300x70xf32>, %w: tensor<70x8xf32>) -> (tensor<300x70xf32>, tensor<300x70xf32>, tensor<300x8xf32>) {
   %zero = stablehlo.constant dense<0.0> : tensor<f32>
   %s = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<300x70xf32>, tensor<f32>) -> tensor<70xf32>
@@ -148,7 +118,7 @@ func.func @main(%x: tensor<300x70xf32>, %w: tensor<70x8xf32>) -> (tensor<300x70x
   return %y, %d, %p : tensor<300x70xf32>, tensor<300x70xf32>, tensor<300x8xf32>
 })");
   ASSERT_NE(m, nullptr);
-  auto fused = Fuse(*m, CpuOptions());
+  auto fused = Fuse(*m, cpu::testing::CpuFusionOptions());
   ASSERT_NE(fused, nullptr);
   EXPECT_EQ(Census(*fused->entry())["subtract"], 0) << PrintModule(*fused);
   EXPECT_EQ(FusionResults(*fused), 2) << PrintModule(*fused);  // d and y
@@ -158,7 +128,7 @@ func.func @main(%x: tensor<300x70xf32>, %w: tensor<70x8xf32>) -> (tensor<300x70x
 // Without row or column fusion (the CUDA backend's options): a value read by
 // two element-wise fusions apart (a reduce between them) is computed in both.
 TEST(FusionRecompute, PlainFusionsRecomputeToo) {
-  auto m = Parse(R"(
+  auto m = ParseOrFail(R"(
 func.func @main(%x: tensor<64x32xf32>) -> tensor<64x32xf32> {
   %zero = stablehlo.constant dense<0.0> : tensor<f32>
   %t = stablehlo.constant dense<2.0> : tensor<f32>

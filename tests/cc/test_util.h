@@ -17,6 +17,7 @@
 #include "xjit/ir/literal.h"
 #include "xjit/passes/elementwise_fusion.h"
 #include "xjit/runtime/backend.h"
+#include "xjit/text/parser.h"
 #include "xjit/text/printer.h"
 
 namespace xjit::testing {
@@ -46,6 +47,13 @@ inline std::map<std::string, int> Census(const Computation& c) {
   std::map<std::string, int> out;
   for (const auto& instr : c.instructions()) ++out[std::string(OpcodeName(instr->opcode()))];
   return out;
+}
+
+// The parsed module, or a test failure and nullptr.
+inline std::unique_ptr<Module> ParseOrFail(const std::string& text) {
+  auto m = ParseModule(text);
+  EXPECT_TRUE(m.ok()) << m.status() << "\n" << text;
+  return m.ok() ? *std::move(m) : nullptr;
 }
 
 // The module after element-wise fusion with `options`, or a test failure and
