@@ -69,14 +69,24 @@ def test_where_on_bool_inputs():
         np.testing.assert_array_equal(got, want.astype(np.float32), err_msg=name)
 
 
-@pytest.mark.parametrize("axis", [0, 1])
-def test_take_fills_out_of_range_positions(axis):
-    x = RNG.standard_normal((300, 280)).astype(np.float32)
+@pytest.mark.parametrize("shape,axis", [((300, 280), 0), ((300, 280), 1), ((6, 50, 70), 2),
+                                        ((6, 50, 70), -1)])
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.uint32, np.int8])
+def test_take_fills_out_of_range_positions(shape, axis, dtype):
+    """jnp.take's fill mode: rows gather and fill (scalar fill), columns too
+    (the gather of columns wraps the raw indices and writes the fill)."""
+    x = (RNG.standard_normal(shape) * 50).astype(dtype)
     n = x.shape[axis]
-    idx = np.array(list(RNG.integers(-n, n, 50)) + [n, n + 7, -n - 1, -n], np.int32)
+    idx = np.array(list(RNG.integers(-n, n, 50)) + [n, n + 7, -n - 1, -n, n - 1], np.int32)
     got = np.asarray(xjit.jit(lambda a, i: jnp.take(a, i, axis=axis))(x, idx))
     ok = (idx >= -n) & (idx < n)
     want = np.take(x, np.where(ok, idx, 0), axis=axis)
-    mask = ok if axis == 0 else ok[None, :]
-    mask = mask[:, None] if axis == 0 else mask
-    np.testing.assert_array_equal(got, np.where(mask, want, np.nan))
+    if np.issubdtype(x.dtype, np.floating):
+        fill = np.nan
+    elif np.issubdtype(x.dtype, np.signedinteger):
+        fill = np.iinfo(x.dtype).min
+    else:
+        fill = np.iinfo(x.dtype).max
+    shape_of_mask = [1] * x.ndim
+    shape_of_mask[axis] = len(idx)
+    np.testing.assert_array_equal(got, np.where(ok.reshape(shape_of_mask), want, fill))

@@ -419,9 +419,8 @@ void Lowering::PlanEpilogues(const Computation& entry) {
   }
 }
 
-// Each gather/scatter of rows whose indices are JAX's normalisation of
-// negative indices, used by nothing else, reads the raw indices instead; a
-// gather of scalars followed by JAX's fill applies the fill itself.
+// A dynamic_update_slice whose update is a broadcast of one element, used
+// nowhere else, fills its box from the element (x.at[box].set(scalar)).
 void Lowering::PlanSplatUpdates(const Computation& entry) {
   Users users(entry);
   for (const auto& instr : entry.instructions()) {
@@ -474,10 +473,29 @@ void Lowering::PlanSortPrefixes(const Computation& entry) {
   }
 }
 
+// Each gather/scatter of rows whose indices are JAX's normalisation of
+// negative indices, used by nothing else, reads the raw indices instead; a
+// gather of scalars followed by JAX's fill applies the fill itself, and so
+// does a gather of columns (both wrap and fill, or neither).
 void Lowering::PlanIndexWraps(const Computation& entry) {
   Users users(entry);
   for (const auto& instr : entry.instructions()) {
     const Opcode op = instr->opcode();
+    if (op == Opcode::kGather && GatherOfColumns(*instr)) {
+      // x[..., idx] in fill mode (jnp.take's default along the last axis):
+      // the gather wraps the raw indices and writes the fill itself.
+      std::optional<IndexWrap> w = MatchIndexWrap(*instr->operand(1), users);
+      if (!w || w->n != instr->operand(0)->shape().dims.back() || w->raw->shape().is_tuple) {
+        continue;
+      }
+      std::optional<IndexFill> f = MatchIndexFill(*instr, *w->raw, users, /*columns=*/true);
+      if (!f) continue;
+      absorbed_.insert(w->fusion);
+      wrap_of_[instr.get()] = *w;
+      computed_by_[f->fusion] = instr.get();
+      fill_of_[instr.get()] = *f;
+      continue;
+    }
     const bool rows = (op == Opcode::kGather && GatherOfRows(*instr)) ||
                       (op == Opcode::kScatter && ScatterOfRows(*instr));
     if (!rows) continue;  // both read their indices as operand 1

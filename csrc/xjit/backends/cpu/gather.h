@@ -18,7 +18,8 @@ namespace xjit::cpu {
 // wrap != 0: `inputs`' indices are the raw ones of an absorbed normalisation
 // (index_wrap.h); `fill`: the gather applies an absorbed fill (index_wrap.h),
 // writing `output` as the fill's fusion. Only a gather of rows (GatherOfRows)
-// takes them, a fill only where GatherFillsRows(instr).
+// takes them, a fill only where GatherFillsRows(instr), or a gather of
+// columns of 4- or 8-byte elements (GatherOfColumns: both at once).
 absl::StatusOr<std::unique_ptr<Thunk>> MakeGatherThunk(const Instruction& instr,
                                                        std::vector<SlotId> inputs, SlotId output,
                                                        int64_t wrap = 0,
@@ -27,6 +28,9 @@ absl::StatusOr<std::unique_ptr<Thunk>> MakeGatherThunk(const Instruction& instr,
 bool GatherOfRows(const Instruction& instr);
 // Whether that kernel can apply a fill for it.
 bool GatherFillsRows(const Instruction& instr);
+// Whether the gather runs as a gather of columns (x[..., idx]) of 4- or
+// 8-byte elements, which can wrap raw indices and apply a fill.
+bool GatherOfColumns(const Instruction& instr);
 absl::StatusOr<std::unique_ptr<Thunk>> MakeDynamicSliceThunk(const Instruction& instr,
                                                              std::vector<SlotId> inputs,
                                                              SlotId output);

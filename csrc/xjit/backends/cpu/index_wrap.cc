@@ -52,14 +52,43 @@ bool NarrowRange(ComparisonDirection dir, bool swapped, int64_t c, int64_t* lo, 
   }
 }
 
+// [lo, hi) when `both` (a value of `fusion`'s region) is lo <= i && i < hi
+// (any two bounds, either operand order) of the region parameter bound to
+// `raw`.
+bool ValidRange(const Instruction& both, const Instruction& fusion, const Instruction& raw,
+                int64_t* lo, int64_t* hi) {
+  if (both.opcode() != Opcode::kAnd) return false;
+  auto bound_to_raw = [&](const Instruction* v) {
+    return v->opcode() == Opcode::kParameter &&
+           fusion.operand(v->attrs<ParameterAttrs>().number) == &raw;
+  };
+  *lo = std::numeric_limits<int64_t>::min();
+  *hi = std::numeric_limits<int64_t>::max();
+  for (const Instruction* cmp : both.operands()) {
+    if (cmp->opcode() != Opcode::kCompare || !SignedCompare(*cmp)) return false;
+    const bool swapped = !bound_to_raw(cmp->operand(0));
+    const Instruction* other = cmp->operand(swapped ? 0 : 1);
+    const Literal* c = SplatLiteral(*other, fusion);
+    if ((swapped && !bound_to_raw(cmp->operand(1))) || c == nullptr ||
+        !IsInteger(c->shape().dtype) || c->shape().dtype != raw.shape().dtype ||
+        !NarrowRange(cmp->attrs<CompareAttrs>().comparison_direction, swapped,
+                     LoadIndex(c->shape().dtype, c->data(), 0), lo, hi)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 std::optional<IndexFill> MatchIndexFill(const Instruction& gather, const Instruction& raw,
-                                        const Users& users) {
+                                        const Users& users, bool columns) {
   const std::vector<Instruction*>& u = users.of(gather);
+  const int64_t positions =
+      columns ? gather.shape().dims.back() : gather.shape().num_elements();
   if (u.size() != 1 || users.IsResult(gather) || u[0]->opcode() != Opcode::kFusion ||
       u[0]->called_computations().size() != 1 || u[0]->shape() != gather.shape() ||
-      raw.shape().num_elements() != gather.shape().num_elements()) {
+      gather.shape().rank() == 0 || raw.shape().num_elements() != positions) {
     return std::nullopt;
   }
   const Instruction& fusion = *u[0];
@@ -75,26 +104,28 @@ std::optional<IndexFill> MatchIndexFill(const Instruction& gather, const Instruc
     return std::nullopt;
   }
   const Literal* fill = SplatLiteral(*select->operand(2), fusion);
+  if (fill == nullptr || fill->shape().dtype != gather.shape().dtype) return std::nullopt;
+  IndexFill f{&fusion, 0, 0, 0};
+  std::memcpy(&f.bits, fill->data(), std::min<size_t>(sizeof(f.bits), ByteWidth(fill->shape().dtype)));
   const Instruction* both = select->operand(0);
-  if (fill == nullptr || fill->shape().dtype != gather.shape().dtype ||
-      both->opcode() != Opcode::kAnd) {
-    return std::nullopt;
-  }
-  int64_t lo = std::numeric_limits<int64_t>::min(), hi = std::numeric_limits<int64_t>::max();
-  for (const Instruction* cmp : both->operands()) {
-    if (cmp->opcode() != Opcode::kCompare || !SignedCompare(*cmp)) return std::nullopt;
-    const bool swapped = !bound_to(cmp->operand(0), raw);
-    const Instruction* other = cmp->operand(swapped ? 0 : 1);
-    const Literal* c = SplatLiteral(*other, fusion);
-    if ((swapped && !bound_to(cmp->operand(1), raw)) || c == nullptr ||
-        !IsInteger(c->shape().dtype) || c->shape().dtype != raw.shape().dtype ||
-        !NarrowRange(cmp->attrs<CompareAttrs>().comparison_direction, swapped,
-                     LoadIndex(c->shape().dtype, c->data(), 0), &lo, &hi)) {
+  if (columns) {
+    // The mask is a vector over the columns, computed by its own fusion and
+    // spread over the rows: where(valid[None, :], gathered, fill).
+    const Instruction* p = both->opcode() == Opcode::kBroadcastInDim ? both->operand(0) : nullptr;
+    const int64_t last = gather.shape().rank() - 1;
+    if (p == nullptr || p->opcode() != Opcode::kParameter ||
+        both->attrs<BroadcastInDimAttrs>().broadcast_dimensions != std::vector<int64_t>{last}) {
       return std::nullopt;
     }
+    const Instruction& mask = *fusion.operand(p->attrs<ParameterAttrs>().number);
+    if (mask.opcode() != Opcode::kFusion || mask.called_computations().size() != 1 ||
+        mask.called_computations()[0]->results().size() != 1 ||
+        !ValidRange(*mask.called_computations()[0]->results()[0], mask, raw, &f.lo, &f.hi)) {
+      return std::nullopt;
+    }
+    return f;
   }
-  IndexFill f{&fusion, lo, hi, 0};
-  std::memcpy(&f.bits, fill->data(), std::min<size_t>(sizeof(f.bits), ByteWidth(fill->shape().dtype)));
+  if (!ValidRange(*both, fusion, raw, &f.lo, &f.hi)) return std::nullopt;
   return f;
 }
 

@@ -37,8 +37,10 @@ struct IndexFill {
 
 // The fill that the users of `gather` apply, when they are of that form;
 // `raw` is the raw indices (the gather's indices, or the input of their
-// absorbed normalisation).
+// absorbed normalisation). `columns`: a gather of columns (x[..., idx],
+// take(x, idx, axis=-1)), whose fill reads a mask over the columns computed
+// by a fusion of its own and spread over the rows.
 std::optional<IndexFill> MatchIndexFill(const Instruction& gather, const Instruction& raw,
-                                        const Users& users);
+                                        const Users& users, bool columns = false);
 
 }  // namespace xjit::cpu
