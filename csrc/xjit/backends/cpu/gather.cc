@@ -226,14 +226,16 @@ class ElementGatherThunk : public Thunk {
 // The element gather's thunk when `instr` is one (every slice one element,
 // one indexed dim, at most 8 batch dims, an element of 1 to 8 bytes and
 // int32/int64 indices); null otherwise.
-std::unique_ptr<Thunk> MakeElementGather(const Instruction& instr, const IndexingGeometry& g,
-                                         SlotId operand, SlotId indices, SlotId output) {
+bool IsElementGather(const Instruction& instr, const IndexingGeometry& g) {
   const std::vector<int64_t>& sizes = instr.attrs<GatherAttrs>().slice_sizes;
   const bool one_element = std::all_of(sizes.begin(), sizes.end(), [](int64_t s) { return s == 1; });
-  if (!one_element || g.window_elements != 1 || g.start_map.size() != 1 || g.num_batches == 0 ||
-      g.batch_sizes.empty() || g.batch_sizes.size() > 8) {
-    return nullptr;
-  }
+  return one_element && g.window_elements == 1 && g.start_map.size() == 1 && g.num_batches != 0 &&
+         !g.batch_sizes.empty() && g.batch_sizes.size() <= 8;
+}
+
+std::unique_ptr<Thunk> MakeElementGather(const Instruction& instr, const IndexingGeometry& g,
+                                         SlotId operand, SlotId indices, SlotId output) {
+  if (!IsElementGather(instr, g)) return nullptr;
   return MakeTypedGather<ElementGatherThunk>(g.width, g.index_type, g, operand, indices, output);
 }
 
@@ -290,28 +292,36 @@ class GatherColumnsThunk : public Thunk {
   std::optional<IndexFill> fill_;
 };
 
-// The column gather's thunk when `instr` is one (the last dim indexed by one
-// batch dim, innermost in the result; every other dim a whole window dim in
-// order before it); null otherwise.
-std::unique_ptr<Thunk> MakeGatherColumns(const Instruction& instr, const IndexingGeometry& g,
-                                         SlotId operand, SlotId indices, SlotId output,
-                                         int64_t wrap = 0, const IndexFill* fill = nullptr) {
+// Whether `instr` is a gather of columns: the last dim indexed by one batch
+// dim, innermost in the result; every other dim a whole window dim in order
+// before it; some rows and columns.
+bool IsColumnGather(const Instruction& instr, const IndexingGeometry& g) {
   const int64_t rank = static_cast<int64_t>(g.operand_dims.size());
   const std::vector<int64_t>& sizes = instr.attrs<GatherAttrs>().slice_sizes;
   if (rank < 2 || g.start_map.size() != 1 || g.start_map[0] != rank - 1 ||
       g.batch_sizes.size() != 1 || g.batch_other_strides[0] != 1 ||
       !g.batching_operand_dims.empty() || sizes[rank - 1] != 1 ||
-      static_cast<int64_t>(g.window_operand_dims.size()) != rank - 1) {
-    return nullptr;
+      static_cast<int64_t>(g.window_operand_dims.size()) != rank - 1 || g.batch_sizes[0] == 0) {
+    return false;
   }
-  const int64_t k = g.batch_sizes[0];
-  int64_t rows = 1;
   for (int64_t d = 0; d < rank - 1; ++d) {
-    if (g.window_operand_dims[d] != d || sizes[d] != g.operand_dims[d]) return nullptr;
-    rows *= g.operand_dims[d];
+    if (g.window_operand_dims[d] != d || sizes[d] != g.operand_dims[d] || sizes[d] == 0) {
+      return false;
+    }
   }
-  if (rows == 0 || k == 0) return nullptr;
-  const int64_t columns = g.operand_dims[rank - 1];
+  return true;
+}
+
+// The column gather's thunk when `instr` is one (and, with a fill, of 4- or
+// 8-byte elements); null otherwise.
+std::unique_ptr<Thunk> MakeGatherColumns(const Instruction& instr, const IndexingGeometry& g,
+                                         SlotId operand, SlotId indices, SlotId output,
+                                         int64_t wrap = 0, const IndexFill* fill = nullptr) {
+  if (!IsColumnGather(instr, g)) return nullptr;
+  const int64_t rank = static_cast<int64_t>(g.operand_dims.size());
+  const int64_t k = g.batch_sizes[0], columns = g.operand_dims[rank - 1];
+  int64_t rows = 1;
+  for (int64_t d = 0; d < rank - 1; ++d) rows *= g.operand_dims[d];
   if (fill != nullptr && g.width != 4 && g.width != 8) return nullptr;  // the fill's bits
   std::optional<IndexFill> f;
   if (fill != nullptr) f = *fill;
@@ -407,9 +417,10 @@ bool GatherOfRows(const Instruction& instr) { return IsRowGather(instr, GatherGe
 
 bool GatherOfColumns(const Instruction& instr) {
   const IndexingGeometry g = GatherGeometry(instr);
-  if (IsRowGather(instr, g) || (g.width != 4 && g.width != 8)) return false;
-  if (MakeElementGather(instr, g, 0, 0, 0) != nullptr) return false;  // that path first
-  return MakeGatherColumns(instr, g, 0, 0, 0) != nullptr;
+  // The row and element paths come first in MakeGatherThunk.
+  return !IsRowGather(instr, g) && !IsElementGather(instr, g) && IsColumnGather(instr, g) &&
+         (g.width == 4 || g.width == 8) &&
+         (g.index_type == DType::kS32 || g.index_type == DType::kS64);
 }
 
 bool GatherFillsRows(const Instruction& instr) {

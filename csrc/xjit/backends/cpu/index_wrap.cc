@@ -52,16 +52,20 @@ bool NarrowRange(ComparisonDirection dir, bool swapped, int64_t c, int64_t* lo, 
   }
 }
 
+// Whether region value `v` is the region parameter bound to `what`, an
+// operand of `fusion`.
+bool BoundTo(const Instruction* v, const Instruction& fusion, const Instruction& what) {
+  return v->opcode() == Opcode::kParameter &&
+         fusion.operand(v->attrs<ParameterAttrs>().number) == &what;
+}
+
 // [lo, hi) when `both` (a value of `fusion`'s region) is lo <= i && i < hi
 // (any two bounds, either operand order) of the region parameter bound to
 // `raw`.
 bool ValidRange(const Instruction& both, const Instruction& fusion, const Instruction& raw,
                 int64_t* lo, int64_t* hi) {
   if (both.opcode() != Opcode::kAnd) return false;
-  auto bound_to_raw = [&](const Instruction* v) {
-    return v->opcode() == Opcode::kParameter &&
-           fusion.operand(v->attrs<ParameterAttrs>().number) == &raw;
-  };
+  auto bound_to_raw = [&](const Instruction* v) { return BoundTo(v, fusion, raw); };
   *lo = std::numeric_limits<int64_t>::min();
   *hi = std::numeric_limits<int64_t>::max();
   for (const Instruction* cmp : both.operands()) {
@@ -94,13 +98,8 @@ std::optional<IndexFill> MatchIndexFill(const Instruction& gather, const Instruc
   const Instruction& fusion = *u[0];
   const Computation& region = *fusion.called_computations()[0];
   if (region.results().size() != 1) return std::nullopt;
-  // The region parameter bound to `what`, when `v` is one.
-  auto bound_to = [&](const Instruction* v, const Instruction& what) {
-    return v->opcode() == Opcode::kParameter &&
-           fusion.operand(v->attrs<ParameterAttrs>().number) == &what;
-  };
   const Instruction* select = region.results()[0];
-  if (select->opcode() != Opcode::kSelect || !bound_to(select->operand(1), gather)) {
+  if (select->opcode() != Opcode::kSelect || !BoundTo(select->operand(1), fusion, gather)) {
     return std::nullopt;
   }
   const Literal* fill = SplatLiteral(*select->operand(2), fusion);

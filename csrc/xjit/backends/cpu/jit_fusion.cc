@@ -87,10 +87,6 @@ bool Available() {
 }
 #endif
 
-}  // namespace
-
-namespace {
-
 // Applies `reads` (by operand position; `operands` the op's or fusion's) to
 // the region's inputs; false when the generated kernel cannot read one so.
 bool ApplyOperandReads(const std::vector<const Instruction*>& operands,

@@ -221,7 +221,6 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
         (!JitCarries(x->shape().dtype) && !mask && !int_result && !compared_int)) {
       return false;
     }
-
     const int64_t elements = x->shape().num_elements();
     switch (x->opcode()) {
       case Opcode::kParameter: {
@@ -295,7 +294,6 @@ bool AnalyzeJitLoneOp(const Instruction& op, JitRegion* region) {
   JitRegion& r = *region;
   r.n = op.shape().num_elements();
   if (r.n < kMinJitElements || op.operands().size() > 3) return false;
-  const size_t position = 0;
   for (const Instruction* x : op.operands()) {
     if (!x->shape().is_array() || x->shape().dtype != DType::kF32 ||
         x->shape().num_elements() != r.n) {
@@ -304,7 +302,7 @@ bool AnalyzeJitLoneOp(const Instruction& op, JitRegion* region) {
     if (r.input_number.contains(x)) continue;  // x * x: one input
     r.input_number[x] = static_cast<int>(r.parameters.size());
     r.parameters.push_back(x);
-    r.last_use[x] = position;
+    r.last_use[x] = 0;  // read by the one op
   }
   const size_t inputs = r.parameters.size();
   r.input_splat.assign(inputs, false);
