@@ -90,3 +90,26 @@ def test_take_fills_out_of_range_positions(shape, axis, dtype):
     shape_of_mask = [1] * x.ndim
     shape_of_mask[axis] = len(idx)
     np.testing.assert_array_equal(got, np.where(ok.reshape(shape_of_mask), want, fill))
+
+
+def test_erf_float32_is_xla_s_rational_form():
+    """float32 erf takes XLA's rational form (JAX's bits on the CPU); the
+    reference keeps libm's correctly rounded erf: at most 5 ulp apart."""
+    x = np.concatenate([np.linspace(-5, 5, 200001, dtype=np.float32),
+                        np.array([0.0, -0.0, 1e-30, 3.8325, 3.8326, -3.8326, np.inf, -np.inf,
+                                  np.nan], np.float32)])
+    got = np.asarray(xjit.jit(xjit.lax.erf)(x))
+    want = np.asarray(xjit.jit(xjit.lax.erf, backend="reference")(x))
+    finite = np.isfinite(x)
+    ulp = np.abs(got[finite].view(np.int32).astype(np.int64) - want[finite].view(np.int32))
+    assert ulp.max() <= 5
+    np.testing.assert_array_equal(got[~finite], [1.0, -1.0, np.nan])
+    assert np.signbit(got[x.size - 8])  # -0.0 stays negative
+    np.testing.assert_array_equal(got[x.size - 5:x.size - 3], [1.0, -1.0])  # |x| >= 3.8325
+    # Spot values of jax.scipy.special.erf on the CPU (jax 0.10), bit for bit;
+    # like JAX, the form slightly exceeds 1 just below the cut (3.83).
+    pts = np.array([0.1, 0.5, 1.0, 2.0, -3.0, 3.83], np.float32)
+    jax_bits = np.array([0x3de652f5, 0x3f053f7b, 0x3f57bb3e, 0x3f7ecd70, 0xbf7ffe8e, 0x3f800001],
+                        np.uint32)
+    np.testing.assert_array_equal(np.asarray(xjit.jit(xjit.lax.erf)(pts)).view(np.uint32),
+                                  jax_bits)
