@@ -241,10 +241,24 @@ struct Multiply : DefaultOut {
     else return a * b;
   }
 };
+// The quotient of integers of up to 32 bits, rounded toward zero, through
+// double division: exact (the rounding error of a/b, under 2^-21/|b|, never
+// reaches the next integer, 1/|b| away), branch-free, and so vectorized, where
+// idiv costs ~10 cycles an element. `b` must not be 0. INT_MIN / -1 comes out
+// as 2^31, which wraps to INT_MIN through int64 (as XLA defines it).
+template <typename T>
+inline T QuotientOfNarrowInts(T a, T b) {
+  static_assert(kIsInt<T> && sizeof(T) <= 4);
+  return T(static_cast<int64_t>(static_cast<double>(a) / static_cast<double>(b)));
+}
+
 struct Divide : DefaultOut {
   template <typename T> static constexpr bool supports = kIsNumeric<T>;
   template <typename T> static T Apply(T a, T b) {
-    if constexpr (kIsInt<T>) {
+    if constexpr (kIsInt<T> && sizeof(T) <= 4) {
+      const T q = QuotientOfNarrowInts(a, b == 0 ? T(1) : b);
+      return b == 0 ? (kIsSigned<T> ? T(-1) : std::numeric_limits<T>::max()) : q;
+    } else if constexpr (kIsInt<T>) {
       if (b == 0) return kIsSigned<T> ? T(-1) : std::numeric_limits<T>::max();
       if constexpr (kIsSigned<T>) {
         if (a == std::numeric_limits<T>::min() && b == T(-1)) return a;
@@ -258,7 +272,12 @@ struct Divide : DefaultOut {
 struct Remainder : DefaultOut {
   template <typename T> static constexpr bool supports = kIsNumeric<T>;
   template <typename T> static T Apply(T a, T b) {
-    if constexpr (kIsInt<T>) {
+    if constexpr (kIsInt<T> && sizeof(T) <= 4) {
+      // a - q*b wrapping: INT_MIN % -1 is 0 with q = INT_MIN; a % 0 is a.
+      const T d = b == 0 ? T(1) : b;
+      const T r = T(Wrap<T>(a) - Wrap<T>(QuotientOfNarrowInts(a, d)) * Wrap<T>(d));
+      return b == 0 ? a : r;
+    } else if constexpr (kIsInt<T>) {
       if (b == 0) return a;
       if constexpr (kIsSigned<T>) {
         if (a == std::numeric_limits<T>::min() && b == T(-1)) return T(0);
