@@ -51,3 +51,37 @@ def test_column_gathers(shape, dtype):
         f = lambda a, i: jnp.take(a, i, axis=-1, mode=mode)  # noqa: E731
         np.testing.assert_array_equal(np.asarray(xjit.jit(f)(x, wild)),
                                       np.asarray(xjit.jit(f, backend="reference")(x, wild)))
+
+
+@pytest.mark.parametrize("shape", [(300, 200), (7, 9, 11), (2, 3, 4, 5)])
+@pytest.mark.parametrize("dtype", [np.float32, np.int8, np.float64])
+def test_points_through_every_dim(shape, dtype, x64):
+    """x[r, c, ...] with an integer array per dim: a gather of single elements
+    that the passes rewrite to the flattened array at r * stride + c + ...
+    (passes/gather_linearization.cc), negative indices counted from the end."""
+    x = (RNG.standard_normal(shape) * 100).astype(dtype)
+    idx = tuple(RNG.integers(-n, n, 1000).astype(np.int32) for n in shape)
+    got = np.asarray(xjit.jit(lambda a, *i: a[i])(x, *idx))
+    np.testing.assert_array_equal(got, x[idx])
+    # int64 indices, and one dim given by a scalar.
+    wide = tuple(i.astype(np.int64) for i in idx)
+    np.testing.assert_array_equal(np.asarray(xjit.jit(lambda a, *i: a[i])(x, *wide)), x[idx])
+    np.testing.assert_array_equal(np.asarray(xjit.jit(lambda a, i: a[i, 1])(x, idx[0])),
+                                  x[idx[0], 1])
+
+
+def test_points_out_of_range_clamp_like_the_reference():
+    """Out-of-range points: the gather clamps each index to its dim (JAX's
+    default for retrieval), which the flattened form keeps dim by dim."""
+    x = RNG.standard_normal((50, 40)).astype(np.float32)
+    r = RNG.integers(-120, 120, 5000).astype(np.int32)
+    c = RNG.integers(-120, 120, 5000).astype(np.int32)
+    f = lambda a, i, j: a[i, j]  # noqa: E731
+    got = np.asarray(xjit.jit(f)(x, r, c))
+    np.testing.assert_array_equal(got, np.asarray(xjit.jit(f, backend="reference")(x, r, c)))
+    rr = np.clip(np.where(r < 0, r + 50, r), 0, 49)
+    cc = np.clip(np.where(c < 0, c + 40, c), 0, 39)
+    np.testing.assert_array_equal(got, x[rr, cc])
+    g = lambda a, i, j: a.at[i, j].get(mode="fill", fill_value=-1.0)  # noqa: E731
+    inside = (r >= -50) & (r < 50) & (c >= -40) & (c < 40)
+    np.testing.assert_array_equal(np.asarray(xjit.jit(g)(x, r, c)), np.where(inside, x[rr, cc], -1))

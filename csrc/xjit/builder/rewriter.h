@@ -111,6 +111,8 @@ class Cloner {
                                                 ComputationBuilder& builder);
 
   const CloneOptions& options() const { return options_; }
+  // The module being built: a rule that adds computations (a reduce body).
+  ModuleBuilder& target() { return target_; }
 
  private:
 

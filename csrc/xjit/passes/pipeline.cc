@@ -11,7 +11,9 @@
 #include "xjit/passes/constant_folding.h"
 #include "xjit/passes/dead_code_elimination.h"
 #include "xjit/passes/dot_canonicalization.h"
+#include "xjit/passes/dot_strength_reduction.h"
 #include "xjit/passes/dynamic_shape_lowering.h"
+#include "xjit/passes/gather_linearization.h"
 #include "xjit/passes/narrow_type_expansion.h"
 #include "xjit/passes/quantized_op_expansion.h"
 #include "xjit/passes/tuple_simplification.h"
@@ -49,7 +51,8 @@ absl::StatusOr<std::unique_ptr<Module>> RunDefaultPipelineIfChanged(const Module
   std::unique_ptr<RewriteRule> owned_rules[] = {
       MakeDeadCodeEliminationRule(),      MakeCallInliningRule(),
       MakeTupleSimplificationRule(),      MakeConstantFoldingRule(),
-      MakeAlgebraicSimplificationRule(),  MakeCommonSubexpressionEliminationRule(),
+      MakeAlgebraicSimplificationRule(),  MakeDotStrengthReductionRule(),
+      MakeGatherLinearizationRule(),      MakeCommonSubexpressionEliminationRule(),
   };
   std::vector<RewriteRule*> rules;
   for (const auto& r : owned_rules) rules.push_back(r.get());
