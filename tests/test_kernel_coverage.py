@@ -131,3 +131,18 @@ def test_integer_division_and_remainder(dtype, x64):
     q, r = xjit.jit(lambda x, y: (jnp.floor_divide(x, y), jnp.remainder(x, y)))(a[ok], b[ok])
     np.testing.assert_array_equal(np.asarray(q), np.floor_divide(a[ok], b[ok]))
     np.testing.assert_array_equal(np.asarray(r), np.remainder(a[ok], b[ok]))
+
+
+@pytest.mark.parametrize("shape,perm", [((64, 48, 40), (0, 2, 1)), ((4, 33, 35, 18), (0, 3, 1, 2)),
+                                        ((4, 18, 33, 35), (0, 2, 3, 1)), ((300, 257), (1, 0)),
+                                        ((5, 8, 6, 16), (0, 2, 1, 3))])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64, np.complex64, np.int16])
+def test_transposes(shape, perm, dtype, x64):
+    """Transposes of 4- and 8-byte elements run as 16x16 / 8x8 register tiles
+    (backends/cpu/transpose_tiles.cc), ragged edges element by element; alone
+    and feeding element-wise work."""
+    x = (RNG.standard_normal(shape) * 100).astype(dtype)
+    np.testing.assert_array_equal(np.asarray(xjit.jit(lambda a: jnp.transpose(a, perm))(x)),
+                                  np.transpose(x, perm))
+    np.testing.assert_array_equal(np.asarray(xjit.jit(lambda a: jnp.transpose(a, perm) * 2)(x)),
+                                  np.transpose(x, perm) * 2)

@@ -73,6 +73,31 @@ TEST(CpuDataMovement, LargeTransposeAndBroadcast) {
   EXPECT_TRUE(CrossCheck(**m, RandomArgs(**m, rng), "large broadcast"));
 }
 
+// Transposes that take the register tiles (backends/cpu/transpose_tiles.cc):
+// 4- and 8-byte elements, whole tiles and ragged edges on both sides, outer
+// dims before, between and after the transposed pair; others take the
+// strided copy (1- and 2-byte elements, pairs too small for a tile).
+TEST(CpuDataMovement, TransposesInRegisterTiles) {
+  std::mt19937_64 rng(29);
+  struct Case {
+    std::vector<int64_t> dims, perm;
+  };
+  const Case cases[] = {{{16, 16}, {1, 0}},          {{64, 48}, {1, 0}},
+                        {{37, 53}, {1, 0}},          {{15, 100}, {1, 0}},
+                        {{100, 15}, {1, 0}},         {{8, 40, 33}, {0, 2, 1}},
+                        {{3, 17, 5, 19}, {0, 3, 1, 2}}, {{3, 19, 17, 5}, {0, 2, 3, 1}},
+                        {{20, 3, 18}, {2, 1, 0}},    {{4, 2, 16, 24}, {1, 3, 0, 2}}};
+  for (DType t : {DType::kF32, DType::kS32, DType::kF64, DType::kC64, DType::kBF16, DType::kS8}) {
+    for (const Case& c : cases) {
+      auto m = OneOpModule(Opcode::kTranspose, {Shape(t, c.dims)}, TransposeAttrs{c.perm});
+      ASSERT_TRUE(m.ok()) << m.status();
+      EXPECT_TRUE(CrossCheck(**m, RandomArgs(**m, rng),
+                             "transpose " + std::string(StableHloName(t)) + " " +
+                                 Shape(t, c.dims).ToString()));
+    }
+  }
+}
+
 TEST(CpuDataMovement, IotaConstantCallTupleAndAliasedResults) {
   ModuleBuilder mb("misc");
   ComputationBuilder* callee = mb.NewComputation("affine");

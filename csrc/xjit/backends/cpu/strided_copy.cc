@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "xjit/backends/cpu/parallel.h"
+#include "xjit/backends/cpu/transpose_tiles.h"
 #include "xjit/ir/checked_math.h"
 
 namespace xjit::cpu {
@@ -137,6 +138,7 @@ void ParallelCopy(void* dst, const void* src, int64_t bytes) {
 
 void RunStridedCopy(const StridedCopy& c, void* dst, const void* src) {
   if (c.sizes.empty() || c.sizes[0] == 0) return;
+  if (RunTransposeTiles(c, dst, src)) return;
   switch (c.elem_bytes) {  // integer elements: the compiler vectorises their loops
     case 1: return CopyTyped<uint8_t>(c, dst, src);
     case 2: return CopyTyped<uint16_t>(c, dst, src);
