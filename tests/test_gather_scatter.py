@@ -548,3 +548,34 @@ def test_empty_operands_and_indices():
     assert float(lax.dynamic_slice(np.float32(3), (), ())) == 3.0
     with pytest.raises(IndexError):
         jnp.zeros((0, 3))[jnp.array([0])]
+
+
+@pytest.mark.parametrize("method", ["set", "add", "mul", "min", "max"])
+@pytest.mark.parametrize("shape", [(40, 30), (6, 7, 8)])
+def test_point_scatters_skip_points_outside(method, shape):
+    """x.at[r, c].<method>(u) with an integer array per dim: the passes
+    scatter into the flattened array (passes/point_linearization.cc), a
+    point with any index outside its dim skipped, negative ones counted from
+    the end; duplicates combine in order. Against the reference backend and
+    numpy's ufunc.at."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal(shape).astype(np.float32)
+    idx = tuple(rng.integers(-n - 5, n + 5, 3000).astype(np.int32) for n in shape)
+    u = rng.standard_normal(3000).astype(np.float32)
+    f = lambda a, v, *i: getattr(a.at[i], method)(v)  # noqa: E731
+    got = np.asarray(xjit.jit(f)(x, u, *idx))
+    np.testing.assert_array_equal(got, np.asarray(xjit.jit(f, backend="reference")(x, u, *idx)))
+    inside = np.ones(3000, bool)
+    for i, n in zip(idx, shape):
+        inside &= (i >= -n) & (i < n)
+    kept = tuple(i[inside] for i in idx)
+    want = x.copy()
+    if method == "set":
+        want[kept] = u[inside]  # duplicates: numpy also keeps the last
+    else:
+        ufunc = {"add": np.add, "mul": np.multiply, "min": np.minimum, "max": np.maximum}[method]
+        ufunc.at(want, kept, u[inside])
+    if method in ("add", "mul"):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    else:
+        np.testing.assert_array_equal(got, want)

@@ -13,8 +13,8 @@
 #include "xjit/passes/dot_canonicalization.h"
 #include "xjit/passes/dot_strength_reduction.h"
 #include "xjit/passes/dynamic_shape_lowering.h"
-#include "xjit/passes/gather_linearization.h"
 #include "xjit/passes/narrow_type_expansion.h"
+#include "xjit/passes/point_linearization.h"
 #include "xjit/passes/quantized_op_expansion.h"
 #include "xjit/passes/tuple_simplification.h"
 
@@ -52,7 +52,7 @@ absl::StatusOr<std::unique_ptr<Module>> RunDefaultPipelineIfChanged(const Module
       MakeDeadCodeEliminationRule(),      MakeCallInliningRule(),
       MakeTupleSimplificationRule(),      MakeConstantFoldingRule(),
       MakeAlgebraicSimplificationRule(),  MakeDotStrengthReductionRule(),
-      MakeGatherLinearizationRule(),      MakeCommonSubexpressionEliminationRule(),
+      MakePointLinearizationRule(),      MakeCommonSubexpressionEliminationRule(),
   };
   std::vector<RewriteRule*> rules;
   for (const auto& r : owned_rules) rules.push_back(r.get());
