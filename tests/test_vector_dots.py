@@ -7,6 +7,7 @@ import pytest
 
 import xjit
 import xjit.numpy as jnp
+from numpy_checks import same_as_reference
 
 RNG = np.random.default_rng(41)
 
@@ -61,3 +62,20 @@ def test_gradient_through_a_vector_dot():
     s = 1 - np.tanh(a @ v) ** 2
     np.testing.assert_allclose(np.asarray(ga), np.outer(s, v), rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(np.asarray(gv), s @ a, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("shape", [(2048, 300), (37, 1000), (5000, 17), (1, 64)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_scaled_column_sums_keep_the_reference_bits(shape, dtype, x64):
+    """v @ x and (v[:, None] * x).sum(0): the column fusion scales each row
+    inside the sum (backends/cpu/row_fusion.cc AbsorbRowScaling); the product
+    rounded before the add, so the bits are the interpreter's. The product
+    also returned, or read twice, keeps its own op."""
+    x = RNG.standard_normal(shape).astype(dtype)
+    v = RNG.standard_normal(shape[0]).astype(dtype)
+    same_as_reference(lambda p, q: p @ q, v, x)
+    same_as_reference(lambda p, q: (p[:, None] * q).sum(0), v, x)
+    same_as_reference(lambda p, q: ((p[:, None] * q).sum(0), p[:, None] * q), v, x)
+    same_as_reference(lambda p, q: (p[:, None] * q).sum(0) + (p[:, None] * q).max(0), v, x)
+    np.testing.assert_allclose(np.asarray(xjit.jit(lambda p, q: p @ q)(v, x)),
+                               v.astype(np.float64) @ x, rtol=1e-4, atol=1e-4)

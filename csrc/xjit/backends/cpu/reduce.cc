@@ -360,11 +360,45 @@ void ColumnFinish(const void* partials, int64_t chunks, int64_t columns, const v
   for (int64_t j = 0; j < columns; ++j) y[j] = T(acc[j]);
 }
 
+// acc[j] = acc[j] + scales[r] * x[r][j] over the rows (kFirst: acc starts as
+// row 0's product). No fused multiply-add (the build's -ffp-contract=off):
+// the bits of a multiply then a sum.
+template <typename T, bool kFirst>
+XJIT_ISA_CLONES void ScaledColumnSum(T* __restrict acc, const T* __restrict x,
+                                     const T* __restrict scales, int64_t rows, int64_t n) {
+  int64_t r = 0;
+  if constexpr (kFirst) {
+    const T a = scales[0];
+    for (int64_t j = 0; j < n; ++j) acc[j] = a * x[j];
+    r = 1;
+  }
+  for (; r < rows; ++r) {
+    const T a = scales[r];
+    const T* row = x + r * n;
+#pragma omp simd
+    for (int64_t j = 0; j < n; ++j) acc[j] = acc[j] + a * row[j];
+  }
+}
+
+template <typename T, bool kFirst>
+void ColumnRowsScaled(void* acc, const void* in, const void* scales, int64_t rows,
+                      int64_t columns) {
+  ScaledColumnSum<T, kFirst>(static_cast<T*>(acc), static_cast<const T*>(in),
+                             static_cast<const T*>(scales), rows, columns);
+}
+
 template <typename Op, typename T>
 const ColumnReduceKernel* ColumnKernelFor() {
-  static const ColumnReduceKernel kernel{&ColumnFirstRows<Op, T>, &ColumnMoreRows<Op, T>,
-                                         &ColumnFinish<Op, T>,
-                                         static_cast<int64_t>(sizeof(Compute<T>))};
+  static const ColumnReduceKernel kernel = [] {
+    ColumnReduceKernel k{&ColumnFirstRows<Op, T>, &ColumnMoreRows<Op, T>, &ColumnFinish<Op, T>,
+                         static_cast<int64_t>(sizeof(Compute<T>))};
+    if constexpr (std::is_same_v<Op, Add> &&
+                  (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
+      k.first_rows_scaled = &ColumnRowsScaled<T, true>;
+      k.more_rows_scaled = &ColumnRowsScaled<T, false>;
+    }
+    return k;
+  }();
   return &kernel;
 }
 

@@ -41,6 +41,13 @@ struct ColumnReduceKernel {
   void (*finish)(const void* partials, int64_t chunks, int64_t columns, const void* init,
                  void* out);
   int64_t acc_width;
+  // Sums of float32/float64 only (null otherwise): the same with each row r
+  // multiplied by scales[r] first, the product rounded as a multiply would
+  // (a column fusion's v[:, None] * x summed over rows, v @ x).
+  void (*first_rows_scaled)(void* acc, const void* in, const void* scales, int64_t rows,
+                            int64_t columns) = nullptr;
+  void (*more_rows_scaled)(void* acc, const void* in, const void* scales, int64_t rows,
+                           int64_t columns) = nullptr;
 };
 // The kernel for a reduce whose body ir/reduce_body.h recognises, on its
 // element type; null when there is none.

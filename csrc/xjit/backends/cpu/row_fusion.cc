@@ -231,6 +231,11 @@ class RowFusionThunk : public Thunk {
           case Op::Kind::kColumnReduce: {
             unsigned char* acc =
                 partials_.data() + op.partial_offset + chunk * row_size_ * op.column->acc_width;
+            if (op.inputs.size() == 3) {  // rows scaled by inputs[2] (a per-row value)
+              (block == first ? op.column->first_rows_scaled : op.column->more_rows_scaled)(
+                  acc, address(op.inputs[0]), address(op.inputs[2]), n, row_size_);
+              break;
+            }
             (block == first ? op.column->first_rows : op.column->more_rows)(
                 acc, address(op.inputs[0]), n, row_size_);
             break;
@@ -312,6 +317,7 @@ class RowFusionLowering {
   absl::Status LowerElementwise(const Instruction& instr);
   absl::Status LowerBroadcast(const Instruction& instr);
   absl::Status LowerReduce(const Instruction& instr);
+  void AbsorbRowScaling(const Instruction& reduce, Op& sum);
 
   const Computation& region_;
   const std::vector<SlotId>& inputs_;
@@ -498,6 +504,38 @@ absl::Status RowFusionLowering::Expand(const Instruction& instr) {
   return absl::OkStatus();
 }
 
+// A column sum of rows just multiplied by a per-row value (v[:, None] * x
+// summed over rows: what dot strength reduction makes of v @ x) becomes one
+// pass: the multiply's op is dropped and the sum scales each row itself,
+// where the two ops wrote and read the product back per block row.
+void RowFusionLowering::AbsorbRowScaling(const Instruction& reduce, Op& sum) {
+  const Instruction& product = *reduce.operand(0);
+  if (sum.column->first_rows_scaled == nullptr || product.opcode() != Opcode::kMultiply ||
+      output_of_.contains(&product) || ops_.empty()) {
+    return;
+  }
+  int64_t uses = 0;
+  for (const auto& instr : region_.instructions()) {
+    for (const Instruction* o : instr->operands()) uses += o == &product;
+  }
+  const Op& multiply = ops_.back();
+  const Value& value = values_.at(&product);
+  if (uses != 1 || multiply.kind != Op::Kind::kKernel || !multiply.by_row ||
+      multiply.inputs.size() != 2 || value.local < 0 || multiply.output.local != value.local) {
+    return;
+  }
+  const Operand* row = nullptr;
+  const Operand* scale = nullptr;
+  for (const Operand& in : multiply.inputs) {
+    if (in.rows != nullptr) return;
+    if (in.per_row == 1) scale = &in;
+    if (in.per_row == row_size_) row = &in;
+  }
+  if (row == nullptr || scale == nullptr) return;
+  sum.inputs = {*row, sum.inputs[1], *scale};
+  ops_.pop_back();
+}
+
 // A reduce of the rows (kReduce: one value per row) or, in a column fusion,
 // of the columns (kColumnReduce: into the chunk's partials, then the
 // fusion's result).
@@ -523,6 +561,7 @@ absl::Status RowFusionLowering::LowerReduce(const Instruction& instr) {
   const Value& init = values_.at(instr.operand(1));
   if (init.per_row > 0) return absl::InternalError("fusion: a reduce's init is not one element");
   op.inputs = {Read(*instr.operand(0), row_size_, true), Read(*instr.operand(1), 0, false)};
+  if (columns_) AbsorbRowScaling(instr, op);
   if (columns_) {
     // Combined into the result after the blocks: a fusion result, its init
     // a fusion operand.
