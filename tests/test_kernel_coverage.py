@@ -146,3 +146,21 @@ def test_transposes(shape, perm, dtype, x64):
                                   np.transpose(x, perm))
     np.testing.assert_array_equal(np.asarray(xjit.jit(lambda a: jnp.transpose(a, perm) * 2)(x)),
                                   np.transpose(x, perm) * 2)
+
+
+@pytest.mark.parametrize("n", [1, 3, 5, 16, 33, 63])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32])
+def test_short_row_reductions(n, dtype):
+    """Rows under 64 elements reduce sixteen at a time, a row a lane, still
+    in element order (backends/cpu/reduce.cc ReduceShortRows): the
+    interpreter's bits, NaN and signed zeros included, for row counts that
+    are not multiples of 16."""
+    x = (RNG.standard_normal((1000 + 7, n)) * 10).astype(dtype)
+    if dtype != np.int32:
+        x[5, 0] = np.nan
+        x[17, -1] = -0.0
+        x[40] = 0.0
+    f = lambda a: (a.sum(-1), a.max(-1), a.min(-1), (a * a).sum(-1),  # noqa: E731
+                   jnp.prod(a * 0.1 + 1, axis=-1))
+    same_as_reference(f, x)
+    np.testing.assert_allclose(np.asarray(xjit.jit(f)(x)[0]), x.sum(-1), rtol=1e-4, atol=1e-3)

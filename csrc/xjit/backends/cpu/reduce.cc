@@ -324,12 +324,40 @@ FastKernel RecogniseBody(const Instruction& instr) {
   });
 }
 
+// Rows too short for ReduceRun's lanes (it combines them one element after
+// another): sixteen rows at a time, one a lane, each still combined in
+// element order from `start`, so the bits are ReduceRun's. Rows of 16
+// floats (distances of 16-d points): 1.5x JAX's time element by element.
+template <typename Op, typename C, typename T>
+XJIT_ISA_CLONES void ReduceShortRows(const T* __restrict x, int64_t rows, int64_t n, C start,
+                                     T* __restrict y) {
+  constexpr int64_t kGroup = 16;
+  int64_t r = 0;
+  for (; r + kGroup <= rows; r += kGroup) {
+    C acc[kGroup];
+    for (int64_t l = 0; l < kGroup; ++l) acc[l] = start;
+    const T* group = x + r * n;
+    for (int64_t j = 0; j < n; ++j) {
+#pragma omp simd
+      for (int64_t l = 0; l < kGroup; ++l) acc[l] = Op::Apply(acc[l], C(group[l * n + j]));
+    }
+    for (int64_t l = 0; l < kGroup; ++l) y[r + l] = T(acc[l]);
+  }
+  for (; r < rows; ++r) {
+    C acc = start;
+    for (int64_t j = 0; j < n; ++j) acc = Op::Apply(acc, C(x[r * n + j]));
+    y[r] = T(acc);
+  }
+}
+
 template <typename Op, typename T>
 void RowReduce(const void* in, const void* init, void* out, int64_t rows, int64_t row_size) {
   using C = Compute<T>;
   const T* x = static_cast<const T*>(in);
   const C start = C(*static_cast<const T*>(init));
   T* y = static_cast<T*>(out);
+  // ReduceRun's bound for its lanes (2 * kLanes): below it, element order.
+  if (row_size < 64) return ReduceShortRows<Op, C, T>(x, rows, row_size, start, y);
   for (int64_t r = 0; r < rows; ++r) y[r] = T(ReduceRun<Op, C, T>(x + r * row_size, row_size, 1, start));
 }
 
