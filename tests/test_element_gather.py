@@ -85,3 +85,24 @@ def test_points_out_of_range_clamp_like_the_reference():
     g = lambda a, i, j: a.at[i, j].get(mode="fill", fill_value=-1.0)  # noqa: E731
     inside = (r >= -50) & (r < 50) & (c >= -40) & (c < 40)
     np.testing.assert_array_equal(np.asarray(xjit.jit(g)(x, r, c)), np.where(inside, x[rr, cc], -1))
+
+
+@pytest.mark.parametrize("shape,ishape,axis", [((300, 200), (150, 1), 0), ((300, 200), (1, 77), 1),
+                                               ((6, 40, 5), (1, 33, 1), 1),
+                                               ((6, 40, 5), (6, 1, 5), 1)])
+def test_spread_indices_read_whole_windows(shape, ishape, axis):
+    """take_along_axis with indices of size 1 off the axis: the passes read
+    the spread dims as whole windows (passes/spread_index_gather.cc; a row
+    gather for x[p] written as take_along_axis), in range, negative and
+    outside, in each mode; indices spread over some batch dims only keep the
+    element gather."""
+    x = RNG.standard_normal(shape).astype(np.float32)
+    n = shape[axis]
+    idx = RNG.integers(-n, n, ishape).astype(np.int32)
+    got = np.asarray(xjit.jit(lambda a, i: jnp.take_along_axis(a, i, axis=axis))(x, idx))
+    np.testing.assert_array_equal(got, np.take_along_axis(x, idx % n, axis=axis))
+    wild = RNG.integers(-2 * n, 2 * n, ishape).astype(np.int32)
+    for mode in ("clip", "fill"):
+        f = lambda a, i: jnp.take_along_axis(a, i, axis=axis, mode=mode)  # noqa: E731
+        np.testing.assert_array_equal(np.asarray(xjit.jit(f)(x, wild)),
+                                      np.asarray(xjit.jit(f, backend="reference")(x, wild)))

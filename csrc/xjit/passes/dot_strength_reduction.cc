@@ -26,6 +26,11 @@ struct Plan {
 
 bool Reducible(DType t) { return t == DType::kF32 || t == DType::kF64; }
 
+// Smaller matrices keep the dot: backends run small products in one tight
+// kernel, where the multiply and sum are two ops with their own overheads
+// (a 64x64 tanh RNN step in a scan: 0.73x -> 1.4x JAX's time reduced).
+constexpr int64_t kMinMatrixElements = 16384;
+
 std::optional<Plan> MakePlan(const Instruction& dot) {
   if (dot.opcode() != Opcode::kDotGeneral) return std::nullopt;
   const Shape& lhs = dot.operand(0)->shape();
@@ -41,6 +46,7 @@ std::optional<Plan> MakePlan(const Instruction& dot) {
   Plan plan;
   plan.matrix = rhs_vector ? 0 : 1;
   const Shape& matrix = plan.matrix == 0 ? lhs : rhs;
+  if (matrix.num_elements() < kMinMatrixElements) return std::nullopt;
   const auto& m_batch = plan.matrix == 0 ? dn.lhs_batching_dimensions : dn.rhs_batching_dimensions;
   const auto& m_contract =
       plan.matrix == 0 ? dn.lhs_contracting_dimensions : dn.rhs_contracting_dimensions;

@@ -5,8 +5,9 @@
 // reduced over the contracting dimensions. That work is one pass over the
 // matrix, which fusion joins to its producers and consumers; as a GEMM it was
 // a library call with one column (2048x2048 @ v: 2.3x JAX's time before).
-// Floating types of 32 and 64 bits only: a product of halves would round
-// each term where the dot accumulates in float.
+// Floating types of 32 and 64 bits only (a product of halves would round
+// each term where the dot accumulates in float), and matrices of 16K
+// elements or more (smaller products are faster as one small-matmul call).
 #pragma once
 
 #include <memory>

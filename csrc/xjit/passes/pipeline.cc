@@ -16,6 +16,7 @@
 #include "xjit/passes/narrow_type_expansion.h"
 #include "xjit/passes/point_linearization.h"
 #include "xjit/passes/quantized_op_expansion.h"
+#include "xjit/passes/spread_index_gather.h"
 #include "xjit/passes/tuple_simplification.h"
 
 namespace xjit::passes {
@@ -52,7 +53,8 @@ absl::StatusOr<std::unique_ptr<Module>> RunDefaultPipelineIfChanged(const Module
       MakeDeadCodeEliminationRule(),      MakeCallInliningRule(),
       MakeTupleSimplificationRule(),      MakeConstantFoldingRule(),
       MakeAlgebraicSimplificationRule(),  MakeDotStrengthReductionRule(),
-      MakePointLinearizationRule(),      MakeCommonSubexpressionEliminationRule(),
+      MakePointLinearizationRule(),      MakeSpreadIndexGatherRule(),
+      MakeCommonSubexpressionEliminationRule(),
   };
   std::vector<RewriteRule*> rules;
   for (const auto& r : owned_rules) rules.push_back(r.get());
