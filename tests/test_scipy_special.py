@@ -33,7 +33,8 @@ GAMMA_X = np.concatenate([np.linspace(-20.5, 60, 4001), np.logspace(-8, 30, 100)
 
 # (function, scipy reference, inputs, float32 tol, float64 tol, floor of |want| for relative)
 ACCURACY = [
-    (special.erfc, scipy_special.erfc, ERFC_X, 2e-6, 1e-14, 1e-30),
+    # float32: XLA's (Cephes') erfcf, the form JAX's CPU results come from: ~4e-6.
+    (special.erfc, scipy_special.erfc, ERFC_X, 6e-6, 1e-14, 1e-30),
     (special.erfinv, scipy_special.erfinv, ERFINV_Y, 1e-5, 1e-14, 1e-30),
     (special.gammaln, scipy_special.gammaln, GAMMA_X, 1e-5, 1e-13, 1.0),
     (special.digamma, scipy_special.digamma, GAMMA_X[np.abs(GAMMA_X) < 1e7], 4e-6, 1e-12, 1.0),

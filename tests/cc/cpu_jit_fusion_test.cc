@@ -51,7 +51,7 @@ TEST(JitFusion, EveryUnaryOp) {
   const int64_t n = 8192 + 7;
   for (std::string op : {"negate", "abs", "sqrt", "rsqrt", "exponential", "tanh", "log",
                          "log_plus_one", "logistic", "exponential_minus_one", "floor", "ceil",
-                         "round_nearest_even"}) {
+                         "round_nearest_even", "erf"}) {
     std::string body = Op(op, "a", "%x", n) + Op("multiply", "b", "%a, %half", n) +
                        Op(op, "c", "%y", n) + Op("add", "d", "%b, %c", n);
     CheckModule(Module2(n, body, "%d", 1), 2e-6);
@@ -75,7 +75,7 @@ TEST(JitFusion, RoundingOnHalves) {
 TEST(JitFusion, UnaryOpsOnOrdinaryInputs) {
   const int64_t n = 16 * 1024 + 3;
   for (std::string op : {"exponential", "tanh", "logistic", "exponential_minus_one", "log",
-                         "log_plus_one"}) {
+                         "log_plus_one", "erf"}) {
     // The logarithms' short path needs positive inputs.
     const bool positive = op == "log" || op == "log_plus_one";
     std::string body = Op("abs", "ax", "%x", n) + Op("abs", "ay", "%y", n) +
@@ -208,7 +208,7 @@ TEST(JitFusion, HalfUnaryOps) {
   for (const HalfType& h : kHalfTypes) {
     for (std::string op : {"negate", "abs", "sqrt", "rsqrt", "exponential", "tanh", "log",
                            "log_plus_one", "logistic", "exponential_minus_one", "floor", "ceil",
-                           "round_nearest_even"}) {
+                           "round_nearest_even", "erf"}) {
       std::string body = Op(op, "a", "%x", n, h.name) +
                          Op("multiply", "b", "%a, %half", n, h.name) +
                          Op(op, "c", "%y", n, h.name) + Op("add", "d", "%b, %c", n, h.name);

@@ -17,7 +17,7 @@ int ScratchOf(Opcode op) {
   switch (op) {
     case Opcode::kRsqrt: return 1;
     case Opcode::kExponential: case Opcode::kLog: return 6;
-    case Opcode::kTanh: return 5;
+    case Opcode::kTanh: case Opcode::kErf: return 5;
     case Opcode::kLogistic: return 7;
     case Opcode::kLogPlusOne: case Opcode::kExponentialMinusOne: return 8;
     default: return 0;
@@ -232,6 +232,7 @@ int EmitAvx2Op(Avx2Code& g, Avx2RegisterPool& pool, Opcode op,
           break;
         case Opcode::kExponential: g.Exp(d, r[0], scratch); break;
         case Opcode::kTanh: g.Tanh(d, r[0], scratch); break;
+        case Opcode::kErf: g.Erf(d, r[0], scratch); break;
         case Opcode::kLog: g.Log(d, r[0], scratch); break;
         case Opcode::kLogPlusOne: g.Log1p(d, r[0], scratch); break;
         case Opcode::kLogistic: g.Logistic(d, r[0], scratch); break;

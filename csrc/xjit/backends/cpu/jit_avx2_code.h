@@ -206,6 +206,19 @@ class Avx2Code : public Xbyak::CodeGenerator, public CmpPredicates {
     vblendvps(d, d, x, q);
   }
 
+  // fast_math.h's FastErf; s: 5 scratch registers. Everything that reads x
+  // runs before d is written.
+  void Erf(const Ymm& d, const Ymm& x, const Ymm* s) {
+    const Ymm &t = s[0], &one = s[1], &x2 = s[2], &p = s[3], &q = s[4];
+    vandps(t, x, Bits(0x7fffffffu));
+    vcmpps(t, t, C(3.832506856900711f), kGe);
+    vandps(one, x, Bits(0x80000000u));
+    vorps(one, one, Bits(0x3f800000u));
+    EmitErfRational(*this, x, x2, p, q);
+    vdivps(p, p, q);
+    vblendvps(d, p, one, t);
+  }
+
   // fast_math.h's FastExpm1; s: 8 scratch registers (2 + Exp's or Log's).
   void Expm1(const Ymm& d, const Ymm& x, const Ymm* s) {
     const Ymm &u = s[0], &um1 = s[1], &k = s[2];

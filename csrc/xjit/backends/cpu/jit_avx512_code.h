@@ -113,6 +113,19 @@ class ChainCode : public Xbyak::CodeGenerator, public CmpPredicates {
     });
   }
 
+  // fast_math.h's FastErf: the rational form, +-1 where |x| >= 3.8325 (not
+  // NaN). Everything that reads x runs before d is written.
+  void Erf(const Zmm& d, const Zmm& x) {
+    const Zmm t(25), one(26), x2(27), p(28), q(29);
+    vpandd(t, x, Bits(0x7fffffffu));
+    vcmpps(k2, t, C(3.832506856900711f), kGe);
+    vpandd(one, x, Bits(0x80000000u));
+    vpord(one, one, Bits(0x3f800000u));
+    EmitErfRational(*this, x, x2, p, q);
+    vdivps(d, p, q);
+    vmovaps(d | k2, one);
+  }
+
   // FastLog's reduction of a normal input's bits `s` with exponent e (an
   // integer): m = its mantissa in [1/2, 1), doubled below sqrt(1/2) (e then
   // one less), minus one. k3 is scratch.
@@ -293,6 +306,7 @@ class ChainCode : public Xbyak::CodeGenerator, public CmpPredicates {
         break;
       case Opcode::kExponential: Exp(d, in[0]); break;
       case Opcode::kTanh: Tanh(d, in[0]); break;
+      case Opcode::kErf: Erf(d, in[0]); break;
       case Opcode::kLog: Log(d, in[0]); break;
       case Opcode::kLogPlusOne: Log1p(d, in[0]); break;
       case Opcode::kLogistic: Logistic(d, in[0]); break;

@@ -125,6 +125,25 @@ void EmitTanhRational(Code& g, const Reg& c, const Reg& x2, const Reg& p, const 
   g.vdivps(p, p, q);
 }
 
+// FastErf's numerator p = x * P(x^2) and denominator q = Q(x^2) (fused
+// multiply-adds in FastErf's order; the caller divides and puts +-1 past
+// the cut). x2 is scratch.
+template <class Code, class Reg>
+void EmitErfRational(Code& g, const Reg& x, const Reg& x2, const Reg& p, const Reg& q) {
+  g.vmulps(x2, x, x);
+  g.LoadConstant(p, 0.00022905065861350646f);
+  for (float k : {0.0034082910107109506f, 0.050955695062380861f, 0.18520832239976145f,
+                  1.128379143519084f}) {
+    g.vfmadd213ps(p, x2, g.C(k));
+  }
+  g.vmulps(p, p, x);
+  g.LoadConstant(q, -1.1791602954361697e-7f);
+  for (float k : {0.000023547966471313185f, 0.0010179625278914885f, 0.014070470171167667f,
+                  0.11098505178285362f, 0.49746925110067538f, 1.0f}) {
+    g.vfmadd213ps(q, x2, g.C(k));
+  }
+}
+
 // FastTanh's rational function of the clamped input: p = P(c)/Q(c) for
 // c = clamp(x). c, t, x2, q are scratch.
 template <class Code, class Reg>

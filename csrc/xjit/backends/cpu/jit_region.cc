@@ -42,7 +42,7 @@ bool JitCovers(Opcode op) {
     case Opcode::kSqrt: case Opcode::kRsqrt: case Opcode::kExponential: case Opcode::kTanh:
     case Opcode::kLog: case Opcode::kLogPlusOne: case Opcode::kLogistic:
     case Opcode::kExponentialMinusOne: case Opcode::kFloor: case Opcode::kCeil:
-    case Opcode::kRoundNearestEven:
+    case Opcode::kRoundNearestEven: case Opcode::kErf:
       return true;
     default:
       return false;
