@@ -130,7 +130,7 @@ def erfc(x):
 
     Example:
         >>> lax.erfc(np.float32(3.0))
-        Array(2.2090499e-05, dtype=float32)
+        Array(2.2090497e-05, dtype=float32)
     """
     x, dt, weak = _float_operand("erfc", x)
     return _finish(_erfc(x), dt, weak)

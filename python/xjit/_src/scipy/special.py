@@ -71,7 +71,7 @@ def erfc(x):
 
     Example:
         >>> jax.scipy.special.erfc(np.float32(0.5))
-        Array(0.47950011, dtype=float32)
+        Array(0.47950017, dtype=float32)
     """
     x, = _inexact("erfc", x)
     return lax_special.erfc(x)
