@@ -443,6 +443,105 @@ TEST(JitFusion, IntegerCompareOfSpreadNumbers) {
   }
 }
 
+// int32/uint32 arithmetic in generated code (AVX-512 only; AVX2 leaves such
+// regions to the interpreter): every op JitCoversInt names on the extremes
+// (INT_MIN / -1, division by zero, shift counts past 31, abs(INT_MIN)), and
+// the converts to float32, bit for bit with the interpreter and reference.
+TEST(JitFusion, IntegerArithmetic) {
+  const int64_t n = 8192 + 5;
+  for (const char* type : {"i32", "ui32"}) {
+    SCOPED_TRACE(type);
+    const bool is_signed = std::string(type) == "i32";
+    std::string body;
+    for (const char* op : {"add", "subtract", "multiply", "divide", "remainder", "maximum",
+                           "minimum", "shift_left", "shift_right_logical",
+                           "shift_right_arithmetic", "and", "or", "xor"}) {
+      body += Op(op, std::string("b_") + op, "%x, %y", n, type);
+    }
+    std::vector<const char*> unary = {"negate", "not"};
+    if (is_signed) unary = {"negate", "not", "abs", "sign"};
+    for (const char* op : unary) body += Op(op, std::string("u_") + op, "%x", n, type);
+    const std::string t = "tensor<" + std::to_string(n) + "x" + type + ">";
+    const std::string p = "tensor<" + std::to_string(n) + "xi1>";
+    const std::string f = "tensor<" + std::to_string(n) + "xf32>";
+    // Chained: floor-mod as jnp.remainder builds it, a select on a compare of
+    // masks, and a float result from the integers.
+    body += "  %zs = stablehlo.constant dense<0> : tensor<" + std::string(type) + ">\n" +
+            "  %z = stablehlo.broadcast_in_dim %zs, dims = [] : (tensor<" + type + ">) -> " + t +
+            "\n  %neg = stablehlo.compare LT, %b_remainder, %z : (" + t + ", " + t + ") -> " + p +
+            "\n  %yneg = stablehlo.compare LT, %y, %z : (" + t + ", " + t + ") -> " + p +
+            "\n  %diff = stablehlo.compare NE, %neg, %yneg : (" + p + ", " + p + ") -> " + p +
+            "\n" + Op("add", "fix", "%b_remainder, %y", n, type) +
+            "  %mod = stablehlo.select %diff, %fix, %b_remainder : " + p + ", " + t + "\n" +
+            "  %sum = stablehlo.add %mod, %b_divide : " + t + "\n" +
+            "  %fl = stablehlo.convert %sum : (" + t + ") -> " + f + "\n";
+    std::string results = "%sum, %b_add, %b_subtract, %b_multiply, %b_maximum, %b_minimum, "
+                          "%b_shift_left, %b_shift_right_logical, %b_shift_right_arithmetic, "
+                          "%b_and, %b_or, %b_xor, %u_negate, %u_not";
+    std::string types = t;
+    for (int i = 0; i < 13; ++i) types += ", " + t;
+    if (is_signed) {
+      results += ", %u_abs, %u_sign";
+      types += ", " + t + ", " + t;
+    }
+    results += ", %fl";
+    types += ", " + f;
+    CheckModuleAvx512Only("func.func @main(%x: " + t + ", %y: " + t + ") -> (" + types +
+                              ") {\n" + body + "  return " + results + " : " + types + "\n}",
+                          0);
+  }
+}
+
+// A region returning a pred (the mask of a bounds test, returned with the
+// select it feeds) stays with the interpreter: masks are lanes in registers
+// and never stored (storing them as 32-bit lanes overran the pred buffer).
+TEST(JitFusion, MasksAreNeverResults) {
+  const int64_t n = 8192 + 11;
+  const std::string t = "tensor<" + std::to_string(n) + "xi32>";
+  const std::string p = "tensor<" + std::to_string(n) + "xi1>";
+  std::unique_ptr<Module> m = ParseOrFail(
+      "func.func @main(%x: " + t + ") -> (" + p + ", " + t + ") {\n"
+      "  %zs = stablehlo.constant dense<0> : tensor<i32>\n"
+      "  %z = stablehlo.broadcast_in_dim %zs, dims = [] : (tensor<i32>) -> " + t + "\n"
+      "  %ms = stablehlo.constant dense<1000> : tensor<i32>\n"
+      "  %m = stablehlo.broadcast_in_dim %ms, dims = [] : (tensor<i32>) -> " + t + "\n"
+      "  %lo = stablehlo.compare GE, %x, %z : (" + t + ", " + t + ") -> " + p + "\n"
+      "  %hi = stablehlo.compare LE, %x, %m : (" + t + ", " + t + ") -> " + p + "\n"
+      "  %in = stablehlo.and %lo, %hi : " + p + "\n"
+      "  %y = stablehlo.select %in, %x, %m : " + p + ", " + t + "\n"
+      "  return %in, %y : " + p + ", " + t + "\n}");
+  ASSERT_NE(m, nullptr);
+  std::vector<Literal> args = {SpecialInputOf(Shape(DType::kS32, {n}), 5)};
+  auto want = RunOn("reference", *m, args);
+  ASSERT_TRUE(want.ok()) << want.status();
+  int64_t kernels = 0;
+  std::vector<Literal> got = xjit::testing::Run(*m, args, true, &kernels);
+  EXPECT_EQ(kernels, 0);
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_TRUE(got[0] == (*want)[0]);
+  EXPECT_TRUE(got[1] == (*want)[1]);
+}
+
+// int32 division and remainder by constants multiply by a magic number
+// (Hacker's Delight 10-1) instead of dividing; -1, 0, 1 and INT_MIN still
+// divide. Bit for bit with the interpreter's idiv on the extremes.
+TEST(JitFusion, IntegerDivisionByConstants) {
+  const int64_t n = 8192 + 3;
+  const std::string t = "tensor<" + std::to_string(n) + "xi32>";
+  for (int64_t c : {2LL, 3LL, 7LL, -7LL, 10LL, 1000LL, 65536LL, 641LL, 1LL << 30, -(1LL << 30),
+                    2147483647LL, -2147483647LL, 1LL, -1LL, 0LL, -2147483648LL}) {
+    SCOPED_TRACE(c);
+    CheckModuleAvx512Only("func.func @main(%x: " + t + ") -> (" + t + ", " + t + ") {\n"
+                          "  %cs = stablehlo.constant dense<" + std::to_string(c) +
+                          "> : tensor<i32>\n"
+                          "  %c = stablehlo.broadcast_in_dim %cs, dims = [] : (tensor<i32>) -> " +
+                          t + "\n" + Op("divide", "q", "%x, %c", n, "i32") +
+                          Op("remainder", "r", "%x, %c", n, "i32") +
+                          "  return %q, %r : " + t + ", " + t + "\n}",
+                          0);
+  }
+}
+
 // (x > y).astype(float) * x and jnp.eye's mask converted: a true lane is
 // 1.0, not the mask's all-ones bits (a NaN); to bfloat16 too.
 TEST(JitFusion, ConvertsOfMasks) {

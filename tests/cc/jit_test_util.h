@@ -57,6 +57,23 @@ inline Literal SpecialInputOf(const Shape& shape, uint64_t seed, int one_in = 8)
     for (int64_t i = 0; i < shape.num_elements(); ++i) lit.mutable_data()[i] = rng() % 2;
     return lit;
   }
+  if (shape.dtype == DType::kS32 || shape.dtype == DType::kU32) {
+    // 32-bit integers: the extremes, zero, +-1 and small divisors one in
+    // `one_in`, otherwise of every size.
+    Literal lit(shape);
+    std::mt19937_64 rng(seed);
+    const int32_t special[] = {0, 1, -1, 2, -2, 7, -7, 31, 32, 33, INT32_MIN, INT32_MAX,
+                               INT32_MIN + 1};
+    int32_t* v = reinterpret_cast<int32_t*>(lit.mutable_data());
+    for (int64_t i = 0; i < shape.num_elements(); ++i) {
+      if (rng() % one_in == 0) {
+        v[i] = special[rng() % (sizeof(special) / sizeof(special[0]))];
+      } else {
+        v[i] = static_cast<int32_t>(rng() >> (32 + rng() % 32));
+      }
+    }
+    return lit;
+  }
   Literal f32 = SpecialInput(shape.num_elements(), seed, one_in);
   if (shape.dtype == DType::kF32) return Literal(shape, f32.data());
   Literal lit(shape);

@@ -317,8 +317,9 @@ class Avx2Emitter {
 std::unique_ptr<Thunk> GenerateAvx2Kernel(const JitRegion& region,
                                           const std::vector<SlotId>& inputs,
                                           const std::vector<SlotId>& outputs) {
-  // Integer results (IsJitIntResult), pred inputs and reversed inputs only
-  // the AVX-512 generator emits.
+  // Integer results (IsJitIntResult) and values (JitCoversInt), pred inputs
+  // and reversed inputs only the AVX-512 generator emits.
+  if (region.avx512_only) return nullptr;
   for (DType t : region.result_type) {
     if (!JitCarries(t)) return nullptr;
   }

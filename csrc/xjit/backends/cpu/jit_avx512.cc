@@ -12,6 +12,8 @@
 // last-level cache have a streaming variant (jit_region.h:
 // WritesPastTheCache).
 #include <algorithm>
+#include <climits>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -116,6 +118,23 @@ class Avx512Emitter {
       }
     }
     throw Xbyak::Error(Xbyak::ERR_BAD_PARAMETER);  // more live values than registers
+  }
+
+  // The divisor of an int32 divide or remainder when it is a constant the
+  // multiply covers (not -1, 0, 1 or INT_MIN: those divide).
+  std::optional<int32_t> ConstantDivisor(const Instruction& x) const {
+    if ((x.opcode() != Opcode::kDivide && x.opcode() != Opcode::kRemainder) ||
+        x.shape().dtype != DType::kS32) {
+      return std::nullopt;
+    }
+    auto number = region_.input_number.find(region_.Root(x.operand(1)));
+    if (number == region_.input_number.end()) return std::nullopt;
+    auto c = region_.splat_int_constant.find(number->second);
+    if (c == region_.splat_int_constant.end() || c->second == -1 || c->second == 0 ||
+        c->second == 1 || c->second == INT32_MIN) {
+      return std::nullopt;
+    }
+    return c->second;
   }
 
   // Frees operands read for the last time at position i.
@@ -237,11 +256,13 @@ class Avx512Emitter {
     }
   }
 
-  // Stores d (its result index j) at [r9 + rax * width].
-  void StoreResult(const Zmm& d, int j, bool tail) {
+  // Stores d (its result index j) at [r9 + rax * width]; `converted`: d
+  // holds floats a convert turns into the result's integers as it stores
+  // them (int32/uint32 values are stored as their bits).
+  void StoreResult(const Zmm& d, int j, bool tail, bool converted) {
     using namespace Xbyak::util;
     g_.mov(r9, g_.qword[rsi + 8 * j]);
-    if (!JitCarries(region_.result_type[j])) {
+    if (converted) {
       StoreInt(d, region_.result_type[j], tail);
     } else if (region_.result_type[j] == DType::kBF16) {
       const Zmm t(31);
@@ -289,17 +310,20 @@ class Avx512Emitter {
       const Instruction* x = region_.ops[i];
       std::vector<Zmm> in;
       for (const Instruction* o : x->operands()) in.emplace_back(values_.at(region_.Root(o)).reg);
-      if (auto r = region_.result_of.find(x);
-          r != region_.result_of.end() && !JitCarries(region_.result_type[r->second])) {
-        StoreResult(in[0], r->second, tail);  // an int result: converted as it is stored
+      if (auto r = region_.result_of.find(x); r != region_.result_of.end() && IsJitIntResult(*x)) {
+        StoreResult(in[0], r->second, tail, true);  // an int result: converted as it is stored
         Release(x, i);
         continue;
       }
       const Zmm d(Take());
-      g_.Op(*x, d, in);
+      if (const std::optional<int32_t> c = ConstantDivisor(*x)) {
+        g_.IntDivideByConstant(d, in[0], *c, x->opcode() == Opcode::kRemainder);
+      } else {
+        g_.Op(*x, d, in);
+      }
       values_[x] = JitValue{d.getIdx(), -1, false};
       if (auto r = region_.result_of.find(x); r != region_.result_of.end()) {
-        StoreResult(d, r->second, tail);
+        StoreResult(d, r->second, tail, false);
       }
       if (!region_.Used(x)) {
         busy_[d.getIdx()] = false;

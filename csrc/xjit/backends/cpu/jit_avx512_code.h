@@ -48,6 +48,7 @@ class ChainCode : public Xbyak::CodeGenerator, public CmpPredicates {
   Xbyak::Address C(float v) { return ptr_b[r11 + 4 * Index(BitsOf(v))]; }
   Xbyak::Address Bits(uint32_t bits) { return ptr_b[r11 + 4 * Index(bits)]; }
   Xbyak::Address Scalar(float v) { return dword[r11 + 4 * Index(BitsOf(v))]; }
+  Xbyak::Address ScalarBits(uint32_t bits) { return dword[r11 + 4 * Index(bits)]; }
   void LoadConstant(const Zmm& reg, float v) { vbroadcastss(reg, Scalar(v)); }
   const uint32_t* table() const { return table_; }
 
@@ -286,9 +287,170 @@ class ChainCode : public Xbyak::CodeGenerator, public CmpPredicates {
     if (type == DType::kF16) RoundToF16(d);
   }
 
-  // x (an op JitCovers names, or a convert between the types JitCarries
-  // names) of `in` into d, which is none of them; a 16-bit result is rounded.
+  // x on int32/uint32 lanes (JitCoversInt's arithmetic) as scalar_ops.h
+  // computes it: wrapping sums and products, shift counts past the width
+  // giving 0 (arithmetic: the sign), abs(INT_MIN) = INT_MIN.
+  void IntOp(const Instruction& x, const Zmm& d, const std::vector<Zmm>& in) {
+    const bool is_signed = x.shape().dtype == DType::kS32;
+    switch (x.opcode()) {
+      case Opcode::kAdd: vpaddd(d, in[0], in[1]); return;
+      case Opcode::kSubtract: vpsubd(d, in[0], in[1]); return;
+      case Opcode::kMultiply: vpmulld(d, in[0], in[1]); return;
+      case Opcode::kNegate:
+        vpxord(d, d, d);
+        vpsubd(d, d, in[0]);
+        return;
+      case Opcode::kAbs:
+        if (is_signed) {
+          vpabsd(d, in[0]);
+        } else {
+          vmovdqa32(d, in[0]);
+        }
+        return;
+      case Opcode::kMaximum:
+        is_signed ? vpmaxsd(d, in[0], in[1]) : vpmaxud(d, in[0], in[1]);
+        return;
+      case Opcode::kMinimum:
+        is_signed ? vpminsd(d, in[0], in[1]) : vpminud(d, in[0], in[1]);
+        return;
+      case Opcode::kSign:  // int32: (x >> 31) | ((0 - x) >>> 31); uint32: min(x, 1)
+        if (is_signed) {
+          vpsrad(Zmm(25), in[0], 31);
+          vpxord(d, d, d);
+          vpsubd(d, d, in[0]);
+          vpsrld(d, d, 31);
+          vpord(d, d, Zmm(25));
+        } else {
+          vpminud(d, in[0], Bits(1));
+        }
+        return;
+      case Opcode::kShiftLeft: vpsllvd(d, in[0], in[1]); return;
+      case Opcode::kShiftRightLogical: vpsrlvd(d, in[0], in[1]); return;
+      case Opcode::kShiftRightArithmetic: vpsravd(d, in[0], in[1]); return;
+      case Opcode::kDivide: IntDivide(d, in[0], in[1], is_signed, false); return;
+      case Opcode::kRemainder: IntDivide(d, in[0], in[1], is_signed, true); return;
+      default: throw Xbyak::Error(Xbyak::ERR_BAD_PARAMETER);
+    }
+  }
+
+  // a / b (or a % b) on 32-bit lanes as Divide and Remainder do: the
+  // quotient through double division truncated (exact; INT_MIN / -1 comes
+  // out as 2^31, which vcvttpd2dq gives as INT_MIN); by zero -1 (all ones,
+  // the unsigned maximum too), and a remainder of a. zmm25-29 and k2 are
+  // scratch.
+  void IntDivide(const Zmm& d, const Zmm& a, const Zmm& b, bool is_signed, bool remainder) {
+    const Zmm divisor(25), a_lo(26), a_hi(27), b_lo(28), b_hi(29);
+    vptestnmd(k2, b, b);  // b == 0: divide by 1 instead, fixed after
+    vmovdqa32(divisor, b);
+    vpord(divisor | k2, divisor, Bits(1));
+    vextracti64x4(Xbyak::Ymm(a_hi.getIdx()), a, 1);
+    vextracti64x4(Xbyak::Ymm(b_hi.getIdx()), divisor, 1);
+    if (is_signed) {
+      vcvtdq2pd(a_lo, Xbyak::Ymm(a.getIdx()));
+      vcvtdq2pd(a_hi, Xbyak::Ymm(a_hi.getIdx()));
+      vcvtdq2pd(b_lo, Xbyak::Ymm(divisor.getIdx()));
+      vcvtdq2pd(b_hi, Xbyak::Ymm(b_hi.getIdx()));
+    } else {
+      vcvtudq2pd(a_lo, Xbyak::Ymm(a.getIdx()));
+      vcvtudq2pd(a_hi, Xbyak::Ymm(a_hi.getIdx()));
+      vcvtudq2pd(b_lo, Xbyak::Ymm(divisor.getIdx()));
+      vcvtudq2pd(b_hi, Xbyak::Ymm(b_hi.getIdx()));
+    }
+    vdivpd(a_lo, a_lo, b_lo);
+    vdivpd(a_hi, a_hi, b_hi);
+    if (is_signed) {
+      vcvttpd2dq(Xbyak::Ymm(a_lo.getIdx()), a_lo);
+      vcvttpd2dq(Xbyak::Ymm(a_hi.getIdx()), a_hi);
+    } else {
+      vcvttpd2udq(Xbyak::Ymm(a_lo.getIdx()), a_lo);
+      vcvttpd2udq(Xbyak::Ymm(a_hi.getIdx()), a_hi);
+    }
+    vinserti64x4(a_lo, a_lo, Xbyak::Ymm(a_hi.getIdx()), 1);  // the quotient
+    if (!remainder) {
+      vmovdqa32(d, a_lo);
+      vpternlogd(d | k2, d, d, 0xff);
+      return;
+    }
+    vpmulld(a_lo, a_lo, divisor);
+    vpsubd(d, a, a_lo);
+    vmovdqa32(d | k2, a);
+  }
+
+  // a / c (or a % c) on int32 lanes for a constant c outside {-1, 0, 1,
+  // INT_MIN}, by Granlund and Montgomery's multiply (Hacker's Delight 10-1):
+  // q = mulhi(a, M) (+ or - a), shifted, plus one when negative; the same
+  // truncated quotient as a division, at a few cycles where vdivpd takes
+  // tens. zmm25-29 and k2 are scratch.
+  void IntDivideByConstant(const Zmm& d, const Zmm& a, int32_t c, bool remainder) {
+    const SignedMagic m = MagicOf(c);
+    const Zmm magic(25), even(26), odd(27), q(28);
+    vpbroadcastd(magic, ScalarBits(static_cast<uint32_t>(m.multiplier)));
+    vpmuldq(even, a, magic);  // lanes 0, 2, ...: 64-bit products
+    vpsrlq(odd, a, 32);
+    vpmuldq(odd, odd, magic);  // lanes 1, 3, ...
+    vpsrlq(even, even, 32);
+    mov(Xbyak::util::r10d, 0xAAAA);  // r10: free inside the body
+    kmovw(k2, Xbyak::util::r10d);
+    vmovdqa32(q, even);
+    vmovdqa32(q | k2, odd);  // the high halves, in place
+    if (c > 0 && m.multiplier < 0) vpaddd(q, q, a);
+    if (c < 0 && m.multiplier > 0) vpsubd(q, q, a);
+    if (m.shift > 0) vpsrad(q, q, m.shift);
+    vpsrld(odd, q, 31);
+    vpaddd(q, q, odd);
+    if (!remainder) {
+      vmovdqa32(d, q);
+      return;
+    }
+    vpmulld(q, q, Bits(static_cast<uint32_t>(c)));
+    vpsubd(d, a, q);
+  }
+
+  struct SignedMagic {
+    int32_t multiplier;
+    int shift;
+  };
+  // Hacker's Delight's magic number of a signed 32-bit divisor, 2 <= |c| < 2^31.
+  static SignedMagic MagicOf(int32_t c) {
+    const uint32_t two31 = 0x80000000u;
+    const uint32_t ad = c < 0 ? 0u - static_cast<uint32_t>(c) : static_cast<uint32_t>(c);
+    const uint32_t t = two31 + (static_cast<uint32_t>(c) >> 31);
+    const uint32_t anc = t - 1 - t % ad;
+    int p = 31;
+    uint32_t q1 = two31 / anc, r1 = two31 - q1 * anc;
+    uint32_t q2 = two31 / ad, r2 = two31 - q2 * ad;
+    uint32_t delta;
+    do {
+      ++p;
+      q1 *= 2;
+      r1 *= 2;
+      if (r1 >= anc) {
+        ++q1;
+        r1 -= anc;
+      }
+      q2 *= 2;
+      r2 *= 2;
+      if (r2 >= ad) {
+        ++q2;
+        r2 -= ad;
+      }
+      delta = ad - r2;
+    } while (q1 < delta || (q1 == delta && r1 == 0));
+    uint32_t magic = q2 + 1;
+    if (c < 0) magic = 0u - magic;
+    return {static_cast<int32_t>(magic), p - 32};
+  }
+
+  // x (an op JitCovers names, a convert between the types JitCarries
+  // names or from int32/uint32 to float32, or an int op JitCoversInt names)
+  // of `in` into d, which is none of them; a 16-bit result is rounded.
   void Op(const Instruction& x, const Zmm& d, const std::vector<Zmm>& in) {
+    if (IsJitComparedInt(x.shape().dtype) && x.opcode() != Opcode::kSelect &&
+        x.opcode() != Opcode::kAnd && x.opcode() != Opcode::kOr && x.opcode() != Opcode::kXor &&
+        x.opcode() != Opcode::kNot) {
+      IntOp(x, d, in);
+      return;
+    }
     switch (x.opcode()) {
       case Opcode::kAdd: vaddps(d, in[0], in[1]); break;
       case Opcode::kSubtract: vsubps(d, in[0], in[1]); break;
@@ -318,6 +480,13 @@ class ChainCode : public Xbyak::CodeGenerator, public CmpPredicates {
       case Opcode::kRoundNearestEven: vrndscaleps(d, in[0], 0x08); break;
       // Masks: a pred is all-ones or all-zeros lanes (jit_region.h).
       case Opcode::kCompare:
+        if (x.operand(0)->shape().dtype == DType::kPred) {  // all-ones lanes: EQ or NE only
+          vpxord(d, in[0], in[1]);
+          if (x.attrs<CompareAttrs>().comparison_direction == ComparisonDirection::kEq) {
+            vpternlogd(d, d, d, 0x55);  // not
+          }
+          return;
+        }
         if (x.operand(0)->shape().dtype == DType::kS32) {
           vpcmpd(k2, in[0], in[1], IntCompareImmediate(x));
         } else if (x.operand(0)->shape().dtype == DType::kU32) {
@@ -340,6 +509,14 @@ class ChainCode : public Xbyak::CodeGenerator, public CmpPredicates {
       case Opcode::kConvert:  // a copy, rounded to a 16-bit type it changes to
         if (x.operand(0)->shape().dtype == DType::kPred) {  // all-ones lanes: 1.0, others 0.0
           vpandd(d, in[0], Bits(0x3f800000u));
+          return;
+        }
+        if (x.operand(0)->shape().dtype == DType::kS32) {  // to float32 only (jit_region.cc)
+          vcvtdq2ps(d, in[0]);
+          return;
+        }
+        if (x.operand(0)->shape().dtype == DType::kU32) {
+          vcvtudq2ps(d, in[0]);
           return;
         }
         vmovaps(d, in[0]);

@@ -49,6 +49,19 @@ bool JitCovers(Opcode op) {
   }
 }
 
+bool JitCoversInt(Opcode op) {
+  switch (op) {
+    case Opcode::kAdd: case Opcode::kSubtract: case Opcode::kMultiply: case Opcode::kDivide:
+    case Opcode::kRemainder: case Opcode::kMaximum: case Opcode::kMinimum: case Opcode::kNegate:
+    case Opcode::kAbs: case Opcode::kShiftLeft: case Opcode::kShiftRightArithmetic:
+    case Opcode::kShiftRightLogical: case Opcode::kAnd: case Opcode::kOr: case Opcode::kXor:
+    case Opcode::kNot: case Opcode::kSelect: case Opcode::kSign:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool JitCoversMask(Opcode op) {
   switch (op) {
     case Opcode::kCompare: case Opcode::kSelect: case Opcode::kAnd: case Opcode::kOr:
@@ -93,6 +106,10 @@ bool MaskOperandsFit(const Instruction& x) {
       const DType a = x.operand(0)->shape().dtype;
       const ComparisonType c = x.attrs<CompareAttrs>().compare_type;
       if (t != DType::kPred || x.operand(1)->shape().dtype != a) return false;
+      if (a == DType::kPred) {  // masks: equal or not (jnp.remainder's sign test)
+        const ComparisonDirection d = x.attrs<CompareAttrs>().comparison_direction;
+        return d == ComparisonDirection::kEq || d == ComparisonDirection::kNe;
+      }
       if (IsJitComparedInt(a)) {
         return c == ComparisonType::kNotype ||
                c == (a == DType::kS32 ? ComparisonType::kSigned : ComparisonType::kUnsigned);
@@ -108,6 +125,16 @@ bool MaskOperandsFit(const Instruction& x) {
       }
       return t == DType::kPred;
   }
+}
+
+// Whether int op `x`'s operands are of its type (select: a pred, then two).
+bool IntOperandsFit(const Instruction& x) {
+  const DType t = x.shape().dtype;
+  for (size_t i = 0; i < x.operands().size(); ++i) {
+    const DType o = x.operand(i)->shape().dtype;
+    if (o != (x.opcode() == Opcode::kSelect && i == 0 ? DType::kPred : t)) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -194,8 +221,11 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
   if (r.n < kMinJitElementsOf16Bit) return false;
   for (size_t j = 0; j < body.results().size(); ++j) {
     const Instruction* x = body.results()[j];
+    // Results are floats or int32/uint32 (never preds: a mask is not stored).
+    const bool int_op = JitCoversInt(x->opcode()) && IsJitComparedInt(x->shape().dtype);
     if ((!JitCovers(x->opcode()) && x->opcode() != Opcode::kConvert &&
-         x->opcode() != Opcode::kSelect) ||
+         x->opcode() != Opcode::kSelect && !int_op) ||
+        x->shape().dtype == DType::kPred ||
         !r.result_of.emplace(x, static_cast<int>(j)).second) {
       return false;
     }
@@ -217,8 +247,10 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
                               (x->opcode() == Opcode::kParameter ||
                                x->opcode() == Opcode::kReshape ||
                                x->opcode() == Opcode::kBroadcastInDim);
+    // An op on 32-bit integer lanes (its operands checked below).
+    const bool int_value = IsJitComparedInt(x->shape().dtype) && JitCoversInt(x->opcode());
     if (!x->shape().is_array() ||
-        (!JitCarries(x->shape().dtype) && !mask && !int_result && !compared_int)) {
+        (!JitCarries(x->shape().dtype) && !mask && !int_result && !compared_int && !int_value)) {
       return false;
     }
     const int64_t elements = x->shape().num_elements();
@@ -230,11 +262,17 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
         r.input_splat[number] = elements == 1 && r.n != 1;
         // An integer input's lanes are its bits, loaded as float32's are.
         r.input_type[number] = compared_int ? DType::kF32 : x->shape().dtype;
-        if (r.input_splat[number] && !compared_int && !mask &&
+        if (r.input_splat[number] && !mask &&
             number < static_cast<int64_t>(fusion.operands().size())) {
           const Instruction* outer = fusion.operand(number);
           if (outer->opcode() == Opcode::kConstant && outer->shape() == x->shape()) {
-            r.splat_constant[static_cast<int>(number)] = ConstantAsFloat(*outer);
+            if (!compared_int) {
+              r.splat_constant[static_cast<int>(number)] = ConstantAsFloat(*outer);
+            } else if (x->shape().dtype == DType::kS32) {
+              int32_t value;
+              std::memcpy(&value, outer->attrs<ConstantAttrs>().value.data(), sizeof(value));
+              r.splat_int_constant[static_cast<int>(number)] = value;
+            }
           }
         }
         r.parameters.push_back(x);
@@ -257,14 +295,25 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
         break;
     }
     const bool convert = x->opcode() == Opcode::kConvert;
-    const bool mask_op = JitCoversMask(x->opcode());
-    if ((!JitCovers(x->opcode()) && !convert && !mask_op) || elements != r.n) return false;
-    if (mask_op ? !MaskOperandsFit(*x) : mask) return false;
+    // int32/uint32 to float32 (vcvtdq2ps rounds as static_cast<float> does).
+    const bool int_to_float = convert && x->shape().dtype == DType::kF32 &&
+                              IsJitComparedInt(x->operand(0)->shape().dtype);
+    const bool mask_op = JitCoversMask(x->opcode()) && !int_value;
+    if ((!JitCovers(x->opcode()) && !convert && !mask_op && !int_value) || elements != r.n) {
+      return false;
+    }
+    if (int_value ? !IntOperandsFit(*x) : (mask_op ? !MaskOperandsFit(*x) : mask)) return false;
+    const bool mask_compare = x->opcode() == Opcode::kCompare &&
+                              x->operand(0)->shape().dtype == DType::kPred;
+    r.avx512_only |= int_value || int_to_float || mask_compare;
     const size_t position = r.ops.size();
     for (const Instruction* o : x->operands()) {
       const Instruction* v = r.Root(o);
-      if (IsJitComparedInt(v->shape().dtype) && x->opcode() != Opcode::kCompare) return false;
-      if (!convert && !mask_op && v->shape().dtype != x->shape().dtype) return false;
+      if (IsJitComparedInt(v->shape().dtype) && x->opcode() != Opcode::kCompare && !int_value &&
+          !int_to_float) {
+        return false;
+      }
+      if (!convert && !mask_op && !int_value && v->shape().dtype != x->shape().dtype) return false;
       // A pred of fewer elements only as an input spread over rows.
       if (v->shape().dtype == DType::kPred && v->shape().num_elements() != r.n &&
           v->opcode() != Opcode::kParameter) {
@@ -278,7 +327,7 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
   }
   for (DType t : r.input_type) has_16_bit |= t == DType::kBF16 || t == DType::kF16;
   for (const auto& [x, j] : r.result_of) {
-    if (!JitCarries(r.result_type[j]) && r.Used(x)) return false;  // an int result read again
+    if (IsJitIntResult(*x) && r.Used(x)) return false;  // a converted result read again
   }
   for (size_t i = 0; i < num_inputs; ++i) {
     if (spread_only[i] && r.input_spread[i] == JitRegion::InputSpread::kNone) return false;

@@ -72,11 +72,16 @@ struct JitRegion {
   // The splat inputs that are float32 constants, by input index: ops may
   // use their values (maximum(x, 0.1) is one instruction).
   absl::flat_hash_map<int, float> splat_constant;
+  // The same for int32 constants (a division by one multiplies instead).
+  absl::flat_hash_map<int, int32_t> splat_int_constant;
   std::vector<const Instruction*> ops;           // the computing ops, in order
   absl::flat_hash_map<const Instruction*, int> result_of;        // op -> result index
   absl::flat_hash_map<const Instruction*, size_t> last_use;      // value -> op index
   absl::flat_hash_map<const Instruction*, const Instruction*> alias_of;  // reshape, splat broadcast
   int64_t work = 0;                              // EstimateInstructionWork of the ops
+  // Some op computes on int32/uint32 lanes (JitCoversInt), converts them to
+  // float32 or compares two masks: only the AVX-512 generator emits those.
+  bool avx512_only = false;
 
   // The value an operand reads (through reshapes and splat broadcasts).
   const Instruction* Root(const Instruction* v) const;
@@ -99,14 +104,20 @@ bool IsJitIntResult(const Instruction& x);
 // in regions (not alone), convert between the types JitCarries names.
 bool JitCovers(Opcode op);
 // The mask ops the element-wise generators also emit (not the row or loop
-// ones): compare of two floats of one type into a pred, select between floats
-// on a pred, and/or/xor/not of preds. A pred lives in a vector register as
+// ones): compare of two floats of one type into a pred (or of two preds,
+// equal or not), select between floats on a pred, and/or/xor/not of preds. A pred lives in a vector register as
 // all-ones or all-zeros lanes; it is never a region's result, and an input
 // (bytes of 0 or 1, whole or spread over rows) only for the AVX-512 generator.
 bool JitCoversMask(Opcode op);
-// int32 and uint32, which the element-wise generators read only as inputs of
-// compares (iota's row and column numbers: tril's mask), as 32-bit lanes.
+// int32 and uint32, which the element-wise generators read as 32-bit lanes:
+// inputs of compares (iota's row and column numbers: tril's mask), and
+// (AVX-512) values of the ops JitCoversInt names.
 bool IsJitComparedInt(DType t);
+// The ops the AVX-512 element-wise generator computes on int32/uint32 lanes
+// as scalar_ops.h does: add, subtract, multiply (wrapping), divide and
+// remainder (through double, as QuotientOfNarrowInts), maximum, minimum,
+// negate, abs, sign, the shifts, and/or/xor/not and select.
+bool JitCoversInt(Opcode op);
 // The vcmpps predicate of a float compare's direction (ordered, except NE
 // which is true for NaN, as the interpreter's ==, <, ... and !=).
 uint8_t CompareImmediate(const Instruction& compare);
