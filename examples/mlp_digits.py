@@ -87,6 +87,11 @@ def main():
                                         to_device=lambda a: a, sync=lambda a: None)
     np_acc = float(np.mean(predict(np, np_params, x_test) == y_test.argmax(1)))
 
+    # numpy's bundled OpenBLAS keeps its worker threads spinning for a while
+    # after its last matmul; on a machine of few cores they would take the
+    # cores xjit's step runs on (a 64-128-10 step: ~41us alone, ~470us next to
+    # them). Let them park first, so each side is timed on its own.
+    time.sleep(1.0)
     xj_step = xjit.jit(make_step(jnp))
     xj_params, xj_loss, xj_time = train(
         xj_step, tuple(xjit.device_put(p) for p in params0), x_train, y_train,
