@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "xjit/ir/literal.h"
+#include "xjit/passes/built_value.h"
 #include "xjit/ir/walk.h"
 
 namespace xjit::passes {
@@ -108,11 +109,6 @@ class ColumnMath {
   const std::string& loc_;
 };
 
-#define XJIT_PL_ASSIGN(lhs, expr)            \
-  absl::StatusOr<Instruction*> lhs##_or = (expr); \
-  if (!lhs##_or.ok()) return lhs##_or.status(); \
-  Instruction* lhs = *lhs##_or
-
 // The flat index of each point: gather clamps every column to its dim;
 // scatter keeps the columns and says where any is outside (`*outside`).
 absl::StatusOr<Instruction*> FlatIndex(ColumnMath& m, const std::vector<Instruction*>& columns,
@@ -125,32 +121,32 @@ absl::StatusOr<Instruction*> FlatIndex(ColumnMath& m, const std::vector<Instruct
   for (size_t c = 0; c < columns.size(); ++c) {
     const int64_t dim = map[c];
     Instruction* term = columns[c];
-    XJIT_PL_ASSIGN(zero, m.Splat(0));
+    XJIT_ASSIGN_OR_RETURN(zero, m.Splat(0));
     if (clamp) {
-      XJIT_PL_ASSIGN(last, m.Splat(x.dims[dim] - 1));
-      XJIT_PL_ASSIGN(clamped, m.Op(Opcode::kClamp, {zero, term, last}));
+      XJIT_ASSIGN_OR_RETURN(last, m.Splat(x.dims[dim] - 1));
+      XJIT_ASSIGN_OR_RETURN(clamped, m.Op(Opcode::kClamp, {zero, term, last}));
       term = clamped;
     } else {
-      XJIT_PL_ASSIGN(size, m.Splat(x.dims[dim]));
-      XJIT_PL_ASSIGN(below, m.Compare(term, zero, ComparisonDirection::kLt));
-      XJIT_PL_ASSIGN(above, m.Compare(term, size, ComparisonDirection::kGe));
-      XJIT_PL_ASSIGN(out, m.Op(Opcode::kOr, {below, above}));
+      XJIT_ASSIGN_OR_RETURN(size, m.Splat(x.dims[dim]));
+      XJIT_ASSIGN_OR_RETURN(below, m.Compare(term, zero, ComparisonDirection::kLt));
+      XJIT_ASSIGN_OR_RETURN(above, m.Compare(term, size, ComparisonDirection::kGe));
+      XJIT_ASSIGN_OR_RETURN(out, m.Op(Opcode::kOr, {below, above}));
       if (*outside == nullptr) {
         *outside = out;
       } else {
-        XJIT_PL_ASSIGN(either, m.Op(Opcode::kOr, {*outside, out}));
+        XJIT_ASSIGN_OR_RETURN(either, m.Op(Opcode::kOr, {*outside, out}));
         *outside = either;
       }
     }
     if (strides[dim] != 1) {
-      XJIT_PL_ASSIGN(stride, m.Splat(strides[dim]));
-      XJIT_PL_ASSIGN(scaled, m.Op(Opcode::kMultiply, {term, stride}));
+      XJIT_ASSIGN_OR_RETURN(stride, m.Splat(strides[dim]));
+      XJIT_ASSIGN_OR_RETURN(scaled, m.Op(Opcode::kMultiply, {term, stride}));
       term = scaled;
     }
     if (flat == nullptr) {
       flat = term;
     } else {
-      XJIT_PL_ASSIGN(sum, m.Op(Opcode::kAdd, {flat, term}));
+      XJIT_ASSIGN_OR_RETURN(sum, m.Op(Opcode::kAdd, {flat, term}));
       flat = sum;
     }
   }
@@ -163,10 +159,10 @@ absl::StatusOr<Instruction*> RewriteGather(const CloneContext& ctx,
   const Shape& x = ctx.operands[0]->shape();
   ColumnMath m(ctx.builder, columns[0]->shape(), loc);
   Instruction* outside = nullptr;
-  XJIT_PL_ASSIGN(flat, FlatIndex(m, columns, x, ctx.old.attrs<GatherAttrs>()
+  XJIT_ASSIGN_OR_RETURN(flat, FlatIndex(m, columns, x, ctx.old.attrs<GatherAttrs>()
                                                    .dimension_numbers.start_index_map,
                                  /*clamp=*/true, &outside));
-  XJIT_PL_ASSIGN(operand, ctx.builder.AddWithResultType(Opcode::kReshape,
+  XJIT_ASSIGN_OR_RETURN(operand, ctx.builder.AddWithResultType(Opcode::kReshape,
                                                         Shape(x.dtype, {x.num_elements()}),
                                                         {ctx.operands[0]}, {}, {}, loc));
   GatherAttrs attrs;
@@ -185,10 +181,10 @@ absl::StatusOr<Instruction*> RewriteScatter(const CloneContext& ctx,
   const std::vector<int64_t>& map = old.scatter_dimension_numbers.scatter_dims_to_operand_dims;
   ColumnMath m(ctx.builder, columns[0]->shape(), loc);
   Instruction* outside = nullptr;
-  XJIT_PL_ASSIGN(inside_flat, FlatIndex(m, columns, x, map, /*clamp=*/false, &outside));
-  XJIT_PL_ASSIGN(past_end, m.Splat(x.num_elements()));
-  XJIT_PL_ASSIGN(flat, m.Op(Opcode::kSelect, {outside, past_end, inside_flat}));
-  XJIT_PL_ASSIGN(operand, ctx.builder.AddWithResultType(Opcode::kReshape,
+  XJIT_ASSIGN_OR_RETURN(inside_flat, FlatIndex(m, columns, x, map, /*clamp=*/false, &outside));
+  XJIT_ASSIGN_OR_RETURN(past_end, m.Splat(x.num_elements()));
+  XJIT_ASSIGN_OR_RETURN(flat, m.Op(Opcode::kSelect, {outside, past_end, inside_flat}));
+  XJIT_ASSIGN_OR_RETURN(operand, ctx.builder.AddWithResultType(Opcode::kReshape,
                                                         Shape(x.dtype, {x.num_elements()}),
                                                         {ctx.operands[0]}, {}, {}, loc));
   absl::StatusOr<Computation*> body =
@@ -204,12 +200,10 @@ absl::StatusOr<Instruction*> RewriteScatter(const CloneContext& ctx,
   for (size_t c = 0; c < map.size(); ++c) in_order = in_order && map[c] == static_cast<int64_t>(c);
   attrs.indices_are_sorted = old.indices_are_sorted && in_order;
   attrs.unique_indices = old.unique_indices;
-  XJIT_PL_ASSIGN(scattered, ctx.builder.Add(Opcode::kScatter, {operand, flat, ctx.operands[2]},
+  XJIT_ASSIGN_OR_RETURN(scattered, ctx.builder.Add(Opcode::kScatter, {operand, flat, ctx.operands[2]},
                                             attrs, {*body}, loc));
   return ctx.builder.AddWithResultType(Opcode::kReshape, x, {scattered}, {}, {}, loc);
 }
-
-#undef XJIT_PL_ASSIGN
 
 bool IsPointIndexing(const Instruction& instr, Instruction* indices) {
   return !PointColumns(instr, indices).empty();

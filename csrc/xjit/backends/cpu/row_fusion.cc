@@ -16,6 +16,7 @@
 #include "xjit/backends/cpu/reduce.h"
 #include "xjit/backends/cpu/work_estimate.h"
 #include "xjit/ir/row_geometry.h"
+#include "xjit/ir/users.h"
 
 namespace xjit::cpu {
 namespace {
@@ -514,13 +515,9 @@ void RowFusionLowering::AbsorbRowScaling(const Instruction& reduce, Op& sum) {
       output_of_.contains(&product) || ops_.empty()) {
     return;
   }
-  int64_t uses = 0;
-  for (const auto& instr : region_.instructions()) {
-    for (const Instruction* o : instr->operands()) uses += o == &product;
-  }
   const Op& multiply = ops_.back();
   const Value& value = values_.at(&product);
-  if (uses != 1 || multiply.kind != Op::Kind::kKernel || !multiply.by_row ||
+  if (Users(region_).of(product).size() != 1 || multiply.kind != Op::Kind::kKernel || !multiply.by_row ||
       multiply.inputs.size() != 2 || value.local < 0 || multiply.output.local != value.local) {
     return;
   }
