@@ -86,7 +86,10 @@ TEST(CpuDataMovement, TransposesInRegisterTiles) {
                         {{37, 53}, {1, 0}},          {{15, 100}, {1, 0}},
                         {{100, 15}, {1, 0}},         {{8, 40, 33}, {0, 2, 1}},
                         {{3, 17, 5, 19}, {0, 3, 1, 2}}, {{3, 19, 17, 5}, {0, 2, 3, 1}},
-                        {{20, 3, 18}, {2, 1, 0}},    {{4, 2, 16, 24}, {1, 3, 0, 2}}};
+                        {{20, 3, 18}, {2, 1, 0}},    {{4, 2, 16, 24}, {1, 3, 0, 2}},
+                        // Destination rows of 2 KiB or more: bands of rows.
+                        {{600, 37}, {1, 0}},         {{1030, 45}, {1, 0}},
+                        {{2, 530, 20}, {0, 2, 1}},   {{300, 17}, {1, 0}}};
   for (DType t : {DType::kF32, DType::kS32, DType::kF64, DType::kC64, DType::kBF16, DType::kS8}) {
     for (const Case& c : cases) {
       auto m = OneOpModule(Opcode::kTranspose, {Shape(t, c.dims)}, TransposeAttrs{c.perm});

@@ -15,11 +15,12 @@ bool Reads(const BufferAssignment& assignment, const Instruction& operand, Buffe
   return std::find(l.begin(), l.end(), b) != l.end();
 }
 
-// A reverse or slice of the parameter its consumer may read through
+// A reverse, slice or transpose of the parameter its consumer may read through
 // (operand_reads.h: the producer's operand read in place, at other indices).
 bool ReadThroughInPlace(const BufferAssignment& assignment, const Instruction& operand,
                         BufferId parameter) {
-  return (operand.opcode() == Opcode::kReverse || operand.opcode() == Opcode::kSlice) &&
+  return (operand.opcode() == Opcode::kReverse || operand.opcode() == Opcode::kSlice ||
+          operand.opcode() == Opcode::kTranspose) &&
          Reads(assignment, *operand.operand(0), parameter);
 }
 

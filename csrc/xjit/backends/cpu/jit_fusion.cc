@@ -131,6 +131,19 @@ bool ApplyOperandReads(const std::vector<const Instruction*>& operands,
         region.input_offset[input] = read.offset;
         region.input_pitch[input] = read.pitch;
         break;
+      case OperandRead::Kind::kTransposed:
+        // One staging block for every transposed input: one row length.
+        if (ByteWidth(region.input_type[input]) != 4 || read.row < kMinTransposedRow ||
+            read.row > kMaxTransposedRow || read.pitch < kTransposedBlockRows ||
+            (region.transposed_row != 0 && region.transposed_row != read.row)) {
+          return false;
+        }
+        region.transposed_row = read.row;
+        region.input_spread[input] = Spread::kTransposed;
+        region.input_offset.resize(n, 0);
+        region.input_pitch.resize(n, 0);
+        region.input_pitch[input] = read.pitch;
+        break;
     }
   }
   // A flat reversal reads from the end of the whole input: no row calls.

@@ -31,15 +31,25 @@ namespace xjit::cpu {
 // when the lowering reads a producer in place (operand_reads.h): reversed
 // (a reverse of every dim: x[::-1] * 2 reads x backwards; or of the last
 // dim, rows of 256 or more: flip(x, axis=-1); float32 on AVX-512), or a
-// slice of the slot's array (rows of 256 or more unless contiguous). Null
+// slice of the slot's array (rows of 256 or more unless contiguous), or a
+// transpose of 4-byte elements (rows staged through L2-sized blocks). Null
 // when the generated kernel cannot read one so.
 struct OperandRead {
-  enum class Kind : int8_t { kDirect, kReversed, kReversedRows, kSlice };
+  enum class Kind : int8_t { kDirect, kReversed, kReversedRows, kSlice, kTransposed };
   Kind kind = Kind::kDirect;
   // kSlice: the operand, as rows of `row` elements, has element (r, c) at
   // offset + r * pitch + c of the slot's array (pitch 0: one run from offset).
+  // kTransposed: the operand is batches of [pitch, row] matrices whose slot
+  // holds each batch as [row, pitch] (transpose_tiles.h, TransposedRows).
   int64_t offset = 0, pitch = 0, row = 0;
 };
+// A kTransposed operand is staged this many rows at a time (a cache line of
+// 4-byte elements from each source row), rows of at most kMaxTransposedRow
+// elements (a block stays in L2) and at least kMinTransposedRow (shorter rows
+// read too many source rows a line each: NCHW -> NHWC of 64 channels took as
+// long staged as copied by transpose_tiles.h's column bands).
+inline constexpr int64_t kTransposedBlockRows = 16;
+inline constexpr int64_t kMaxTransposedRow = 8192, kMinTransposedRow = 256;
 std::unique_ptr<Thunk> MakeJitFusionThunk(const Instruction& fusion,
                                           const std::vector<SlotId>& inputs,
                                           const std::vector<SlotId>& outputs, int64_t* work,

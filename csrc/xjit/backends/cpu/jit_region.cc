@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <utility>
 
 #include "xjit/backends/cpu/jit_fusion.h"
 #include "xjit/backends/cpu/parallel.h"
+#include "xjit/backends/cpu/transpose_tiles.h"
 #include "xjit/backends/cpu/work_estimate.h"
 #include "xjit/ir/half.h"
 #include "xjit/ir/row_geometry.h"
@@ -388,11 +391,12 @@ class JitKernelThunk : public Thunk {
     }
     input_spread_ = region.input_spread;
     period_ = region.period;
+    transposed_row_ = region.transposed_row;
     for (DType t : region.result_type) output_step_.push_back(ByteWidth(t));
   }
 
   void Execute(void* const* buffers) const override {
-    const size_t ni = inputs_.size(), no = outputs_.size();
+    const size_t ni = inputs_.size();
     // Chunks start at multiples of kChunk elements: aligned bases stay aligned.
     JitKernelFn fn = fn_;
     // With spread inputs a call starts at a row too: aligned only when rows
@@ -404,41 +408,92 @@ class JitKernelThunk : public Thunk {
                     [&](SlotId s) { return StreamingAligned(buffers[s], alignment_); })) {
       fn = streaming_fn_;
     }
-    ParallelFor(n_, kChunk, n_ * 8, [&](int64_t begin, int64_t end) {
-      const void* in[64];
-      void* out[64];
-      // A call a row (or the chunk's part of one) when inputs are spread.
-      for (int64_t at = begin, stop; at < end; at = stop) {
-        stop = period_ == 0 ? end : std::min(end, (at / period_ + 1) * period_);
-        for (size_t i = 0; i < ni; ++i) {
-          const char* base = static_cast<const char*>(buffers[inputs_[i]]);
-          switch (input_spread_[i]) {
-            case JitRegion::InputSpread::kNone:
-              in[i] = base + (input_offset_[i] + at) * input_step_[i];
-              break;
-            case JitRegion::InputSpread::kPitchedRows:
-              in[i] = base + (input_offset_[i] + at / period_ * input_pitch_[i] + at % period_) *
-                                 input_width_[i];
-              break;
-            case JitRegion::InputSpread::kRowInvariant:
-              in[i] = base + at % period_ * input_width_[i];
-              break;
-            case JitRegion::InputSpread::kPerRow: in[i] = base + at / period_ * input_width_[i]; break;
-            case JitRegion::InputSpread::kReversed: in[i] = base + (n_ - at) * input_width_[i]; break;
-            case JitRegion::InputSpread::kReversedRows:  // one past the call's first, in its row
-              in[i] = base + (at - at % period_ + period_ - at % period_) * input_width_[i];
-              break;
+    if (transposed_row_ != 0) {
+      // Blocks of whole rows: each thread transposes its block's rows of
+      // every transposed input into its scratch, which the kernel reads.
+      const int64_t block = kTransposedBlockRows * transposed_row_;
+      const int64_t num_transposed = std::count(input_spread_.begin(), input_spread_.end(),
+                                                JitRegion::InputSpread::kTransposed);
+      ParallelFor((n_ + block - 1) / block, 1, n_ * 8, [&](int64_t first, int64_t last) {
+        float* scratch = TransposeScratch(num_transposed * block);
+        for (int64_t b = first; b < last; ++b) {
+          const int64_t begin = b * block, end = std::min(n_, begin + block);
+          const void* staged[64];
+          for (size_t i = 0, k = 0; i < ni; ++i) {
+            if (input_spread_[i] != JitRegion::InputSpread::kTransposed) continue;
+            float* rows = scratch + k++ * block;
+            TransposedRows(buffers[inputs_[i]], transposed_row_, input_pitch_[i],
+                           begin / transposed_row_, (end - begin) / transposed_row_, rows);
+            staged[i] = rows - begin;  // the kernel's input is at staged[i] + at
           }
+          RunRange(fn, buffers, begin, end, staged);
         }
-        for (size_t j = 0; j < no; ++j) {
-          out[j] = static_cast<char*>(buffers[outputs_[j]]) + at * output_step_[j];
-        }
-        fn(in, out, stop - at);
-      }
+      });
+      return;
+    }
+    ParallelFor(n_, kChunk, n_ * 8, [&](int64_t begin, int64_t end) {
+      RunRange(fn, buffers, begin, end, nullptr);
     });
   }
 
  private:
+  // Elements [begin, end) in calls of `fn`; `staged`: by input, where the
+  // thunk staged a transposed input (indexed by element, as the result).
+  void RunRange(JitKernelFn fn, void* const* buffers, int64_t begin, int64_t end,
+                const void* const* staged) const {
+    const size_t ni = inputs_.size(), no = outputs_.size();
+    const void* in[64];
+    void* out[64];
+    // A call a row (or the chunk's part of one) when inputs are spread.
+    for (int64_t at = begin, stop; at < end; at = stop) {
+      stop = period_ == 0 ? end : std::min(end, (at / period_ + 1) * period_);
+      for (size_t i = 0; i < ni; ++i) {
+        const char* base = static_cast<const char*>(buffers[inputs_[i]]);
+        switch (input_spread_[i]) {
+          case JitRegion::InputSpread::kNone:
+            in[i] = base + (input_offset_[i] + at) * input_step_[i];
+            break;
+          case JitRegion::InputSpread::kPitchedRows:
+            in[i] = base + (input_offset_[i] + at / period_ * input_pitch_[i] + at % period_) *
+                               input_width_[i];
+            break;
+          case JitRegion::InputSpread::kRowInvariant:
+            in[i] = base + at % period_ * input_width_[i];
+            break;
+          case JitRegion::InputSpread::kPerRow: in[i] = base + at / period_ * input_width_[i]; break;
+          case JitRegion::InputSpread::kReversed: in[i] = base + (n_ - at) * input_width_[i]; break;
+          case JitRegion::InputSpread::kReversedRows:  // one past the call's first, in its row
+            in[i] = base + (at - at % period_ + period_ - at % period_) * input_width_[i];
+            break;
+          case JitRegion::InputSpread::kTransposed:
+            in[i] = static_cast<const float*>(staged[i]) + at;
+            break;
+        }
+      }
+      for (size_t j = 0; j < no; ++j) {
+        out[j] = static_cast<char*>(buffers[outputs_[j]]) + at * output_step_[j];
+      }
+      fn(in, out, stop - at);
+    }
+  }
+
+  // This thread's scratch of at least `floats` elements (64-byte aligned),
+  // kept between calls: the blocks of transposed inputs.
+  static float* TransposeScratch(int64_t floats) {
+    struct Scratch {
+      float* data = nullptr;
+      int64_t capacity = 0;
+      ~Scratch() { std::free(data); }
+    };
+    thread_local Scratch scratch;
+    if (floats > scratch.capacity) {
+      std::free(scratch.data);
+      scratch.data = static_cast<float*>(std::aligned_alloc(64, (floats * 4 + 63) / 64 * 64));
+      scratch.capacity = floats;
+    }
+    return scratch.data;
+  }
+
   std::unique_ptr<Xbyak::CodeGenerator> code_;
   JitKernelFn fn_;
   std::vector<SlotId> inputs_;
@@ -448,6 +503,7 @@ class JitKernelThunk : public Thunk {
   std::vector<int64_t> input_offset_, input_pitch_;  // elements: slices read in place
   std::vector<JitRegion::InputSpread> input_spread_;
   int64_t period_ = 0;
+  int64_t transposed_row_ = 0;  // elements a row of every kTransposed input
   int64_t n_;
   std::unique_ptr<Xbyak::CodeGenerator> streaming_code_;
   JitKernelFn streaming_fn_;

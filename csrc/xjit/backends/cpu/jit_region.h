@@ -52,12 +52,16 @@ struct JitRegion {
   // `reads`; its address is one past the call's first element.
   // kReversedRows: each row of `period` read backwards, the same way.
   // kPitchedRows: a slice read in place, row r of `period` elements from
-  // input_offset + r * input_pitch of the sliced array.)
+  // input_offset + r * input_pitch of the sliced array.
+  // kTransposed: batches of [input_pitch, transposed_row] read from a slot
+  // holding each as [transposed_row, input_pitch]; the thunk transposes
+  // blocks of kTransposedBlockRows rows into a scratch the kernel reads.)
   enum class InputSpread : int8_t {
-    kNone, kRowInvariant, kPerRow, kReversed, kReversedRows, kPitchedRows
+    kNone, kRowInvariant, kPerRow, kReversed, kReversedRows, kPitchedRows, kTransposed
   };
   std::vector<InputSpread> input_spread;         // by input index
   int64_t period = 0;                            // 0: no spread input
+  int64_t transposed_row = 0;                    // 0: no kTransposed input
   // By input index, elements (empty: zeros): where a slice read in place
   // starts in the sliced array (kNone or kPitchedRows), and its rows' pitch.
   std::vector<int64_t> input_offset, input_pitch;

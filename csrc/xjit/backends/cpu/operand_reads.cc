@@ -43,6 +43,48 @@ std::optional<OperandRead> SliceRead(const Instruction& slice) {
   return read;
 }
 
+// After its unit dims are dropped, the permutation keeps some leading dims
+// and swaps the two groups of the rest.
+std::optional<OperandRead> TransposeRead(const Instruction& transpose) {
+  if (transpose.opcode() != Opcode::kTranspose || transpose.shape().is_tuple ||
+      transpose.operand(0)->shape().is_tuple || ByteWidth(transpose.shape().dtype) != 4) {
+    return std::nullopt;
+  }
+  const std::vector<int64_t>& perm = transpose.attrs<TransposeAttrs>().permutation;
+  const std::vector<int64_t>& in = transpose.operand(0)->shape().dims;
+  // The operand dims of the result's non-unit dims, renumbered among the
+  // operand's non-unit dims (in order), and their sizes.
+  std::vector<int64_t> rank_of(in.size(), -1), order, sizes;
+  for (size_t d = 0, k = 0; d < in.size(); ++d) {
+    if (in[d] != 1) rank_of[d] = static_cast<int64_t>(k++);
+  }
+  for (int64_t d : perm) {
+    if (in[d] == 1) continue;
+    order.push_back(rank_of[d]);
+    sizes.push_back(in[d]);
+  }
+  const int64_t k = static_cast<int64_t>(order.size());
+  int64_t lead = 0;
+  while (lead < k && order[lead] == lead) ++lead;
+  if (lead == k) return std::nullopt;  // no transpose at all
+  // Result dims [lead, split) are the operand's last ones, [split, k) the
+  // ones just after the leading dims.
+  const int64_t split = lead + (k - order[lead]);
+  OperandRead read;
+  read.kind = OperandRead::Kind::kTransposed;
+  read.pitch = read.row = 1;
+  for (int64_t j = lead; j < k; ++j) {
+    const int64_t want = j < split ? order[lead] + (j - lead) : lead + (j - split);
+    if (order[j] != want) return std::nullopt;
+    (j < split ? read.pitch : read.row) *= sizes[j];
+  }
+  if (read.row < kMinTransposedRow || read.row > kMaxTransposedRow ||
+      read.pitch < kTransposedBlockRows) {
+    return std::nullopt;
+  }
+  return read;
+}
+
 namespace {
 
 // A reverse read backwards by the kernel: of every dim (kReversed) or of the
@@ -91,9 +133,17 @@ OperandReadPlan PlanOperandReads(const Computation& entry,
                       [&](const InPlaceRead& r) { return r.producer == o; })) {
         continue;  // x[1:] * x[1:]: one read
       }
-      std::optional<OperandRead> read = o->opcode() == Opcode::kReverse ? ReverseRead(*o)
-                                                                        : SliceRead(*o);
+      std::optional<OperandRead> read = o->opcode() == Opcode::kReverse     ? ReverseRead(*o)
+                                        : o->opcode() == Opcode::kTranspose ? TransposeRead(*o)
+                                                                            : SliceRead(*o);
       if (!read) continue;
+      // The kernel stages every transposed operand in blocks of one row length.
+      if (read->kind == OperandRead::Kind::kTransposed &&
+          std::any_of(reads.begin(), reads.end(), [&](const InPlaceRead& r) {
+            return r.read.kind == OperandRead::Kind::kTransposed && r.read.row != read->row;
+          })) {
+        continue;
+      }
       reads.push_back({o, *read});
     }
     if (!reads.empty()) plan[instr.get()] = std::move(reads);

@@ -1,5 +1,6 @@
 #include "xjit/backends/cpu/transpose_tiles.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "xjit/backends/cpu/isa_clones.h"
@@ -117,6 +118,31 @@ void Transpose(const StridedCopy& c, int64_t kdim, E* dst, const E* src) {
     n_outer *= c.sizes[d];
   }
   constexpr int64_t kBand = 64 / sizeof(E);
+  // Destination rows of 2 KiB or more are written a band of whole rows at a
+  // time, reading a cache line from each of n_i source rows; shorter ones a
+  // band of columns at a time, reading kBand whole source rows. Measured on
+  // the 2-core Zen 5 (f32): 2048^2 1090 -> 630 us, [32, 1024, 64] ->
+  // [32, 64, 1024] 374 -> 179 us by rows; [32, 64, 1024] -> [32, 1024, 64]
+  // 137 us by columns, 319 by rows.
+  if (n_i * static_cast<int64_t>(sizeof(E)) >= 2048) {
+    const int64_t kbands = (n_k + kBand - 1) / kBand;
+    ParallelFor(n_outer * kbands, 1, n_outer * n_i * n_k, [&](int64_t begin, int64_t end) {
+      for (int64_t t = begin; t < end; ++t) {
+        int64_t o = t / kbands;
+        const int64_t k0 = (t % kbands) * kBand;
+        int64_t d_at = c.dst_offset + k0 * ds, s_at = c.src_offset + k0;
+        for (int64_t j = static_cast<int64_t>(outer.size()) - 1; j >= 0; --j) {
+          const int64_t d = outer[j];
+          const int64_t at = o % c.sizes[d];
+          o /= c.sizes[d];
+          d_at += at * c.dst_strides[d];
+          s_at += at * c.src_strides[d];
+        }
+        Band<E>(src + s_at, ss, dst + d_at, ds, n_i, std::min(kBand, n_k - k0));
+      }
+    });
+    return;
+  }
   const int64_t bands = (n_i + kBand - 1) / kBand;
   ParallelFor(n_outer * bands, 1, n_outer * n_i * n_k, [&](int64_t begin, int64_t end) {
     for (int64_t t = begin; t < end; ++t) {
@@ -136,6 +162,20 @@ void Transpose(const StridedCopy& c, int64_t kdim, E* dst, const E* src) {
 }
 
 }  // namespace
+
+void TransposedRows(const void* src, int64_t cols, int64_t rows, int64_t first, int64_t count,
+                    void* dst) {
+  const auto* s = static_cast<const uint32_t*>(src);
+  auto* d = static_cast<uint32_t*>(dst);
+  // One band of destination rows per batch the rows cross: destination row
+  // r is source column r of its batch.
+  for (int64_t g = first, end = first + count; g < end;) {
+    const int64_t batch = g / rows, r = g % rows;
+    const int64_t n = std::min(end - g, rows - r);
+    Band<uint32_t>(s + batch * rows * cols + r, rows, d + (g - first) * cols, cols, cols, n);
+    g += n;
+  }
+}
 
 bool RunTransposeTiles(const StridedCopy& c, void* dst, const void* src) {
   const int64_t rank = static_cast<int64_t>(c.sizes.size());

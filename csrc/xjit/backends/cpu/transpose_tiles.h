@@ -17,4 +17,12 @@ namespace xjit::cpu {
 // otherwise.
 bool RunTransposeTiles(const StridedCopy& copy, void* dst, const void* src);
 
+// Rows [first, first + count) of the transpose of `src`, batches of
+// [cols, rows] matrices (row-major, 4-byte elements) seen as batches of
+// [rows, cols] with their rows numbered across batches, written to `dst` as
+// count x cols (row-major) on the calling thread. The generated element-wise
+// kernels read a transposed operand through such blocks (jit_region.cc).
+void TransposedRows(const void* src, int64_t cols, int64_t rows, int64_t first, int64_t count,
+                    void* dst);
+
 }  // namespace xjit::cpu
