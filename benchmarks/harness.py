@@ -26,7 +26,9 @@ def time_call(fn, min_time=0.2, max_reps=10000, settle_time=0.15):
 
 def block(x):
     """Waits for an xjit or jax result (pytrees of arrays)."""
-    if isinstance(x, (tuple, list)):
+    if isinstance(x, dict):
+        block(list(x.values()))
+    elif isinstance(x, (tuple, list)):
         for y in x:
             block(y)
     elif hasattr(x, "block_until_ready"):

@@ -125,6 +125,12 @@ def test_tri_tril_triu():
     assert_close(jnp.tri(3, 4, 1), np.tri(3, 4, 1, dtype=np.float32))
     assert_close(jnp.tril(jnp.asarray(a)), np.tril(a))
     assert_close(jnp.triu(jnp.asarray(a), 1), np.triu(a, 1))
+    # Of the input's type, as numpy's and JAX's: a bool matrix stays bool.
+    for dtype in (np.bool_, np.int8, np.uint32, np.float16, np.complex64):
+        b = (np.arange(12).reshape(3, 4) % 3).astype(dtype)
+        for got, want in ((jnp.tril(b, -1), np.tril(b, -1)), (jnp.triu(b), np.triu(b))):
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(np.asarray(got), want)
 
 
 def test_scalar_types_make_strong_arrays():

@@ -277,3 +277,27 @@ def test_half_full_sum_matches_float32_accumulation(dtype):
     want = float(np.asarray(x, np.float64).sum())
     assert np.asarray(got).dtype == x.dtype
     assert abs(float(np.asarray(got, np.float32)) - want) <= 1e-2 * max(1.0, abs(want))
+
+
+@pytest.mark.parametrize("s", [64, 100, 256])
+def test_causal_masked_softmax(s):
+    """where(causal mask, scores, -1e9 or -inf) then softmax: the mask (a bool
+    matrix spread over batches and heads, or a float compare) is read in the
+    generated row kernel."""
+    x = _rand((2, 3, s, s), np.float32, seed=s)
+    causal = np.tril(np.ones((s, s), bool))
+
+    def want_of(masked):
+        e = np.exp(masked - masked.max(-1, keepdims=True))
+        return e / e.sum(-1, keepdims=True)
+
+    for fill in (-1e9, -np.inf):
+        got = xjit.jit(lambda a: xjit.nn.softmax(
+            jnp.where(jnp.tril(jnp.ones((s, s), bool)), a, fill), axis=-1))(x)
+        np.testing.assert_allclose(np.asarray(got), want_of(np.where(causal, x, np.float32(fill))),
+                                   rtol=2e-6, atol=1e-7)
+    got = xjit.jit(lambda a, m: xjit.nn.softmax(jnp.where(m & (a > -1), a, -1e9), axis=-1))(
+        x, causal)
+    np.testing.assert_allclose(np.asarray(got),
+                               want_of(np.where(causal & (x > -1), x, np.float32(-1e9))),
+                               rtol=2e-6, atol=1e-7)

@@ -719,6 +719,52 @@ TEST(JitRowFusion, RowsOfBroadcastInputsReadInPlace) {
   }
 }
 
+// Masks in rows (AVX-512 only): a causal [s, s] mask spread over batches
+// (each row reads a run of it), a whole-row mask, a mask shared by every row,
+// a float compare in the rows, and/not/EQ of masks and a mask converted to
+// 1.0/0.0; softmax over the masked rows, with rows of 96 and with a tail (100).
+TEST(JitRowFusion, MasksInRows) {
+  for (const int64_t s : {96, 100}) {
+    SCOPED_TRACE(s);
+    const std::string n = std::to_string(s);
+    const std::string ft = "tensor<3x" + n + "x" + n + "xf32>", pt = "tensor<3x" + n + "x" + n + "xi1>";
+    const std::string rt = "tensor<3x" + n + "xf32>", sq = "tensor<" + n + "x" + n + "xi1>";
+    const std::string row = "tensor<" + n + "xi1>";
+    const std::string head =
+        "func.func @main(%x: " + ft + ", %c: " + sq + ", %w: " + pt + ", %v: " + row + ") -> (" +
+        ft + ", " + rt + ") {\n"
+        "  %zero = stablehlo.constant dense<0.0> : tensor<f32>\n"
+        "  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
+        "  %big = stablehlo.constant dense<-1.0e9> : tensor<f32>\n"
+        "  %bigb = stablehlo.broadcast_in_dim %big, dims = [] : (tensor<f32>) -> " + ft + "\n"
+        "  %zb = stablehlo.broadcast_in_dim %zero, dims = [] : (tensor<f32>) -> " + ft + "\n"
+        "  %cb = stablehlo.broadcast_in_dim %c, dims = [1, 2] : (" + sq + ") -> " + pt + "\n"
+        "  %vb = stablehlo.broadcast_in_dim %v, dims = [2] : (" + row + ") -> " + pt + "\n";
+    const std::string masks[] = {
+        "  %k = stablehlo.and %cb, %w : " + pt + "\n",
+        "  %k0 = stablehlo.compare GT, %x, %zb : (" + ft + ", " + ft + ") -> " + pt + "\n" +
+            "  %k1 = stablehlo.not %vb : " + pt + "\n  %k2 = stablehlo.or %k0, %k1 : " + pt +
+            "\n  %k = stablehlo.compare EQ, %k2, %cb : (" + pt + ", " + pt + ") -> " + pt + "\n",
+    };
+    for (const std::string& mask : masks) {
+      const std::string body =
+          mask + "  %a = stablehlo.select %k, %x, %bigb : " + pt + ", " + ft + "\n" +
+          "  %m = stablehlo.reduce(%a init: %ninf) applies stablehlo.maximum across dimensions = "
+          "[2] : (" + ft + ", tensor<f32>) -> " + rt + "\n" +
+          "  %mb = stablehlo.broadcast_in_dim %m, dims = [0, 1] : (" + rt + ") -> " + ft + "\n" +
+          "  %d = stablehlo.subtract %a, %mb : " + ft + "\n" +
+          "  %e = stablehlo.exponential %d : " + ft + "\n" +
+          "  %f = stablehlo.convert %k : (" + pt + ") -> " + ft + "\n" +
+          "  %ef = stablehlo.multiply %e, %f : " + ft + "\n" +
+          "  %sum = stablehlo.reduce(%ef init: %zero) applies stablehlo.add across dimensions = "
+          "[2] : (" + ft + ", tensor<f32>) -> " + rt + "\n" +
+          "  %sb = stablehlo.broadcast_in_dim %sum, dims = [0, 1] : (" + rt + ") -> " + ft + "\n" +
+          "  %y = stablehlo.divide %ef, %sb : " + ft + "\n";
+      CheckModuleAvx512Only(head + body + "  return %y, %m : " + ft + ", " + rt + "\n}", 2e-6);
+    }
+  }
+}
+
 // Rows that are not a multiple of 32 (from 64 elements): the AVX-512
 // generator runs their last elements as a masked tail, the reduces combining
 // them one at a time after the lanes (the interpreter's order: the same

@@ -268,5 +268,36 @@ TEST(AlgebraicSimplification, IotaOfAMatrixIsASpreadVector) {
   ExpectPassKeepsValues(RunAlgebraicSimplification, text);
 }
 
+// select(p, true, false) of bools is p (jnp.tril of a bool matrix); with the
+// branches swapped, of other types, or with a scalar predicate it stays.
+TEST(AlgebraicSimplification, SelectOfTrueAndFalseIsThePredicate) {
+  const std::string text = R"(module @m {
+  func.func @main(%arg0: tensor<3x5xi1>, %arg1: tensor<i1>) -> (tensor<3x5xi1>, tensor<3x5xi1>, tensor<3x5xi32>, tensor<3x5xi1>) {
+    %0 = "stablehlo.constant"() {value = dense<true> : tensor<i1>} : () -> tensor<i1>
+    %1 = "stablehlo.broadcast_in_dim"(%0) {broadcast_dimensions = array<i64>} : (tensor<i1>) -> tensor<3x5xi1>
+    %2 = "stablehlo.constant"() {value = dense<false> : tensor<3x5xi1>} : () -> tensor<3x5xi1>
+    %3 = "stablehlo.select"(%arg0, %1, %2) : (tensor<3x5xi1>, tensor<3x5xi1>, tensor<3x5xi1>) -> tensor<3x5xi1>
+    %4 = "stablehlo.select"(%arg0, %2, %1) : (tensor<3x5xi1>, tensor<3x5xi1>, tensor<3x5xi1>) -> tensor<3x5xi1>
+    %5 = "stablehlo.constant"() {value = dense<1> : tensor<3x5xi32>} : () -> tensor<3x5xi32>
+    %6 = "stablehlo.constant"() {value = dense<0> : tensor<3x5xi32>} : () -> tensor<3x5xi32>
+    %7 = "stablehlo.select"(%arg0, %5, %6) : (tensor<3x5xi1>, tensor<3x5xi32>, tensor<3x5xi32>) -> tensor<3x5xi32>
+    %8 = "stablehlo.select"(%arg1, %1, %2) : (tensor<i1>, tensor<3x5xi1>, tensor<3x5xi1>) -> tensor<3x5xi1>
+    "func.return"(%3, %4, %7, %8) : (tensor<3x5xi1>, tensor<3x5xi1>, tensor<3x5xi32>, tensor<3x5xi1>) -> ()
+  }
+}
+)";
+  bool changed = false;
+  const std::string out = RunPass(SimplifyThenClean, text, &changed);
+  EXPECT_TRUE(changed);
+  EXPECT_THAT(out, HasSubstr(R"("func.return"(%arg0, )"));
+  int selects = 0;
+  for (size_t at = out.find("stablehlo.select"); at != std::string::npos;
+       at = out.find("stablehlo.select", at + 1)) {
+    ++selects;
+  }
+  EXPECT_EQ(selects, 3) << out;
+  ExpectPassKeepsValues(RunAlgebraicSimplification, text);
+}
+
 }  // namespace
 }  // namespace xjit::testing

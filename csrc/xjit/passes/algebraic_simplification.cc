@@ -191,6 +191,12 @@ Simplified Simplify(const Instruction& instr, absl::Span<Instruction* const> ope
   if (instr.shape().is_tuple) return {};
   if (IsElementwiseBinary(op)) return {DropNeutral(op, operands[0], operands[1])};
   if (Instruction* x = UnmovedOperand(instr, operands)) return {x};
+  // select(p, true, false) is p (tril of a bool matrix: where(mask, ones, False)).
+  if (op == Opcode::kSelect && instr.shape().dtype == DType::kPred &&
+      operands[0]->shape() == instr.shape() && IsSplat(operands[1], Splat::kOne) &&
+      IsSplat(operands[2], Splat::kZero)) {
+    return {operands[0]};
+  }
   const bool moves_data = op == Opcode::kReshape || op == Opcode::kTranspose ||
                           op == Opcode::kBroadcastInDim || op == Opcode::kSlice ||
                           op == Opcode::kReverse;

@@ -328,7 +328,8 @@ void RowAvx2Generator::Emit(Avx2Code& g, bool streaming) {
 std::unique_ptr<Thunk> GenerateAvx2RowKernel(const RowRegion& region,
                                              const std::vector<SlotId>& inputs,
                                              const std::vector<SlotId>& outputs) {
-  if (region.row_size() % kRowReduceLanes != 0) return nullptr;  // tails: AVX-512 only
+  // Tails and masks: AVX-512 only.
+  if (region.row_size() % kRowReduceLanes != 0 || region.uses_masks()) return nullptr;
   RowAvx2Generator gen(region);
   auto emit = [&](bool stream) {
     auto c = std::make_unique<Avx2Code>(64 * 1024);

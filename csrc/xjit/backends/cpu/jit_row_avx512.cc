@@ -111,7 +111,16 @@ Zmm RowAvx512Generator::Read(const Instruction* v, int copy) {
     case RowValue::Kind::kWholeInput:
     case RowValue::Kind::kInvariantInput:
     case RowValue::Kind::kRowsInput:
-      if (Masked(copy)) {  // the tail: lanes past the row read as zeros
+      if (v->shape().dtype == DType::kPred) {  // bytes of 0 or 1 -> all-zeros or all-ones lanes
+        const Xbyak::Address bytes = g_.xword[input_gpr_[value.operand] + rax + 16 * copy];
+        if (Masked(copy)) {
+          g_.vpmovzxbd(t | g_.k1 | g_.T_z, bytes);
+        } else {
+          g_.vpmovzxbd(t, bytes);
+        }
+        g_.vpslld(t, t, 31);
+        g_.vpsrad(t, t, 31);
+      } else if (Masked(copy)) {  // the tail: lanes past the row read as zeros
         const Xbyak::Reg64& row = input_gpr_[value.operand];
         if (v->shape().dtype == DType::kBF16) {
           g_.vpmovzxwd(t | g_.k1 | g_.T_z, g_.yword[row + rax * 2 + 32 * copy]);

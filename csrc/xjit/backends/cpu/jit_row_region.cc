@@ -57,8 +57,14 @@ bool RowRegion::Analyze() {
   const int64_t whole = rows_ * row_size_;
   for (const auto& owned : region_.instructions()) {
     const Instruction& instr = *owned;
-    if (!JitCarries(instr.shape().dtype) || !instr.shape().is_array()) return false;
+    const bool mask = instr.shape().dtype == DType::kPred;
+    if ((!JitCarries(instr.shape().dtype) && !mask) || !instr.shape().is_array()) return false;
     const int64_t n = instr.shape().num_elements();
+    // Masks (all-ones lanes, AVX-512 only): whole rows, never results.
+    if (mask && (n != whole || result_of_.contains(&instr))) {
+      if (instr.opcode() != Opcode::kParameter || n == 1 || n == rows_) return false;
+    }
+    uses_masks_ |= mask;
     switch (instr.opcode()) {
       case Opcode::kParameter: {
         const int64_t p = instr.attrs<ParameterAttrs>().number;
@@ -124,8 +130,10 @@ bool RowRegion::Analyze() {
         continue;
       }
       default:
-        if ((!JitCovers(instr.opcode()) && instr.opcode() != Opcode::kConvert) ||
-            (n != whole && n != rows_) || !AnalyzeElementwise(instr)) {
+        if ((!JitCovers(instr.opcode()) && !JitCoversMask(instr.opcode()) &&
+             instr.opcode() != Opcode::kConvert) ||
+            (mask && !JitCoversMask(instr.opcode())) || (n != whole && n != rows_) ||
+            !AnalyzeElementwise(instr)) {
           return false;
         }
     }
@@ -198,11 +206,29 @@ bool RowRegion::AnalyzeElementwise(const Instruction& instr) {
   const bool whole = instr.shape().num_elements() == rows_ * row_size_;
   RowValue v;
   v.op = &instr;
-  for (const Instruction* o : instr.operands()) {
-    // Operands of the op's type (a convert's: float32 or bfloat16, as checked).
-    if (instr.opcode() != Opcode::kConvert && o->shape().dtype != instr.shape().dtype) {
-      return false;
+  for (size_t k = 0; k < instr.operands().size(); ++k) {
+    const Instruction* o = instr.operand(k);
+    // Operands of the op's type (a convert's: float32, bfloat16 or a mask, as
+    // checked; a compare's: two of one type; a select's first: a mask).
+    const DType t = o->shape().dtype;
+    switch (instr.opcode()) {
+      case Opcode::kConvert: break;
+      case Opcode::kCompare:  // of masks: EQ or NE only (ChainCode's)
+        if (t != instr.operand(0)->shape().dtype ||
+            (t == DType::kPred &&
+             instr.attrs<CompareAttrs>().comparison_direction != ComparisonDirection::kEq &&
+             instr.attrs<CompareAttrs>().comparison_direction != ComparisonDirection::kNe)) {
+          return false;
+        }
+        break;
+      case Opcode::kSelect:
+        if (t != (k == 0 ? DType::kPred : instr.shape().dtype)) return false;
+        break;
+      default:
+        if (t != instr.shape().dtype) return false;
     }
+    // Masks take part in whole-row values only.
+    if (t == DType::kPred && !whole) return false;
     RowValue& operand = values_.at(o);
     switch (operand.kind) {
       case RowValue::Kind::kSlot:

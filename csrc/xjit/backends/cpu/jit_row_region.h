@@ -80,6 +80,9 @@ class RowRegion {
   int64_t scratch_bytes() const { return scratch_bytes_; }
   int64_t work() const { return work_; }
   int max_stage() const { return max_stage_; }
+  // Some value is a mask (a pred: a compare, select's choice, a bool input
+  // of whole rows), which only the AVX-512 generator emits.
+  bool uses_masks() const { return uses_masks_; }
   // Per fusion operand: how the row function reads it (unset: not at all),
   // and its bytes per element.
   const std::optional<RowValue::Kind>& input_kind(size_t i) const { return input_kind_[i]; }
@@ -147,6 +150,7 @@ class RowRegion {
   absl::flat_hash_map<const Instruction*, const Instruction*> alias_of_;  // reshape -> operand
   std::vector<const Instruction*> order_;  // computing instructions, in order
   int max_stage_ = 0;
+  bool uses_masks_ = false;
   int64_t scratch_bytes_ = 0;
   int64_t work_ = 0;
 };

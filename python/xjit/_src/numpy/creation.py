@@ -376,7 +376,8 @@ def _triangle(m, k, lower: bool):
         raise ValueError(f"Argument to jax.numpy.{'tril' if lower else 'triu'} must be at "
                          f"least 2D")
     mask = tri(x.shape[-2], x.shape[-1], k if lower else k - 1, dtype=np.bool_)
-    return elementwise.where(mask, x, 0) if lower else elementwise.where(mask, 0, x)
+    zero = np.zeros((), x.dtype)  # of x's type: a bool matrix stays bool (a weak 0 made it int32)
+    return elementwise.where(mask, x, zero) if lower else elementwise.where(mask, zero, x)
 
 
 def tril(m, k=0):
