@@ -589,8 +589,10 @@ TEST(JitFusion, BoolInputs) {
       "  %a = stablehlo.and %m, %cb : " + pt + "\n  %o = stablehlo.or %a, %rb : " + pt +
           "\n  %n = stablehlo.not %o : " + pt + "\n  %s = stablehlo.select %n, %x, %y : " + pt +
           ", " + ft + "\n",
-      "  %f = stablehlo.convert %cb : (" + pt + ") -> " + ft + "\n  %s = stablehlo.multiply %f, %x : " +
-          ft + "\n",
+      // (A convert of %cb alone would run on %c before the broadcast:
+      // algebraic simplification sinks spreads below element-wise ops.)
+      "  %a = stablehlo.and %cb, %m : " + pt + "\n  %f = stablehlo.convert %a : (" + pt + ") -> " +
+          ft + "\n  %s = stablehlo.multiply %f, %x : " + ft + "\n",
   };
   for (const std::string& body : bodies) {
     CheckModuleAvx512Only(head + body + "  %t = stablehlo.add %s, %x : " + ft +

@@ -299,5 +299,34 @@ TEST(AlgebraicSimplification, SelectOfTrueAndFalseIsThePredicate) {
   ExpectPassKeepsValues(RunAlgebraicSimplification, text);
 }
 
+// An element-wise op of values spread by one broadcast (and splats) runs on
+// the values and is spread after (take_along_axis's fill mask); operands
+// spread two ways, or an op of a splat alone, stay.
+TEST(AlgebraicSimplification, SpreadOperandsAreSpreadAfterTheOp) {
+  const std::string text = R"(module @m {
+  func.func @main(%arg0: tensor<4x1xi32>, %arg1: tensor<4x1xi32>, %arg2: tensor<5xi32>) -> (tensor<4x6xi1>, tensor<4x6xi32>, tensor<4x5xi32>) {
+    %0 = "stablehlo.broadcast_in_dim"(%arg0) {broadcast_dimensions = array<i64: 0, 1>} : (tensor<4x1xi32>) -> tensor<4x6xi32>
+    %1 = "stablehlo.broadcast_in_dim"(%arg1) {broadcast_dimensions = array<i64: 0, 1>} : (tensor<4x1xi32>) -> tensor<4x6xi32>
+    %2 = "stablehlo.constant"() {value = dense<3> : tensor<i32>} : () -> tensor<i32>
+    %3 = "stablehlo.broadcast_in_dim"(%2) {broadcast_dimensions = array<i64>} : (tensor<i32>) -> tensor<4x6xi32>
+    %4 = "stablehlo.compare"(%0, %3) {comparison_direction = #stablehlo<comparison_direction GE>} : (tensor<4x6xi32>, tensor<4x6xi32>) -> tensor<4x6xi1>
+    %5 = "stablehlo.select"(%4, %0, %1) : (tensor<4x6xi1>, tensor<4x6xi32>, tensor<4x6xi32>) -> tensor<4x6xi32>
+    %6 = "stablehlo.broadcast_in_dim"(%arg2) {broadcast_dimensions = array<i64: 1>} : (tensor<5xi32>) -> tensor<4x5xi32>
+    %7 = "stablehlo.broadcast_in_dim"(%arg0) {broadcast_dimensions = array<i64: 0, 1>} : (tensor<4x1xi32>) -> tensor<4x5xi32>
+    %8 = "stablehlo.add"(%6, %7) : (tensor<4x5xi32>, tensor<4x5xi32>) -> tensor<4x5xi32>
+    "func.return"(%4, %5, %8) : (tensor<4x6xi1>, tensor<4x6xi32>, tensor<4x5xi32>) -> ()
+  }
+}
+)";
+  bool changed = false;
+  const std::string out = RunPass(SimplifyThenClean, text, &changed);
+  EXPECT_TRUE(changed);
+  EXPECT_THAT(out, HasSubstr(R"(: (tensor<4x1xi32>, tensor<4x1xi32>) -> tensor<4x1xi1>)"));
+  EXPECT_THAT(out, HasSubstr(R"(: (tensor<4x1xi1>, tensor<4x1xi32>, tensor<4x1xi32>) -> tensor<4x1xi32>)"));
+  EXPECT_THAT(out, HasSubstr(R"("stablehlo.add"(%)"));
+  EXPECT_THAT(out, HasSubstr(R"(: (tensor<4x5xi32>, tensor<4x5xi32>) -> tensor<4x5xi32>)"));
+  ExpectPassKeepsValues(RunAlgebraicSimplification, text);
+}
+
 }  // namespace
 }  // namespace xjit::testing

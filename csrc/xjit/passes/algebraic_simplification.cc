@@ -276,6 +276,60 @@ absl::StatusOr<Instruction*> SpreadIota(const CloneContext& ctx) {
                                        BroadcastInDimAttrs{{d}}, {}, where);
 }
 
+// An element-wise op whose operands are all spread by one broadcast from
+// values of one smaller shape, or are splats: the op on those values, spread
+// (XLA's simplifier sinks broadcasts so too; the same ops on the same values,
+// so the same bits). take_along_axis's fill mask then compares each row's
+// index once, not every element of the spread index matrix. Returns one of
+// the spreading broadcasts, or null.
+const Instruction* SharedSpread(const Instruction& instr, absl::Span<Instruction* const> operands) {
+  if (!IsElementwise(instr.opcode()) || instr.shape().is_tuple) return nullptr;
+  const Instruction* model = nullptr;
+  for (const Instruction* o : operands) {
+    if (o->opcode() != Opcode::kBroadcastInDim || o->operand(0)->shape().is_tuple) return nullptr;
+    const Shape& from = o->operand(0)->shape();
+    if (from.rank() == 0) continue;  // a splat
+    if (model == nullptr) {
+      model = o;
+    } else if (from.dims != model->operand(0)->shape().dims ||
+               o->attrs<BroadcastInDimAttrs>().broadcast_dimensions !=
+                   model->attrs<BroadcastInDimAttrs>().broadcast_dimensions) {
+      return nullptr;
+    }
+  }
+  if (model == nullptr ||
+      model->operand(0)->shape().num_elements() >= instr.shape().num_elements()) {
+    return nullptr;
+  }
+  return model;
+}
+
+absl::StatusOr<Instruction*> SinkSpread(const CloneContext& ctx, const Instruction& spread) {
+  const std::vector<int64_t>& small = spread.operand(0)->shape().dims;
+  const std::string& where = ctx.old.source_location();
+  std::vector<Instruction*> values;
+  for (Instruction* o : ctx.operands) {
+    Instruction* from = o->operand(0);
+    if (from->shape().rank() == 0) {  // the splat at the small shape
+      absl::StatusOr<Instruction*> splat =
+          ctx.builder.AddWithResultType(Opcode::kBroadcastInDim, Shape(from->shape().dtype, small),
+                                        {from}, BroadcastInDimAttrs{}, {}, where);
+      if (!splat.ok()) return splat.status();
+      from = *splat;
+    }
+    values.push_back(from);
+  }
+  const Opcode op = ctx.old.opcode();
+  absl::StatusOr<Instruction*> value =
+      DeclaresResultType(op)
+          ? ctx.builder.AddWithResultType(op, Shape(ctx.old.shape().dtype, small), values,
+                                          ctx.old.attributes(), {}, where)
+          : ctx.builder.Add(op, values, ctx.old.attributes(), {}, where);
+  if (!value.ok()) return value.status();
+  return ctx.builder.AddWithResultType(Opcode::kBroadcastInDim, ctx.old.shape(), {*value},
+                                       spread.attrs<BroadcastInDimAttrs>(), {}, where);
+}
+
 class AlgebraicSimplification : public RewriteRule {
  public:
   bool Prepare(const Module& module) override {
@@ -295,7 +349,8 @@ class AlgebraicSimplification : public RewriteRule {
       for (const auto& instr : c->instructions()) {
         if (Simplifies(Simplify(*instr, instr->operands())) ||
             (!fusion_regions_.contains(c) && (DividesByBroadcast(*instr, instr->operands()) ||
-                                              SpreadsIota(*instr)))) {
+                                              SpreadsIota(*instr) ||
+                                              SharedSpread(*instr, instr->operands())))) {
           return true;
         }
       }
@@ -310,6 +365,13 @@ class AlgebraicSimplification : public RewriteRule {
       absl::StatusOr<Instruction*> product = MultiplyByReciprocal(ctx);
       if (!product.ok()) return product.status();
       return CloneAction::Replace(*product);
+    }
+    if (s.operand == nullptr && !fusion_regions_.contains(&ctx.source)) {
+      if (const Instruction* spread = SharedSpread(ctx.old, ctx.operands)) {
+        absl::StatusOr<Instruction*> sunk = SinkSpread(ctx, *spread);
+        if (!sunk.ok()) return sunk.status();
+        return CloneAction::Replace(*sunk);
+      }
     }
     if (!fusion_regions_.contains(&ctx.source) && SpreadsIota(ctx.old)) {
       absl::StatusOr<Instruction*> spread = SpreadIota(ctx);
