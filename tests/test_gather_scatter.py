@@ -579,3 +579,30 @@ def test_point_scatters_skip_points_outside(method, shape):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
     else:
         np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("n,size", [(100000, 1000), (300000, 77), (70000, 4000)])
+def test_integer_scatters_with_many_duplicates(n, size):
+    """Many integer updates into a small result (bincount, histograms): each
+    thread combines its share into a copy of its own, then the copies are
+    combined; integers give numpy's ufunc.at results whatever the order."""
+    rng = np.random.default_rng(n)
+    i = rng.integers(-5, size + 5, n).astype(np.int32)
+    got = np.asarray(xjit.jit(lambda i: jnp.bincount(i, length=size))(i))
+    np.testing.assert_array_equal(got, np.bincount(np.clip(i, 0, None), minlength=size)[:size])
+    inside = np.clip(i, 0, size - 1)
+    w = rng.integers(-3, 4, n).astype(np.int32)
+    for op, ufunc in (("add", np.add), ("max", np.maximum), ("min", np.minimum),
+                      ("multiply", np.multiply)):
+        x = np.ones(size, np.int32)
+        got = xjit.jit(lambda x, j, v: getattr(x.at[j], op)(v))(x, inside, w)
+        want = x.copy()
+        ufunc.at(want, inside, w)
+        np.testing.assert_array_equal(np.asarray(got), want, err_msg=op)
+    rows = rng.integers(0, 50, n).astype(np.int32)  # rows of 4 int64 elements
+    u = rng.integers(-9, 9, (n, 4)).astype(np.int64)
+    with xjit.enable_x64():
+        got = xjit.jit(lambda x, j, v: x.at[j].add(v))(np.zeros((50, 4), np.int64), rows, u)
+    want = np.zeros((50, 4), np.int64)
+    np.add.at(want, rows, u)
+    np.testing.assert_array_equal(np.asarray(got), want)
