@@ -328,5 +328,26 @@ TEST(AlgebraicSimplification, SpreadOperandsAreSpreadAfterTheOp) {
   ExpectPassKeepsValues(RunAlgebraicSimplification, text);
 }
 
+// p != false and p == true of bools are p; p == false stays.
+TEST(AlgebraicSimplification, ComparesOfBoolsWithConstants) {
+  const std::string text = R"(module @m {
+  func.func @main(%arg0: tensor<4xi1>) -> (tensor<4xi1>, tensor<4xi1>, tensor<4xi1>) {
+    %0 = "stablehlo.constant"() {value = dense<false> : tensor<i1>} : () -> tensor<i1>
+    %1 = "stablehlo.broadcast_in_dim"(%0) {broadcast_dimensions = array<i64>} : (tensor<i1>) -> tensor<4xi1>
+    %2 = "stablehlo.constant"() {value = dense<true> : tensor<4xi1>} : () -> tensor<4xi1>
+    %3 = "stablehlo.compare"(%arg0, %1) {comparison_direction = #stablehlo<comparison_direction NE>} : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+    %4 = "stablehlo.compare"(%2, %arg0) {comparison_direction = #stablehlo<comparison_direction EQ>} : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+    %5 = "stablehlo.compare"(%arg0, %1) {comparison_direction = #stablehlo<comparison_direction EQ>} : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+    "func.return"(%3, %4, %5) : (tensor<4xi1>, tensor<4xi1>, tensor<4xi1>) -> ()
+  }
+}
+)";
+  bool changed = false;
+  const std::string out = RunPass(SimplifyThenClean, text, &changed);
+  EXPECT_TRUE(changed);
+  EXPECT_THAT(out, HasSubstr(R"("func.return"(%arg0, %arg0, %)"));
+  ExpectPassKeepsValues(RunAlgebraicSimplification, text);
+}
+
 }  // namespace
 }  // namespace xjit::testing

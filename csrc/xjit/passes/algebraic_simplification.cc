@@ -189,13 +189,25 @@ Instruction* UnmovedOperand(const Instruction& instr, absl::Span<Instruction* co
 Simplified Simplify(const Instruction& instr, absl::Span<Instruction* const> operands) {
   const Opcode op = instr.opcode();
   if (instr.shape().is_tuple) return {};
-  if (IsElementwiseBinary(op)) return {DropNeutral(op, operands[0], operands[1])};
+  if (IsElementwiseBinary(op) && op != Opcode::kCompare) {
+    return {DropNeutral(op, operands[0], operands[1])};
+  }
   if (Instruction* x = UnmovedOperand(instr, operands)) return {x};
   // select(p, true, false) is p (tril of a bool matrix: where(mask, ones, False)).
   if (op == Opcode::kSelect && instr.shape().dtype == DType::kPred &&
       operands[0]->shape() == instr.shape() && IsSplat(operands[1], Splat::kOne) &&
       IsSplat(operands[2], Splat::kZero)) {
     return {operands[0]};
+  }
+  // p != false and p == true are p (jnp's floor modulo compares a sign test
+  // with the divisor's, a constant).
+  if (op == Opcode::kCompare && operands[0]->shape().dtype == DType::kPred) {
+    const ComparisonDirection d = instr.attrs<CompareAttrs>().comparison_direction;
+    const Splat keeps = d == ComparisonDirection::kNe ? Splat::kZero : Splat::kOne;
+    if (d == ComparisonDirection::kNe || d == ComparisonDirection::kEq) {
+      if (IsSplat(operands[1], keeps)) return {operands[0]};
+      if (IsSplat(operands[0], keeps)) return {operands[1]};
+    }
   }
   const bool moves_data = op == Opcode::kReshape || op == Opcode::kTranspose ||
                           op == Opcode::kBroadcastInDim || op == Opcode::kSlice ||

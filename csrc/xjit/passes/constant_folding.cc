@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "xjit/ir/walk.h"
+#include "xjit/passes/integer_splat_folding.h"
 #include "xjit/passes/literal_movement.h"
 
 namespace xjit::passes {
@@ -58,12 +59,26 @@ class ConstantFolding : public RewriteRule {
   bool Prepare(const Module& module) override {
     for (const Computation* c : ComputationPostOrder(module)) {
       for (const auto& instr : c->instructions()) {
-        if (Foldable(*instr, instr->operands())) return true;
+        if (Foldable(*instr, instr->operands()) ||
+            FoldIntegerSplats(*instr, instr->operands()).has_value()) {
+          return true;
+        }
       }
     }
     return false;
   }
   absl::StatusOr<CloneAction> Rewrite(const CloneContext& ctx) override {
+    if (std::optional<Literal> splat = FoldIntegerSplats(ctx.old, ctx.operands)) {
+      // The one value, spread as the op's operands were (a splat backends
+      // read in place).
+      Instruction* value = ctx.builder.Constant(*std::move(splat));
+      if (ctx.old.shape().rank() == 0) return CloneAction::Replace(value);
+      absl::StatusOr<Instruction*> spread =
+          ctx.builder.AddWithResultType(Opcode::kBroadcastInDim, ctx.old.shape(), {value},
+                                        BroadcastInDimAttrs{}, {}, ctx.old.source_location());
+      if (!spread.ok()) return spread.status();
+      return CloneAction::Replace(*spread);
+    }
     if (!Foldable(ctx.old, ctx.operands)) return CloneAction::Clone();
     absl::StatusOr<Literal> folded = Fold(ctx.old, ctx.operands);
     if (!folded.ok()) return folded.status();

@@ -4,8 +4,10 @@
 // slice and reverse of a constant, and concatenate of constants, become
 // constants. A broadcast of a single element is left
 // alone: backends read such splats in place instead of materialising them.
-// Element-wise arithmetic and convert on constants are not folded: they need
-// the backends' kernels and semantics, which this layer does not include.
+// Element-wise ops of integer and bool splats are evaluated
+// (integer_splat_folding.h); other element-wise arithmetic and converts of
+// constants are not folded: they need the backends' kernels and semantics,
+// which this layer does not include.
 #pragma once
 
 #include <cstdint>
