@@ -2,6 +2,7 @@
 import numpy as np
 import pytest
 
+import xjit
 import xjit.numpy as jnp
 from numpy_checks import check, random_array
 
@@ -41,6 +42,28 @@ def test_diagonal_of_batched_and_other_axes():
     check(lambda x: jnp.diagonal(x, 1, 2, 0), lambda x: np.diagonal(x, 1, 2, 0), [a])
     with pytest.raises(ValueError):
         jnp.diagonal(jnp.zeros(3))
+
+
+def test_diagonal_is_read_not_summed():
+    """A strided slice of the flattened plane: -0.0 and NaN on the diagonal
+    stay as they are, bools stay bool, empty diagonals are empty, and the
+    gradient and vmap go through the slice."""
+    z = np.array([[-0.0, np.nan, 1], [2, -0.0, 3]], np.float32)
+    for offset in range(-3, 4):
+        got = np.asarray(xjit.jit(lambda x: jnp.diagonal(x, offset))(z))
+        want = np.diagonal(z, offset)
+        assert got.shape == want.shape
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+        np.testing.assert_array_equal(got, want)
+    b = np.eye(3, 4, 1, dtype=bool)
+    got = jnp.diagonal(b, 1)
+    assert got.dtype == np.bool_ and np.array_equal(np.asarray(got), np.diagonal(b, 1))
+    assert jnp.diagonal(np.zeros((0, 3), np.float32)).shape == (0,)
+    g = xjit.grad(lambda x: jnp.sum(jnp.diagonal(x, -1) ** 2))(np.ones((3, 4), np.float32))
+    np.testing.assert_array_equal(np.asarray(g), 2 * np.eye(3, 4, -1, dtype=np.float32))
+    a = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    got = xjit.vmap(lambda x: jnp.diagonal(x, 1))(a)
+    np.testing.assert_array_equal(np.asarray(got), np.diagonal(a, 1, 1, 2))
 
 
 @pytest.mark.parametrize("k", [0, 1, -2])

@@ -10,7 +10,6 @@ from __future__ import annotations
 import numpy as np
 
 from xjit._src.lax import elementwise as lax_ew
-from xjit._src.lax import reductions as lax_reductions
 from xjit._src.lax import shapes as lax_shapes
 from xjit._src.numpy import elementwise
 from xjit._src.numpy import reductions
@@ -35,25 +34,15 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     x = shape_ops.moveaxis(x, (a1, a2), (-2, -1))
     n, m = x.shape[-2], x.shape[-1]
     length = max(0, min(n + min(offset, 0), m - max(offset, 0)))
-    cols = np.arange(length) + max(offset, 0)
-    # Mask the (n, m) plane to the diagonal, then reduce away the row axis.
-    shape = tuple(x.shape)
-    idx_dtype = np.dtype(np.int32)
-    r = lax_shapes.broadcasted_iota(idx_dtype, shape, x.ndim - 2)
-    c = lax_shapes.broadcasted_iota(idx_dtype, shape, x.ndim - 1)
-    on_diag = lax_ew.eq(lax_ew.add(r, util.broadcast_to(util.convert(offset, idx_dtype), shape)), c)
-    picked = elementwise.where(on_diag, x, util.convert(0, x.dtype, bool(x.weak_type)))
-    if x.dtype == np.bool_:
-        summed = reductions.any(picked, axis=-2)
-    else:
-        summed = lax_reductions.reduce_sum(picked, (x.ndim - 2,))
-    start = [0] * (x.ndim - 1)
-    limit = list(summed.shape)
-    if length == 0:
-        limit[-1] = 0
-    else:
-        start[-1], limit[-1] = int(cols[0]), int(cols[-1]) + 1
-    return lax_shapes.slice(summed, tuple(start), tuple(limit))
+    lead = tuple(x.shape[:-2])
+    # Every (m + 1)-th element of the flattened (n, m) plane from the
+    # diagonal's first: a strided slice (it reads only the diagonal, and keeps
+    # a -0.0, which masking and summing the plane turned into +0.0).
+    flat = lax_shapes.reshape(x, lead + (n * m,))
+    first = (offset if offset >= 0 else -offset * m) if length else 0
+    last = first + (length - 1) * (m + 1) + 1 if length else 0
+    return lax_shapes.slice(flat, (0,) * len(lead) + (first,), lead + (last,),
+                            (1,) * len(lead) + (m + 1,))
 
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
