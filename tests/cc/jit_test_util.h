@@ -104,10 +104,19 @@ inline std::vector<Literal> Run(const Module& m, const std::vector<Literal>& arg
   return out.ok() ? *std::move(out) : std::vector<Literal>{};
 }
 
-// Bit for bit (float32, bfloat16 or float16), but for NaN payloads.
+// Bit for bit (float32, bfloat16 or float16), but for NaN payloads; other
+// types (masks, integers) byte for byte.
 inline void ExpectSameBits(const Literal& a, const Literal& b, const std::string& what) {
   ASSERT_EQ(a.shape(), b.shape());
   const DType t = a.shape().dtype;
+  if (t != DType::kF32 && t != DType::kF16 && t != DType::kBF16) {
+    const int64_t width = ByteWidth(t);
+    for (int64_t i = 0; i < a.shape().num_elements(); ++i) {
+      ASSERT_EQ(std::memcmp(a.data() + i * width, b.data() + i * width, width), 0)
+          << what << " element " << i;
+    }
+    return;
+  }
   auto value = [t](const Literal& l, int64_t i) -> float {
     if (t == DType::kF32) return reinterpret_cast<const float*>(l.data())[i];
     const uint16_t h = reinterpret_cast<const uint16_t*>(l.data())[i];

@@ -227,6 +227,12 @@ class Avx512Emitter {
       g_.vcmpps(k2, d, d, ChainCode::kUnord);
       g_.vpxord(i | k2, i, i);
     }
+    StoreLanes(i, width, tail);
+  }
+
+  // Stores the low `width` bytes of each 32-bit lane of i at [r9 + rax * width].
+  void StoreLanes(const Zmm& i, int width, bool tail) {
+    using namespace Xbyak::util;
     const Xbyak::Address at = width == 4 ? g_.zword[r9 + rax * 4 + (tail ? 0 : 64 * copy_)]
                               : width == 2 ? g_.yword[r9 + rax * 2 + (tail ? 0 : 32 * copy_)]
                                            : g_.xword[r9 + rax + (tail ? 0 : 16 * copy_)];
@@ -264,6 +270,9 @@ class Avx512Emitter {
     g_.mov(r9, g_.qword[rsi + 8 * j]);
     if (converted) {
       StoreInt(d, region_.result_type[j], tail);
+    } else if (region_.result_type[j] == DType::kPred) {  // all-ones lanes -> bytes of 1
+      g_.vpandd(Zmm(31), d, g_.Bits(1));
+      StoreLanes(Zmm(31), 1, tail);
     } else if (region_.result_type[j] == DType::kBF16) {
       const Zmm t(31);
       g_.vpsrld(t, d, 16);

@@ -224,14 +224,17 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
   if (r.n < kMinJitElementsOf16Bit) return false;
   for (size_t j = 0; j < body.results().size(); ++j) {
     const Instruction* x = body.results()[j];
-    // Results are floats or int32/uint32 (never preds: a mask is not stored).
+    // Results are floats, int32/uint32, or masks (AVX-512 only: stored as
+    // bytes of 0 or 1, jnp.isclose's or x > y's).
     const bool int_op = JitCoversInt(x->opcode()) && IsJitComparedInt(x->shape().dtype);
+    const bool mask = x->shape().dtype == DType::kPred;
     if ((!JitCovers(x->opcode()) && x->opcode() != Opcode::kConvert &&
-         x->opcode() != Opcode::kSelect && !int_op) ||
-        x->shape().dtype == DType::kPred ||
+         x->opcode() != Opcode::kSelect && !int_op && !mask) ||
+        (mask && !JitCoversMask(x->opcode())) ||
         !r.result_of.emplace(x, static_cast<int>(j)).second) {
       return false;
     }
+    r.avx512_only |= mask;
     r.result_type.push_back(x->shape().dtype);
   }
   r.input_splat.assign(num_inputs, false);

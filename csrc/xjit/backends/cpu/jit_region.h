@@ -110,8 +110,9 @@ bool JitCovers(Opcode op);
 // The mask ops the element-wise generators also emit (not the row or loop
 // ones): compare of two floats of one type into a pred (or of two preds,
 // equal or not), select between floats on a pred, and/or/xor/not of preds. A pred lives in a vector register as
-// all-ones or all-zeros lanes; it is never a region's result, and an input
-// (bytes of 0 or 1, whole or spread over rows) only for the AVX-512 generator.
+// all-ones or all-zeros lanes; a region's result (stored as bytes of 0 or 1)
+// or input (bytes of 0 or 1, whole or spread over rows) only for the AVX-512
+// generator.
 bool JitCoversMask(Opcode op);
 // int32 and uint32, which the element-wise generators read as 32-bit lanes:
 // inputs of compares (iota's row and column numbers: tril's mask), and
