@@ -495,8 +495,9 @@ TEST(JitFusion, IntegerArithmetic) {
 // A mask result (AVX-512 only) is stored as bytes of 0 or 1. A first cut
 // stored its 32-bit lanes into the byte buffer, overrunning it (scatter
 // indices went wrong intermittently); this test crashed or failed then.
-// Here with a tail (8192 + 11 elements), beside an int32 result, and a
-// float compare returned alone; AVX2 leaves such regions to the interpreter.
+// Here with a tail (8192 + 11 elements), beside an int32 result, and float
+// compares, is_finite and a select of masks (jnp.isclose's shape) returned
+// alone; AVX2 leaves such regions to the interpreter.
 TEST(JitFusion, MaskResultsAreBytes) {
   const int64_t n = 8192 + 11;
   const std::string t = "tensor<" + std::to_string(n) + "xi32>";
@@ -519,7 +520,12 @@ TEST(JitFusion, MaskResultsAreBytes) {
       "  %a = stablehlo.abs %d : " + f + "\n"
       "  %c = stablehlo.compare LE, %a, %y : (" + f + ", " + f + ") -> " + p + "\n"
       "  %e = stablehlo.compare EQ, %x, %y : (" + f + ", " + f + ") -> " + p + "\n"
-      "  %r = stablehlo.or %c, %e : " + p + "\n"
+      "  %o = stablehlo.or %c, %e : " + p + "\n"
+      // jnp.isclose's shape: where both are finite the tolerance test, else equality.
+      "  %fx = stablehlo.is_finite %x : (" + f + ") -> " + p + "\n"
+      "  %fy = stablehlo.is_finite %y : (" + f + ") -> " + p + "\n"
+      "  %f = stablehlo.and %fx, %fy : " + p + "\n"
+      "  %r = stablehlo.select %f, %o, %e : " + p + ", " + p + "\n"
       "  return %r : " + p + "\n}";
   CheckModuleAvx512Only(ints, 0);
   CheckModuleAvx512Only(floats, 0);

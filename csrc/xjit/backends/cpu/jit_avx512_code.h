@@ -502,6 +502,11 @@ class ChainCode : public Xbyak::CodeGenerator, public CmpPredicates {
         vmovaps(d, in[2]);
         vmovaps(d | k2, in[1]);
         return;
+      case Opcode::kIsFinite:  // not NaN (quiet 0x01, signalling 0x80) nor +-inf (0x08, 0x10)
+        vfpclassps(k2, in[0], 0x99);
+        vpternlogd(d, d, d, 0xff);
+        vpxord(d | k2, d, d);
+        return;
       case Opcode::kAnd: vpandd(d, in[0], in[1]); return;
       case Opcode::kOr: vpord(d, in[0], in[1]); return;
       case Opcode::kXor: vpxord(d, in[0], in[1]); return;

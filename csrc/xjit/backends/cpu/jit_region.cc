@@ -68,7 +68,7 @@ bool JitCoversInt(Opcode op) {
 bool JitCoversMask(Opcode op) {
   switch (op) {
     case Opcode::kCompare: case Opcode::kSelect: case Opcode::kAnd: case Opcode::kOr:
-    case Opcode::kXor: case Opcode::kNot:
+    case Opcode::kXor: case Opcode::kNot: case Opcode::kIsFinite:
       return true;
     default:
       return false;
@@ -119,9 +119,11 @@ bool MaskOperandsFit(const Instruction& x) {
       }
       return JitCarries(a) && (c == ComparisonType::kNotype || c == ComparisonType::kFloat);
     }
-    case Opcode::kSelect:
-      return JitCarries(t) && x.operand(0)->shape().dtype == DType::kPred &&
+    case Opcode::kSelect:  // of floats, or of masks (jnp.isclose's)
+      return (JitCarries(t) || t == DType::kPred) && x.operand(0)->shape().dtype == DType::kPred &&
              x.operand(1)->shape().dtype == t && x.operand(2)->shape().dtype == t;
+    case Opcode::kIsFinite:  // AVX-512 only
+      return t == DType::kPred && JitCarries(x.operand(0)->shape().dtype);
     default:  // and, or, xor, not
       for (const Instruction* o : x.operands()) {
         if (o->shape().dtype != DType::kPred) return false;
@@ -311,7 +313,7 @@ bool AnalyzeJitRegion(const Instruction& fusion, size_t num_inputs, JitRegion* r
     if (int_value ? !IntOperandsFit(*x) : (mask_op ? !MaskOperandsFit(*x) : mask)) return false;
     const bool mask_compare = x->opcode() == Opcode::kCompare &&
                               x->operand(0)->shape().dtype == DType::kPred;
-    r.avx512_only |= int_value || int_to_float || mask_compare;
+    r.avx512_only |= int_value || int_to_float || mask_compare || x->opcode() == Opcode::kIsFinite;
     const size_t position = r.ops.size();
     for (const Instruction* o : x->operands()) {
       const Instruction* v = r.Root(o);

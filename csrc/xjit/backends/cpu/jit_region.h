@@ -107,9 +107,10 @@ bool IsJitIntResult(const Instruction& x);
 // tanh, log, log_plus_one, logistic, floor, ceil and round_nearest_even; and
 // in regions (not alone), convert between the types JitCarries names.
 bool JitCovers(Opcode op);
-// The mask ops the element-wise generators also emit (not the row or loop
-// ones): compare of two floats of one type into a pred (or of two preds,
-// equal or not), select between floats on a pred, and/or/xor/not of preds. A pred lives in a vector register as
+// The mask ops the element-wise generators also emit (not the loop ones):
+// compare of two floats of one type into a pred (or of two preds, equal or
+// not), select between floats or between preds on a pred, and/or/xor/not of
+// preds, and (AVX-512) is_finite of a float. A pred lives in a vector register as
 // all-ones or all-zeros lanes; a region's result (stored as bytes of 0 or 1)
 // or input (bytes of 0 or 1, whole or spread over rows) only for the AVX-512
 // generator.
