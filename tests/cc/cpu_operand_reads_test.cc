@@ -14,12 +14,6 @@
 namespace xjit::testing {
 namespace {
 
-std::string Tensor(const std::vector<int64_t>& dims) {
-  std::string s = "tensor<";
-  for (int64_t d : dims) s += std::to_string(d) + "x";
-  return s + "f32>";
-}
-
 std::string List(const std::vector<int64_t>& v) {
   std::string s;
   for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
@@ -32,7 +26,7 @@ std::string Slice(const std::string& name, const std::string& of, const std::vec
   for (size_t k = 0; k < in.size(); ++k) out.push_back(limit[k] - start[k]);
   return "  %" + name + " = \"stablehlo.slice\"(%" + of + ") {start_indices = array<i64: " +
          List(start) + ">, limit_indices = array<i64: " + List(limit) +
-         ">, strides = array<i64: " + List(ones) + ">} : (" + Tensor(in) + ") -> " + Tensor(out) +
+         ">, strides = array<i64: " + List(ones) + ">} : (" + F32Tensor(in) + ") -> " + F32Tensor(out) +
          "\n";
 }
 
@@ -41,8 +35,8 @@ std::optional<cpu::OperandRead> ReadOf(const std::vector<int64_t>& in,
                                        const std::vector<int64_t>& limit) {
   std::vector<int64_t> out;
   for (size_t k = 0; k < in.size(); ++k) out.push_back(limit[k] - start[k]);
-  auto m = ParseModule("func.func @main(%x: " + Tensor(in) + ") -> " + Tensor(out) + " {\n" +
-                       Slice("s", "x", in, start, limit) + "  return %s : " + Tensor(out) + "\n}");
+  auto m = ParseModule("func.func @main(%x: " + F32Tensor(in) + ") -> " + F32Tensor(out) + " {\n" +
+                       Slice("s", "x", in, start, limit) + "  return %s : " + F32Tensor(out) + "\n}");
   EXPECT_TRUE(m.ok()) << m.status();
   if (!m.ok()) return std::nullopt;
   return cpu::SliceRead(*(*m)->entry()->results()[0]);
@@ -94,24 +88,24 @@ TEST(OperandReads, ALoneOpReadsSlicesInPlace) {
     const std::vector<int64_t> in = {rows, cols}, out = {rows, cols - 1};
     const std::string body = Slice("a", "x", in, {0, 1}, {rows, cols}) +
                              Slice("b", "x", in, {0, 0}, {rows, cols - 1}) +
-                             "  %d = stablehlo.subtract %a, %b : " + Tensor(out) + "\n";
-    CheckModule("func.func @main(%x: " + Tensor(in) + ") -> " + Tensor(out) + " {\n" + body +
-                    "  return %d : " + Tensor(out) + "\n}",
+                             "  %d = stablehlo.subtract %a, %b : " + F32Tensor(out) + "\n";
+    CheckModule("func.func @main(%x: " + F32Tensor(in) + ") -> " + F32Tensor(out) + " {\n" + body +
+                    "  return %d : " + F32Tensor(out) + "\n}",
                 0, kernels);
   }
   // Along the leading dim, and flat: one run each.
   const int64_t n = 3 * 16 * 1024 + 5;
   const std::string body = Slice("a", "x", {n}, {1}, {n}) + Slice("b", "x", {n}, {0}, {n - 1}) +
-                           "  %d = stablehlo.multiply %a, %b : " + Tensor({n - 1}) + "\n";
-  CheckModule("func.func @main(%x: " + Tensor({n}) + ") -> " + Tensor({n - 1}) + " {\n" + body +
-                  "  return %d : " + Tensor({n - 1}) + "\n}",
+                           "  %d = stablehlo.multiply %a, %b : " + F32Tensor({n - 1}) + "\n";
+  CheckModule("func.func @main(%x: " + F32Tensor({n}) + ") -> " + F32Tensor({n - 1}) + " {\n" + body +
+                  "  return %d : " + F32Tensor({n - 1}) + "\n}",
               0, 1);
   const std::vector<int64_t> in = {300, 64}, out = {299, 64};
   const std::string rows = Slice("a", "x", in, {1, 0}, {300, 64}) +
                            Slice("b", "x", in, {0, 0}, {299, 64}) +
-                           "  %d = stablehlo.subtract %a, %b : " + Tensor(out) + "\n";
-  CheckModule("func.func @main(%x: " + Tensor(in) + ") -> " + Tensor(out) + " {\n" + rows +
-                  "  return %d : " + Tensor(out) + "\n}",
+                           "  %d = stablehlo.subtract %a, %b : " + F32Tensor(out) + "\n";
+  CheckModule("func.func @main(%x: " + F32Tensor(in) + ") -> " + F32Tensor(out) + " {\n" + rows +
+                  "  return %d : " + F32Tensor(out) + "\n}",
               0, 1);
 }
 
@@ -119,8 +113,8 @@ TEST(OperandReads, ALoneOpReadsSlicesInPlace) {
 // is also a result (written anyway, so copied), and one used twice.
 TEST(OperandReads, FusionsReadSlicesInPlace) {
   const std::vector<int64_t> in = {50, 400}, out = {48, 398};
-  const std::string t = Tensor(out);
-  const std::string head = "func.func @main(%x: " + Tensor(in) + ", %y: " + t + ") -> ";
+  const std::string t = F32Tensor(out);
+  const std::string head = "func.func @main(%x: " + F32Tensor(in) + ", %y: " + t + ") -> ";
   const std::string two = "  %c = stablehlo.constant dense<2.0> : tensor<f32>\n"
                           "  %two = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<f32>) -> " +
                           t + "\n";

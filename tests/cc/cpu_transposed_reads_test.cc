@@ -15,12 +15,6 @@
 namespace xjit::testing {
 namespace {
 
-std::string Tensor(const std::vector<int64_t>& dims) {
-  std::string s = "tensor<";
-  for (int64_t d : dims) s += std::to_string(d) + "x";
-  return s + "f32>";
-}
-
 std::vector<int64_t> Permuted(const std::vector<int64_t>& dims, const std::vector<int64_t>& perm) {
   std::vector<int64_t> out;
   for (int64_t d : perm) out.push_back(dims[d]);
@@ -32,13 +26,13 @@ std::string Transpose(const std::string& name, const std::string& of,
   std::string p;
   for (size_t i = 0; i < perm.size(); ++i) p += (i ? ", " : "") + std::to_string(perm[i]);
   return "  %" + name + " = stablehlo.transpose %" + of + ", dims = [" + p + "] : (" +
-         Tensor(in) + ") -> " + Tensor(Permuted(in, perm)) + "\n";
+         F32Tensor(in) + ") -> " + F32Tensor(Permuted(in, perm)) + "\n";
 }
 
 std::optional<cpu::OperandRead> ReadOf(const std::vector<int64_t>& in,
                                        const std::vector<int64_t>& perm) {
-  const std::string out = Tensor(Permuted(in, perm));
-  auto m = ParseModule("func.func @main(%x: " + Tensor(in) + ") -> " + out + " {\n" +
+  const std::string out = F32Tensor(Permuted(in, perm));
+  auto m = ParseModule("func.func @main(%x: " + F32Tensor(in) + ") -> " + out + " {\n" +
                        Transpose("t", "x", in, perm) + "  return %t : " + out + "\n}");
   EXPECT_TRUE(m.ok()) << m.status();
   if (!m.ok()) return std::nullopt;
@@ -77,10 +71,10 @@ TEST(TransposedReads, ALoneOpReadsATranspose) {
                                      {301, 259, 1},
                                      {100, 1000, 0}}) {
     const std::vector<int64_t> in = {rows, cols}, out = {cols, rows};
-    CheckModule("func.func @main(%x: " + Tensor(in) + ", %y: " + Tensor(out) + ") -> " +
-                    Tensor(out) + " {\n" + Transpose("t", "x", in, {1, 0}) +
-                    "  %d = stablehlo.add %t, %y : " + Tensor(out) + "\n  return %d : " +
-                    Tensor(out) + "\n}",
+    CheckModule("func.func @main(%x: " + F32Tensor(in) + ", %y: " + F32Tensor(out) + ") -> " +
+                    F32Tensor(out) + " {\n" + Transpose("t", "x", in, {1, 0}) +
+                    "  %d = stablehlo.add %t, %y : " + F32Tensor(out) + "\n  return %d : " +
+                    F32Tensor(out) + "\n}",
                 0, kernels);
   }
 }
@@ -91,8 +85,8 @@ TEST(TransposedReads, ALoneOpReadsATranspose) {
 // (written anyway, so not read in place).
 TEST(TransposedReads, FusionsReadTransposes) {
   const std::vector<int64_t> in = {3, 300, 50}, out = {3, 50, 300};
-  const std::string t = Tensor(out);
-  const std::string head = "func.func @main(%x: " + Tensor(in) + ", %z: " + Tensor(in) +
+  const std::string t = F32Tensor(out);
+  const std::string head = "func.func @main(%x: " + F32Tensor(in) + ", %z: " + F32Tensor(in) +
                            ", %y: " + t + ") -> ";
   const std::string math = "  %e = stablehlo.exponential %a : " + t + "\n" +
                            "  %m = stablehlo.multiply %e, %y : " + t + "\n" +
@@ -105,16 +99,16 @@ TEST(TransposedReads, FusionsReadTransposes) {
   // [300, 3, 50] -> [3, 50, 300]: one batch, rows of 300 (50 rows of x's
   // 150); with the other's rows of 300 too, but a pitch of 150.
   const std::vector<int64_t> flat = {300, 3, 50};
-  CheckModule("func.func @main(%x: " + Tensor(in) + ", %z: " + Tensor(flat) + ", %y: " + t +
+  CheckModule("func.func @main(%x: " + F32Tensor(in) + ", %z: " + F32Tensor(flat) + ", %y: " + t +
                   ") -> " + t + " {\n" + Transpose("a", "x", in, {0, 2, 1}) +
                   Transpose("b", "z", flat, {1, 2, 0}) + math + "  return %d : " + t + "\n}",
               1e-5, 1);
   // Rows of 300 and of 4800 (16 x 300): the second transpose is copied.
   const std::vector<int64_t> a_in = {32, 300, 16}, b_in = {16, 300, 32}, o = {32, 16, 300};
-  CheckModule("func.func @main(%x: " + Tensor(a_in) + ", %z: " + Tensor(b_in) + ") -> " +
-                  Tensor(o) + " {\n" + Transpose("a", "x", a_in, {0, 2, 1}) +
+  CheckModule("func.func @main(%x: " + F32Tensor(a_in) + ", %z: " + F32Tensor(b_in) + ") -> " +
+                  F32Tensor(o) + " {\n" + Transpose("a", "x", a_in, {0, 2, 1}) +
                   Transpose("b", "z", b_in, {2, 0, 1}) + "  %d = stablehlo.multiply %a, %b : " +
-                  Tensor(o) + "\n  return %d : " + Tensor(o) + "\n}",
+                  F32Tensor(o) + "\n  return %d : " + F32Tensor(o) + "\n}",
               0, 1);
 }
 

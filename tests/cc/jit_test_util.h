@@ -135,6 +135,13 @@ inline void ExpectSameBits(const Literal& a, const Literal& b, const std::string
 }
 
 // A module of two `type`[n] inputs whose body is `body` (it may use %x, %y and
+
+// The text of a float32 tensor type of these dims: tensor<4x8xf32>.
+inline std::string F32Tensor(const std::vector<int64_t>& dims) {
+  std::string s = "tensor<";
+  for (int64_t d : dims) s += std::to_string(d) + "x";
+  return s + "f32>";
+}
 // the splats %half and %ten) returning `results` (of that type).
 inline std::string Module2(int64_t n, const std::string& body, const std::string& results,
                            int num_results, const std::string& type = "f32") {
