@@ -132,9 +132,9 @@ bool ApplyOperandReads(const std::vector<const Instruction*>& operands,
         region.input_pitch[input] = read.pitch;
         break;
       case OperandRead::Kind::kTransposed:
-        // One staging block for every transposed input: one row length.
-        if (ByteWidth(region.input_type[input]) != 4 || read.row < kMinTransposedRow ||
-            read.row > kMaxTransposedRow || read.pitch < kTransposedBlockRows ||
+        // 4-byte lanes staged as they are; one staging block for every
+        // transposed input, so one row length (TransposeRead picks the sizes).
+        if (ByteWidth(region.input_type[input]) != 4 ||
             (region.transposed_row != 0 && region.transposed_row != read.row)) {
           return false;
         }

@@ -2,9 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
-#include <memory>
 #include <utility>
 
 #include "xjit/backends/cpu/jit_fusion.h"
@@ -49,6 +47,36 @@ bool JitCovers(Opcode op) {
       return true;
     default:
       return false;
+  }
+}
+
+bool MaskOperandsFit(const Instruction& x) {
+  const DType t = x.shape().dtype;
+  switch (x.opcode()) {
+    case Opcode::kCompare: {
+      const DType a = x.operand(0)->shape().dtype;
+      const ComparisonType c = x.attrs<CompareAttrs>().compare_type;
+      if (t != DType::kPred || x.operand(1)->shape().dtype != a) return false;
+      if (a == DType::kPred) {  // masks: equal or not (jnp.remainder's sign test)
+        const ComparisonDirection d = x.attrs<CompareAttrs>().comparison_direction;
+        return d == ComparisonDirection::kEq || d == ComparisonDirection::kNe;
+      }
+      if (IsJitComparedInt(a)) {
+        return c == ComparisonType::kNotype ||
+               c == (a == DType::kS32 ? ComparisonType::kSigned : ComparisonType::kUnsigned);
+      }
+      return JitCarries(a) && (c == ComparisonType::kNotype || c == ComparisonType::kFloat);
+    }
+    case Opcode::kSelect:  // of floats, or of masks (jnp.isclose's)
+      return (JitCarries(t) || t == DType::kPred) && x.operand(0)->shape().dtype == DType::kPred &&
+             x.operand(1)->shape().dtype == t && x.operand(2)->shape().dtype == t;
+    case Opcode::kIsFinite:  // AVX-512 only
+      return t == DType::kPred && JitCarries(x.operand(0)->shape().dtype);
+    default:  // and, or, xor, not
+      for (const Instruction* o : x.operands()) {
+        if (o->shape().dtype != DType::kPred) return false;
+      }
+      return t == DType::kPred;
   }
 }
 
@@ -100,37 +128,6 @@ uint8_t IntCompareImmediate(const Instruction& compare) {
 }
 
 namespace {
-
-// Whether mask op `x`'s operand types are ones the generators compute on.
-bool MaskOperandsFit(const Instruction& x) {
-  const DType t = x.shape().dtype;
-  switch (x.opcode()) {
-    case Opcode::kCompare: {
-      const DType a = x.operand(0)->shape().dtype;
-      const ComparisonType c = x.attrs<CompareAttrs>().compare_type;
-      if (t != DType::kPred || x.operand(1)->shape().dtype != a) return false;
-      if (a == DType::kPred) {  // masks: equal or not (jnp.remainder's sign test)
-        const ComparisonDirection d = x.attrs<CompareAttrs>().comparison_direction;
-        return d == ComparisonDirection::kEq || d == ComparisonDirection::kNe;
-      }
-      if (IsJitComparedInt(a)) {
-        return c == ComparisonType::kNotype ||
-               c == (a == DType::kS32 ? ComparisonType::kSigned : ComparisonType::kUnsigned);
-      }
-      return JitCarries(a) && (c == ComparisonType::kNotype || c == ComparisonType::kFloat);
-    }
-    case Opcode::kSelect:  // of floats, or of masks (jnp.isclose's)
-      return (JitCarries(t) || t == DType::kPred) && x.operand(0)->shape().dtype == DType::kPred &&
-             x.operand(1)->shape().dtype == t && x.operand(2)->shape().dtype == t;
-    case Opcode::kIsFinite:  // AVX-512 only
-      return t == DType::kPred && JitCarries(x.operand(0)->shape().dtype);
-    default:  // and, or, xor, not
-      for (const Instruction* o : x.operands()) {
-        if (o->shape().dtype != DType::kPred) return false;
-      }
-      return t == DType::kPred;
-  }
-}
 
 // Whether int op `x`'s operands are of its type (select: a pred, then two).
 bool IntOperandsFit(const Instruction& x) {
@@ -420,7 +417,7 @@ class JitKernelThunk : public Thunk {
       const int64_t num_transposed = std::count(input_spread_.begin(), input_spread_.end(),
                                                 JitRegion::InputSpread::kTransposed);
       ParallelFor((n_ + block - 1) / block, 1, n_ * 8, [&](int64_t first, int64_t last) {
-        float* scratch = TransposeScratch(num_transposed * block);
+        auto* scratch = static_cast<float*>(ThreadScratch(num_transposed * block * 4));
         for (int64_t b = first; b < last; ++b) {
           const int64_t begin = b * block, end = std::min(n_, begin + block);
           const void* staged[64];
@@ -480,23 +477,6 @@ class JitKernelThunk : public Thunk {
       }
       fn(in, out, stop - at);
     }
-  }
-
-  // This thread's scratch of at least `floats` elements (64-byte aligned),
-  // kept between calls: the blocks of transposed inputs.
-  static float* TransposeScratch(int64_t floats) {
-    struct Scratch {
-      float* data = nullptr;
-      int64_t capacity = 0;
-      ~Scratch() { std::free(data); }
-    };
-    thread_local Scratch scratch;
-    if (floats > scratch.capacity) {
-      std::free(scratch.data);
-      scratch.data = static_cast<float*>(std::aligned_alloc(64, (floats * 4 + 63) / 64 * 64));
-      scratch.capacity = floats;
-    }
-    return scratch.data;
   }
 
   std::unique_ptr<Xbyak::CodeGenerator> code_;

@@ -115,6 +115,9 @@ bool JitCovers(Opcode op);
 // or input (bytes of 0 or 1, whole or spread over rows) only for the AVX-512
 // generator.
 bool JitCoversMask(Opcode op);
+// Whether mask op `x`'s operand types are ones the generators compute on
+// (a compare of masks: EQ or NE; of floats: not TOTALORDER).
+bool MaskOperandsFit(const Instruction& x);
 // int32 and uint32, which the element-wise generators read as 32-bit lanes:
 // inputs of compares (iota's row and column numbers: tril's mask), and
 // (AVX-512) values of the ops JitCoversInt names.

@@ -60,9 +60,11 @@ bool RowRegion::Analyze() {
     const bool mask = instr.shape().dtype == DType::kPred;
     if ((!JitCarries(instr.shape().dtype) && !mask) || !instr.shape().is_array()) return false;
     const int64_t n = instr.shape().num_elements();
-    // Masks (all-ones lanes, AVX-512 only): whole rows, never results.
-    if (mask && (n != whole || result_of_.contains(&instr))) {
-      if (instr.opcode() != Opcode::kParameter || n == 1 || n == rows_) return false;
+    // Masks (all-ones lanes, AVX-512 only): never results, whole rows but
+    // for inputs read through a broadcast (not a value per row or a splat).
+    if (mask && (result_of_.contains(&instr) ||
+                 (n != whole && (instr.opcode() != Opcode::kParameter || n == 1 || n == rows_)))) {
+      return false;
     }
     uses_masks_ |= mask;
     switch (instr.opcode()) {
@@ -209,26 +211,18 @@ bool RowRegion::AnalyzeElementwise(const Instruction& instr) {
   for (size_t k = 0; k < instr.operands().size(); ++k) {
     const Instruction* o = instr.operand(k);
     // Operands of the op's type (a convert's: float32, bfloat16 or a mask, as
-    // checked; a compare's: two of one type; a select's first: a mask).
+    // checked; a compare's and a select's: as the element-wise generators
+    // take them).
     const DType t = o->shape().dtype;
     switch (instr.opcode()) {
       case Opcode::kConvert: break;
-      case Opcode::kCompare:  // of masks: EQ or NE only (ChainCode's)
-        if (t != instr.operand(0)->shape().dtype ||
-            (t == DType::kPred &&
-             instr.attrs<CompareAttrs>().comparison_direction != ComparisonDirection::kEq &&
-             instr.attrs<CompareAttrs>().comparison_direction != ComparisonDirection::kNe)) {
-          return false;
-        }
-        break;
+      case Opcode::kCompare:
       case Opcode::kSelect:
-        if (t != (k == 0 ? DType::kPred : instr.shape().dtype)) return false;
+        if (!MaskOperandsFit(instr)) return false;
         break;
       default:
         if (t != instr.shape().dtype) return false;
     }
-    // Masks take part in whole-row values only.
-    if (t == DType::kPred && !whole) return false;
     RowValue& operand = values_.at(o);
     switch (operand.kind) {
       case RowValue::Kind::kSlot:

@@ -4,8 +4,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <vector>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 namespace xjit::cpu {
 
@@ -29,6 +34,33 @@ void ParallelFor(int64_t n, int64_t grain, int64_t cost, const Fn& fn) {
     int64_t begin = c * grain;
     fn(begin, std::min(n, begin + grain));
   }
+}
+
+// Threads a parallel loop may use (1 without OpenMP).
+inline int64_t MaxThreads() {
+#ifdef _OPENMP
+  return std::max(1, omp_get_max_threads());
+#else
+  return 1;
+#endif
+}
+
+// The calling thread's scratch of at least `bytes` (64-byte aligned), kept
+// between calls, for kernels run on every call (ForEachBlockWithScratch
+// allocates its buffers per call instead). Not for nested use on one thread.
+inline void* ThreadScratch(int64_t bytes) {
+  struct Scratch {
+    void* data = nullptr;
+    int64_t capacity = 0;
+    ~Scratch() { std::free(data); }
+  };
+  thread_local Scratch scratch;
+  if (bytes > scratch.capacity) {
+    std::free(scratch.data);
+    scratch.data = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
+    scratch.capacity = bytes;
+  }
+  return scratch.data;
 }
 
 // Calls fn(scratch, block) for each block in [0, blocks), with scratch_bytes

@@ -6,10 +6,6 @@
 #include <type_traits>
 #include <vector>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #include "xjit/backends/cpu/isa_clones.h"
 #include "xjit/backends/cpu/parallel.h"
 #include "xjit/backends/cpu/scalar_ops.h"
@@ -151,17 +147,9 @@ T IdentityOf() {
 // 16 updates an element.
 constexpr int64_t kMaxPrivateElements = 64 * 1024;
 
-int64_t TeamSize() {
-#ifdef _OPENMP
-  return std::max(1, omp_get_max_threads());
-#else
-  return 1;
-#endif
-}
-
 template <typename Op, typename T, typename Idx>
 bool ScatterIntoCopies(const RowIndexing& r, Idx idx, const T* updates, T* result, int64_t n) {
-  const int64_t elements = r.rows * n, threads = TeamSize();
+  const int64_t elements = r.rows * n, threads = MaxThreads();
   if (threads < 2 || elements > kMaxPrivateElements || r.count < 16 * elements ||
       r.count * n < 2 * kParallelThreshold) {
     return false;

@@ -5,10 +5,6 @@
 #include <optional>
 #include <utility>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "xjit/backends/cpu/gather.h"
@@ -163,13 +159,7 @@ class ScatterThunk : public Thunk {
 
   // Parts the results are split into when duplicates forbid splitting the
   // updates: one per thread (each part reads every index vector).
-  static int64_t Parts() {
-#ifdef _OPENMP
-    return std::max(1, omp_get_max_threads());
-#else
-    return 1;
-#endif
-  }
+  static int64_t Parts() { return MaxThreads(); }
 
   void Walk(void* const* buffers, int64_t src_base, int64_t dst_base,
             const std::vector<int64_t>& lo, const std::vector<int64_t>& hi, int64_t out_lo,
